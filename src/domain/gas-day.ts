@@ -1,0 +1,114 @@
+/**
+ * The gas day and the NAESB nomination cycles. Gas scheduling runs on Central Clock Time
+ * whatever the pipeline's own zone, so every schedule in pipewatch derives from here.
+ */
+
+/** A standard NAESB nomination cycle (FERC Order 809). */
+export type Cycle = 'timely' | 'evening' | 'id1' | 'id2' | 'id3';
+
+/** The cycles in the order their scheduled quantities are posted for one gas day. */
+export const NOMINATION_CYCLES: readonly Cycle[] = ['timely', 'evening', 'id1', 'id2', 'id3'];
+
+/** The zone of Central Clock Time, in which the gas day and the cycles are defined. */
+export const GAS_DAY_ZONE = 'America/Chicago';
+
+const GAS_DAY_START_HOUR = 9;
+const DAY_MS = 86_400_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** When each cycle's scheduled quantities are posted: days relative to the gas day, h, m. */
+const POSTING: Record<Cycle, readonly [number, number, number]> = {
+  timely: [-1, 17, 0],
+  evening: [-1, 21, 0],
+  id1: [0, 13, 0],
+  id2: [0, 17, 30],
+  id3: [0, 22, 0],
+};
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** The wall-clock fields of an instant in a zone, as if they were UTC (ms). */
+function wallClockMs(instantMs: number, zone: string): number {
+  const parts: Record<string, number> = {};
+  for (const p of formatterFor(zone).formatToParts(new Date(instantMs))) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
+  return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+
+function offsetMs(instantMs: number, zone: string): number {
+  const whole = Math.floor(instantMs / 1000) * 1000;
+  return wallClockMs(whole, zone) - whole;
+}
+
+function parseDate(date: string): [number, number, number] {
+  const m = DATE_RE.exec(date);
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) {
+    throw new RangeError(`invalid date '${date}': expected YYYY-MM-DD`);
+  }
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+/** Whether a string is a real calendar date in `YYYY-MM-DD` form. */
+export function isDate(value: string): boolean {
+  try {
+    parseDate(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The date `days` calendar days after `date` (negative for before), both `YYYY-MM-DD`. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = parseDate(date);
+  return new Date(Date.UTC(y, m - 1, d) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The instant at which the wall clock in `zone` shows `date hh:mm`. Times skipped by a
+ * spring-forward transition resolve to the same distance past the transition, and times
+ * repeated by a fall-back transition resolve to the earlier instant (like Temporal's
+ * 'compatible' disambiguation), so a schedule never loses or doubles an event.
+ */
+export function zonedTime(date: string, hh: number, mm: number, zone: string): Date {
+  const [y, m, d] = parseDate(date);
+  const local = Date.UTC(y, m - 1, d, hh, mm);
+  const before = offsetMs(local - DAY_MS, zone);
+  const after = offsetMs(local + DAY_MS, zone);
+  const valid = [local - before, local - after].filter((t) => t + offsetMs(t, zone) === local);
+  if (valid.length === 0) return new Date(local - before);
+  return new Date(Math.min(...valid));
+}
+
+/** The gas day (`YYYY-MM-DD`, named by its starting date) that contains an instant. */
+export function gasDayOf(instant: Date): string {
+  const wall = wallClockMs(instant.getTime(), GAS_DAY_ZONE);
+  return new Date(wall - GAS_DAY_START_HOUR * 3_600_000).toISOString().slice(0, 10);
+}
+
+/** The instant at which a cycle's scheduled quantities for a gas day are posted. */
+export function cyclePostedAt(gasDay: string, cycle: Cycle): Date {
+  const [days, hh, mm] = POSTING[cycle];
+  return zonedTime(addDays(gasDay, days), hh, mm, GAS_DAY_ZONE);
+}

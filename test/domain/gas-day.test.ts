@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  cyclePostedAt,
+  gasDayOf,
+  isDate,
+  NOMINATION_CYCLES,
+  zonedTime,
+} from '../../src/domain/gas-day.js';
+
+const iso = (d: Date) => d.toISOString();
+
+describe('zonedTime', () => {
+  it('converts Central standard and daylight time', () => {
+    expect(iso(zonedTime('2026-01-15', 9, 0, 'America/Chicago'))).toBe('2026-01-15T15:00:00.000Z');
+    expect(iso(zonedTime('2026-07-15', 9, 0, 'America/Chicago'))).toBe('2026-07-15T14:00:00.000Z');
+  });
+
+  it('handles zones without daylight saving and other offsets', () => {
+    expect(iso(zonedTime('2026-07-15', 12, 30, 'America/Phoenix'))).toBe(
+      '2026-07-15T19:30:00.000Z',
+    );
+    expect(iso(zonedTime('2026-07-15', 0, 0, 'UTC'))).toBe('2026-07-15T00:00:00.000Z');
+    expect(iso(zonedTime('2026-12-31', 23, 59, 'America/Los_Angeles'))).toBe(
+      '2027-01-01T07:59:00.000Z',
+    );
+  });
+
+  it('moves a time skipped by spring-forward past the gap (2026-03-08)', () => {
+    expect(iso(zonedTime('2026-03-08', 1, 59, 'America/Chicago'))).toBe('2026-03-08T07:59:00.000Z');
+    expect(iso(zonedTime('2026-03-08', 2, 30, 'America/Chicago'))).toBe('2026-03-08T08:30:00.000Z');
+    expect(iso(zonedTime('2026-03-08', 3, 0, 'America/Chicago'))).toBe('2026-03-08T08:00:00.000Z');
+  });
+
+  it('takes the earlier instant for a time repeated by fall-back (2026-11-01)', () => {
+    expect(iso(zonedTime('2026-11-01', 1, 30, 'America/Chicago'))).toBe('2026-11-01T06:30:00.000Z');
+    expect(iso(zonedTime('2026-11-01', 2, 0, 'America/Chicago'))).toBe('2026-11-01T08:00:00.000Z');
+  });
+
+  it('rejects dates that do not exist', () => {
+    expect(() => zonedTime('2026-02-30', 0, 0, 'America/Chicago')).toThrow(RangeError);
+    expect(() => zonedTime('26-02-01', 0, 0, 'America/Chicago')).toThrow(RangeError);
+  });
+});
+
+describe('gasDayOf', () => {
+  it('starts the gas day at 09:00 Central', () => {
+    expect(gasDayOf(new Date('2026-11-20T14:59:59Z'))).toBe('2026-11-19');
+    expect(gasDayOf(new Date('2026-11-20T15:00:00Z'))).toBe('2026-11-20');
+    expect(gasDayOf(new Date('2026-07-20T13:59:59Z'))).toBe('2026-07-19');
+    expect(gasDayOf(new Date('2026-07-20T14:00:00Z'))).toBe('2026-07-20');
+  });
+
+  it('is exact on both 2026 transition days', () => {
+    expect(gasDayOf(new Date('2026-03-08T14:59:00Z'))).toBe('2026-03-08');
+    expect(gasDayOf(new Date('2026-03-08T14:00:00Z'))).toBe('2026-03-08');
+    expect(gasDayOf(new Date('2026-03-08T13:59:00Z'))).toBe('2026-03-07');
+    expect(gasDayOf(new Date('2026-11-01T14:59:00Z'))).toBe('2026-10-31');
+    expect(gasDayOf(new Date('2026-11-01T15:00:00Z'))).toBe('2026-11-01');
+  });
+
+  it('covers the 23- and 25-hour gas days around the transitions', () => {
+    const start = cyclePostedAt('2026-03-08', 'id1').getTime();
+    expect(gasDayOf(new Date(start))).toBe('2026-03-08');
+    const march7Start = zonedTime('2026-03-07', 9, 0, 'America/Chicago').getTime();
+    const march8Start = zonedTime('2026-03-08', 9, 0, 'America/Chicago').getTime();
+    expect(march8Start - march7Start).toBe(23 * 3_600_000);
+    const oct31Start = zonedTime('2026-10-31', 9, 0, 'America/Chicago').getTime();
+    const nov1Start = zonedTime('2026-11-01', 9, 0, 'America/Chicago').getTime();
+    expect(nov1Start - oct31Start).toBe(25 * 3_600_000);
+  });
+});
+
+describe('cyclePostedAt', () => {
+  it('lists the cycles in posting order', () => {
+    expect(NOMINATION_CYCLES).toEqual(['timely', 'evening', 'id1', 'id2', 'id3']);
+    const times = NOMINATION_CYCLES.map((c) => cyclePostedAt('2026-11-20', c).getTime());
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
+  it('follows the NAESB timeline in Central Standard Time', () => {
+    const at = (c: (typeof NOMINATION_CYCLES)[number]) => iso(cyclePostedAt('2026-11-20', c));
+    expect(at('timely')).toBe('2026-11-19T23:00:00.000Z');
+    expect(at('evening')).toBe('2026-11-20T03:00:00.000Z');
+    expect(at('id1')).toBe('2026-11-20T19:00:00.000Z');
+    expect(at('id2')).toBe('2026-11-20T23:30:00.000Z');
+    expect(at('id3')).toBe('2026-11-21T04:00:00.000Z');
+  });
+
+  it('follows Central Daylight Time in summer', () => {
+    expect(iso(cyclePostedAt('2026-07-01', 'timely'))).toBe('2026-06-30T22:00:00.000Z');
+    expect(iso(cyclePostedAt('2026-07-01', 'id3'))).toBe('2026-07-02T03:00:00.000Z');
+  });
+
+  it('is DST-correct across spring-forward (2026-03-08)', () => {
+    expect(iso(cyclePostedAt('2026-03-08', 'timely'))).toBe('2026-03-07T23:00:00.000Z');
+    expect(iso(cyclePostedAt('2026-03-08', 'evening'))).toBe('2026-03-08T03:00:00.000Z');
+    expect(iso(cyclePostedAt('2026-03-08', 'id1'))).toBe('2026-03-08T18:00:00.000Z');
+    expect(iso(cyclePostedAt('2026-03-09', 'timely'))).toBe('2026-03-08T22:00:00.000Z');
+  });
+
+  it('is DST-correct across fall-back (2026-11-01)', () => {
+    expect(iso(cyclePostedAt('2026-11-01', 'timely'))).toBe('2026-10-31T22:00:00.000Z');
+    expect(iso(cyclePostedAt('2026-11-01', 'evening'))).toBe('2026-11-01T02:00:00.000Z');
+    expect(iso(cyclePostedAt('2026-11-01', 'id1'))).toBe('2026-11-01T19:00:00.000Z');
+    expect(iso(cyclePostedAt('2026-11-01', 'id3'))).toBe('2026-11-02T04:00:00.000Z');
+  });
+});
+
+describe('dates', () => {
+  it('adds days across month, year and DST boundaries', () => {
+    expect(addDays('2026-03-07', 1)).toBe('2026-03-08');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2026-11-20', -45)).toBe('2026-10-06');
+  });
+
+  it('recognises real calendar dates only', () => {
+    expect(isDate('2026-11-20')).toBe(true);
+    expect(isDate('2026-02-29')).toBe(false);
+    expect(isDate('2026-1-2')).toBe(false);
+    expect(isDate('')).toBe(false);
+  });
+});
