@@ -1,0 +1,122 @@
+/**
+ * pipewatch's configuration: the environment (and `.env`) parsed once at start-up into a
+ * typed object. A bad value stops start-up with one line per bad variable naming it, its
+ * problem and an example of a good value; a secret's value is never repeated.
+ */
+import { resolve } from 'node:path';
+import type { LogLevel } from '../lib/logger.js';
+import { VARIABLES, type VariableValue } from './variables.js';
+
+export { environmentWithDotEnv } from './env-file.js';
+export { VARIABLES } from './variables.js';
+
+/** The typed configuration. */
+export interface Config {
+  api: {
+    /** `{base_url}`, or null for demo mode (the built-in simulator). */
+    url: string | null;
+    user: string | undefined;
+    key: string | undefined;
+    ratePerSecond: number;
+    concurrency: number;
+    timeoutMs: number;
+  };
+  dataDir: string;
+  rulesDir: string;
+  noticesIntervalMs: number;
+  capacityIntervalMs: number;
+  maxAlertAgeMs: number;
+  httpPort: number;
+  webhookSecret: string | undefined;
+  slack: {
+    botToken: string | undefined;
+    signingSecret: string | undefined;
+    appToken: string | undefined;
+    apiUrl: string | undefined;
+  };
+  discord: {
+    botToken: string | undefined;
+    applicationId: string | undefined;
+    publicKey: string | undefined;
+    apiUrl: string | undefined;
+  };
+  email: { smtpUrl: string | undefined; from: string | undefined };
+  logLevel: LogLevel;
+}
+
+/** Start-up cannot go on: each line names a variable and what is wrong with it. */
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+function show(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+}
+
+/** Parses the configuration from an environment; throws `ConfigError` listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
+  const errors: string[] = [];
+  const read = <K extends keyof typeof VARIABLES>(key: K): VariableValue<K> => {
+    const spec = VARIABLES[key];
+    const raw = env[spec.name];
+    const result = spec.schema.safeParse(raw);
+    if (result.success) return result.data as VariableValue<K>;
+    const problem = result.error.issues[0]?.message ?? 'is invalid';
+    const value = spec.secret ? '(value hidden)' : show(raw ?? '');
+    const verb = /^(is|must)\b/.test(problem) ? problem : `is invalid: ${problem}`;
+    errors.push(`${spec.name} ${verb}; got ${value} (example: ${spec.name}=${spec.example})`);
+    return undefined as VariableValue<K>;
+  };
+
+  const apiUser = read('apiUser');
+  const apiKey = read('apiKey');
+  const config: Config = {
+    api: {
+      url: read('apiUrl') ?? null,
+      user: apiUser,
+      key: apiKey,
+      ratePerSecond: read('apiRate'),
+      concurrency: read('apiConcurrency'),
+      timeoutMs: read('apiTimeout'),
+    },
+    dataDir: resolve(cwd, read('dataDir') ?? '.'),
+    rulesDir: resolve(cwd, read('rulesDir') ?? '.'),
+    noticesIntervalMs: read('noticesInterval'),
+    capacityIntervalMs: read('capacityInterval'),
+    maxAlertAgeMs: read('maxAlertAge'),
+    httpPort: read('httpPort'),
+    webhookSecret: read('webhookSecret'),
+    slack: {
+      botToken: read('slackBotToken'),
+      signingSecret: read('slackSigningSecret'),
+      appToken: read('slackAppToken'),
+      apiUrl: read('slackApiUrl'),
+    },
+    discord: {
+      botToken: read('discordBotToken'),
+      applicationId: read('discordApplicationId'),
+      publicKey: read('discordPublicKey'),
+      apiUrl: read('discordApiUrl'),
+    },
+    email: { smtpUrl: read('smtpUrl'), from: read('emailFrom') },
+    logLevel: read('logLevel'),
+  };
+
+  if ((apiUser === undefined) !== (apiKey === undefined)) {
+    const missing = apiUser === undefined ? VARIABLES.apiUser : VARIABLES.apiKey;
+    errors.push(
+      `${missing.name} is missing: ${VARIABLES.apiUser.name} and ${VARIABLES.apiKey.name} go together (example: ${missing.name}=${missing.example})`,
+    );
+  }
+  if (config.email.smtpUrl !== undefined && config.email.from === undefined) {
+    errors.push(
+      `${VARIABLES.emailFrom.name} is missing: email needs a sender when ${VARIABLES.smtpUrl.name} is set (example: ${VARIABLES.emailFrom.name}=${VARIABLES.emailFrom.example})`,
+    );
+  }
+  if (errors.length > 0) throw new ConfigError(errors);
+  return config;
+}

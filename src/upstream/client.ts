@@ -1,0 +1,335 @@
+/**
+ * A typed client of every endpoint of the Pipeline Information API (spec section 4).
+ * Results carry the normalised `data`, the envelope's `meta` and `messages`, and the
+ * records that had to be skipped. Notices can be walked page by page or one by one,
+ * latest first, with a guarantee that the walk ends whatever the pagination says.
+ */
+import { z } from 'zod';
+import { type Clock, systemClock } from '../lib/clock.js';
+import { type Logger, silentLogger } from '../lib/logger.js';
+import { VERSION } from '../lib/version.js';
+import type { RequestContext } from './errors.js';
+import {
+  type RateLimit,
+  type RawEnvelope,
+  type Timeouts,
+  Transport,
+  type TransportStats,
+} from './http.js';
+import { parseRecords, parseStrict, type RecordIssue } from './records.js';
+import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
+import {
+  type Capacity,
+  type CapacityCycle,
+  CapacityCycleSchema,
+  CapacityLocationSchema,
+  type CatalogHashes,
+  CatalogHashesSchema,
+  type Hello,
+  HelloSchema,
+  type Notice,
+  NoticeSchema,
+  type Pagination,
+  PaginationSchema,
+  type Pipeline,
+  PipelineSchema,
+  type TableDescription,
+  TableDescriptionSchema,
+} from './schemas.js';
+
+export interface ClientOptions {
+  /** `{base_url}` of the API; `/api/v1` is appended. */
+  baseUrl: string;
+  user?: string | undefined;
+  key?: string | undefined;
+  timeouts?: Partial<Timeouts>;
+  rateLimit?: Partial<RateLimit>;
+  retry?: Partial<RetryPolicy>;
+  clock?: Clock;
+  /** Source of jitter; inject for deterministic backoff. */
+  random?: () => number;
+  logger?: Logger;
+  /** Called once for each distinct message text the API sends in a successful envelope. */
+  onMessage?: (message: string) => void;
+}
+
+/** Defaults of the client, declared once. */
+export const clientDefaults = {
+  timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000 },
+  rateLimit: { maxConcurrent: 1, minTimeMs: 500 },
+  retry: defaultRetryPolicy,
+  /** A notice walk never goes past this page, whatever the pagination claims. */
+  maxPages: 1000,
+} as const satisfies {
+  timeouts: Timeouts;
+  rateLimit: RateLimit;
+  retry: RetryPolicy;
+  maxPages: number;
+};
+
+/** A parsed response. */
+export interface ApiResult<T> {
+  data: T;
+  meta: Record<string, unknown>;
+  /** The envelope's informational messages (the demo account's restrictions, for one). */
+  messages: string[];
+  /** Records that were malformed and left out of `data`. */
+  skipped: RecordIssue[];
+}
+
+/** One page of `/ip/notices`. */
+export interface NoticePage extends ApiResult<Notice[]> {
+  /** The page that was asked for. */
+  page: number;
+  pagination: Pagination;
+  /** Items on the page as sent, malformed ones included. */
+  rawCount: number;
+}
+
+export interface NoticeQuery {
+  /** Pipeline slug. */
+  pipeline?: string | undefined;
+}
+
+export interface NoticeWalk extends NoticeQuery {
+  /** First page to fetch (default 1). */
+  firstPage?: number;
+  /** Fetch at most this many pages (default `clientDefaults.maxPages`). */
+  maxPages?: number;
+  signal?: AbortSignal;
+}
+
+export interface CapacityQuery {
+  cycle?: CapacityCycle | undefined;
+  /** `YYYY-MM-DD`. */
+  gasDay?: string | undefined;
+}
+
+/** Why a notice walk stopped; useful in logs and to the sync that drives it. */
+export type WalkEnd = 'empty-page' | 'last-page' | 'page-bound' | 'repeated-page' | 'consumer';
+
+const MetaSchema = z.record(z.string(), z.unknown()).catch({});
+const NoticesMetaSchema = z.object({ pagination: PaginationSchema.optional() }).catch({});
+
+export class PipelineApiClient {
+  private readonly transport: Transport;
+  private readonly seenMessages = new Set<string>();
+  private readonly logger: Logger;
+  private skippedTotal = 0;
+  /** Why the most recent notice walk ended. */
+  lastWalkEnd: WalkEnd | undefined;
+
+  constructor(private readonly options: ClientOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.transport = new Transport({
+      baseUrl: options.baseUrl,
+      user: options.user,
+      key: options.key,
+      userAgent: `pipewatch/${VERSION} node/${process.versions.node}`,
+      timeouts: { ...clientDefaults.timeouts, ...options.timeouts },
+      rateLimit: { ...clientDefaults.rateLimit, ...options.rateLimit },
+      retry: { ...clientDefaults.retry, ...options.retry },
+      clock: options.clock ?? systemClock,
+      random: options.random ?? Math.random,
+      logger: this.logger,
+    });
+  }
+
+  /** Every distinct message the API has sent so far, in order of first appearance. */
+  get messages(): readonly string[] {
+    return [...this.seenMessages];
+  }
+
+  /** Request counters, plus the number of malformed records skipped. */
+  get stats(): TransportStats & { skippedRecords: number } {
+    return { ...this.transport.stats, skippedRecords: this.skippedTotal };
+  }
+
+  /** `GET /hello`, or `POST /hello` with a form-encoded `name` when one is given. */
+  async hello(name?: string): Promise<ApiResult<Hello>> {
+    const env = await this.send(
+      name === undefined
+        ? { method: 'GET', path: '/hello' }
+        : { method: 'POST', path: '/hello', form: { name } },
+    );
+    return this.single(env, HelloSchema, '/hello');
+  }
+
+  /** `GET /catalog/hashes`: SHA-256 of each catalog endpoint's JSON, to detect structure changes. */
+  async catalogHashes(): Promise<ApiResult<CatalogHashes>> {
+    return this.single(
+      await this.send({ method: 'GET', path: '/catalog/hashes' }),
+      CatalogHashesSchema,
+      '/catalog/hashes',
+    );
+  }
+
+  /** `GET /catalog/tables`: descriptions of the `notices` and `pipelines` tables. */
+  async catalogTables(): Promise<ApiResult<TableDescription[]>> {
+    return this.single(
+      await this.send({ method: 'GET', path: '/catalog/tables' }),
+      z.array(TableDescriptionSchema),
+      '/catalog/tables',
+    );
+  }
+
+  /** `GET /catalog/table/{name}`. */
+  async catalogTable(name: 'notices' | 'pipelines'): Promise<ApiResult<TableDescription>> {
+    const path = `/catalog/table/${name}`;
+    return this.single(await this.send({ method: 'GET', path }), TableDescriptionSchema, path);
+  }
+
+  /** `GET /ip/pipelines`. */
+  async pipelines(): Promise<ApiResult<Pipeline[]>> {
+    const env = await this.send({ method: 'GET', path: '/ip/pipelines' });
+    const { records, skipped } = parseRecords(
+      PipelineSchema,
+      env.data,
+      this.context('/ip/pipelines'),
+      'data',
+    );
+    return this.result(env, records, skipped);
+  }
+
+  /** `GET /ip/notices`: one page, latest first. */
+  async notices(
+    query: NoticeQuery & { page?: number | undefined; signal?: AbortSignal } = {},
+  ): Promise<NoticePage> {
+    const page = query.page ?? 1;
+    const env = await this.send({
+      method: 'GET',
+      path: '/ip/notices',
+      query: { pipeline: query.pipeline, page },
+      ...(query.signal ? { signal: query.signal } : {}),
+    });
+    const context = this.context(`/ip/notices?page=${page}`);
+    const { records, skipped } = parseRecords(NoticeSchema, env.data, context, 'data');
+    const pagination = NoticesMetaSchema.parse(env.meta).pagination ?? PaginationSchema.parse({});
+    const result = this.result(env, records, skipped);
+    return { ...result, page, pagination, rawCount: (env.data as unknown[]).length };
+  }
+
+  /**
+   * Walks `/ip/notices` page by page, latest first. The walk ends at an empty page, at
+   * the last page (by `total_pages`, by `page_next` not moving on, or by a short page),
+   * at a page that repeats the previous one (a server that ignores `page`), or at the
+   * page bound, whichever comes first; it never follows `url_next` blindly.
+   */
+  async *noticePages(walk: NoticeWalk = {}): AsyncGenerator<NoticePage, WalkEnd> {
+    const first = walk.firstPage ?? 1;
+    const bound = Math.max(1, walk.maxPages ?? clientDefaults.maxPages);
+    let previousIds: string | undefined;
+    let end: WalkEnd = 'page-bound';
+    this.lastWalkEnd = undefined;
+    try {
+      for (let page = first; page < first + bound; page++) {
+        const result = await this.notices({
+          pipeline: walk.pipeline,
+          page,
+          ...(walk.signal ? { signal: walk.signal } : {}),
+        });
+        if (result.rawCount === 0) {
+          end = 'empty-page';
+          break;
+        }
+        const ids = result.data.map((n) => n.id).join(',');
+        const reported = result.pagination.page_current ?? result.pagination.current_page;
+        if (
+          (previousIds !== undefined && ids === previousIds) ||
+          (reported !== null && reported < page)
+        ) {
+          end = 'repeated-page';
+          break;
+        }
+        previousIds = ids;
+        end = 'consumer';
+        yield result;
+        if (isLastPage(result, page)) {
+          end = 'last-page';
+          break;
+        }
+        end = 'page-bound';
+      }
+    } finally {
+      this.lastWalkEnd = end;
+    }
+    return end;
+  }
+
+  /** Every notice of a walk, latest first. */
+  async *allNotices(walk: NoticeWalk = {}): AsyncGenerator<Notice> {
+    for await (const page of this.noticePages(walk)) yield* page.data;
+  }
+
+  /** `GET /ip/capacity/{slug}`: one cycle's operationally available capacity. */
+  async capacity(slug: string, query: CapacityQuery = {}): Promise<ApiResult<Capacity>> {
+    const path = `/ip/capacity/${encodeURIComponent(slug)}`;
+    const env = await this.send({
+      method: 'GET',
+      path,
+      query: { cycle: query.cycle, gas_day: query.gasDay },
+    });
+    const context = this.context(path);
+    const data = parseStrict(
+      z.object({ cycle: z.unknown(), locations: z.unknown() }),
+      env.data,
+      context,
+      'data',
+    );
+    const cycle = parseStrict(CapacityCycleSchema, data.cycle, context, 'data.cycle');
+    const { records, skipped } = parseRecords(
+      CapacityLocationSchema,
+      data.locations,
+      context,
+      'data.locations',
+    );
+    return this.result(env, { cycle, locations: records }, skipped);
+  }
+
+  /** Closes pooled connections; the client is unusable afterwards. */
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+
+  private async send(req: Parameters<Transport['send']>[0]): Promise<RawEnvelope> {
+    const env = await this.transport.send(req);
+    for (const message of env.messages) {
+      if (this.seenMessages.has(message)) continue;
+      this.seenMessages.add(message);
+      this.logger.info({ apiMessage: message }, `API message: ${message}`);
+      this.options.onMessage?.(message);
+    }
+    return env;
+  }
+
+  private context(endpoint: string): RequestContext {
+    return { method: 'GET', endpoint, host: this.transport.host };
+  }
+
+  private single<S extends z.ZodType>(
+    env: RawEnvelope,
+    schema: S,
+    endpoint: string,
+  ): ApiResult<z.output<S>> {
+    return this.result(env, parseStrict(schema, env.data, this.context(endpoint), 'data'), []);
+  }
+
+  private result<T>(env: RawEnvelope, data: T, skipped: RecordIssue[]): ApiResult<T> {
+    for (const issue of skipped) {
+      this.logger.warn(
+        { endpoint: issue.endpoint, recordId: issue.id, field: issue.field },
+        `skipped malformed record ${issue.id ?? issue.location}: ${issue.field}: ${issue.message}`,
+      );
+    }
+    this.skippedTotal += skipped.length;
+    return { data, meta: MetaSchema.parse(env.meta), messages: env.messages, skipped };
+  }
+}
+
+function isLastPage(result: NoticePage, page: number): boolean {
+  const p = result.pagination;
+  if (p.total_pages !== null && page >= p.total_pages) return true;
+  if (p.page_next !== null && p.page_next <= page) return true;
+  if (p.per_page !== null && p.per_page > 0 && result.rawCount < p.per_page) return true;
+  return false;
+}

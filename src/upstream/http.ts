@@ -1,0 +1,327 @@
+/**
+ * The HTTP transport to the upstream API: undici with keep-alive and timeouts, HTTP Basic
+ * credentials on every request, a bottleneck limiter on the request rate, and retries.
+ * It turns every outcome into either a parsed envelope or a typed `UpstreamError`.
+ */
+import Bottleneck from 'bottleneck';
+import { Agent, request } from 'undici';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import {
+  AuthenticationError,
+  MalformedBodyError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  type RequestContext,
+  RequestRejectedError,
+  SchemaError,
+  ServerError,
+  TimeoutError,
+  type UpstreamError,
+} from './errors.js';
+import { type RetryPolicy, withRetry } from './retry.js';
+import { EnvelopeSchema } from './schemas.js';
+
+/** Timeouts of one attempt, in milliseconds. */
+export interface Timeouts {
+  connectMs: number;
+  /** Until the response headers arrive. */
+  headersMs: number;
+  /** Between two chunks of the body. */
+  bodyMs: number;
+  /** The whole attempt, however it is spent. */
+  totalMs: number;
+}
+
+/** Requests leave no faster and no more at once than this. */
+export interface RateLimit {
+  maxConcurrent: number;
+  /** Minimum gap between the starts of two requests. */
+  minTimeMs: number;
+}
+
+export interface TransportOptions {
+  /** `{base_url}`; `/api/v1` is appended. */
+  baseUrl: string;
+  user?: string | undefined;
+  key?: string | undefined;
+  userAgent: string;
+  timeouts: Timeouts;
+  rateLimit: RateLimit;
+  retry: RetryPolicy;
+  clock: Clock;
+  random: () => number;
+  logger: Logger;
+}
+
+/** A successful envelope, before its `data` is parsed. */
+export interface RawEnvelope {
+  status: string;
+  messages: string[];
+  meta: unknown;
+  data: unknown;
+}
+
+export interface TransportRequest {
+  method: 'GET' | 'POST';
+  /** Path below `/api/v1`, e.g. `/ip/notices`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** Form fields, sent as `application/x-www-form-urlencoded`. */
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** Counters of what the transport did, for status and metrics. */
+export interface TransportStats {
+  requests: number;
+  retries: number;
+  failures: number;
+}
+
+const AUTH_MESSAGE =
+  /(user|key|credential|password|token).*(invalid|not valid|does not appear|wrong)|unauthori[sz]ed|forbidden|premium/i;
+
+/** Reads `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: Date,
+): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text.trim()) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+}
+
+export class Transport {
+  private readonly agent: Agent;
+  private readonly limiter: Bottleneck;
+  private readonly apiRoot: URL;
+  private readonly authorization: string | undefined;
+  readonly stats: TransportStats = { requests: 0, retries: 0, failures: 0 };
+
+  constructor(private readonly options: TransportOptions) {
+    this.apiRoot = new URL(`${options.baseUrl.replace(/\/+$/, '')}/api/v1`);
+    this.authorization =
+      options.user !== undefined && options.key !== undefined
+        ? `Basic ${Buffer.from(`${options.user}:${options.key}`).toString('base64')}`
+        : undefined;
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+      connect: { timeout: options.timeouts.connectMs },
+      headersTimeout: options.timeouts.headersMs,
+      bodyTimeout: options.timeouts.bodyMs,
+    });
+    this.limiter = new Bottleneck({
+      maxConcurrent: options.rateLimit.maxConcurrent,
+      minTime: options.rateLimit.minTimeMs,
+    });
+  }
+
+  /** The host requests go to, for messages. */
+  get host(): string {
+    return this.apiRoot.host;
+  }
+
+  /** Sends a request with retries; resolves to a `success` envelope or throws `UpstreamError`. */
+  async send(req: TransportRequest): Promise<RawEnvelope> {
+    const url = new URL(`${this.apiRoot.pathname}${req.path}`, this.apiRoot);
+    for (const [name, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const context: RequestContext = {
+      method: req.method,
+      endpoint: `${req.path}${url.search}`,
+      host: this.apiRoot.host,
+    };
+    try {
+      return await withRetry(
+        (n) => this.limiter.schedule(() => this.attempt(url, req, context, n)),
+        {
+          policy: this.options.retry,
+          clock: this.options.clock,
+          random: this.options.random,
+          context,
+          ...(req.signal ? { signal: req.signal } : {}),
+          onRetry: (error, attempt, delayMs) => {
+            this.stats.retries++;
+            this.options.logger.warn(
+              { endpoint: context.endpoint, attempt, delayMs, code: error.code },
+              `upstream request failed, retrying in ${delayMs} ms: ${error.reason}`,
+            );
+          },
+        },
+      );
+    } catch (error) {
+      this.stats.failures++;
+      throw error;
+    }
+  }
+
+  private async attempt(
+    url: URL,
+    req: TransportRequest,
+    context: RequestContext,
+    n: number,
+  ): Promise<RawEnvelope> {
+    this.stats.requests++;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (this.authorization) headers.authorization = this.authorization;
+    let body: string | undefined;
+    if (req.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(req.form).toString();
+    }
+    const deadline = AbortSignal.timeout(this.options.timeouts.totalMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    const started = performance.now();
+    let status: number;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const res = await request(url, {
+        dispatcher: this.agent,
+        method: req.method,
+        headers,
+        body,
+        signal,
+      });
+      status = res.statusCode;
+      responseHeaders = res.headers;
+      text = await res.body.text();
+    } catch (error) {
+      if (req.signal?.aborted) throw error;
+      throw this.transportError(error, context, deadline.aborted);
+    }
+    this.options.logger.debug(
+      {
+        endpoint: context.endpoint,
+        status,
+        attempt: n,
+        ms: Math.round(performance.now() - started),
+      },
+      'upstream response',
+    );
+    return this.interpret(status, responseHeaders, text, context);
+  }
+
+  private transportError(
+    error: unknown,
+    context: RequestContext,
+    deadlinePassed: boolean,
+  ): UpstreamError {
+    const code = (error as { code?: string }).code ?? '';
+    const name = (error as { name?: string }).name ?? '';
+    if (deadlinePassed || /TIMEOUT/.test(code) || name === 'TimeoutError') {
+      const which =
+        code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? 'connecting'
+          : code === 'UND_ERR_BODY_TIMEOUT'
+            ? 'reading the body'
+            : code === 'UND_ERR_HEADERS_TIMEOUT'
+              ? 'waiting for the response'
+              : 'the request';
+      return new TimeoutError(`timed out ${which}`, { context, cause: error });
+    }
+    const detail = error instanceof Error ? error.message : String(error);
+    return new NetworkError(`network error: ${code ? `${code} ` : ''}${detail}`, {
+      context,
+      cause: error,
+    });
+  }
+
+  private interpret(
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    text: string,
+    context: RequestContext,
+  ): RawEnvelope {
+    let json: unknown;
+    let jsonOk = true;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      jsonOk = false;
+    }
+    const parsed = jsonOk ? EnvelopeSchema.safeParse(json) : undefined;
+    const envelope = parsed?.success ? parsed.data : undefined;
+    const apiMessages = envelope?.messages ?? [];
+    const said = apiMessages.length > 0 ? `: ${apiMessages.join(' ')}` : '';
+    const retryAfterMs = parseRetryAfter(headers['retry-after'], this.options.clock.now());
+    const base = { context, status, apiMessages };
+
+    if (status === 401 || status === 403) {
+      return fail(new AuthenticationError(`authentication failed (HTTP ${status})${said}`, base));
+    }
+    if (status === 404) return fail(new NotFoundError(`not found (HTTP 404)${said}`, base));
+    if (status === 429) {
+      return fail(
+        new RateLimitedError(`rate limited (HTTP 429)${said}`, {
+          ...base,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        }),
+      );
+    }
+    if (status >= 500) {
+      return fail(
+        new ServerError(`server error (HTTP ${status})${said}`, {
+          ...base,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        }),
+      );
+    }
+    if (status < 200 || status >= 300) {
+      return fail(new RequestRejectedError(`request rejected (HTTP ${status})${said}`, base));
+    }
+    if (!jsonOk) {
+      const preview = JSON.stringify(text.slice(0, 60));
+      return fail(
+        new MalformedBodyError(
+          `response is not valid JSON (${text.length} bytes, starting ${preview})`,
+          base,
+        ),
+      );
+    }
+    if (!envelope) {
+      const issue = parsed?.error?.issues[0];
+      const field = issue ? issue.path.join('.') || '(root)' : '(root)';
+      return fail(
+        new SchemaError(
+          `response is not an API envelope: ${field}: ${issue?.message ?? 'unexpected shape'}`,
+          {
+            ...base,
+            field,
+          },
+        ),
+      );
+    }
+    if (envelope.status !== 'success') {
+      const Kind = AUTH_MESSAGE.test(apiMessages.join(' '))
+        ? AuthenticationError
+        : RequestRejectedError;
+      return fail(new Kind(`API answered status "${envelope.status}"${said}`, base));
+    }
+    return {
+      status: envelope.status,
+      messages: envelope.messages,
+      meta: envelope.meta ?? {},
+      data: envelope.data,
+    };
+  }
+
+  /** Stops the limiter and closes pooled connections. */
+  async close(): Promise<void> {
+    await this.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await this.agent.close();
+  }
+}
+
+function fail(error: UpstreamError): never {
+  throw error;
+}

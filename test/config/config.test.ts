@@ -1,0 +1,190 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  environmentWithDotEnv,
+  loadConfig,
+  VARIABLES,
+} from '../../src/config/index.js';
+
+function errorsFor(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, '/srv/pipewatch');
+  } catch (error) {
+    if (error instanceof ConfigError) return error.lines;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = loadConfig({}, '/srv/pipewatch');
+    expect(config.api).toEqual({
+      url: null,
+      user: undefined,
+      key: undefined,
+      ratePerSecond: 2,
+      concurrency: 1,
+      timeoutMs: 30_000,
+    });
+    expect(config.dataDir).toBe('/srv/pipewatch/data');
+    expect(config.rulesDir).toBe('/srv/pipewatch/rules');
+    expect(config.noticesIntervalMs).toBe(600_000);
+    expect(config.capacityIntervalMs).toBe(900_000);
+    expect(config.maxAlertAgeMs).toBe(86_400_000);
+    expect(config.httpPort).toBe(8080);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('parses good values of every kind', () => {
+    const config = loadConfig(
+      {
+        PIPEWATCH_API_URL: 'https://api.example.com/',
+        PIPEWATCH_API_USER: 'scheduler1',
+        PIPEWATCH_API_KEY: 'k3y',
+        PIPEWATCH_NOTICES_INTERVAL: '90s',
+        PIPEWATCH_CAPACITY_INTERVAL: '1h30m',
+        PIPEWATCH_MAX_ALERT_AGE: '2d',
+        PIPEWATCH_HTTP_PORT: '0',
+        PIPEWATCH_DATA_DIR: '/var/lib/pipewatch',
+        SMTP_URL: 'smtps://u:p@mail.example.com:465',
+        EMAIL_FROM: 'pipewatch <alerts@example.com>',
+        LOG_LEVEL: 'debug',
+      },
+      '/srv',
+    );
+    expect(config.api.url).toBe('https://api.example.com/');
+    expect(config.noticesIntervalMs).toBe(90_000);
+    expect(config.capacityIntervalMs).toBe(5_400_000);
+    expect(config.maxAlertAgeMs).toBe(172_800_000);
+    expect(config.httpPort).toBe(0);
+    expect(config.dataDir).toBe('/var/lib/pipewatch');
+    expect(config.email.from).toBe('pipewatch <alerts@example.com>');
+  });
+
+  const bad: Array<[string, string, RegExp]> = [
+    ['PIPEWATCH_API_URL', 'ftp://files.example.com', /must be an http:\/\/ or https:\/\/ URL/],
+    ['PIPEWATCH_API_RATE', 'fast', /must be a number/],
+    ['PIPEWATCH_API_CONCURRENCY', '0', /between 1 and 16/],
+    ['PIPEWATCH_API_TIMEOUT', '5', /is not a duration/],
+    ['PIPEWATCH_NOTICES_INTERVAL', '30s', /below the minimum of 1m/],
+    ['PIPEWATCH_NOTICES_INTERVAL', 'often', /is not a duration/],
+    ['PIPEWATCH_CAPACITY_INTERVAL', '10x', /is not a duration/],
+    ['PIPEWATCH_MAX_ALERT_AGE', '10s', /below the minimum/],
+    ['PIPEWATCH_HTTP_PORT', '70000', /between 0 and 65535/],
+    ['PIPEWATCH_HTTP_PORT', 'http', /whole number/],
+    ['PIPEWATCH_WEBHOOK_SECRET', 'short', /at least 16 characters/],
+    ['SLACK_BOT_TOKEN', 'xoxp-user-token', /starting with "xoxb-"/],
+    ['SLACK_SIGNING_SECRET', 'not-hex', /32 hexadecimal/],
+    ['SLACK_APP_TOKEN', 'xoxb-1-2', /starting with "xapp-"/],
+    ['SLACK_API_URL', 'slack.com/api', /http:\/\/ or https:\/\//],
+    ['DISCORD_BOT_TOKEN', 'nodots', /three dot-separated parts/],
+    ['DISCORD_APPLICATION_ID', 'my-app', /snowflake/],
+    ['DISCORD_PUBLIC_KEY', 'xyz', /64 hexadecimal/],
+    ['DISCORD_API_URL', 'discord', /http:\/\/ or https:\/\//],
+    ['SMTP_URL', 'http://mail.example.com', /smtp:\/\/ or smtps:\/\//],
+    ['EMAIL_FROM', 'alerts at example', /must be an email address/],
+    ['LOG_LEVEL', 'verbose', /must be one of fatal, error, warn, info, debug, trace, silent/],
+  ];
+
+  it.each(bad)(
+    '%s=%s gives one line naming the variable, the problem and an example',
+    (name, value, problem) => {
+      const env: Record<string, string> = { [name]: value };
+      if (name === 'SMTP_URL') env.EMAIL_FROM = 'alerts@example.com';
+      const lines = errorsFor(env);
+      expect(lines).toHaveLength(1);
+      const [line] = lines as [string];
+      expect(line.startsWith(`${name} `)).toBe(true);
+      expect(line).toMatch(problem);
+      expect(line).toContain(`(example: ${name}=`);
+      expect(line).not.toContain('\n');
+    },
+  );
+
+  it('covers every variable that can hold a bad value', () => {
+    const tested = new Set(bad.map(([name]) => name));
+    const free = [
+      'PIPEWATCH_API_USER',
+      'PIPEWATCH_API_KEY',
+      'PIPEWATCH_DATA_DIR',
+      'PIPEWATCH_RULES_DIR',
+    ];
+    for (const v of Object.values(VARIABLES)) {
+      if (!free.includes(v.name)) expect(tested, v.name).toContain(v.name);
+    }
+  });
+
+  it('shows a bad value, but never a secret one', () => {
+    expect(errorsFor({ PIPEWATCH_HTTP_PORT: 'http' })[0]).toContain('got "http"');
+    const secretLines = errorsFor({
+      SLACK_BOT_TOKEN: 'xoxp-S3KR1T-123',
+      SMTP_URL: 'http://user:S3KR1TPASS@mail',
+      EMAIL_FROM: 'a@b.co',
+      PIPEWATCH_WEBHOOK_SECRET: 'S3KR1Tx',
+    });
+    expect(secretLines).toHaveLength(3);
+    for (const line of secretLines) {
+      expect(line).toContain('(value hidden)');
+      expect(line).not.toMatch(/S3KR1T/);
+    }
+  });
+
+  it('reports every bad variable at once', () => {
+    expect(
+      errorsFor({ LOG_LEVEL: 'loud', PIPEWATCH_HTTP_PORT: '-1', PIPEWATCH_API_RATE: '0' }),
+    ).toHaveLength(3);
+  });
+
+  it('requires the API user and key together', () => {
+    expect(errorsFor({ PIPEWATCH_API_USER: 'me' })).toEqual([
+      'PIPEWATCH_API_KEY is missing: PIPEWATCH_API_USER and PIPEWATCH_API_KEY go together (example: PIPEWATCH_API_KEY=your-api-key)',
+    ]);
+    expect(errorsFor({ PIPEWATCH_API_KEY: 'k' })[0]).toMatch(/^PIPEWATCH_API_USER is missing/);
+  });
+
+  it('requires a sender address when SMTP is configured', () => {
+    expect(errorsFor({ SMTP_URL: 'smtp://mail.example.com:25' })[0]).toMatch(
+      /^EMAIL_FROM is missing/,
+    );
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(
+      loadConfig({ PIPEWATCH_NOTICES_INTERVAL: '', PIPEWATCH_API_URL: '  ' }, '/')
+        .noticesIntervalMs,
+    ).toBe(600_000);
+  });
+});
+
+describe('environmentWithDotEnv', () => {
+  it('reads .env from the working directory, and the real environment wins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipewatch-env-'));
+    writeFileSync(
+      join(dir, '.env'),
+      '# comment\nLOG_LEVEL=debug\nPIPEWATCH_HTTP_PORT="9090"\nPIPEWATCH_API_RATE=5\n',
+    );
+    const env = environmentWithDotEnv({ PIPEWATCH_API_RATE: '1' }, dir);
+    const config = loadConfig(env, dir);
+    expect(config.logLevel).toBe('debug');
+    expect(config.httpPort).toBe(9090);
+    expect(config.api.ratePerSecond).toBe(1);
+  });
+
+  it('is the plain environment when there is no .env', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipewatch-env-'));
+    const env = { LOG_LEVEL: 'warn' };
+    expect(environmentWithDotEnv(env, dir)).toBe(env);
+  });
+
+  it('reports a bad value that came from .env like any other', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipewatch-env-'));
+    writeFileSync(join(dir, '.env'), 'PIPEWATCH_NOTICES_INTERVAL=5s\n');
+    expect(() => loadConfig(environmentWithDotEnv({}, dir), dir)).toThrow(
+      /PIPEWATCH_NOTICES_INTERVAL is below the minimum/,
+    );
+  });
+});
