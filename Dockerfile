@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+
+# Build: compile TypeScript and the better-sqlite3 native addon, then drop dev dependencies.
+FROM node:20-slim AS build
+WORKDIR /app
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+# Scripts are skipped here because `prepare` needs the sources; the addon is built explicitly.
+RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+# Run: production dependencies and compiled code only, as an unprivileged user.
+FROM node:20-slim
+ENV NODE_ENV=production \
+    PIPEWATCH_DATA_DIR=/app/data \
+    PIPEWATCH_RULES_DIR=/app/rules \
+    PIPEWATCH_HTTP_PORT=8080
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY rules ./rules
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+VOLUME ["/app/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PIPEWATCH_HTTP_PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["node", "dist/main.js"]
+CMD ["run"]

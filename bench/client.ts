@@ -1,0 +1,79 @@
+/**
+ * The API client's cost: parsing and normalising notices (the per-record work every sync
+ * pays), and walking every page of the simulator over loopback HTTP.
+ */
+import { ManualClock } from '../src/lib/clock.js';
+import { simulatorDefaults, startSimulator } from '../src/simulator/index.js';
+import { PipelineApiClient } from '../src/upstream/client.js';
+import { parseRecords } from '../src/upstream/records.js';
+import { NoticeSchema } from '../src/upstream/schemas.js';
+
+const RECORDS = 100_000;
+
+function wireNotice(i: number) {
+  const posted = new Date(Date.UTC(2026, 10, 20) - i * 60_000)
+    .toISOString()
+    .slice(0, 19)
+    .replace('T', ' ');
+  return {
+    id: 1_000_000 - i,
+    pipeline_id: (i % 24) + 1,
+    pipeline_name: 'Transcontinental Gas Pipe Line',
+    pipeline_slug: 'transco',
+    pipeline_url: 'https://www.example.com/transco/postings',
+    subject: `Capacity Constraint - Station ${i % 300}`,
+    identifier: `26-${String(i).padStart(5, '0')}`,
+    url: `https://www.example.com/transco/notice/${i}`,
+    category: i % 3 === 0 ? 'Non-Critical' : 'Critical',
+    type: 'Capacity Constraint',
+    status: i % 4 === 0 ? '' : 'Initiate',
+    notice: 'Transco is limiting interruptible and secondary firm through Station 165. '.repeat(8),
+    html: `<p>${'Transco is limiting interruptible and secondary firm through <b>Station 165</b>. '.repeat(8)}</p>`,
+    mobile: '<p>Limited through Station 165.</p>',
+    posted_at: posted,
+    effective_at: posted,
+    end_at: i % 5 === 0 ? '' : '9000-12-31 00:00:00',
+    response_at: i % 7 === 0 ? posted : '',
+    service_created_at: posted,
+    service_updated_at: posted,
+  };
+}
+
+/** Figures: parse rate (records/s) and a full loopback walk (pages/s, notices/s). */
+export async function clientBench(): Promise<Record<string, number>> {
+  const items = Array.from({ length: RECORDS }, (_, i) => wireNotice(i));
+  const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
+  parseRecords(NoticeSchema, items.slice(0, 2_000), context, 'data');
+  const t0 = performance.now();
+  const { records } = parseRecords(NoticeSchema, items, context, 'data');
+  const parseMs = performance.now() - t0;
+  if (records.length !== RECORDS) throw new Error('parse lost records');
+
+  const start = new Date('2026-11-20T15:00:00Z');
+  const sim = await startSimulator({ seed: 1, startAt: start, clock: new ManualClock(start) });
+  const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
+  const api = new PipelineApiClient({
+    baseUrl: sim.url,
+    user: premium.username,
+    key: premium.key,
+    rateLimit: { minTimeMs: 0 },
+  });
+  let pages = 0;
+  let notices = 0;
+  const t1 = performance.now();
+  for await (const page of api.noticePages()) {
+    pages++;
+    notices += page.data.length;
+  }
+  const walkMs = performance.now() - t1;
+  await api.close();
+  await sim.close();
+  return {
+    parse_records_per_s: Math.round(RECORDS / (parseMs / 1000)),
+    walk_pages: pages,
+    walk_notices: notices,
+    walk_pages_per_s: Math.round(pages / (walkMs / 1000)),
+    walk_notices_per_s: Math.round(notices / (walkMs / 1000)),
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
