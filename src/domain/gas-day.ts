@@ -45,19 +45,28 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The wall-clock fields of an instant in a zone, as if they were UTC (ms). */
-function wallClockMs(instantMs: number, zone: string): number {
+/** Offsets by zone and 15-minute bucket: every zone's transitions since 1972 fall on one. */
+const offsetCache = new Map<string, Map<number, number>>();
+const BUCKET_MS = 900_000;
+
+function offsetMs(instantMs: number, zone: string): number {
+  let zoneCache = offsetCache.get(zone);
+  if (!zoneCache || zoneCache.size > 50_000) {
+    zoneCache = new Map();
+    offsetCache.set(zone, zoneCache);
+  }
+  const bucket = Math.floor(instantMs / BUCKET_MS);
+  const cached = zoneCache.get(bucket);
+  if (cached !== undefined) return cached;
+  const at = bucket * BUCKET_MS;
   const parts: Record<string, number> = {};
-  for (const p of formatterFor(zone).formatToParts(new Date(instantMs))) {
+  for (const p of formatterFor(zone).formatToParts(new Date(at))) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
   const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
-  return Date.UTC(year, month - 1, day, hour, minute, second);
-}
-
-function offsetMs(instantMs: number, zone: string): number {
-  const whole = Math.floor(instantMs / 1000) * 1000;
-  return wallClockMs(whole, zone) - whole;
+  const offset = Date.UTC(year, month - 1, day, hour, minute, second) - at;
+  zoneCache.set(bucket, offset);
+  return offset;
 }
 
 function parseDate(date: string): [number, number, number] {
@@ -101,9 +110,15 @@ export function zonedTime(date: string, hh: number, mm: number, zone: string): D
   return new Date(Math.min(...valid));
 }
 
+/** The calendar date (`YYYY-MM-DD`) an instant falls on in a zone. */
+export function localDate(instant: Date, zone: string): string {
+  const ms = instant.getTime();
+  return new Date(ms + offsetMs(ms, zone)).toISOString().slice(0, 10);
+}
+
 /** The gas day (`YYYY-MM-DD`, named by its starting date) that contains an instant. */
 export function gasDayOf(instant: Date): string {
-  const wall = wallClockMs(instant.getTime(), GAS_DAY_ZONE);
+  const wall = instant.getTime() + offsetMs(instant.getTime(), GAS_DAY_ZONE);
   return new Date(wall - GAS_DAY_START_HOUR * 3_600_000).toISOString().slice(0, 10);
 }
 

@@ -4,6 +4,7 @@ import {
   cyclePostedAt,
   gasDayOf,
   isDate,
+  localDate,
   NOMINATION_CYCLES,
   zonedTime,
 } from '../../src/domain/gas-day.js';
@@ -113,6 +114,13 @@ describe('dates', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
     expect(addDays('2026-11-20', -45)).toBe('2026-10-06');
+  });
+
+  it('finds the local calendar date of an instant', () => {
+    expect(localDate(new Date('2026-11-21T05:59:00Z'), 'America/Chicago')).toBe('2026-11-20');
+    expect(localDate(new Date('2026-11-21T06:00:00Z'), 'America/Chicago')).toBe('2026-11-21');
+    expect(localDate(new Date('2026-03-08T07:59:00Z'), 'America/Los_Angeles')).toBe('2026-03-07');
+    expect(localDate(new Date('2026-03-08T08:00:00Z'), 'America/Los_Angeles')).toBe('2026-03-08');
   });
 
   it('recognises real calendar dates only', () => {
