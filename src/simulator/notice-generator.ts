@@ -1,0 +1,299 @@
+/**
+ * Generates the notice history and, in live mode, the stream of new notices, in-place
+ * updates and superseding or terminating notices. Everything comes from seeded streams,
+ * so the same seed and start produce the same notices however the time is stepped.
+ */
+import { addDays, localDate, zonedTime } from '../domain/gas-day.js';
+import { ANCHORS, type Anchor, HOSTILE_BODIES, type HostileBody } from './anchors.js';
+import { htmlToMobile, htmlToText } from './notice-html.js';
+import {
+  categoryLabel,
+  isCritical,
+  KIND_WEIGHTS,
+  type NoticeKind,
+  type Phase,
+  statusLabel,
+  typeLabel,
+} from './notice-labels.js';
+import type { NoticeStore, StoredNotice } from './notice-store.js';
+import { baseSubject, localText, noticeHtml, phaseSubject } from './notice-text.js';
+import { initialTiming, type NoticeTiming, postingLag, supersedeTiming } from './notice-timing.js';
+import { PIPELINES, type SimPipeline } from './pipelines.js';
+import { Random } from './random.js';
+import { DAY, formatDateTime, HOUR } from './sim-time.js';
+import type { NoticeFields } from './types.js';
+
+interface Chain {
+  pipeline: SimPipeline;
+  kind: NoticeKind;
+  place: string;
+  base: string;
+  type: string;
+  category: string;
+  timing: NoticeTiming;
+  lastIdentifier: string;
+  lastNoticeId: number;
+  steps: number;
+  startedAt: number;
+}
+
+/** What the generator needs from the simulator options. */
+export interface GeneratorOptions {
+  seed: number;
+  startAt: Date;
+  historyDays: number;
+  noticesPerHour: number;
+}
+
+const CHAIN_LIFETIME = 12 * DAY;
+const UPDATE_LINES = [
+  'Scheduling levels have been revised for the next cycle.',
+  'The estimated return to service has been updated.',
+  'Additional locations have been added to the affected list.',
+  'Corrected the effective gas day stated above.',
+];
+
+/** Writes notices into a store: the history up front, live events on demand. */
+export class NoticeGenerator {
+  private readonly open = new Map<number, Chain[]>();
+  private readonly counters = new Map<string, number>();
+  private readonly liveRng: Random;
+  private readonly manualRng: Random;
+  private nextLiveAt: number;
+
+  constructor(
+    private readonly store: NoticeStore,
+    private readonly opts: GeneratorOptions,
+  ) {
+    const start = opts.startAt.getTime();
+    this.liveRng = Random.of(opts.seed, start, 'live');
+    this.manualRng = Random.of(opts.seed, start, 'manual');
+    this.nextLiveAt = this.afterGap(start);
+  }
+
+  /** Fills the store with `historyDays` of notices before the start, anchors included. */
+  generateHistory(): void {
+    const end = this.opts.startAt.getTime();
+    const begin = end - this.opts.historyDays * DAY;
+    const events: Array<{ at: number; pipeline: SimPipeline; anchor?: Anchor }> = [];
+    for (const p of PIPELINES) {
+      const rng = Random.of(this.opts.seed, end, 'history-times', p.slug);
+      const last = localDate(new Date(end), p.timezone);
+      for (
+        let date = localDate(new Date(begin - DAY), p.timezone);
+        date <= last;
+        date = addDays(date, 1)
+      ) {
+        const count = Number(rng.weighted({ 0: 1, 1: 3.5, 2: 3.5, 3: 2 }));
+        for (let i = 0; i < count; i++) {
+          const hour = rng.chance(0.75) ? rng.int(6, 17) : rng.int(0, 23);
+          const at = localMs(date, hour, rng.int(0, 59), p.timezone) + rng.int(0, 59) * 1000;
+          if (at >= begin && at < end) events.push({ at, pipeline: p });
+        }
+      }
+    }
+    for (const anchor of ANCHORS) {
+      const at = end - anchor.before;
+      const pipeline = PIPELINES.find((p) => p.slug === anchor.slug);
+      if (pipeline && at >= begin) events.push({ at, pipeline, anchor });
+    }
+    events.sort((a, b) => a.at - b.at || a.pipeline.id - b.pipeline.id);
+    const rng = Random.of(this.opts.seed, end, 'history');
+    for (const e of events) {
+      if (e.anchor) this.startChain(e.pipeline, e.at, rng, e.anchor);
+      else this.event(e.pipeline, e.at, rng, 0);
+    }
+  }
+
+  /** Applies every live event due up to simulated `now`, in time order. */
+  advanceTo(now: number): void {
+    while (this.nextLiveAt <= now) {
+      const at = this.nextLiveAt;
+      this.event(this.liveRng.pick(PIPELINES), at, this.liveRng, 0.02);
+      this.nextLiveAt = this.afterGap(at);
+    }
+  }
+
+  /** A realistic new notice for a control request to adjust; it joins the live chains. */
+  startManual(pipeline: SimPipeline, at: number): StoredNotice {
+    return this.startChain(pipeline, at, this.manualRng);
+  }
+
+  private afterGap(from: number): number {
+    const rate = this.opts.noticesPerHour;
+    if (!(rate > 0)) return Number.POSITIVE_INFINITY;
+    return from + Math.max(1000, Math.round(this.liveRng.exponential(HOUR / rate)));
+  }
+
+  private event(pipeline: SimPipeline, at: number, rng: Random, hostileChance: number): void {
+    const open = (this.open.get(pipeline.id) ?? []).filter(
+      (c) => c.startedAt > at - CHAIN_LIFETIME,
+    );
+    this.open.set(pipeline.id, open);
+    const roll = rng.next();
+    if (open.length > 0 && roll < 0.3) this.continueChain(rng.pick(open), at, rng);
+    else if (open.length > 0 && roll < 0.4) this.updateInPlace(rng.pick(open), at, rng);
+    else {
+      const body = rng.chance(hostileChance) ? rng.pick(HOSTILE_BODIES) : undefined;
+      this.startChain(pipeline, at, rng, body && { body });
+    }
+  }
+
+  private startChain(
+    pipeline: SimPipeline,
+    at: number,
+    rng: Random,
+    fixed?: Partial<Anchor>,
+  ): StoredNotice {
+    const kind = fixed?.kind ?? rng.weighted(KIND_WEIGHTS);
+    const place = rng.pick(pipeline.places);
+    const critical = fixed?.critical ?? isCritical(kind, rng);
+    const timing = initialTiming(kind, at, pipeline.timezone, rng);
+    if (fixed?.responseIn !== undefined) timing.responseAt = at + fixed.responseIn;
+    if (fixed?.endAt !== undefined) timing.end = fixed.endAt;
+    const chain: Chain = {
+      pipeline,
+      kind,
+      place,
+      base: baseSubject(kind, place, rng),
+      type: typeLabel(kind, pipeline.noticeStyle, rng),
+      category: categoryLabel(critical, pipeline.noticeStyle, rng),
+      timing,
+      lastIdentifier: '',
+      lastNoticeId: 0,
+      steps: 0,
+      startedAt: at,
+    };
+    const notice = this.write(chain, 'initiate', at, rng, fixed?.body);
+    if (!fixed?.slug) this.open.set(pipeline.id, [...(this.open.get(pipeline.id) ?? []), chain]);
+    return notice;
+  }
+
+  private continueChain(chain: Chain, at: number, rng: Random): void {
+    if (chain.steps >= 3 || rng.chance(0.45)) {
+      const phase: Phase =
+        chain.kind === 'maintenance' && rng.chance(0.5) ? 'complete' : 'terminate';
+      chain.timing = { effectiveAt: at, end: at, responseAt: null };
+      this.write(chain, phase, at, rng);
+      const open = this.open.get(chain.pipeline.id) ?? [];
+      this.open.set(
+        chain.pipeline.id,
+        open.filter((c) => c !== chain),
+      );
+      return;
+    }
+    chain.timing = supersedeTiming(chain.timing, at, rng);
+    this.write(chain, 'supersede', at, rng);
+  }
+
+  private updateInPlace(chain: Chain, at: number, rng: Random): void {
+    const notice = this.store.get(chain.lastNoticeId);
+    if (!notice || notice.service_updated_at >= formatDateTime(at)) return;
+    const html = `${notice.html}\n<p><b>Update posted ${localText(at, chain.pipeline.timezone)}:</b> ${rng.pick(UPDATE_LINES)}</p>`;
+    const changes: Partial<NoticeFields> = {
+      html,
+      notice: htmlToText(html),
+      mobile: htmlToMobile(html),
+      service_updated_at: formatDateTime(at),
+    };
+    const status = statusLabel('update', chain.pipeline.noticeStyle, rng);
+    if (status !== '') changes.status = status;
+    if (chain.timing.responseAt !== null && rng.chance(0.5)) {
+      chain.timing.responseAt = Math.max(
+        at + HOUR,
+        chain.timing.responseAt + rng.int(2, 12) * HOUR,
+      );
+      changes.response_at = formatDateTime(chain.timing.responseAt);
+    }
+    this.store.update(notice.id, changes);
+  }
+
+  private write(
+    chain: Chain,
+    phase: Phase,
+    at: number,
+    rng: Random,
+    body?: HostileBody,
+  ): StoredNotice {
+    const p = chain.pipeline;
+    const identifier = this.nextIdentifier(p, at);
+    const prior =
+      phase === 'initiate'
+        ? undefined
+        : rng.chance(0.12)
+          ? rng.pick(['0', ''])
+          : chain.lastIdentifier;
+    const { effectiveAt, end, responseAt } = chain.timing;
+    const ctx = {
+      pipeline: p,
+      kind: chain.kind,
+      phase,
+      place: chain.place,
+      identifier,
+      effectiveAt: effectiveAt ?? at,
+      endAt: typeof end === 'number' ? end : null,
+      responseAt,
+      rng,
+      ...(prior === undefined ? {} : { prior }),
+    };
+    const subject = body?.subject ?? phaseSubject(chain.base, ctx);
+    const html = body?.html ?? noticeHtml(ctx, subject);
+    const fields: NoticeFields = {
+      subject,
+      identifier,
+      url: noticeUrl(p, identifier),
+      category: chain.category,
+      type: chain.type,
+      status: statusLabel(phase, p.noticeStyle, rng),
+      notice: body?.notice ?? htmlToText(html),
+      html,
+      mobile: htmlToMobile(html),
+      posted_at: formatDateTime(at - postingLag(rng)),
+      effective_at: effectiveAt === null ? '' : formatDateTime(effectiveAt),
+      end_at: end === null ? '' : typeof end === 'string' ? end : formatDateTime(end),
+      response_at: responseAt === null ? '' : formatDateTime(responseAt),
+      service_created_at: formatDateTime(at),
+      service_updated_at: formatDateTime(at),
+    };
+    const stored = this.store.insert(p.id, fields);
+    chain.lastIdentifier = identifier;
+    chain.lastNoticeId = stored.id;
+    chain.steps++;
+    return stored;
+  }
+
+  private nextIdentifier(p: SimPipeline, at: number): string {
+    const date = localDate(new Date(at), p.timezone);
+    switch (p.identifierStyle) {
+      case 'year-seq': {
+        const key = `${p.slug}:${date.slice(0, 4)}`;
+        const base = Math.floor((Date.parse(date) - Date.parse(`${date.slice(0, 4)}-01-01`)) / DAY);
+        const n = this.counters.get(key) ?? Math.floor(base * 1.6) + (p.id % 4);
+        this.counters.set(key, n + 1);
+        return `${date.slice(2, 4)}-${String(n + 1).padStart(4, '0')}`;
+      }
+      case 'seq': {
+        const n = this.counters.get(p.slug) ?? 100_000 + p.id * 7_919;
+        this.counters.set(p.slug, n + 1);
+        return String(n + 1);
+      }
+      case 'date-seq': {
+        const key = `${p.slug}:${date}`;
+        const n = (this.counters.get(key) ?? 0) + 1;
+        this.counters.set(key, n);
+        return `${date.replaceAll('-', '')}-${String(n).padStart(2, '0')}`;
+      }
+    }
+  }
+}
+
+function localMs(date: string, hh: number, mm: number, zone: string): number {
+  return zonedTime(date, hh, mm, zone).getTime();
+}
+
+/** The URL of a notice; pipelines without per-notice pages get their postings page. */
+function noticeUrl(p: SimPipeline, identifier: string): string {
+  if (p.noticeStyle === 'abbrev') return p.url;
+  const sep = p.url.includes('?') ? '&' : '?';
+  return `${p.url}${sep}notice=${encodeURIComponent(identifier)}`;
+}

@@ -1,0 +1,100 @@
+/**
+ * The notices the simulated service holds, in memory, in the order /ip/notices serves
+ * them: latest posted first, ties broken by the higher id.
+ */
+import { pipelineById } from './pipelines.js';
+import type { NoticeFields, WireNotice } from './types.js';
+
+/** A stored notice: the wire fields minus the pipeline details, which are joined on output. */
+export interface StoredNotice extends NoticeFields {
+  id: number;
+  pipeline_id: number;
+}
+
+/** A query over the store. */
+export interface NoticeQuery {
+  pipelineId?: number;
+  /** Only notices whose posted_at sorts before this datetime text (demo: old data only). */
+  postedBefore?: string;
+}
+
+/** In-memory notices with ids allocated in insertion order, i.e. by service_created_at. */
+export class NoticeStore {
+  private readonly byId = new Map<number, StoredNotice>();
+  private sorted: StoredNotice[] | null = null;
+  private nextId: number;
+
+  constructor(firstId: number) {
+    this.nextId = firstId;
+  }
+
+  /** Stores a new notice under the next id. */
+  insert(pipelineId: number, fields: NoticeFields): StoredNotice {
+    const notice: StoredNotice = { id: this.nextId++, pipeline_id: pipelineId, ...fields };
+    this.byId.set(notice.id, notice);
+    this.sorted = null;
+    return notice;
+  }
+
+  /** The notice with an id, if any. */
+  get(id: number): StoredNotice | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Changes fields of a stored notice in place. */
+  update(id: number, changes: Partial<NoticeFields>): StoredNotice {
+    const notice = this.byId.get(id);
+    if (!notice) throw new RangeError(`no notice with id ${id}`);
+    Object.assign(notice, changes);
+    this.sorted = null;
+    return notice;
+  }
+
+  /** How many notices are stored. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Matching notices, latest posted first. */
+  list(query: NoticeQuery = {}): StoredNotice[] {
+    if (!this.sorted) {
+      this.sorted = [...this.byId.values()].sort((a, b) =>
+        a.posted_at === b.posted_at ? b.id - a.id : a.posted_at < b.posted_at ? 1 : -1,
+      );
+    }
+    const { pipelineId, postedBefore } = query;
+    if (pipelineId === undefined && postedBefore === undefined) return this.sorted;
+    return this.sorted.filter(
+      (n) =>
+        (pipelineId === undefined || n.pipeline_id === pipelineId) &&
+        (postedBefore === undefined || n.posted_at < postedBefore),
+    );
+  }
+}
+
+/** The /ip/notices form of a stored notice. */
+export function wireNotice(n: StoredNotice): WireNotice {
+  const p = pipelineById(n.pipeline_id);
+  return {
+    id: n.id,
+    pipeline_id: n.pipeline_id,
+    pipeline_name: p.name,
+    pipeline_slug: p.slug,
+    pipeline_url: p.url,
+    subject: n.subject,
+    identifier: n.identifier,
+    url: n.url,
+    category: n.category,
+    type: n.type,
+    status: n.status,
+    notice: n.notice,
+    html: n.html,
+    mobile: n.mobile,
+    posted_at: n.posted_at,
+    effective_at: n.effective_at,
+    end_at: n.end_at,
+    response_at: n.response_at,
+    service_created_at: n.service_created_at,
+    service_updated_at: n.service_updated_at,
+  };
+}
