@@ -6,6 +6,7 @@
 import { addDays, localDate, zonedTime } from '../domain/gas-day.js';
 import { ANCHORS, type Anchor, HOSTILE_BODIES, type HostileBody } from './anchors.js';
 import { htmlToMobile, htmlToText } from './notice-html.js';
+import { NoticeIdentifiers, noticeUrl } from './notice-identifiers.js';
 import {
   categoryLabel,
   isCritical,
@@ -46,6 +47,19 @@ export interface GeneratorOptions {
 }
 
 const CHAIN_LIFETIME = 12 * DAY;
+
+interface HistorySnapshot {
+  notices: StoredNotice[];
+  open: Array<[number, Chain[]]>;
+  counters: Array<[string, number]>;
+}
+
+const historyCache = new Map<string, HistorySnapshot>();
+
+function copyChain(chain: Chain): Chain {
+  return { ...chain, timing: { ...chain.timing } };
+}
+
 const UPDATE_LINES = [
   'Scheduling levels have been revised for the next cycle.',
   'The estimated return to service has been updated.',
@@ -56,7 +70,7 @@ const UPDATE_LINES = [
 /** Writes notices into a store: the history up front, live events on demand. */
 export class NoticeGenerator {
   private readonly open = new Map<number, Chain[]>();
-  private readonly counters = new Map<string, number>();
+  private readonly identifiers = new NoticeIdentifiers();
   private readonly liveRng: Random;
   private readonly manualRng: Random;
   private nextLiveAt: number;
@@ -71,8 +85,34 @@ export class NoticeGenerator {
     this.nextLiveAt = this.afterGap(start);
   }
 
-  /** Fills the store with `historyDays` of notices before the start, anchors included. */
-  generateHistory(): void {
+  /**
+   * Fills the store with `historyDays` of notices before the start, anchors included. The
+   * result is kept per (seed, start, depth), so simulators started alike start at once.
+   */
+  generateHistory(useCache = true): void {
+    const key = `${this.opts.seed}|${this.opts.startAt.getTime()}|${this.opts.historyDays}`;
+    const cached = useCache ? historyCache.get(key) : undefined;
+    if (cached && this.store.size === 0) {
+      for (const { id: _id, pipeline_id, ...fields } of cached.notices) {
+        this.store.insert(pipeline_id, fields);
+      }
+      for (const [id, chains] of cached.open) this.open.set(id, chains.map(copyChain));
+      this.identifiers.restore(cached.counters);
+      return;
+    }
+    this.generate();
+    historyCache.set(key, {
+      notices: this.store
+        .list()
+        .map((n) => ({ ...n }))
+        .sort((a, b) => a.id - b.id),
+      open: [...this.open].map(([id, chains]) => [id, chains.map(copyChain)]),
+      counters: this.identifiers.snapshot(),
+    });
+    while (historyCache.size > 4) historyCache.delete(historyCache.keys().next().value!);
+  }
+
+  private generate(): void {
     const end = this.opts.startAt.getTime();
     const begin = end - this.opts.historyDays * DAY;
     const events: Array<{ at: number; pipeline: SimPipeline; anchor?: Anchor }> = [];
@@ -216,7 +256,7 @@ export class NoticeGenerator {
     body?: HostileBody,
   ): StoredNotice {
     const p = chain.pipeline;
-    const identifier = this.nextIdentifier(p, at);
+    const identifier = this.identifiers.next(p, at);
     const prior =
       phase === 'initiate'
         ? undefined
@@ -261,39 +301,8 @@ export class NoticeGenerator {
     chain.steps++;
     return stored;
   }
-
-  private nextIdentifier(p: SimPipeline, at: number): string {
-    const date = localDate(new Date(at), p.timezone);
-    switch (p.identifierStyle) {
-      case 'year-seq': {
-        const key = `${p.slug}:${date.slice(0, 4)}`;
-        const base = Math.floor((Date.parse(date) - Date.parse(`${date.slice(0, 4)}-01-01`)) / DAY);
-        const n = this.counters.get(key) ?? Math.floor(base * 1.6) + (p.id % 4);
-        this.counters.set(key, n + 1);
-        return `${date.slice(2, 4)}-${String(n + 1).padStart(4, '0')}`;
-      }
-      case 'seq': {
-        const n = this.counters.get(p.slug) ?? 100_000 + p.id * 7_919;
-        this.counters.set(p.slug, n + 1);
-        return String(n + 1);
-      }
-      case 'date-seq': {
-        const key = `${p.slug}:${date}`;
-        const n = (this.counters.get(key) ?? 0) + 1;
-        this.counters.set(key, n);
-        return `${date.replaceAll('-', '')}-${String(n).padStart(2, '0')}`;
-      }
-    }
-  }
 }
 
 function localMs(date: string, hh: number, mm: number, zone: string): number {
   return zonedTime(date, hh, mm, zone).getTime();
-}
-
-/** The URL of a notice; pipelines without per-notice pages get their postings page. */
-function noticeUrl(p: SimPipeline, identifier: string): string {
-  if (p.noticeStyle === 'abbrev') return p.url;
-  const sep = p.url.includes('?') ? '&' : '?';
-  return `${p.url}${sep}notice=${encodeURIComponent(identifier)}`;
 }
