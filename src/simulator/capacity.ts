@@ -88,8 +88,9 @@ export class CapacityBook {
     }
     const days = new Set(this.publishedDays(slug));
     const today = gasDayOf(new Date(horizon));
-    for (let day = addDays(today, 1); day >= this.firstGasDay; day = addDays(day, -1))
+    for (let day = addDays(today, 1); day >= this.firstGasDay; day = addDays(day, -1)) {
       days.add(day);
+    }
     for (const day of [...days].sort().reverse()) {
       const found =
         query === 'latest'

@@ -16,8 +16,9 @@ import { DAY, formatDateTime, SimTime } from './sim-time.js';
 export const DEMO_CAPACITY_SLUG = 'texas-eastern';
 /** The demo account's notices are at least this old. */
 export const DEMO_NOTICE_AGE_DAYS = 30;
-/** The demo account's page size and last page. */
+/** The demo account's page size. */
 export const DEMO_PER_PAGE = 5;
+/** The demo account's last page; later pages are empty. */
 export const DEMO_MAX_PAGES = 3;
 
 /** Everything one simulator instance holds. */

@@ -59,6 +59,10 @@ export function createSimulatorServer(
     core.sync();
     fault = core.faults.take(apiPath);
     if (fault?.kind === 'reset') {
+      core.opts.logger?.warn(
+        { method, path: url.pathname + url.search, fault: 'reset' },
+        'simulator request (fault injected)',
+      );
       req.socket.destroy();
       return;
     }

@@ -4,9 +4,11 @@
  */
 import type { Clock } from '../lib/clock.js';
 
-/** Milliseconds per minute, hour and day, for readable arithmetic. */
+/** Milliseconds per minute, for readable arithmetic. */
 export const MINUTE = 60_000;
+/** Milliseconds per hour. */
 export const HOUR = 3_600_000;
+/** Milliseconds per (24-hour) day; calendar days in a zone come from gas-day.ts. */
 export const DAY = 86_400_000;
 
 /** `startAt + (clock.now() − clock at start) × speed + advanced`. */

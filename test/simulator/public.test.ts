@@ -204,3 +204,35 @@ describe('catalog', () => {
     expect(after.pipelines).toBe(before.pipelines);
   });
 });
+
+describe('server', () => {
+  it('logs each request with its status and no credentials', async () => {
+    const entries: Array<{ level: string; obj: object; msg?: string }> = [];
+    const logger = {
+      info: (obj: object, msg?: string) => entries.push({ level: 'info', obj, msg }),
+      warn: (obj: object, msg?: string) => entries.push({ level: 'warn', obj, msg }),
+    };
+    const { sim, call } = await start({ logger });
+    await call('/api/v1/ip/pipelines');
+    sim.control.injectFault({ kind: '500' });
+    await call('/api/v1/ip/notices?page=2');
+    expect(entries[0]).toMatchObject({
+      level: 'info',
+      obj: { method: 'GET', path: '/api/v1/ip/pipelines', status: 200 },
+    });
+    expect(entries[1]).toMatchObject({
+      level: 'warn',
+      obj: { path: '/api/v1/ip/notices?page=2', status: 500, fault: '500' },
+    });
+    const logged = JSON.stringify(entries);
+    expect(logged).not.toContain('sim-premium-key');
+    expect(logged).not.toContain('Basic');
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const { sim } = await start();
+    const res = await fetch(`${sim.url}/api/v1/hello`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+});
