@@ -16,7 +16,7 @@ export interface ApiTarget {
 /** Builds the client from the configuration, starting a simulator in demo mode. */
 export async function openApi(
   ctx: CliContext,
-  simulatorOptions: { live?: boolean; speed?: number } = {},
+  simulatorOptions: { live?: boolean; speed?: number; noticesPerHour?: number } = {},
 ): Promise<ApiTarget> {
   const { api } = ctx.config;
   let simulator: Simulator | undefined;

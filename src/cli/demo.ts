@@ -10,8 +10,12 @@ import type { CliContext } from './context.js';
 import { clip, quantity, when } from './format.js';
 
 const SPEED = 60;
+/** Simulated notice events per hour: with SPEED, about one every three real seconds. */
+const NOTICES_PER_HOUR = 20;
 const POLL_MS = 5_000;
 const CAPACITY_EVERY = 3;
+/** Pages read per round; the baseline reads as deep as later rounds may go. */
+const DEPTH = 5;
 const WATCHED_PIPELINE = 'transco';
 
 /** Registers `demo`. */
@@ -19,7 +23,11 @@ export function demoCommand(ctx: CliContext): Command {
   return new Command('demo')
     .description('run the demo against the built-in simulator')
     .action(async () => {
-      const target = await openApi(ctx, { live: true, speed: SPEED });
+      const target = await openApi(ctx, {
+        live: true,
+        speed: SPEED,
+        noticesPerHour: NOTICES_PER_HOUR,
+      });
       const { client } = target;
       const seen = new Map<number, string>();
       let lastCycle: number | undefined;
@@ -34,7 +42,7 @@ export function demoCommand(ctx: CliContext): Command {
         for (let round = 0; !ctx.signal.aborted; round++) {
           let fresh = 0;
           for await (const page of client.noticePages({
-            maxPages: round === 0 ? 1 : 5,
+            maxPages: DEPTH,
             signal: ctx.signal,
           })) {
             let changed = 0;
@@ -47,7 +55,7 @@ export function demoCommand(ctx: CliContext): Command {
               line(known === undefined ? 'new' : 'updated', n);
             }
             fresh += changed;
-            if (changed === 0) break;
+            if (round > 0 && changed === 0) break;
           }
           if (round === 0)
             ctx.out(`baseline: ${seen.size} recent notices stored; waiting for new ones…`);
