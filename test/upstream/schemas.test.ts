@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ApiDateTime,
-  ApiQuantity,
   CapacityLocationSchema,
   NoticeSchema,
   PaginationSchema,
   parseApiDateTime,
+  parseQuantity,
   toUtcIso,
 } from '../../src/upstream/schemas.js';
 
@@ -27,11 +26,18 @@ describe('datetimes', () => {
     '2026-11-20 24:00:00',
     '20/11/2026 10:00',
     '2026-11-20',
-  ])('rejects %j', (text) => expect(ApiDateTime.safeParse(text).success).toBe(false));
+    42,
+  ])('rejects %j in a record, naming the field', (value) => {
+    const result = NoticeSchema.safeParse({ id: 1, pipeline_id: 2, posted_at: value });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['posted_at']);
+    expect(result.error?.issues[0]?.message).toMatch(/^not a datetime: /);
+  });
 
   it('reads null and absent as null', () => {
-    expect(ApiDateTime.parse(null)).toBeNull();
-    expect(ApiDateTime.parse(undefined)).toBeNull();
+    const parsed = NoticeSchema.parse({ id: 1, pipeline_id: 2, posted_at: null });
+    expect(parsed.posted_at).toBeNull();
+    expect(parsed.end_at).toBeNull();
   });
 
   it('formats instants without milliseconds', () => {
@@ -50,10 +56,16 @@ describe('quantities', () => {
     ['', null],
     [null, null],
     [undefined, null],
-  ])('%j is %j', (raw, n) => expect(ApiQuantity.parse(raw)).toBe(n));
+  ])('%j is %j', (raw, n) => expect(parseQuantity(raw)).toBe(n));
 
-  it.each(['n/a', '1.2.3', 'abc', Number.NaN])('rejects %j', (raw) =>
-    expect(ApiQuantity.safeParse(raw).success).toBe(false),
+  it.each(['n/a', '1.2.3', 'abc', '1-2', true])(
+    'rejects %j in a location, naming the field',
+    (raw) => {
+      const result = CapacityLocationSchema.safeParse({ id: 1, oac: raw });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.path).toEqual(['oac']);
+      expect(result.error?.issues[0]?.message).toMatch(/^not a quantity: /);
+    },
   );
 });
 
