@@ -32,6 +32,8 @@ interface UpstreamErrorOptions {
   status?: number;
   /** Messages of the API's error envelope, when it sent one. */
   apiMessages?: readonly string[];
+  /** How long the server asked us to wait (its `Retry-After`), when it said. */
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -42,6 +44,7 @@ export abstract class UpstreamError extends Error {
   readonly context: RequestContext;
   readonly status: number | undefined;
   readonly apiMessages: readonly string[];
+  readonly retryAfterMs: number | undefined;
   /** The message without the request context, for composing other messages. */
   readonly reason: string;
 
@@ -53,6 +56,7 @@ export abstract class UpstreamError extends Error {
     this.context = options.context;
     this.status = options.status;
     this.apiMessages = options.apiMessages ?? [];
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
@@ -93,26 +97,14 @@ export class SchemaError extends PermanentUpstreamError {
   }
 }
 
-/** HTTP 429. `retryAfterMs` is the server's `Retry-After`, when it sent one. */
+/** HTTP 429; `retryAfterMs` is the server's `Retry-After`, when it sent one. */
 export class RateLimitedError extends RetryableUpstreamError {
   override readonly code = UpstreamErrorCode.RateLimited;
-  readonly retryAfterMs: number | undefined;
-
-  constructor(message: string, options: UpstreamErrorOptions & { retryAfterMs?: number }) {
-    super(message, options);
-    this.retryAfterMs = options.retryAfterMs;
-  }
 }
 
 /** HTTP 5xx. */
 export class ServerError extends RetryableUpstreamError {
   override readonly code = UpstreamErrorCode.Server;
-  readonly retryAfterMs: number | undefined;
-
-  constructor(message: string, options: UpstreamErrorOptions & { retryAfterMs?: number }) {
-    super(message, options);
-    this.retryAfterMs = options.retryAfterMs;
-  }
 }
 
 /** The connection failed, was reset, or could not be made. */
@@ -134,14 +126,9 @@ export class MalformedBodyError extends RetryableUpstreamError {
 export class UnavailableError extends RetryableUpstreamError {
   override readonly code = UpstreamErrorCode.Unavailable;
   readonly attempts: number;
-  readonly retryAfterMs: number | undefined;
 
-  constructor(
-    message: string,
-    options: UpstreamErrorOptions & { attempts: number; retryAfterMs?: number },
-  ) {
+  constructor(message: string, options: UpstreamErrorOptions & { attempts: number }) {
     super(message, options);
     this.attempts = options.attempts;
-    this.retryAfterMs = options.retryAfterMs;
   }
 }

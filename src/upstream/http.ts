@@ -254,27 +254,17 @@ export class Transport {
     const apiMessages = envelope?.messages ?? [];
     const said = apiMessages.length > 0 ? `: ${apiMessages.join(' ')}` : '';
     const retryAfterMs = parseRetryAfter(headers['retry-after'], this.options.clock.now());
-    const base = { context, status, apiMessages };
+    const base = { context, status, apiMessages, retryAfterMs };
 
     if (status === 401 || status === 403) {
       return fail(new AuthenticationError(`authentication failed (HTTP ${status})${said}`, base));
     }
     if (status === 404) return fail(new NotFoundError(`not found (HTTP 404)${said}`, base));
     if (status === 429) {
-      return fail(
-        new RateLimitedError(`rate limited (HTTP 429)${said}`, {
-          ...base,
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        }),
-      );
+      return fail(new RateLimitedError(`rate limited (HTTP 429)${said}`, base));
     }
     if (status >= 500) {
-      return fail(
-        new ServerError(`server error (HTTP ${status})${said}`, {
-          ...base,
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        }),
-      );
+      return fail(new ServerError(`server error (HTTP ${status})${said}`, base));
     }
     if (status < 200 || status >= 300) {
       return fail(new RequestRejectedError(`request rejected (HTTP ${status})${said}`, base));

@@ -8,7 +8,6 @@ import {
   RateLimitedError,
   type RequestContext,
   RetryableUpstreamError,
-  ServerError,
   UnavailableError,
 } from './errors.js';
 
@@ -31,11 +30,6 @@ export const defaultRetryPolicy = {
   maxDelayMs: 30_000,
   maxElapsedMs: 60_000,
 } as const satisfies RetryPolicy;
-
-function retryAfterOf(error: RetryableUpstreamError): number | undefined {
-  if (error instanceof RateLimitedError || error instanceof ServerError) return error.retryAfterMs;
-  return undefined;
-}
 
 /** The wait before attempt `attempt + 1` (attempt counts from 1). */
 export function backoffDelay(
@@ -72,7 +66,7 @@ export async function withRetry<T>(
       return await attempt(n);
     } catch (error) {
       if (!(error instanceof RetryableUpstreamError)) throw error;
-      const retryAfterMs = retryAfterOf(error);
+      const retryAfterMs = error.retryAfterMs;
       const delay = backoffDelay(policy, n, options.random, retryAfterMs);
       const elapsed = clock.now().getTime() - started;
       const spent =
@@ -98,7 +92,7 @@ function exhausted(
       context,
       status: last.status,
       apiMessages: last.apiMessages,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      retryAfterMs,
       cause: last,
     });
   }
@@ -107,7 +101,7 @@ function exhausted(
     status: last.status,
     apiMessages: last.apiMessages,
     attempts,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    retryAfterMs,
     cause: last,
   });
 }

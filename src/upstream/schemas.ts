@@ -91,52 +91,84 @@ const wireDate = z.string().regex(DATE_ONLY, 'not a date (YYYY-MM-DD)');
 
 type Ctx = z.core.$RefinementCtx;
 
-/** Normalises text: absent and null become "". */
-function text(value: string | number | boolean | null | undefined): string {
-  return value == null ? '' : String(value);
+/** What a field holds, and so how it is checked and normalised. */
+type FieldKind = 'id' | 'text' | 'lower' | 'datetime' | 'date' | 'quantity';
+interface KindOutput {
+  id: number;
+  text: string;
+  lower: string;
+  datetime: UtcIso | null;
+  date: string;
+  quantity: number | null;
 }
+const WIRE = {
+  id: wireId,
+  text: wireText,
+  lower: wireText,
+  datetime: wireDateTime,
+  date: wireDate,
+  quantity: wireQuantity,
+} as const satisfies Record<FieldKind, z.ZodType>;
 
-/** Normalises a validated datetime, reporting impossible calendar values on `field`. */
-function dateTime(value: string | null | undefined, field: string, ctx: Ctx): UtcIso | null {
-  if (value == null) return null;
-  const parsed = parseApiDateTime(value);
-  if (parsed !== undefined) return parsed;
-  ctx.addIssue({
-    code: 'custom',
-    path: [field],
-    message: `not a datetime: ${show(value)}`,
-    input: value,
-  });
-  return null;
-}
-
-function quantity(
-  value: string | number | null | undefined,
-  field: string,
-  ctx: Ctx,
-): number | null {
-  const parsed = parseQuantity(value);
-  if (parsed !== undefined) return parsed;
-  ctx.addIssue({
-    code: 'custom',
-    path: [field],
-    message: `not a quantity: ${show(value)}`,
-    input: value,
-  });
-  return null;
-}
-
-function date(value: string, field: string, ctx: Ctx): string {
-  const m = DATE_ONLY.exec(value);
-  if (!m || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [field],
-      message: `not a date: ${show(value)}`,
-      input: value,
-    });
+function normalise(kind: FieldKind, value: unknown, field: string, ctx: Ctx): unknown {
+  switch (kind) {
+    case 'id':
+      return Number(value);
+    case 'text':
+      return value == null ? '' : String(value);
+    case 'lower':
+      return value == null ? '' : String(value).trim().toLowerCase();
+    case 'datetime': {
+      if (value == null) return null;
+      const parsed = parseApiDateTime(value as string);
+      if (parsed !== undefined) return parsed;
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `not a datetime: ${show(value)}`,
+        input: value,
+      });
+      return null;
+    }
+    case 'date': {
+      const m = DATE_ONLY.exec(value as string);
+      if (!m || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `not a date: ${show(value)}`,
+          input: value,
+        });
+      }
+      return value;
+    }
+    case 'quantity': {
+      const parsed = parseQuantity(value);
+      if (parsed !== undefined) return parsed;
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `not a quantity: ${show(value)}`,
+        input: value,
+      });
+      return null;
+    }
   }
-  return value;
+}
+
+/**
+ * The schema of one kind of record from a table of its fields: plain validators for the
+ * wire, then one pass that normalises every field. Unknown fields are dropped; `id` and
+ * `date` fields are required, the others may be absent.
+ */
+function recordSchema<F extends Record<string, FieldKind>>(fields: F) {
+  const entries = Object.entries(fields) as Array<[string, FieldKind]>;
+  const shape = Object.fromEntries(entries.map(([name, kind]) => [name, WIRE[kind]]));
+  return z.object(shape).transform((wire, ctx) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, kind] of entries) out[name] = normalise(kind, wire[name], name, ctx);
+    return out as { -readonly [K in keyof F]: KindOutput[F[K]] };
+  });
 }
 
 /** An integer where being wrong must not fail the response (pagination hints). */
@@ -183,75 +215,41 @@ export const EnvelopeSchema = z.object({
 });
 
 /** A tracked pipeline (spec 2.1). */
-export const PipelineSchema = z
-  .object({
-    id: wireId,
-    name: wireText,
-    slug: wireText,
-    url: wireText,
-    tsp_name: wireText,
-    tsp_id: wireText,
-    service_created_at: wireDateTime,
-    service_updated_at: wireDateTime,
-  })
-  .transform((w, ctx) => ({
-    id: Number(w.id),
-    name: text(w.name),
-    slug: text(w.slug),
-    url: text(w.url),
-    tsp_name: text(w.tsp_name),
-    tsp_id: text(w.tsp_id),
-    service_created_at: dateTime(w.service_created_at, 'service_created_at', ctx),
-    service_updated_at: dateTime(w.service_updated_at, 'service_updated_at', ctx),
-  }));
+export const PipelineSchema = recordSchema({
+  id: 'id',
+  name: 'text',
+  slug: 'text',
+  url: 'text',
+  tsp_name: 'text',
+  tsp_id: 'text',
+  service_created_at: 'datetime',
+  service_updated_at: 'datetime',
+});
 export type Pipeline = z.output<typeof PipelineSchema>;
 
 /** A critical notice (spec 2.2). */
-export const NoticeSchema = z
-  .object({
-    id: wireId,
-    pipeline_id: wireId,
-    pipeline_name: wireText,
-    pipeline_slug: wireText,
-    pipeline_url: wireText,
-    subject: wireText,
-    identifier: wireText,
-    url: wireText,
-    category: wireText,
-    type: wireText,
-    status: wireText,
-    notice: wireText,
-    html: wireText,
-    mobile: wireText,
-    posted_at: wireDateTime,
-    effective_at: wireDateTime,
-    end_at: wireDateTime,
-    response_at: wireDateTime,
-    service_created_at: wireDateTime,
-    service_updated_at: wireDateTime,
-  })
-  .transform((w, ctx) => ({
-    id: Number(w.id),
-    pipeline_id: Number(w.pipeline_id),
-    pipeline_name: text(w.pipeline_name),
-    pipeline_slug: text(w.pipeline_slug),
-    pipeline_url: text(w.pipeline_url),
-    subject: text(w.subject),
-    identifier: text(w.identifier),
-    url: text(w.url),
-    category: text(w.category),
-    type: text(w.type),
-    status: text(w.status),
-    notice: text(w.notice),
-    html: text(w.html),
-    mobile: text(w.mobile),
-    posted_at: dateTime(w.posted_at, 'posted_at', ctx),
-    effective_at: dateTime(w.effective_at, 'effective_at', ctx),
-    end_at: dateTime(w.end_at, 'end_at', ctx),
-    response_at: dateTime(w.response_at, 'response_at', ctx),
-    service_created_at: dateTime(w.service_created_at, 'service_created_at', ctx),
-    service_updated_at: dateTime(w.service_updated_at, 'service_updated_at', ctx),
-  }));
+export const NoticeSchema = recordSchema({
+  id: 'id',
+  pipeline_id: 'id',
+  pipeline_name: 'text',
+  pipeline_slug: 'text',
+  pipeline_url: 'text',
+  subject: 'text',
+  identifier: 'text',
+  url: 'text',
+  category: 'text',
+  type: 'text',
+  status: 'text',
+  notice: 'text',
+  html: 'text',
+  mobile: 'text',
+  posted_at: 'datetime',
+  effective_at: 'datetime',
+  end_at: 'datetime',
+  response_at: 'datetime',
+  service_created_at: 'datetime',
+  service_updated_at: 'datetime',
+});
 export type Notice = z.output<typeof NoticeSchema>;
 
 /** `meta.pagination` of `/ip/notices` (spec 4.3); every field optional and loose. */
@@ -277,69 +275,38 @@ export const CAPACITY_CYCLES = ['latest', 'timely', 'evening', 'id1', 'id2', 'id
 export type CapacityCycle = (typeof CAPACITY_CYCLES)[number];
 
 /** The `cycle` object of a capacity result (spec 2.3). */
-export const CapacityCycleSchema = z
-  .object({
-    id: wireId,
-    pipeline_id: wireId,
-    pipeline_name: wireText,
-    pipeline_slug: wireText,
-    pipeline_url: wireText,
-    identifier: wireText,
-    cycle: wireText,
-    gas_day: wireDate,
-    service_created_at: wireDateTime,
-    service_updated_at: wireDateTime,
-  })
-  .transform((w, ctx) => ({
-    id: Number(w.id),
-    pipeline_id: Number(w.pipeline_id),
-    pipeline_name: text(w.pipeline_name),
-    pipeline_slug: text(w.pipeline_slug),
-    pipeline_url: text(w.pipeline_url),
-    identifier: text(w.identifier),
-    cycle: text(w.cycle).trim().toLowerCase(),
-    gas_day: date(w.gas_day, 'gas_day', ctx),
-    service_created_at: dateTime(w.service_created_at, 'service_created_at', ctx),
-    service_updated_at: dateTime(w.service_updated_at, 'service_updated_at', ctx),
-  }));
+export const CapacityCycleSchema = recordSchema({
+  id: 'id',
+  pipeline_id: 'id',
+  pipeline_name: 'text',
+  pipeline_slug: 'text',
+  pipeline_url: 'text',
+  identifier: 'text',
+  cycle: 'lower',
+  gas_day: 'date',
+  service_created_at: 'datetime',
+  service_updated_at: 'datetime',
+});
 export type CapacityCycleInfo = z.output<typeof CapacityCycleSchema>;
 
 /** One location's capacity entry (spec 2.3); quantities are numbers or null. */
-export const CapacityLocationSchema = z
-  .object({
-    id: wireId,
-    location: wireText,
-    identifier: wireText,
-    flow: wireText,
-    qti: wireText,
-    zone: wireText,
-    dc: wireQuantity,
-    opc: wireQuantity,
-    tsq: wireQuantity,
-    oac: wireQuantity,
-    it: wireText,
-    all: wireText,
-    reason: wireText,
-    service_created_at: wireDateTime,
-    service_updated_at: wireDateTime,
-  })
-  .transform((w, ctx) => ({
-    id: Number(w.id),
-    location: text(w.location),
-    identifier: text(w.identifier),
-    flow: text(w.flow),
-    qti: text(w.qti),
-    zone: text(w.zone),
-    dc: quantity(w.dc, 'dc', ctx),
-    opc: quantity(w.opc, 'opc', ctx),
-    tsq: quantity(w.tsq, 'tsq', ctx),
-    oac: quantity(w.oac, 'oac', ctx),
-    it: text(w.it),
-    all: text(w.all),
-    reason: text(w.reason),
-    service_created_at: dateTime(w.service_created_at, 'service_created_at', ctx),
-    service_updated_at: dateTime(w.service_updated_at, 'service_updated_at', ctx),
-  }));
+export const CapacityLocationSchema = recordSchema({
+  id: 'id',
+  location: 'text',
+  identifier: 'text',
+  flow: 'text',
+  qti: 'text',
+  zone: 'text',
+  dc: 'quantity',
+  opc: 'quantity',
+  tsq: 'quantity',
+  oac: 'quantity',
+  it: 'text',
+  all: 'text',
+  reason: 'text',
+  service_created_at: 'datetime',
+  service_updated_at: 'datetime',
+});
 export type CapacityLocation = z.output<typeof CapacityLocationSchema>;
 
 /** A capacity result: the cycle and the locations that parsed. */
@@ -351,16 +318,16 @@ export interface Capacity {
 /** A field of a catalog table description (spec 2.4). */
 export const TableFieldSchema = z.object({
   name: z.string(),
-  description: wireText.transform(text),
-  type: wireText.transform(text),
+  description: wireText.transform((v) => String(v ?? '')),
+  type: wireText.transform((v) => String(v ?? '')),
 });
 
 /** A catalog table description (spec 2.4). */
 export const TableDescriptionSchema = z.object({
   name: z.string(),
-  description: wireText.transform(text),
+  description: wireText.transform((v) => String(v ?? '')),
   fields: z.array(TableFieldSchema),
-  primary_key: wireText.transform(text),
+  primary_key: wireText.transform((v) => String(v ?? '')),
 });
 export type TableDescription = z.output<typeof TableDescriptionSchema>;
 
@@ -372,5 +339,5 @@ export const CatalogHashesSchema = z.record(
 export type CatalogHashes = z.output<typeof CatalogHashesSchema>;
 
 /** `/hello`. */
-export const HelloSchema = z.object({ name: wireText }).transform((w) => ({ name: text(w.name) }));
+export const HelloSchema = recordSchema({ name: 'text' });
 export type Hello = z.output<typeof HelloSchema>;
