@@ -1,0 +1,78 @@
+/**
+ * Prometheus metrics of the daemon, in a registry of its own (not prom-client's global
+ * one) so that each daemon, and each test, counts for itself.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Every metric pipewatch exports. */
+export class Metrics {
+  readonly registry = new Registry();
+
+  /** Sync runs by feed and result (`ok`, `error`). */
+  readonly syncs = new Counter({
+    name: 'pipewatch_syncs_total',
+    help: 'Sync runs by feed and result',
+    labelNames: ['feed', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  /** Failed sync runs by feed and error code. */
+  readonly syncErrors = new Counter({
+    name: 'pipewatch_sync_errors_total',
+    help: 'Failed sync runs by feed and error code',
+    labelNames: ['feed', 'code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly syncDuration = new Histogram({
+    name: 'pipewatch_sync_duration_seconds',
+    help: 'Duration of sync runs',
+    labelNames: ['feed'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+
+  readonly lastSuccess = new Gauge({
+    name: 'pipewatch_feed_last_success_timestamp_seconds',
+    help: 'When each feed last synced successfully (Unix time)',
+    labelNames: ['feed'] as const,
+    registers: [this.registry],
+  });
+
+  /** Notices seen by the notice sync, by classification (`new`, `updated`, `unchanged`). */
+  readonly notices = new Counter({
+    name: 'pipewatch_notices_total',
+    help: 'Notices seen by the notice sync, by classification',
+    labelNames: ['change'] as const,
+    registers: [this.registry],
+  });
+
+  /** Capacity cycles fetched, by classification (`new`, `updated`, `unchanged`). */
+  readonly capacityCycles = new Counter({
+    name: 'pipewatch_capacity_cycles_total',
+    help: 'Capacity cycles fetched, by classification',
+    labelNames: ['change'] as const,
+    registers: [this.registry],
+  });
+
+  /** Malformed upstream records skipped, by endpoint kind. */
+  readonly skippedRecords = new Counter({
+    name: 'pipewatch_upstream_skipped_records_total',
+    help: 'Malformed records the API sent and pipewatch skipped',
+    labelNames: ['feed'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'pipewatch_' });
+  }
+
+  /** The exposition text for `/metrics`. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * What ingest tells the next stage. Events are handed to hooks inside the transaction
+ * that stored their cause, so whatever the next stage writes lands with it or not at all.
+ */
+import type { CapacityCycleInfo, CapacityLocation, Notice, TableDescription, UtcIso } from '../upstream/schemas.js';
+
+/** A notice that is new to pipewatch, or changed since it was last seen. */
+export interface NoticeEvent {
+  kind: 'notice';
+  change: 'new' | 'updated';
+  notice: Notice;
+  /** 1 for a new notice; counts up with each change. */
+  version: number;
+  /** For `updated`: the fields that changed. */
+  changedFields: (keyof Notice)[];
+  /** For `updated`: the version it replaced. */
+  previous: Notice | undefined;
+  /** Posted longer ago than `PIPEWATCH_MAX_ALERT_AGE`: stored, but must not alert. */
+  tooOld: boolean;
+  seenAt: UtcIso;
+}
+
+/** A capacity cycle that is new to pipewatch, or changed since it was last fetched. */
+export interface CapacityEvent {
+  kind: 'capacity';
+  change: 'new' | 'updated';
+  cycle: CapacityCycleInfo;
+  locations: CapacityLocation[];
+  version: number;
+  seenAt: UtcIso;
+}
+
+/** The API's catalog changed: a table's structure may have moved under us. */
+export interface SchemaDriftEvent {
+  kind: 'schema-drift';
+  /** Catalog endpoint name: `tables`, `notices` or `pipelines`. */
+  table: string;
+  previousHash: string;
+  hash: string;
+  description: TableDescription | null;
+  seenAt: UtcIso;
+}
+
+export type IngestEvent = NoticeEvent | CapacityEvent | SchemaDriftEvent;
+
+/**
+ * Receivers of ingest events. Each runs synchronously inside the transaction that stored
+ * the events' cause; throwing rolls that transaction back, and the next sync tries again.
+ */
+export interface IngestHooks {
+  notices?(events: NoticeEvent[]): void;
+  capacity?(event: CapacityEvent): void;
+  schemaDrift?(event: SchemaDriftEvent): void;
+}

@@ -1,0 +1,41 @@
+/** The catalog's hashes and table descriptions, to notice when the API's structure changes. */
+import type { TableDescription, UtcIso } from '../upstream/schemas.js';
+import type { Db } from './database.js';
+
+export interface CatalogEntry {
+  name: string;
+  hash: string;
+  description: TableDescription | null;
+  updated_at: UtcIso;
+}
+
+/** Reads and writes `catalog`. */
+export class CatalogStore {
+  constructor(private readonly db: Db) {}
+
+  /** Stored hash per catalog endpoint name (`tables`, `notices`, `pipelines`). */
+  hashes(): Record<string, string> {
+    const rows = this.db.prepare<[], { name: string; hash: string }>('SELECT name, hash FROM catalog').all();
+    return Object.fromEntries(rows.map((r) => [r.name, r.hash]));
+  }
+
+  /** Stores a hash and, when known, the description behind it. */
+  put(name: string, hash: string, description: TableDescription | null, at: UtcIso): void {
+    this.db
+      .prepare(
+        `INSERT INTO catalog (name, hash, description, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET hash = excluded.hash,
+           description = coalesce(excluded.description, catalog.description), updated_at = excluded.updated_at`,
+      )
+      .run(name, hash, description ? JSON.stringify(description) : null, at);
+  }
+
+  get(name: string): CatalogEntry | undefined {
+    const row = this.db
+      .prepare<[string], Omit<CatalogEntry, 'description'> & { description: string | null }>(
+        'SELECT * FROM catalog WHERE name = ?',
+      )
+      .get(name);
+    return row ? { ...row, description: row.description ? (JSON.parse(row.description) as TableDescription) : null } : undefined;
+  }
+}

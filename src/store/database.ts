@@ -1,0 +1,58 @@
+/**
+ * The SQLite database: one file, one connection, WAL, foreign keys on, a busy timeout,
+ * and the schema brought up to date by the migrations on open. A database written by a
+ * newer pipewatch is refused rather than misread.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Migration, MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+/** The file name inside `PIPEWATCH_DATA_DIR`. */
+export const DATABASE_FILE = 'pipewatch.db';
+
+/** The database cannot be used as it is. */
+export class DatabaseError extends Error {
+  readonly code = 'DATABASE';
+}
+
+/** Opens (creating if needed) the database at `path` and migrates it. */
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    migrate(db, migrations, path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** The schema version of an open database. */
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function migrate(db: Db, migrations: readonly Migration[], path: string): void {
+  const latest = migrations.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current > latest) {
+    throw new DatabaseError(
+      `${path} has schema version ${current}, newer than this pipewatch understands (${latest}); upgrade pipewatch or use another PIPEWATCH_DATA_DIR`,
+    );
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}

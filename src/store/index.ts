@@ -1,0 +1,56 @@
+/**
+ * The store: one SQLite file holding everything pipewatch knows, with a repository per
+ * table group. Writes that belong together (a page of notices and the decisions they
+ * cause) go through `transaction`, so they land together or not at all.
+ */
+import { join } from 'node:path';
+import { CapacityStore } from './capacity.js';
+import { CatalogStore } from './catalog.js';
+import { DATABASE_FILE, type Db, openDatabase } from './database.js';
+import { NoticeStore } from './notices.js';
+import { PipelineStore } from './pipelines.js';
+import { SyncStateStore } from './sync-state.js';
+
+export { DATABASE_FILE, DatabaseError } from './database.js';
+
+/** Row counts, for status output. */
+export interface StoreCounts {
+  pipelines: number;
+  notices: number;
+  capacity_cycles: number;
+}
+
+export class Store {
+  readonly notices: NoticeStore;
+  readonly pipelines: PipelineStore;
+  readonly capacity: CapacityStore;
+  readonly syncState: SyncStateStore;
+  readonly catalog: CatalogStore;
+
+  constructor(readonly db: Db) {
+    this.notices = new NoticeStore(db);
+    this.pipelines = new PipelineStore(db);
+    this.capacity = new CapacityStore(db);
+    this.syncState = new SyncStateStore(db);
+    this.catalog = new CatalogStore(db);
+  }
+
+  /** Opens `<dataDir>/pipewatch.db` (or `:memory:`). */
+  static open(dataDirOrMemory: string): Store {
+    return new Store(openDatabase(dataDirOrMemory === ':memory:' ? ':memory:' : join(dataDirOrMemory, DATABASE_FILE)));
+  }
+
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  counts(): StoreCounts {
+    return { pipelines: this.pipelines.count(), notices: this.notices.count(), capacity_cycles: this.capacity.count() };
+  }
+
+  /** Closes the database; checkpoints the WAL. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

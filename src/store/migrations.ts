@@ -1,0 +1,131 @@
+/**
+ * The database schema, as numbered migrations. `PRAGMA user_version` records the last one
+ * applied; each runs in its own transaction, so a crash leaves the database at a version
+ * boundary. Add a migration at the end; never edit one that has shipped.
+ */
+
+/** One step of the schema. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'pipelines, notices, capacity, sync state, catalog',
+    sql: `
+      CREATE TABLE pipelines (
+        id                 INTEGER PRIMARY KEY,
+        slug               TEXT NOT NULL,
+        name               TEXT NOT NULL,
+        url                TEXT NOT NULL,
+        tsp_name           TEXT NOT NULL,
+        tsp_id             TEXT NOT NULL,
+        timezone           TEXT,
+        service_created_at TEXT,
+        service_updated_at TEXT,
+        first_seen_at      TEXT NOT NULL,
+        last_seen_at       TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX pipelines_slug ON pipelines (slug);
+
+      CREATE TABLE notices (
+        id                 INTEGER PRIMARY KEY,
+        pipeline_id        INTEGER NOT NULL,
+        pipeline_name      TEXT NOT NULL,
+        pipeline_slug      TEXT NOT NULL,
+        pipeline_url       TEXT NOT NULL,
+        subject            TEXT NOT NULL,
+        identifier         TEXT NOT NULL,
+        url                TEXT NOT NULL,
+        category           TEXT NOT NULL,
+        type               TEXT NOT NULL,
+        status             TEXT NOT NULL,
+        notice             TEXT NOT NULL,
+        html               TEXT NOT NULL,
+        mobile             TEXT NOT NULL,
+        posted_at          TEXT,
+        effective_at       TEXT,
+        end_at             TEXT,
+        response_at        TEXT,
+        service_created_at TEXT,
+        service_updated_at TEXT,
+        content_hash       TEXT NOT NULL,
+        version            INTEGER NOT NULL DEFAULT 1,
+        first_seen_at      TEXT NOT NULL,
+        last_seen_at       TEXT NOT NULL,
+        last_changed_at    TEXT NOT NULL,
+        baseline           INTEGER NOT NULL DEFAULT 0 CHECK (baseline IN (0, 1))
+      ) STRICT;
+      CREATE INDEX notices_posted ON notices (posted_at DESC, id DESC);
+      CREATE INDEX notices_pipeline_posted ON notices (pipeline_slug, posted_at DESC);
+
+      CREATE TABLE notice_history (
+        notice_id      INTEGER NOT NULL REFERENCES notices (id) ON DELETE CASCADE,
+        version        INTEGER NOT NULL,
+        changed_at     TEXT NOT NULL,
+        changed_fields TEXT NOT NULL,
+        previous       TEXT NOT NULL,
+        PRIMARY KEY (notice_id, version)
+      ) STRICT;
+
+      CREATE TABLE capacity_cycles (
+        id                 INTEGER PRIMARY KEY,
+        pipeline_id        INTEGER NOT NULL,
+        pipeline_slug      TEXT NOT NULL,
+        pipeline_name      TEXT NOT NULL,
+        identifier         TEXT NOT NULL,
+        cycle              TEXT NOT NULL,
+        gas_day            TEXT NOT NULL,
+        service_created_at TEXT,
+        service_updated_at TEXT,
+        location_count     INTEGER NOT NULL,
+        content_hash       TEXT NOT NULL,
+        version            INTEGER NOT NULL DEFAULT 1,
+        first_seen_at      TEXT NOT NULL,
+        last_seen_at       TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX capacity_cycles_key ON capacity_cycles (pipeline_slug, gas_day, cycle);
+
+      CREATE TABLE capacity_locations (
+        cycle_id           INTEGER NOT NULL REFERENCES capacity_cycles (id) ON DELETE CASCADE,
+        id                 INTEGER NOT NULL,
+        location           TEXT NOT NULL,
+        identifier         TEXT NOT NULL,
+        flow               TEXT NOT NULL,
+        qti                TEXT NOT NULL,
+        zone               TEXT NOT NULL,
+        dc                 REAL,
+        opc                REAL,
+        tsq                REAL,
+        oac                REAL,
+        it                 TEXT NOT NULL,
+        all_available      TEXT NOT NULL,
+        reason             TEXT NOT NULL,
+        service_created_at TEXT,
+        service_updated_at TEXT,
+        PRIMARY KEY (cycle_id, id)
+      ) STRICT;
+
+      CREATE TABLE sync_state (
+        feed                 TEXT PRIMARY KEY,
+        last_attempt_at      TEXT,
+        last_success_at      TEXT,
+        last_error           TEXT,
+        last_error_code      TEXT,
+        last_error_at        TEXT,
+        consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        cursor               TEXT
+      ) STRICT;
+
+      CREATE TABLE catalog (
+        name        TEXT PRIMARY KEY,
+        hash        TEXT NOT NULL,
+        description TEXT,
+        updated_at  TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+];

@@ -1,0 +1,53 @@
+/** The tracked pipelines, as `/ip/pipelines` last listed them. */
+import type { Pipeline, UtcIso } from '../upstream/schemas.js';
+import type { Db } from './database.js';
+
+/** A pipeline with pipewatch's bookkeeping. */
+export interface StoredPipeline extends Pipeline {
+  /** IANA zone the pipeline shows local times in, when known. */
+  timezone: string | null;
+  first_seen_at: UtcIso;
+  last_seen_at: UtcIso;
+}
+
+/** Zone to show a pipeline's local times in when it does not say (the catalog's default). */
+export const DEFAULT_PIPELINE_ZONE = 'America/Chicago';
+
+/** Reads and writes `pipelines`. */
+export class PipelineStore {
+  constructor(private readonly db: Db) {}
+
+  /** Stores a pipeline; returns true when it was not known before. */
+  upsert(p: Pipeline, seenAt: UtcIso): boolean {
+    const known = this.db.prepare('SELECT 1 FROM pipelines WHERE id = ?').get(p.id) !== undefined;
+    this.db
+      .prepare(
+        `INSERT INTO pipelines (id, slug, name, url, tsp_name, tsp_id, service_created_at, service_updated_at, first_seen_at, last_seen_at)
+         VALUES (@id, @slug, @name, @url, @tsp_name, @tsp_id, @service_created_at, @service_updated_at, @seen, @seen)
+         ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, name = excluded.name, url = excluded.url,
+           tsp_name = excluded.tsp_name, tsp_id = excluded.tsp_id, service_created_at = excluded.service_created_at,
+           service_updated_at = excluded.service_updated_at, last_seen_at = excluded.last_seen_at`,
+      )
+      .run({ ...p, seen: seenAt });
+    return !known;
+  }
+
+  /** Every pipeline, by slug. */
+  all(): StoredPipeline[] {
+    return this.db.prepare<[], StoredPipeline>('SELECT * FROM pipelines ORDER BY slug').all();
+  }
+
+  /** One pipeline by slug. */
+  bySlug(slug: string): StoredPipeline | undefined {
+    return this.db.prepare<[string], StoredPipeline>('SELECT * FROM pipelines WHERE slug = ?').get(slug);
+  }
+
+  /** The zone to show a pipeline's local times in. */
+  zoneOf(slug: string): string {
+    return this.bySlug(slug)?.timezone ?? DEFAULT_PIPELINE_ZONE;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM pipelines').get() as { n: number }).n;
+  }
+}
