@@ -2,7 +2,13 @@
  * What ingest tells the next stage. Events are handed to hooks inside the transaction
  * that stored their cause, so whatever the next stage writes lands with it or not at all.
  */
-import type { CapacityCycleInfo, CapacityLocation, Notice, TableDescription, UtcIso } from '../upstream/schemas.js';
+import type {
+  CapacityCycleInfo,
+  CapacityLocation,
+  Notice,
+  TableDescription,
+  UtcIso,
+} from '../upstream/schemas.js';
 
 /** A notice that is new to pipewatch, or changed since it was last seen. */
 export interface NoticeEvent {

@@ -1,0 +1,251 @@
+/**
+ * The notice sync: walks `/ip/notices` latest first from page 1 and stores every notice,
+ * each page in one transaction together with the events it causes. It stops at the
+ * first page with nothing new or changed (after a minimum depth), at the last page, or
+ * at the page bound. Notices posted while it pages push others to later pages, which it
+ * reads anyway; the upsert makes that overlap harmless.
+ *
+ * The first sync into an empty database is a baseline: it backfills up to a depth (pages
+ * or age) and emits nothing. It remembers its horizon, the newest `service_created_at` it
+ * saw: a notice found later beyond the baseline's depth but created before that horizon
+ * existed before pipewatch watched, and is stored as baseline too. Later syncs emit `new`
+ * and `updated` events; a notice posted longer ago than the alert age is stored but
+ * flagged too old to alert.
+ */
+import type { Metrics } from '../http/metrics.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Store } from '../store/index.js';
+import type { NoticeChange } from '../store/notices.js';
+import type { PipelineApiClient, WalkEnd } from '../upstream/client.js';
+import { type Notice, toUtcIso, type UtcIso } from '../upstream/schemas.js';
+import type { IngestHooks, NoticeEvent } from './events.js';
+
+/** The feed name in `sync_state`. */
+export const NOTICES_FEED = 'notices';
+
+export interface NoticeSyncOptions {
+  /** A notice posted longer ago than this is stored but never alerts. */
+  maxAlertAgeMs: number;
+  /** Only these pipelines (slugs) emit events; empty: all. */
+  pipelines: readonly string[];
+  /** The baseline reads at most this many pages… */
+  baselinePages: number;
+  /** …and stops after a page whose newest notice is older than this. */
+  baselineMaxAgeMs: number;
+  /** A regular sync reads at least this many pages, for notices posted late with an older date. */
+  minPages: number;
+  /** Every this many syncs, read `deepScanPages` pages instead of `minPages`. */
+  deepScanEvery: number;
+  deepScanPages: number;
+  /** No regular sync reads more pages than this. */
+  maxPages: number;
+}
+
+/** Defaults, declared once. */
+export const noticeSyncDefaults = {
+  pipelines: [],
+  baselinePages: 10,
+  baselineMaxAgeMs: 7 * 86_400_000,
+  minPages: 2,
+  deepScanEvery: 6,
+  deepScanPages: 10,
+  maxPages: 100,
+} as const satisfies Omit<NoticeSyncOptions, 'maxAlertAgeMs'>;
+
+export interface NoticeSyncDeps {
+  client: PipelineApiClient;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  hooks?: IngestHooks | undefined;
+  metrics?: Metrics | undefined;
+}
+
+/** What one sync did. */
+export interface NoticeSyncResult {
+  baseline: boolean;
+  /** `all`, or the pipelines walked one by one. */
+  scope: 'all' | string[];
+  pages: number;
+  requests: number;
+  new: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  /** Events handed to the hooks. */
+  emitted: number;
+  end: WalkEnd | 'caught-up' | 'baseline-depth';
+}
+
+/** Persisted between syncs in `sync_state.cursor`. */
+interface Cursor {
+  baselineDoneAt?: UtcIso;
+  /** Newest `service_created_at` (else `posted_at`) the baseline saw. */
+  baselineHorizon?: UtcIso;
+  syncs?: number;
+  /** Pages the last walk over all pipelines needed; decides whether per-pipeline walks are cheaper. */
+  lastAllPages?: number;
+}
+
+/** Counts of one page. */
+export interface PageOutcome {
+  counts: Record<NoticeChange, number>;
+  events: NoticeEvent[];
+}
+
+/**
+ * Stores one page of notices in one transaction and hands its events to the hooks inside
+ * it. Exposed for the benchmark; the sync is its only other caller.
+ */
+export function ingestNoticePage(
+  store: Store,
+  notices: readonly Notice[],
+  context: {
+    seenAt: UtcIso;
+    baseline: boolean;
+    /** A notice new to the store but created in the service before this is baseline too. */
+    baselineHorizon?: UtcIso | undefined;
+    /** Notices posted before this instant are too old to alert. */
+    alertableAfter: UtcIso;
+    /** Pipelines that emit events; empty: all. */
+    pipelines: ReadonlySet<string>;
+    hooks?: IngestHooks | undefined;
+  },
+): PageOutcome {
+  return store.transaction(() => {
+    const counts: Record<NoticeChange, number> = { new: 0, updated: 0, unchanged: 0 };
+    const events: NoticeEvent[] = [];
+    const horizon = context.baselineHorizon;
+    for (const notice of notices) {
+      const created = notice.service_created_at ?? notice.posted_at;
+      const preexisting =
+        context.baseline || (horizon !== undefined && created !== null && created < horizon);
+      const result = store.notices.upsert(notice, context.seenAt, preexisting);
+      counts[result.change]++;
+      if (result.change === 'unchanged' || (result.change === 'new' && preexisting)) continue;
+      if (context.pipelines.size > 0 && !context.pipelines.has(notice.pipeline_slug)) continue;
+      const posted = notice.posted_at ?? notice.service_created_at;
+      events.push({
+        kind: 'notice',
+        change: result.change,
+        notice,
+        version: result.version,
+        changedFields: result.changedFields,
+        previous: result.previous,
+        tooOld: posted !== null && posted < context.alertableAfter,
+        seenAt: context.seenAt,
+      });
+    }
+    if (events.length > 0) context.hooks?.notices?.(events);
+    return { counts, events };
+  });
+}
+
+/** Runs one notice sync. Throws the client's error when a page cannot be fetched; pages already stored stay stored. */
+export async function syncNotices(
+  deps: NoticeSyncDeps,
+  options: NoticeSyncOptions,
+  signal?: AbortSignal,
+): Promise<NoticeSyncResult> {
+  const { store, clock } = deps;
+  const cursor = store.syncState.cursor<Cursor>(NOTICES_FEED) ?? {};
+  const baseline = cursor.baselineDoneAt === undefined && store.notices.count() === 0;
+  const syncNumber = (cursor.syncs ?? 0) + 1;
+  const wanted = options.pipelines;
+  const perPipeline =
+    !baseline &&
+    wanted.length > 0 &&
+    wanted.length * options.minPages < (cursor.lastAllPages ?? Number.POSITIVE_INFINITY);
+  const scopes: Array<string | undefined> = perPipeline ? [...wanted] : [undefined];
+  const minPages = baseline
+    ? 1
+    : syncNumber % options.deepScanEvery === 0
+      ? options.deepScanPages
+      : options.minPages;
+  const maxPages = baseline ? options.baselinePages : Math.max(options.maxPages, minPages);
+
+  const result: NoticeSyncResult = {
+    baseline,
+    scope: perPipeline ? [...wanted] : 'all',
+    pages: 0,
+    requests: 0,
+    new: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: 0,
+    emitted: 0,
+    end: 'last-page',
+  };
+  const requestsBefore = deps.client.stats.requests;
+  const pipelines = new Set(wanted);
+  let horizon = cursor.baselineHorizon;
+
+  for (const pipeline of scopes) {
+    let pagesInScope = 0;
+    const walk = deps.client.noticePages({ pipeline, maxPages, ...(signal ? { signal } : {}) });
+    for await (const page of walk) {
+      pagesInScope++;
+      result.pages++;
+      result.skipped += page.skipped.length;
+      if (page.skipped.length > 0)
+        deps.metrics?.skippedRecords.inc({ feed: NOTICES_FEED }, page.skipped.length);
+      const now = clock.now();
+      const outcome = ingestNoticePage(store, page.data, {
+        seenAt: toUtcIso(now),
+        baseline,
+        baselineHorizon: horizon,
+        alertableAfter: toUtcIso(new Date(now.getTime() - options.maxAlertAgeMs)),
+        pipelines,
+        hooks: deps.hooks,
+      });
+      for (const change of ['new', 'updated', 'unchanged'] as const) {
+        result[change] += outcome.counts[change];
+        deps.metrics?.notices.inc({ change }, outcome.counts[change]);
+      }
+      result.emitted += outcome.events.length;
+      if (baseline) {
+        for (const n of page.data) {
+          const created = n.service_created_at ?? n.posted_at;
+          if (created !== null && (horizon === undefined || created > horizon)) horizon = created;
+        }
+        const newest = page.data[0]?.posted_at;
+        const ageLimit = toUtcIso(new Date(now.getTime() - options.baselineMaxAgeMs));
+        if (newest != null && newest < ageLimit) {
+          result.end = 'baseline-depth';
+          break;
+        }
+        continue;
+      }
+      if (outcome.counts.new + outcome.counts.updated === 0 && pagesInScope >= minPages) {
+        result.end = 'caught-up';
+        break;
+      }
+    }
+    if (result.end !== 'caught-up' && result.end !== 'baseline-depth')
+      result.end = deps.client.lastWalkEnd ?? 'last-page';
+    if (baseline && result.end === 'page-bound') result.end = 'baseline-depth';
+  }
+
+  result.requests = deps.client.stats.requests - requestsBefore;
+  store.syncState.setCursor(NOTICES_FEED, {
+    ...cursor,
+    syncs: syncNumber,
+    ...(baseline
+      ? { baselineDoneAt: toUtcIso(clock.now()), ...(horizon ? { baselineHorizon: horizon } : {}) }
+      : {}),
+    ...(perPipeline ? {} : { lastAllPages: result.pages }),
+  } satisfies Cursor);
+  const quiet = !baseline && result.new + result.updated + result.skipped === 0;
+  deps.logger[quiet ? 'debug' : 'info'](
+    {
+      feed: NOTICES_FEED,
+      ...result,
+      scope: result.scope === 'all' ? 'all' : result.scope.join(','),
+    },
+    baseline
+      ? `baseline: stored ${result.new} notices from ${result.pages} pages without alerting`
+      : `notices: ${result.new} new, ${result.updated} updated, ${result.unchanged} unchanged over ${result.pages} pages`,
+  );
+  return result;
+}

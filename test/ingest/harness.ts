@@ -1,0 +1,86 @@
+/**
+ * A simulator, a client and a store on a temporary database file: the upstream and the
+ * ingest stage as they run in production, on loopback, with clocks the test moves.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  CapacityEvent,
+  IngestHooks,
+  NoticeEvent,
+  SchemaDriftEvent,
+} from '../../src/ingest/events.js';
+import { InstantClock, ManualClock } from '../../src/lib/clock.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { Store } from '../../src/store/index.js';
+import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
+
+export const START = new Date('2026-11-20T15:00:00Z');
+export const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
+
+export interface Harness {
+  sim: Simulator;
+  simClock: ManualClock;
+  clock: InstantClock;
+  client: PipelineApiClient;
+  dataDir: string;
+  store: Store;
+  events: { notices: NoticeEvent[]; capacity: CapacityEvent[]; drift: SchemaDriftEvent[] };
+  hooks: IngestHooks;
+  /** Closes and reopens the store, as a restart does. */
+  reopen(): void;
+  close(): Promise<void>;
+}
+
+export async function harness(
+  options: { seed?: number; live?: boolean; client?: Partial<ClientOptions> } = {},
+): Promise<Harness> {
+  const simClock = new ManualClock(START);
+  const sim = await startSimulator({
+    seed: options.seed ?? 21,
+    startAt: START,
+    clock: simClock,
+    control: true,
+    live: options.live ?? false,
+  });
+  const clock = new InstantClock(START);
+  const client = new PipelineApiClient({
+    baseUrl: sim.url,
+    user: premium.username,
+    key: premium.key,
+    clock,
+    random: () => 0.5,
+    rateLimit: { minTimeMs: 0 },
+    logger: silentLogger,
+    ...options.client,
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-ingest-'));
+  const events: Harness['events'] = { notices: [], capacity: [], drift: [] };
+  const hooks: IngestHooks = {
+    notices: (e) => events.notices.push(...e),
+    capacity: (e) => events.capacity.push(e),
+    schemaDrift: (e) => events.drift.push(e),
+  };
+  const h: Harness = {
+    sim,
+    simClock,
+    clock,
+    client,
+    dataDir,
+    store: Store.open(dataDir),
+    events,
+    hooks,
+    reopen() {
+      h.store.close();
+      h.store = Store.open(dataDir);
+    },
+    async close() {
+      h.store.close();
+      await client.close();
+      await sim.close();
+    },
+  };
+  return h;
+}
