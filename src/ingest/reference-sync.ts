@@ -1,0 +1,95 @@
+/**
+ * The slow feeds: the list of pipelines (daily) and the catalog's structure hashes
+ * (hourly). A new pipeline is logged; a changed catalog hash is a schema-drift event,
+ * logged with the table that changed, and the new table description is kept.
+ */
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Store } from '../store/index.js';
+import type { PipelineApiClient } from '../upstream/client.js';
+import { type TableDescription, toUtcIso } from '../upstream/schemas.js';
+import type { IngestHooks, SchemaDriftEvent } from './events.js';
+
+export const PIPELINES_FEED = 'pipelines';
+export const CATALOG_FEED = 'catalog';
+
+export interface ReferenceSyncDeps {
+  client: PipelineApiClient;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  hooks?: IngestHooks | undefined;
+}
+
+/** Upserts `/ip/pipelines`; returns the slugs that were not known before. */
+export async function syncPipelines(
+  deps: ReferenceSyncDeps,
+): Promise<{ total: number; added: string[] }> {
+  const { data } = await deps.client.pipelines();
+  const seenAt = toUtcIso(deps.clock.now());
+  const firstSync = deps.store.pipelines.count() === 0;
+  const added = deps.store.transaction(() =>
+    data.filter((p) => deps.store.pipelines.upsert(p, seenAt)).map((p) => p.slug),
+  );
+  if (!firstSync) {
+    for (const slug of added)
+      deps.logger.info(
+        { feed: PIPELINES_FEED, pipeline: slug },
+        `new pipeline tracked by the API: ${slug}`,
+      );
+  }
+  deps.logger.info(
+    { feed: PIPELINES_FEED, total: data.length, added: added.length },
+    `pipelines: ${data.length} tracked`,
+  );
+  return { total: data.length, added };
+}
+
+const DESCRIBED: Record<string, (c: PipelineApiClient) => Promise<TableDescription | null>> = {
+  notices: async (c) => (await c.catalogTable('notices')).data,
+  pipelines: async (c) => (await c.catalogTable('pipelines')).data,
+  tables: async () => null,
+};
+
+/**
+ * Compares `/catalog/hashes` with the stored hashes. The first sync stores them; later a
+ * difference emits a schema-drift event per changed table, in the transaction that
+ * stores the new hash and description.
+ */
+export async function syncCatalog(deps: ReferenceSyncDeps): Promise<{ drifted: string[] }> {
+  const { data: hashes } = await deps.client.catalogHashes();
+  const stored = deps.store.catalog.hashes();
+  const changed = Object.entries(hashes).filter(([name, hash]) => stored[name] !== hash);
+  const descriptions = new Map<string, TableDescription | null>();
+  for (const [name] of changed) {
+    const describe = DESCRIBED[name];
+    descriptions.set(name, describe ? await describe(deps.client) : null);
+  }
+  const seenAt = toUtcIso(deps.clock.now());
+  const drifted: string[] = [];
+  deps.store.transaction(() => {
+    for (const [name, hash] of changed) {
+      const description = descriptions.get(name) ?? null;
+      deps.store.catalog.put(name, hash, description, seenAt);
+      const previousHash = stored[name];
+      if (previousHash === undefined) continue;
+      drifted.push(name);
+      const event: SchemaDriftEvent = {
+        kind: 'schema-drift',
+        table: name,
+        previousHash,
+        hash,
+        description,
+        seenAt,
+      };
+      deps.hooks?.schemaDrift?.(event);
+    }
+  });
+  for (const name of drifted) {
+    deps.logger.warn(
+      { feed: CATALOG_FEED, table: name, previousHash: stored[name], hash: hashes[name] },
+      `the API's catalog changed: ${name} (structure of the data may have changed)`,
+    );
+  }
+  return { drifted };
+}

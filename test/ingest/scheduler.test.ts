@@ -1,0 +1,128 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Metrics } from '../../src/http/metrics.js';
+import { type Feed, Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { Store } from '../../src/store/index.js';
+import { AuthenticationError, RateLimitedError, ServerError } from '../../src/upstream/errors.js';
+
+const context = { method: 'GET', endpoint: '/ip/notices', host: 'api.test' };
+let store: Store;
+afterEach(() => store?.close());
+
+function setup() {
+  store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-sched-')));
+  const clock = new ManualClock('2026-11-20T15:00:00Z');
+  const metrics = new Metrics({ processMetrics: false });
+  return {
+    clock,
+    metrics,
+    scheduler: (feeds: Feed[]) =>
+      new Scheduler({ store, clock, logger: silentLogger, metrics, random: () => 0.5 }, feeds),
+  };
+}
+
+/** Lets pending promise callbacks run. */
+async function settle() {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+}
+
+describe('Scheduler', () => {
+  it('records a success and schedules the next run one interval later', async () => {
+    const { scheduler, metrics } = setup();
+    const s = scheduler([{ name: 'notices', intervalMs: 600_000, run: async () => undefined }]);
+    const outcome = await s.runFeed(s.feeds[0]!, new AbortController().signal);
+    expect(outcome).toMatchObject({ ok: true, nextDelayMs: 600_000 });
+    expect(store.syncState.get('notices')).toMatchObject({
+      last_success_at: '2026-11-20T15:00:00Z',
+      consecutive_failures: 0,
+    });
+    expect(await metrics.text()).toMatch(/pipewatch_syncs_total\{feed="notices",result="ok"\} 1/);
+  });
+
+  it('backs off after failures, doubling up to the interval, and honours Retry-After', async () => {
+    const { scheduler } = setup();
+    let error: Error = new ServerError('down', { context, status: 503 });
+    const s = scheduler([
+      { name: 'notices', intervalMs: 600_000, run: async () => Promise.reject(error) },
+    ]);
+    const signal = new AbortController().signal;
+    const delays = [];
+    for (let i = 0; i < 6; i++) delays.push((await s.runFeed(s.feeds[0]!, signal)).nextDelayMs);
+    const base = schedulerDefaults.failureBaseMs;
+    expect(delays).toEqual([base, base * 2, base * 4, base * 8, base * 16, 600_000]);
+    expect(store.syncState.get('notices')).toMatchObject({
+      consecutive_failures: 6,
+      last_error_code: 'UPSTREAM_SERVER',
+    });
+    error = new RateLimitedError('slow', { context, status: 429, retryAfterMs: 900_000 });
+    expect((await s.runFeed(s.feeds[0]!, signal)).nextDelayMs).toBe(900_000);
+  });
+
+  it('waits at least an hour after an authentication failure', async () => {
+    const { scheduler } = setup();
+    const s = scheduler([
+      {
+        name: 'notices',
+        intervalMs: 600_000,
+        run: async () =>
+          Promise.reject(new AuthenticationError('bad key', { context, status: 401 })),
+      },
+    ]);
+    const outcome = await s.runFeed(s.feeds[0]!, new AbortController().signal);
+    expect(outcome.nextDelayMs).toBe(schedulerDefaults.authBackoffMs);
+    expect(store.syncState.get('notices')?.last_error_code).toBe('UPSTREAM_AUTH');
+  });
+
+  it('runs each feed on its interval, never overlapping itself, until aborted', async () => {
+    const { scheduler, clock } = setup();
+    const runs: string[] = [];
+    let release: (() => void) | undefined;
+    const s = scheduler([
+      {
+        name: 'fast',
+        intervalMs: 60_000,
+        run: async () => void runs.push(`fast@${clock.now().toISOString().slice(11, 16)}`),
+      },
+      {
+        name: 'slow',
+        intervalMs: 60_000,
+        run: () =>
+          new Promise<void>((resolve) => {
+            runs.push('slow');
+            release = resolve;
+          }),
+      },
+    ]);
+    const controller = new AbortController();
+    const running = s.start(controller.signal);
+    await settle();
+    expect(runs).toEqual(['fast@15:00', 'slow']);
+    clock.advance(60_000);
+    await settle();
+    clock.advance(60_000);
+    await settle();
+    expect(runs).toEqual(['fast@15:00', 'slow', 'fast@15:01', 'fast@15:02']);
+    release?.();
+    await settle();
+    controller.abort();
+    await running;
+    expect(runs.filter((r) => r === 'slow')).toHaveLength(1);
+  });
+
+  it('runOnce runs every feed once, in order, and reports each outcome', async () => {
+    const { scheduler } = setup();
+    const s = scheduler([
+      { name: 'a', intervalMs: 60_000, run: async () => undefined },
+      { name: 'b', intervalMs: 60_000, run: async () => Promise.reject(new Error('nope')) },
+    ]);
+    const outcomes = await s.runOnce(new AbortController().signal);
+    expect(outcomes.map((o) => [o.feed, o.ok])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+  });
+});
