@@ -1,17 +1,32 @@
 /**
- * `npm run bench [name…]`: runs the benchmarks (all, or those named), prints their
- * figures, and merges them into bench/results.json under each benchmark's key.
+ * `npm run bench [name…]`: runs the benchmarks (all, or those named), each in a process
+ * of its own so that its peak memory is its own, prints their figures, and merges them
+ * into bench/results.json under each benchmark's key.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { clientBench } from './client.js';
+import { ingestBench, steadyStateBench } from './ingest.js';
 
 type Figures = Record<string, number | string>;
-const BENCHES: Record<string, () => Promise<Figures>> = { client: clientBench };
+const BENCHES: Record<string, () => Promise<Figures>> = {
+  client: clientBench,
+  ingest: ingestBench,
+  steady_state: steadyStateBench,
+};
 
+const self = fileURLToPath(import.meta.url);
 const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
-const wanted = process.argv.slice(2);
-const unknown = wanted.filter((n) => !(n in BENCHES));
+const args = process.argv.slice(2);
+
+if (args[0] === '--child') {
+  const figures = await BENCHES[args[1]!]!();
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  process.exit(0);
+}
+
+const unknown = args.filter((n) => !(n in BENCHES));
 if (unknown.length > 0) {
   console.error(
     `unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`,
@@ -21,10 +36,18 @@ if (unknown.length > 0) {
 const results: Record<string, Figures> = existsSync(resultsPath)
   ? JSON.parse(readFileSync(resultsPath, 'utf8'))
   : {};
-for (const [name, bench] of Object.entries(BENCHES)) {
-  if (wanted.length > 0 && !wanted.includes(name)) continue;
+for (const name of Object.keys(BENCHES)) {
+  if (args.length > 0 && !args.includes(name)) continue;
   console.log(`== ${name}`);
-  const figures = await bench();
+  const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', name], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (child.status !== 0) {
+    console.error(`${name} failed (exit ${child.status})`);
+    process.exit(1);
+  }
+  const figures = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Figures;
   for (const [key, value] of Object.entries(figures)) console.log(`  ${key}: ${value}`);
   results[name] = figures;
 }

@@ -1,79 +1,68 @@
 /**
- * `pipewatch demo` (what `npm start` runs): the simulator in live mode on an accelerated
- * clock, watched through the API client, printing each new or updated notice and each
- * new capacity cycle as it arrives.
+ * `pipewatch demo` (what `npm start` runs): the simulator in live mode on a clock sixty
+ * times faster than real time, the daemon against it with short intervals and a fresh
+ * database under `data/demo/`, and each event printed as it arrives.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
-import type { Notice } from '../upstream/schemas.js';
-import { openApi } from './api-target.js';
+import type { FeedSettings } from '../ingest/feeds.js';
 import type { CliContext } from './context.js';
-import { clip, quantity, when } from './format.js';
+import { Daemon } from './daemon.js';
+import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
+/** Simulated seconds per real second. */
 const SPEED = 60;
 /** Simulated notice events per hour: with SPEED, about one every three real seconds. */
 const NOTICES_PER_HOUR = 20;
-const POLL_MS = 5_000;
-const CAPACITY_EVERY = 3;
-/** Pages read per round; the baseline reads as deep as later rounds may go. */
-const DEPTH = 5;
-const WATCHED_PIPELINE = 'transco';
+
+/** Short intervals, so the demo moves; real deployments keep the defaults. */
+const DEMO_SETTINGS: FeedSettings = {
+  noticesIntervalMs: 5_000,
+  capacityIntervalMs: 20_000,
+  pipelinesIntervalMs: 3_600_000,
+  catalogIntervalMs: 60_000,
+  maxAlertAgeMs: 86_400_000,
+  pipelines: [],
+  capacityPipelines: ['transco', 'texas-eastern'],
+  baselinePages: 10,
+  baselineAgeMs: 7 * 86_400_000,
+};
 
 /** Registers `demo`. */
 export function demoCommand(ctx: CliContext): Command {
   return new Command('demo')
     .description('run the demo against the built-in simulator')
     .action(async () => {
-      const target = await openApi(ctx, {
-        live: true,
-        speed: SPEED,
-        noticesPerHour: NOTICES_PER_HOUR,
+      // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
+      const dataDir = join(ctx.io.cwd, 'data', 'demo');
+      rmSync(dataDir, { recursive: true, force: true });
+      const daemon = await Daemon.create(ctx, {
+        settings: DEMO_SETTINGS,
+        dataDir,
+        httpPort: 0,
+        simulator: { live: true, speed: SPEED, noticesPerHour: NOTICES_PER_HOUR },
+        hooks: {
+          notices: (events) => {
+            for (const e of events) ctx.out(noticeLine(e));
+          },
+          capacity: (e) => ctx.out(capacityLine(e)),
+          schemaDrift: (e) => ctx.out(driftLine(e)),
+        },
       });
-      const { client } = target;
-      const seen = new Map<number, string>();
-      let lastCycle: number | undefined;
-      const line = (tag: string, n: Notice) =>
-        ctx.out(
-          `[${tag}] ${when(n.posted_at)} ${n.pipeline_slug}: ${clip(n.type, 24)} (${n.category || '-'}, ${n.status || 'no status'}) ${clip(n.subject, 70)}`,
-        );
+      const source = daemon.target.simulator
+        ? `simulator at ${daemon.target.simulator.url} (clock x${SPEED})`
+        : 'the configured API';
+      ctx.out(`pipewatch demo: ${source}`);
       ctx.out(
-        `pipewatch demo: ${target.simulator ? `simulator at ${target.simulator.url}, clock x${SPEED}` : 'configured API'}; Ctrl-C to stop`,
+        `  database ${join(dataDir, 'pipewatch.db')}; status ${daemon.httpUrl}/status, metrics ${daemon.httpUrl}/metrics`,
       );
+      ctx.out('  Ctrl-C to stop.');
+      ctx.out('  The first sync is a baseline: it stores recent notices without reporting them.');
       try {
-        for (let round = 0; !ctx.signal.aborted; round++) {
-          let fresh = 0;
-          for await (const page of client.noticePages({
-            maxPages: DEPTH,
-            signal: ctx.signal,
-          })) {
-            let changed = 0;
-            for (const n of page.data) {
-              const version = n.service_updated_at ?? '';
-              const known = seen.get(n.id);
-              seen.set(n.id, version);
-              if (round === 0 || known === version) continue;
-              changed++;
-              line(known === undefined ? 'new' : 'updated', n);
-            }
-            fresh += changed;
-            if (round > 0 && changed === 0) break;
-          }
-          if (round === 0)
-            ctx.out(`baseline: ${seen.size} recent notices stored; waiting for new ones…`);
-          if (round % CAPACITY_EVERY === 0) {
-            const { data } = await client.capacity(WATCHED_PIPELINE);
-            if (data.cycle.id !== lastCycle) {
-              lastCycle = data.cycle.id;
-              const low = [...data.locations].sort((a, b) => (a.oac ?? 0) - (b.oac ?? 0))[0];
-              ctx.out(
-                `[capacity] ${WATCHED_PIPELINE} ${data.cycle.cycle} cycle, gas day ${data.cycle.gas_day}: ${data.locations.length} locations${low ? `, lowest OAC ${quantity(low.oac)} at ${low.location}` : ''}`,
-              );
-            }
-          }
-          if (fresh === 0 && round > 0) ctx.logger.debug('no new notices');
-          await ctx.clock.sleep(POLL_MS, ctx.signal).catch(() => undefined);
-        }
+        await daemon.run();
       } finally {
-        await target.close();
+        await daemon.close();
       }
     });
 }

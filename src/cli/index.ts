@@ -10,7 +10,9 @@ import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
 import { apiCommand } from './api.js';
 import { CliContext, type CliIo } from './context.js';
 import { demoCommand } from './demo.js';
+import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
+import { statusCommand } from './status.js';
 
 /** Exit statuses. */
 export const ExitCode = { Ok: 0, Failed: 1, Usage: 2 } as const;
@@ -24,7 +26,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
-  for (const command of [apiCommand(ctx), simulateCommand(ctx), demoCommand(ctx)]) {
+  for (const command of [
+    runCommand(ctx),
+    statusCommand(ctx),
+    apiCommand(ctx),
+    simulateCommand(ctx),
+    demoCommand(ctx),
+  ]) {
     program.addCommand(command);
   }
   const override = (c: Command) => {

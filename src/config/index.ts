@@ -26,6 +26,12 @@ export interface Config {
   noticesIntervalMs: number;
   capacityIntervalMs: number;
   maxAlertAgeMs: number;
+  /** Pipelines whose notices alert; empty: all. */
+  pipelines: string[];
+  /** Pipelines whose capacity is fetched. */
+  capacityPipelines: string[];
+  baselinePages: number;
+  baselineAgeMs: number;
   httpPort: number;
   webhookSecret: string | undefined;
   slack: {
@@ -88,6 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     noticesIntervalMs: read('noticesInterval'),
     capacityIntervalMs: read('capacityInterval'),
     maxAlertAgeMs: read('maxAlertAge'),
+    pipelines: read('pipelines') ?? [],
+    capacityPipelines: read('capacityPipelines') ?? [],
+    baselinePages: read('baselinePages'),
+    baselineAgeMs: read('baselineAge'),
     httpPort: read('httpPort'),
     webhookSecret: read('webhookSecret'),
     slack: {

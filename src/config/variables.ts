@@ -99,6 +99,23 @@ const emailAddress = z
     'must be an email address, optionally with a name: "pipewatch <alerts@example.com>"',
   );
 
+/** A comma-separated list of pipeline slugs. */
+const slugList = z.string().transform((v, ctx) => {
+  const slugs = v
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = slugs.find((s) => !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be pipeline slugs separated by commas; "${bad}" is not a slug`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(slugs)];
+});
+
 function variable<T>(v: Variable<T>): Variable<T> {
   return v;
 }
@@ -182,6 +199,34 @@ export const VARIABLES = {
     example: '24h',
     secret: false,
     description: 'a notice posted longer ago than this never alerts',
+  }),
+  pipelines: variable({
+    name: 'PIPEWATCH_PIPELINES',
+    schema: withDefault('', slugList),
+    example: 'transco,texas-eastern',
+    secret: false,
+    description: 'pipelines whose notices alert (slugs, comma-separated); empty: all',
+  }),
+  capacityPipelines: variable({
+    name: 'PIPEWATCH_CAPACITY_PIPELINES',
+    schema: withDefault('', z.string()).pipe(slugList),
+    example: 'transco,texas-eastern',
+    secret: false,
+    description: 'pipelines whose capacity is fetched (slugs, comma-separated); empty: none',
+  }),
+  baselinePages: variable({
+    name: 'PIPEWATCH_BASELINE_PAGES',
+    schema: withDefault('10', integer(1, 1000)),
+    example: '10',
+    secret: false,
+    description: 'the first sync into an empty database stores at most this many pages of notices…',
+  }),
+  baselineAge: variable({
+    name: 'PIPEWATCH_BASELINE_AGE',
+    schema: withDefault('7d', duration(60_000)),
+    example: '7d',
+    secret: false,
+    description: '…and stops at a page whose newest notice is older than this',
   }),
   httpPort: variable({
     name: 'PIPEWATCH_HTTP_PORT',

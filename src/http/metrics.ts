@@ -64,7 +64,8 @@ export class Metrics {
   });
 
   constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'pipewatch_' });
+    if (options.processMetrics ?? true)
+      collectDefaultMetrics({ register: this.registry, prefix: 'pipewatch_' });
   }
 
   /** The exposition text for `/metrics`. */

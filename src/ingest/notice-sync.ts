@@ -1,8 +1,9 @@
 /**
  * The notice sync: walks `/ip/notices` latest first from page 1 and stores every notice,
  * each page in one transaction together with the events it causes. It stops at the
- * first page with nothing new or changed (after a minimum depth), at the last page, or
- * at the page bound. Notices posted while it pages push others to later pages, which it
+ * first page with nothing new or changed, at the last page, or at the page bound; so a
+ * sync when nothing changed costs one request. Every sixth sync reads ten pages whatever
+ * they hold, to catch notices a pipeline posts late with an older date. Notices posted while it pages push others to later pages, which it
  * reads anyway; the upsert makes that overlap harmless.
  *
  * The first sync into an empty database is a baseline: it backfills up to a depth (pages
@@ -47,7 +48,7 @@ export const noticeSyncDefaults = {
   pipelines: [],
   baselinePages: 10,
   baselineMaxAgeMs: 7 * 86_400_000,
-  minPages: 2,
+  minPages: 1,
   deepScanEvery: 6,
   deepScanPages: 10,
   maxPages: 100,
@@ -86,6 +87,11 @@ interface Cursor {
   syncs?: number;
   /** Pages the last walk over all pipelines needed; decides whether per-pipeline walks are cheaper. */
   lastAllPages?: number;
+  /**
+   * A sync that failed part-way leaves the pages after it unread; the next one reads at
+   * least this deep before it may stop at a page with nothing new.
+   */
+  resumeDepth?: number;
 }
 
 /** Counts of one page. */
@@ -150,7 +156,8 @@ export async function syncNotices(
 ): Promise<NoticeSyncResult> {
   const { store, clock } = deps;
   const cursor = store.syncState.cursor<Cursor>(NOTICES_FEED) ?? {};
-  const baseline = cursor.baselineDoneAt === undefined && store.notices.count() === 0;
+  // A baseline that failed part-way is still the baseline: it starts again from page 1.
+  const baseline = cursor.baselineDoneAt === undefined;
   const syncNumber = (cursor.syncs ?? 0) + 1;
   const wanted = options.pipelines;
   const perPipeline =
@@ -158,11 +165,9 @@ export async function syncNotices(
     wanted.length > 0 &&
     wanted.length * options.minPages < (cursor.lastAllPages ?? Number.POSITIVE_INFINITY);
   const scopes: Array<string | undefined> = perPipeline ? [...wanted] : [undefined];
-  const minPages = baseline
-    ? 1
-    : syncNumber % options.deepScanEvery === 0
-      ? options.deepScanPages
-      : options.minPages;
+  const scheduledDepth =
+    syncNumber % options.deepScanEvery === 0 ? options.deepScanPages : options.minPages;
+  const minPages = baseline ? 1 : Math.max(scheduledDepth, cursor.resumeDepth ?? 0);
   const maxPages = baseline ? options.baselinePages : Math.max(options.maxPages, minPages);
 
   const result: NoticeSyncResult = {
@@ -181,55 +186,66 @@ export async function syncNotices(
   const pipelines = new Set(wanted);
   let horizon = cursor.baselineHorizon;
 
-  for (const pipeline of scopes) {
-    let pagesInScope = 0;
-    const walk = deps.client.noticePages({ pipeline, maxPages, ...(signal ? { signal } : {}) });
-    for await (const page of walk) {
-      pagesInScope++;
-      result.pages++;
-      result.skipped += page.skipped.length;
-      if (page.skipped.length > 0)
-        deps.metrics?.skippedRecords.inc({ feed: NOTICES_FEED }, page.skipped.length);
-      const now = clock.now();
-      const outcome = ingestNoticePage(store, page.data, {
-        seenAt: toUtcIso(now),
-        baseline,
-        baselineHorizon: horizon,
-        alertableAfter: toUtcIso(new Date(now.getTime() - options.maxAlertAgeMs)),
-        pipelines,
-        hooks: deps.hooks,
-      });
-      for (const change of ['new', 'updated', 'unchanged'] as const) {
-        result[change] += outcome.counts[change];
-        deps.metrics?.notices.inc({ change }, outcome.counts[change]);
-      }
-      result.emitted += outcome.events.length;
-      if (baseline) {
-        for (const n of page.data) {
-          const created = n.service_created_at ?? n.posted_at;
-          if (created !== null && (horizon === undefined || created > horizon)) horizon = created;
+  try {
+    for (const pipeline of scopes) {
+      let pagesInScope = 0;
+      const walk = deps.client.noticePages({ pipeline, maxPages, ...(signal ? { signal } : {}) });
+      for await (const page of walk) {
+        pagesInScope++;
+        result.pages++;
+        result.skipped += page.skipped.length;
+        if (page.skipped.length > 0)
+          deps.metrics?.skippedRecords.inc({ feed: NOTICES_FEED }, page.skipped.length);
+        const now = clock.now();
+        const outcome = ingestNoticePage(store, page.data, {
+          seenAt: toUtcIso(now),
+          baseline,
+          baselineHorizon: horizon,
+          alertableAfter: toUtcIso(new Date(now.getTime() - options.maxAlertAgeMs)),
+          pipelines,
+          hooks: deps.hooks,
+        });
+        for (const change of ['new', 'updated', 'unchanged'] as const) {
+          result[change] += outcome.counts[change];
+          deps.metrics?.notices.inc({ change }, outcome.counts[change]);
         }
-        const newest = page.data[0]?.posted_at;
-        const ageLimit = toUtcIso(new Date(now.getTime() - options.baselineMaxAgeMs));
-        if (newest != null && newest < ageLimit) {
-          result.end = 'baseline-depth';
+        result.emitted += outcome.events.length;
+        if (baseline) {
+          for (const n of page.data) {
+            const created = n.service_created_at ?? n.posted_at;
+            if (created !== null && (horizon === undefined || created > horizon)) horizon = created;
+          }
+          const newest = page.data[0]?.posted_at;
+          const ageLimit = toUtcIso(new Date(now.getTime() - options.baselineMaxAgeMs));
+          if (newest != null && newest < ageLimit) {
+            result.end = 'baseline-depth';
+            break;
+          }
+          continue;
+        }
+        if (outcome.counts.new + outcome.counts.updated === 0 && pagesInScope >= minPages) {
+          result.end = 'caught-up';
           break;
         }
-        continue;
       }
-      if (outcome.counts.new + outcome.counts.updated === 0 && pagesInScope >= minPages) {
-        result.end = 'caught-up';
-        break;
-      }
+      if (result.end !== 'caught-up' && result.end !== 'baseline-depth')
+        result.end = deps.client.lastWalkEnd ?? 'last-page';
+      if (baseline && result.end === 'page-bound') result.end = 'baseline-depth';
     }
-    if (result.end !== 'caught-up' && result.end !== 'baseline-depth')
-      result.end = deps.client.lastWalkEnd ?? 'last-page';
-    if (baseline && result.end === 'page-bound') result.end = 'baseline-depth';
+  } catch (error) {
+    // Everything stored so far stays; the next sync reads past where this one got.
+    store.syncState.setCursor(NOTICES_FEED, {
+      ...cursor,
+      syncs: syncNumber,
+      resumeDepth: Math.max(cursor.resumeDepth ?? 0, result.pages + 1),
+    } satisfies Cursor);
+    throw error;
   }
 
   result.requests = deps.client.stats.requests - requestsBefore;
+  const { resumeDepth: _done, ...rest } = cursor;
   store.syncState.setCursor(NOTICES_FEED, {
-    ...cursor,
+    ...rest,
     syncs: syncNumber,
     ...(baseline
       ? { baselineDoneAt: toUtcIso(clock.now()), ...(horizon ? { baselineHorizon: horizon } : {}) }

@@ -24,8 +24,9 @@ export interface ReferenceSyncDeps {
 /** Upserts `/ip/pipelines`; returns the slugs that were not known before. */
 export async function syncPipelines(
   deps: ReferenceSyncDeps,
+  signal?: AbortSignal,
 ): Promise<{ total: number; added: string[] }> {
-  const { data } = await deps.client.pipelines();
+  const { data } = await deps.client.pipelines(signal);
   const seenAt = toUtcIso(deps.clock.now());
   const firstSync = deps.store.pipelines.count() === 0;
   const added = deps.store.transaction(() =>
@@ -45,9 +46,12 @@ export async function syncPipelines(
   return { total: data.length, added };
 }
 
-const DESCRIBED: Record<string, (c: PipelineApiClient) => Promise<TableDescription | null>> = {
-  notices: async (c) => (await c.catalogTable('notices')).data,
-  pipelines: async (c) => (await c.catalogTable('pipelines')).data,
+const DESCRIBED: Record<
+  string,
+  (c: PipelineApiClient, signal?: AbortSignal) => Promise<TableDescription | null>
+> = {
+  notices: async (c, signal) => (await c.catalogTable('notices', signal)).data,
+  pipelines: async (c, signal) => (await c.catalogTable('pipelines', signal)).data,
   tables: async () => null,
 };
 
@@ -56,14 +60,17 @@ const DESCRIBED: Record<string, (c: PipelineApiClient) => Promise<TableDescripti
  * difference emits a schema-drift event per changed table, in the transaction that
  * stores the new hash and description.
  */
-export async function syncCatalog(deps: ReferenceSyncDeps): Promise<{ drifted: string[] }> {
-  const { data: hashes } = await deps.client.catalogHashes();
+export async function syncCatalog(
+  deps: ReferenceSyncDeps,
+  signal?: AbortSignal,
+): Promise<{ drifted: string[] }> {
+  const { data: hashes } = await deps.client.catalogHashes(signal);
   const stored = deps.store.catalog.hashes();
   const changed = Object.entries(hashes).filter(([name, hash]) => stored[name] !== hash);
   const descriptions = new Map<string, TableDescription | null>();
   for (const [name] of changed) {
     const describe = DESCRIBED[name];
-    descriptions.set(name, describe ? await describe(deps.client) : null);
+    descriptions.set(name, describe ? await describe(deps.client, signal) : null);
   }
   const seenAt = toUtcIso(deps.clock.now());
   const drifted: string[] = [];

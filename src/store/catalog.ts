@@ -15,7 +15,9 @@ export class CatalogStore {
 
   /** Stored hash per catalog endpoint name (`tables`, `notices`, `pipelines`). */
   hashes(): Record<string, string> {
-    const rows = this.db.prepare<[], { name: string; hash: string }>('SELECT name, hash FROM catalog').all();
+    const rows = this.db
+      .prepare<[], { name: string; hash: string }>('SELECT name, hash FROM catalog')
+      .all();
     return Object.fromEntries(rows.map((r) => [r.name, r.hash]));
   }
 
@@ -36,6 +38,11 @@ export class CatalogStore {
         'SELECT * FROM catalog WHERE name = ?',
       )
       .get(name);
-    return row ? { ...row, description: row.description ? (JSON.parse(row.description) as TableDescription) : null } : undefined;
+    return row
+      ? {
+          ...row,
+          description: row.description ? (JSON.parse(row.description) as TableDescription) : null,
+        }
+      : undefined;
   }
 }

@@ -37,7 +37,11 @@ export class Store {
 
   /** Opens `<dataDir>/pipewatch.db` (or `:memory:`). */
   static open(dataDirOrMemory: string): Store {
-    return new Store(openDatabase(dataDirOrMemory === ':memory:' ? ':memory:' : join(dataDirOrMemory, DATABASE_FILE)));
+    return new Store(
+      openDatabase(
+        dataDirOrMemory === ':memory:' ? ':memory:' : join(dataDirOrMemory, DATABASE_FILE),
+      ),
+    );
   }
 
   /** Runs `fn` in one transaction (nested calls join the outer one). */
@@ -46,7 +50,11 @@ export class Store {
   }
 
   counts(): StoreCounts {
-    return { pipelines: this.pipelines.count(), notices: this.notices.count(), capacity_cycles: this.capacity.count() };
+    return {
+      pipelines: this.pipelines.count(),
+      notices: this.notices.count(),
+      capacity_cycles: this.capacity.count(),
+    };
   }
 
   /** Closes the database; checkpoints the WAL. */

@@ -126,17 +126,33 @@ export class NoticeStore {
     const hash = noticeHash(notice);
     const known = this.selectMeta.get(notice.id);
     if (!known) {
-      this.insert.run({ ...notice, content_hash: hash, seen_at: seenAt, baseline: baseline ? 1 : 0 });
+      this.insert.run({
+        ...notice,
+        content_hash: hash,
+        seen_at: seenAt,
+        baseline: baseline ? 1 : 0,
+      });
       return { change: 'new', version: 1, changedFields: [], previous: undefined };
     }
     if (known.content_hash === hash) {
       this.touch.run(seenAt, notice.id);
-      return { change: 'unchanged', version: known.version, changedFields: [], previous: undefined };
+      return {
+        change: 'unchanged',
+        version: known.version,
+        changedFields: [],
+        previous: undefined,
+      };
     }
     const previous = pick(this.selectFull.get(notice.id)!);
     const changedFields = FIELDS.filter((f) => previous[f] !== notice[f]);
     this.update.run({ ...notice, content_hash: hash, seen_at: seenAt });
-    this.insertHistory.run(notice.id, known.version, seenAt, JSON.stringify(changedFields), JSON.stringify(previous));
+    this.insertHistory.run(
+      notice.id,
+      known.version,
+      seenAt,
+      JSON.stringify(changedFields),
+      JSON.stringify(previous),
+    );
     return { change: 'updated', version: known.version + 1, changedFields, previous };
   }
 
@@ -149,7 +165,10 @@ export class NoticeStore {
   /** The versions a notice had before its current one, oldest first. */
   history(id: number): NoticeVersion[] {
     return this.db
-      .prepare<[number], { version: number; changed_at: string; changed_fields: string; previous: string }>(
+      .prepare<
+        [number],
+        { version: number; changed_at: string; changed_fields: string; previous: string }
+      >(
         'SELECT version, changed_at, changed_fields, previous FROM notice_history WHERE notice_id = ? ORDER BY version',
       )
       .all(id)
@@ -169,7 +188,9 @@ export class NoticeStore {
   /** Notices posted at or after `since`, latest first. */
   postedSince(since: UtcIso, limit = 10_000): StoredNotice[] {
     return this.db
-      .prepare<[string, number], Row>('SELECT * FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC LIMIT ?')
+      .prepare<[string, number], Row>(
+        'SELECT * FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC LIMIT ?',
+      )
       .all(since, limit)
       .map(fromRow);
   }

@@ -39,7 +39,9 @@ export class PipelineStore {
 
   /** One pipeline by slug. */
   bySlug(slug: string): StoredPipeline | undefined {
-    return this.db.prepare<[string], StoredPipeline>('SELECT * FROM pipelines WHERE slug = ?').get(slug);
+    return this.db
+      .prepare<[string], StoredPipeline>('SELECT * FROM pipelines WHERE slug = ?')
+      .get(slug);
   }
 
   /** The zone to show a pipeline's local times in. */

@@ -55,7 +55,9 @@ export class SyncStateStore {
 
   /** A feed's cursor (feed-specific JSON), if any. */
   cursor<T>(feed: string): T | undefined {
-    const row = this.db.prepare<[string], { cursor: string | null }>('SELECT cursor FROM sync_state WHERE feed = ?').get(feed);
+    const row = this.db
+      .prepare<[string], { cursor: string | null }>('SELECT cursor FROM sync_state WHERE feed = ?')
+      .get(feed);
     return row?.cursor ? (JSON.parse(row.cursor) as T) : undefined;
   }
 
@@ -71,7 +73,9 @@ export class SyncStateStore {
 
   /** The state of one feed. */
   get(feed: string): FeedState | undefined {
-    return this.db.prepare<[string], FeedState>('SELECT * FROM sync_state WHERE feed = ?').get(feed);
+    return this.db
+      .prepare<[string], FeedState>('SELECT * FROM sync_state WHERE feed = ?')
+      .get(feed);
   }
 
   /** Every feed's state, by name. */

@@ -103,6 +103,7 @@ export interface CapacityQuery {
   cycle?: CapacityCycle | undefined;
   /** `YYYY-MM-DD`. */
   gasDay?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Why a notice walk stopped; useful in logs and to the sync that drives it. */
@@ -156,9 +157,9 @@ export class PipelineApiClient {
   }
 
   /** `GET /catalog/hashes`: SHA-256 of each catalog endpoint's JSON, to detect structure changes. */
-  async catalogHashes(): Promise<ApiResult<CatalogHashes>> {
+  async catalogHashes(signal?: AbortSignal): Promise<ApiResult<CatalogHashes>> {
     return this.single(
-      await this.send({ method: 'GET', path: '/catalog/hashes' }),
+      await this.send({ method: 'GET', path: '/catalog/hashes', ...(signal ? { signal } : {}) }),
       CatalogHashesSchema,
       '/catalog/hashes',
     );
@@ -174,14 +175,25 @@ export class PipelineApiClient {
   }
 
   /** `GET /catalog/table/{name}`. */
-  async catalogTable(name: 'notices' | 'pipelines'): Promise<ApiResult<TableDescription>> {
+  async catalogTable(
+    name: 'notices' | 'pipelines',
+    signal?: AbortSignal,
+  ): Promise<ApiResult<TableDescription>> {
     const path = `/catalog/table/${name}`;
-    return this.single(await this.send({ method: 'GET', path }), TableDescriptionSchema, path);
+    return this.single(
+      await this.send({ method: 'GET', path, ...(signal ? { signal } : {}) }),
+      TableDescriptionSchema,
+      path,
+    );
   }
 
   /** `GET /ip/pipelines`. */
-  async pipelines(): Promise<ApiResult<Pipeline[]>> {
-    const env = await this.send({ method: 'GET', path: '/ip/pipelines' });
+  async pipelines(signal?: AbortSignal): Promise<ApiResult<Pipeline[]>> {
+    const env = await this.send({
+      method: 'GET',
+      path: '/ip/pipelines',
+      ...(signal ? { signal } : {}),
+    });
     const { records, skipped } = parseRecords(
       PipelineSchema,
       env.data,
@@ -268,6 +280,7 @@ export class PipelineApiClient {
       method: 'GET',
       path,
       query: { cycle: query.cycle, gas_day: query.gasDay },
+      ...(query.signal ? { signal: query.signal } : {}),
     });
     const context = this.context(path);
     const data = parseStrict(

@@ -61,6 +61,9 @@ describe('loadConfig', () => {
     expect(config.capacityIntervalMs).toBe(5_400_000);
     expect(config.maxAlertAgeMs).toBe(172_800_000);
     expect(config.httpPort).toBe(0);
+    expect(
+      loadConfig({ PIPEWATCH_PIPELINES: ' Transco, texas-eastern,,transco ' }, '/').pipelines,
+    ).toEqual(['transco', 'texas-eastern']);
     expect(config.dataDir).toBe('/var/lib/pipewatch');
     expect(config.email.from).toBe('pipewatch <alerts@example.com>');
   });
@@ -75,6 +78,10 @@ describe('loadConfig', () => {
     ['PIPEWATCH_CAPACITY_INTERVAL', '10x', /is not a duration/],
     ['PIPEWATCH_MAX_ALERT_AGE', '10s', /below the minimum/],
     ['PIPEWATCH_HTTP_PORT', '70000', /between 0 and 65535/],
+    ['PIPEWATCH_PIPELINES', 'transco, Texas Eastern', /"texas eastern" is not a slug/],
+    ['PIPEWATCH_CAPACITY_PIPELINES', 'transco;anr', /separated by commas/],
+    ['PIPEWATCH_BASELINE_PAGES', '0', /between 1 and 1000/],
+    ['PIPEWATCH_BASELINE_AGE', 'forever', /is not a duration/],
     ['PIPEWATCH_HTTP_PORT', 'http', /whole number/],
     ['PIPEWATCH_WEBHOOK_SECRET', 'short', /at least 16 characters/],
     ['SLACK_BOT_TOKEN', 'xoxp-user-token', /starting with "xoxb-"/],

@@ -5,11 +5,13 @@ import {
   syncNotices,
 } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { PipelineApiClient } from '../../src/upstream/client.js';
 import {
   AuthenticationError,
   RetryableUpstreamError,
   UnavailableError,
 } from '../../src/upstream/errors.js';
+import { envelope, startScriptedApi } from '../fakes/scripted-api.js';
 import { type Harness, harness } from './harness.js';
 
 const options: NoticeSyncOptions = {
@@ -54,6 +56,56 @@ describe('notice sync', () => {
     expect(h.events.notices).toEqual([]);
   });
 
+  it('a baseline that fails part-way is still the baseline next time: nothing is emitted', async () => {
+    h = await harness();
+    let failPage3 = true;
+    const fake = await startScriptedApi((req) => {
+      const page = Number(req.url.searchParams.get('page') ?? '1');
+      if (page === 3 && failPage3)
+        return { status: 500, body: { status: 'error', messages: ['boom'], meta: {}, data: {} } };
+      const data = Array.from({ length: 20 }, (_, i) => {
+        const id = 10_000 - (page - 1) * 20 - i;
+        const at = new Date(Date.parse('2026-11-20T14:00:00Z') - (10_000 - id) * 60_000)
+          .toISOString()
+          .slice(0, 19)
+          .replace('T', ' ');
+        return {
+          id,
+          pipeline_id: 1,
+          pipeline_slug: 'transco',
+          subject: `n${id}`,
+          posted_at: at,
+          service_created_at: at,
+        };
+      });
+      return {
+        body: envelope(page <= 5 ? data : [], { pagination: { total_pages: 5, per_page: 20 } }),
+      };
+    });
+    const client = new PipelineApiClient({
+      baseUrl: fake.url,
+      retry: { attempts: 1 },
+      rateLimit: { minTimeMs: 0 },
+    });
+    const run = () =>
+      syncNotices(
+        { client, store: h.store, clock: h.clock, logger: silentLogger, hooks: h.hooks },
+        options,
+      );
+    try {
+      await expect(run()).rejects.toThrow(/HTTP 500/);
+      expect(h.store.notices.count()).toBe(40);
+      failPage3 = false;
+      const again = await run();
+      expect(again.baseline).toBe(true);
+      expect(h.store.notices.count()).toBe(100);
+      expect(h.events.notices).toEqual([]);
+    } finally {
+      await client.close();
+      await fake.close();
+    }
+  });
+
   it('the baseline stops at its age limit', async () => {
     h = await harness();
     const result = await sync({ baselinePages: 1000, baselineMaxAgeMs: 2 * 86_400_000 });
@@ -75,9 +127,10 @@ describe('notice sync', () => {
     const result = await sync();
     expect(h.events.notices.map((e) => [e.change, e.notice.id])).toEqual([['new', added.id]]);
     expect(h.events.notices[0]!.tooOld).toBe(false);
-    expect(result.requests).toBe(options.minPages);
+    expect(result.requests).toBe(2);
     const quiet = await sync();
     expect(quiet.new + quiet.updated).toBe(0);
+    expect(quiet.requests).toBe(1);
     expect(h.events.notices).toHaveLength(1);
   });
 

@@ -1,0 +1,195 @@
+/**
+ * Ingest benchmarks.
+ * - `ingest`: 100,000 notices through the real sync path (JSON text of API pages parsed
+ *   and validated, upserted, classified, events built) into a fresh database, against
+ *   the same rows inserted by one prepared statement in one transaction (the limit).
+ * - `steady_state`: a notice sync when nothing changed: its requests and CPU time, with
+ *   the simulator in another process so only pipewatch's CPU is counted.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ingestNoticePage, noticeSyncDefaults, syncNotices } from '../src/ingest/notice-sync.js';
+import { systemClock } from '../src/lib/clock.js';
+import { silentLogger } from '../src/lib/logger.js';
+import { Store } from '../src/store/index.js';
+import { PipelineApiClient } from '../src/upstream/client.js';
+import { parseRecords } from '../src/upstream/records.js';
+import { EnvelopeSchema, type Notice, NoticeSchema } from '../src/upstream/schemas.js';
+
+const TOTAL = 100_000;
+const PER_PAGE = 20;
+const SLUGS = [
+  'transco',
+  'texas-eastern',
+  'tennessee',
+  'columbia',
+  'anr',
+  'ngpl',
+  'northern-natural',
+  'gulf-south',
+];
+
+function wireNotice(i: number) {
+  const posted = new Date(Date.UTC(2026, 10, 20) - i * 60_000)
+    .toISOString()
+    .slice(0, 19)
+    .replace('T', ' ');
+  const slug = SLUGS[i % SLUGS.length]!;
+  const body = `${slug} is limiting interruptible and secondary firm transportation through Station ${i % 300} for gas day 2026-11-21. `;
+  return {
+    id: 2_000_000 - i,
+    pipeline_id: (i % SLUGS.length) + 1,
+    pipeline_name: slug,
+    pipeline_slug: slug,
+    pipeline_url: `https://www.example.com/${slug}`,
+    subject: `Capacity Constraint - Station ${i % 300}`,
+    identifier: `26-${String(i).padStart(6, '0')}`,
+    url: `https://www.example.com/${slug}/notice/${i}`,
+    category: i % 3 === 0 ? 'Non-Critical' : 'Critical',
+    type: i % 5 === 0 ? 'Maintenance' : 'Capacity Constraint',
+    status: ['Initiate', 'SUPERSEDE', '', 'Terminate'][i % 4],
+    notice: body.repeat(4),
+    html: `<p>${body.repeat(4)}</p>`,
+    mobile: `<p>${body}</p>`,
+    posted_at: posted,
+    effective_at: posted,
+    end_at: i % 5 === 0 ? '' : '9000-12-31 00:00:00',
+    response_at: i % 7 === 0 ? posted : '',
+    service_created_at: posted,
+    service_updated_at: posted,
+  };
+}
+
+/** The text of page `p` (0-based) as the API would send it. */
+function pageText(p: number): string {
+  const data = Array.from({ length: PER_PAGE }, (_, k) => wireNotice(p * PER_PAGE + k));
+  return JSON.stringify({
+    status: 'success',
+    messages: [],
+    meta: { pagination: { page_current: p + 1, per_page: PER_PAGE } },
+    data,
+  });
+}
+
+function freshStore(): Store {
+  return Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-bench-')));
+}
+
+function syncPath(): number {
+  const store = freshStore();
+  const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
+  const seenAt = '2026-11-20T15:00:00Z';
+  let events = 0;
+  const started = performance.now();
+  for (let p = 0; p < TOTAL / PER_PAGE; p++) {
+    const envelope = EnvelopeSchema.parse(JSON.parse(pageText(p)));
+    const { records } = parseRecords(NoticeSchema, envelope.data, context, 'data');
+    const outcome = ingestNoticePage(store, records, {
+      seenAt,
+      baseline: false,
+      alertableAfter: '2026-11-19T15:00:00Z',
+      pipelines: new Set(),
+      hooks: {
+        notices: (e) => {
+          events += e.length;
+        },
+      },
+    });
+    if (outcome.counts.new !== PER_PAGE) throw new Error('sync path lost rows');
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (store.notices.count() !== TOTAL || events !== TOTAL) throw new Error('sync path lost rows');
+  store.close();
+  return TOTAL / seconds;
+}
+
+function plainInsert(): number {
+  const store = freshStore();
+  const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
+  const rows: Notice[] = [];
+  for (let p = 0; p < TOTAL / PER_PAGE; p++) {
+    rows.push(...parseRecords(NoticeSchema, JSON.parse(pageText(p)).data, context, 'data').records);
+  }
+  const fields = Object.keys(rows[0]!);
+  const insert = store.db.prepare(
+    `INSERT INTO notices (${fields.join(', ')}, content_hash, first_seen_at, last_seen_at, last_changed_at)
+     VALUES (${fields.map((f) => `@${f}`).join(', ')}, 'x', @seen, @seen, @seen)`,
+  );
+  const started = performance.now();
+  store.transaction(() => {
+    for (const row of rows) insert.run({ ...row, seen: '2026-11-20T15:00:00Z' });
+  });
+  const seconds = (performance.now() - started) / 1000;
+  store.close();
+  return TOTAL / seconds;
+}
+
+/** Ingest figures. */
+export async function ingestBench(): Promise<Record<string, number>> {
+  // The sync path first, streaming page by page, so the peak memory is its own.
+  const rate = syncPath();
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const limit = plainInsert();
+  return {
+    rows_per_s: Math.round(rate),
+    limit_rows_per_s: Math.round(limit),
+    ratio: Math.round((rate / limit) * 100) / 100,
+    peak_rss_mb: peakRssMb,
+  };
+}
+
+/** Starts `pipewatch simulate` in a child process and resolves with its base URL. */
+async function simulatorProcess(): Promise<{ url: string; stop(): void }> {
+  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', main, 'simulate', '--port', '0', '--seed', '1'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/** Steady-state figures. */
+export async function steadyStateBench(): Promise<Record<string, number>> {
+  const sim = await simulatorProcess();
+  const store = freshStore();
+  const client = new PipelineApiClient({
+    baseUrl: sim.url,
+    user: 'pipewatch',
+    key: 'sim-premium-key',
+    rateLimit: { minTimeMs: 0 },
+  });
+  const deps = { client, store, clock: systemClock, logger: silentLogger };
+  const options = { ...noticeSyncDefaults, maxAlertAgeMs: 86_400_000 };
+  try {
+    await syncNotices(deps, options);
+    await syncNotices(deps, options);
+    const cpu = process.cpuUsage();
+    const result = await syncNotices(deps, options);
+    const used = process.cpuUsage(cpu);
+    if (result.new + result.updated !== 0) throw new Error('steady state saw changes');
+    return {
+      requests: result.requests,
+      cpu_ms: Math.round(((used.user + used.system) / 1000) * 10) / 10,
+    };
+  } finally {
+    await client.close();
+    store.close();
+    sim.stop();
+  }
+}

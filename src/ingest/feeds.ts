@@ -1,0 +1,134 @@
+/**
+ * The four feeds the daemon schedules, built from the configuration: notices (the
+ * configured interval), capacity (its interval, for the configured pipelines), pipelines
+ * (daily) and the catalog (hourly). Also the status report that `/status` and
+ * `pipewatch status` print.
+ */
+import type { Config } from '../config/index.js';
+import { assessHealth, type HealthReport } from '../http/health.js';
+import type { Metrics } from '../http/metrics.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Store, StoreCounts } from '../store/index.js';
+import type { FeedState } from '../store/sync-state.js';
+import type { PipelineApiClient } from '../upstream/client.js';
+import { toUtcIso } from '../upstream/schemas.js';
+import { CAPACITY_FEED, syncCapacity } from './capacity-sync.js';
+import type { IngestHooks } from './events.js';
+import {
+  NOTICES_FEED,
+  type NoticeSyncOptions,
+  noticeSyncDefaults,
+  syncNotices,
+} from './notice-sync.js';
+import { CATALOG_FEED, PIPELINES_FEED, syncCatalog, syncPipelines } from './reference-sync.js';
+import type { Feed } from './scheduler.js';
+
+export { CAPACITY_FEED };
+export const PIPELINES_INTERVAL_MS = 86_400_000;
+export const CATALOG_INTERVAL_MS = 3_600_000;
+
+export interface FeedDeps {
+  client: PipelineApiClient;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  hooks?: IngestHooks | undefined;
+  metrics?: Metrics | undefined;
+}
+
+/** The schedule-relevant part of the configuration. */
+export type FeedSettings = Pick<
+  Config,
+  | 'noticesIntervalMs'
+  | 'capacityIntervalMs'
+  | 'maxAlertAgeMs'
+  | 'pipelines'
+  | 'capacityPipelines'
+  | 'baselinePages'
+  | 'baselineAgeMs'
+> & { pipelinesIntervalMs?: number; catalogIntervalMs?: number };
+
+/** The feeds' names and intervals; `run --once` runs them in this order, the daemon side by side. */
+export function feedSchedule(settings: FeedSettings): Array<{ name: string; intervalMs: number }> {
+  return [
+    { name: PIPELINES_FEED, intervalMs: settings.pipelinesIntervalMs ?? PIPELINES_INTERVAL_MS },
+    { name: CATALOG_FEED, intervalMs: settings.catalogIntervalMs ?? CATALOG_INTERVAL_MS },
+    { name: NOTICES_FEED, intervalMs: settings.noticesIntervalMs },
+    ...(settings.capacityPipelines.length > 0
+      ? [{ name: CAPACITY_FEED, intervalMs: settings.capacityIntervalMs }]
+      : []),
+  ];
+}
+
+/** Builds the feeds of `feedSchedule`. */
+export function buildFeeds(deps: FeedDeps, settings: FeedSettings): Feed[] {
+  const noticeOptions: NoticeSyncOptions = {
+    ...noticeSyncDefaults,
+    maxAlertAgeMs: settings.maxAlertAgeMs,
+    pipelines: settings.pipelines,
+    baselinePages: settings.baselinePages,
+    baselineMaxAgeMs: settings.baselineAgeMs,
+  };
+  const work: Record<string, Feed['run']> = {
+    [PIPELINES_FEED]: (signal) => syncPipelines(deps, signal),
+    [CATALOG_FEED]: (signal) => syncCatalog(deps, signal),
+    [NOTICES_FEED]: (signal) => syncNotices(deps, noticeOptions, signal),
+    [CAPACITY_FEED]: (signal) =>
+      syncCapacity(deps, { pipelines: settings.capacityPipelines }, signal),
+  };
+  return feedSchedule(settings).map((f) => ({ ...f, run: work[f.name]! }));
+}
+
+/** Everything `/status` and `pipewatch status --json` report. */
+export interface StatusReport {
+  generated_at: string;
+  healthy: boolean;
+  feeds: Array<
+    FeedState & { interval_seconds: number | null; healthy: boolean | null; reason: string | null }
+  >;
+  counts: StoreCounts;
+}
+
+/** Builds the status report from the store; `feeds` are the scheduled ones, if known. */
+export function statusReport(
+  store: Store,
+  now: Date,
+  scheduled?: {
+    feeds: ReadonlyArray<{ name: string; intervalMs: number }>;
+    startedAt?: Date | undefined;
+  },
+): StatusReport {
+  const states = store.syncState.all();
+  const health: HealthReport | undefined = scheduled
+    ? assessHealth(scheduled.feeds, states, now, scheduled.startedAt)
+    : undefined;
+  const names = [
+    ...new Set([...(scheduled?.feeds.map((f) => f.name) ?? []), ...states.map((s) => s.feed)]),
+  ];
+  const feeds = names.map((name) => {
+    const state = states.find((s) => s.feed === name) ?? {
+      feed: name,
+      last_attempt_at: null,
+      last_success_at: null,
+      last_error: null,
+      last_error_code: null,
+      last_error_at: null,
+      consecutive_failures: 0,
+    };
+    const feedHealth = health?.feeds.find((f) => f.feed === name);
+    const interval = scheduled?.feeds.find((f) => f.name === name)?.intervalMs;
+    return {
+      ...state,
+      interval_seconds: interval === undefined ? null : interval / 1000,
+      healthy: feedHealth?.healthy ?? null,
+      reason: feedHealth?.reason ?? null,
+    };
+  });
+  return {
+    generated_at: toUtcIso(now),
+    healthy: health?.healthy ?? feeds.every((f) => f.consecutive_failures === 0),
+    feeds,
+    counts: store.counts(),
+  };
+}
