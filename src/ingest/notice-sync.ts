@@ -69,6 +69,7 @@ export interface NoticeSyncResult {
   /** `all`, or the pipelines walked one by one. */
   scope: 'all' | string[];
   pages: number;
+  /** Pages requested (retries of one page count once). */
   requests: number;
   new: number;
   updated: number;
@@ -182,7 +183,6 @@ export async function syncNotices(
     emitted: 0,
     end: 'last-page',
   };
-  const requestsBefore = deps.client.stats.requests;
   const pipelines = new Set(wanted);
   let horizon = cursor.baselineHorizon;
 
@@ -228,8 +228,12 @@ export async function syncNotices(
           break;
         }
       }
+      // The request that found an empty or repeated page yielded nothing but was made.
+      const walkEnd = deps.client.lastWalkEnd;
+      result.requests +=
+        pagesInScope + (walkEnd === 'empty-page' || walkEnd === 'repeated-page' ? 1 : 0);
       if (result.end !== 'caught-up' && result.end !== 'baseline-depth')
-        result.end = deps.client.lastWalkEnd ?? 'last-page';
+        result.end = walkEnd ?? 'last-page';
       if (baseline && result.end === 'page-bound') result.end = 'baseline-depth';
     }
   } catch (error) {
@@ -242,7 +246,6 @@ export async function syncNotices(
     throw error;
   }
 
-  result.requests = deps.client.stats.requests - requestsBefore;
   const { resumeDepth: _done, ...rest } = cursor;
   store.syncState.setCursor(NOTICES_FEED, {
     ...rest,
