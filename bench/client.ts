@@ -7,37 +7,9 @@ import { simulatorDefaults, startSimulator } from '../src/simulator/index.js';
 import { PipelineApiClient } from '../src/upstream/client.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { NoticeSchema } from '../src/upstream/schemas.js';
+import { wireNotice } from './fixtures.js';
 
 const RECORDS = 100_000;
-
-function wireNotice(i: number) {
-  const posted = new Date(Date.UTC(2026, 10, 20) - i * 60_000)
-    .toISOString()
-    .slice(0, 19)
-    .replace('T', ' ');
-  return {
-    id: 1_000_000 - i,
-    pipeline_id: (i % 24) + 1,
-    pipeline_name: 'Transcontinental Gas Pipe Line',
-    pipeline_slug: 'transco',
-    pipeline_url: 'https://www.example.com/transco/postings',
-    subject: `Capacity Constraint - Station ${i % 300}`,
-    identifier: `26-${String(i).padStart(5, '0')}`,
-    url: `https://www.example.com/transco/notice/${i}`,
-    category: i % 3 === 0 ? 'Non-Critical' : 'Critical',
-    type: 'Capacity Constraint',
-    status: i % 4 === 0 ? '' : 'Initiate',
-    notice: 'Transco is limiting interruptible and secondary firm through Station 165. '.repeat(8),
-    html: `<p>${'Transco is limiting interruptible and secondary firm through <b>Station 165</b>. '.repeat(8)}</p>`,
-    mobile: '<p>Limited through Station 165.</p>',
-    posted_at: posted,
-    effective_at: posted,
-    end_at: i % 5 === 0 ? '' : '9000-12-31 00:00:00',
-    response_at: i % 7 === 0 ? posted : '',
-    service_created_at: posted,
-    service_updated_at: posted,
-  };
-}
 
 /** Figures: parse rate (records/s) and a full loopback walk (pages/s, notices/s). */
 export async function clientBench(): Promise<Record<string, number>> {

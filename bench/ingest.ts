@@ -18,50 +18,10 @@ import { Store } from '../src/store/index.js';
 import { PipelineApiClient } from '../src/upstream/client.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { EnvelopeSchema, type Notice, NoticeSchema } from '../src/upstream/schemas.js';
+import { wireNotice } from './fixtures.js';
 
 const TOTAL = 100_000;
 const PER_PAGE = 20;
-const SLUGS = [
-  'transco',
-  'texas-eastern',
-  'tennessee',
-  'columbia',
-  'anr',
-  'ngpl',
-  'northern-natural',
-  'gulf-south',
-];
-
-function wireNotice(i: number) {
-  const posted = new Date(Date.UTC(2026, 10, 20) - i * 60_000)
-    .toISOString()
-    .slice(0, 19)
-    .replace('T', ' ');
-  const slug = SLUGS[i % SLUGS.length]!;
-  const body = `${slug} is limiting interruptible and secondary firm transportation through Station ${i % 300} for gas day 2026-11-21. `;
-  return {
-    id: 2_000_000 - i,
-    pipeline_id: (i % SLUGS.length) + 1,
-    pipeline_name: slug,
-    pipeline_slug: slug,
-    pipeline_url: `https://www.example.com/${slug}`,
-    subject: `Capacity Constraint - Station ${i % 300}`,
-    identifier: `26-${String(i).padStart(6, '0')}`,
-    url: `https://www.example.com/${slug}/notice/${i}`,
-    category: i % 3 === 0 ? 'Non-Critical' : 'Critical',
-    type: i % 5 === 0 ? 'Maintenance' : 'Capacity Constraint',
-    status: ['Initiate', 'SUPERSEDE', '', 'Terminate'][i % 4],
-    notice: body.repeat(4),
-    html: `<p>${body.repeat(4)}</p>`,
-    mobile: `<p>${body}</p>`,
-    posted_at: posted,
-    effective_at: posted,
-    end_at: i % 5 === 0 ? '' : '9000-12-31 00:00:00',
-    response_at: i % 7 === 0 ? posted : '',
-    service_created_at: posted,
-    service_updated_at: posted,
-  };
-}
 
 /** The text of page `p` (0-based) as the API would send it. */
 function pageText(p: number): string {

@@ -13,11 +13,7 @@ import {
   gasDayOf,
   NOMINATION_CYCLES,
 } from '../domain/gas-day.js';
-import type { Metrics } from '../http/metrics.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
-import type { PipelineApiClient } from '../upstream/client.js';
 import {
   AuthenticationError,
   NotFoundError,
@@ -25,7 +21,7 @@ import {
   UpstreamError,
 } from '../upstream/errors.js';
 import { type CapacityCycle, toUtcIso } from '../upstream/schemas.js';
-import type { CapacityEvent, IngestHooks } from './events.js';
+import type { CapacityEvent, IngestDeps } from './events.js';
 
 /** The feed name in `sync_state`, the metrics and the logs. */
 export const CAPACITY_FEED = 'capacity';
@@ -46,15 +42,7 @@ export const capacitySyncDefaults = {
   retryWindowMs: 6 * 3_600_000,
 } as const satisfies Required<Omit<CapacitySyncOptions, 'pipelines'>>;
 
-/** What the sync works with; time comes from `clock` so schedules can be tested. */
-export interface CapacitySyncDeps {
-  client: PipelineApiClient;
-  store: Store;
-  clock: Clock;
-  logger: Logger;
-  hooks?: IngestHooks | undefined;
-  metrics?: Metrics | undefined;
-}
+export type CapacitySyncDeps = IngestDeps;
 
 /** What one sync did, for logs, tests and the error that reports failed pipelines. */
 export interface CapacitySyncResult {

@@ -2,6 +2,11 @@
  * What ingest tells the next stage. Events are handed to hooks inside the transaction
  * that stored their cause, so whatever the next stage writes lands with it or not at all.
  */
+import type { Metrics } from '../http/metrics.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Store } from '../store/index.js';
+import type { PipelineApiClient } from '../upstream/client.js';
 import type {
   CapacityCycleInfo,
   CapacityLocation,
@@ -57,4 +62,14 @@ export interface IngestHooks {
   notices?(events: NoticeEvent[]): void;
   capacity?(event: CapacityEvent): void;
   schemaDrift?(event: SchemaDriftEvent): void;
+}
+
+/** What every sync works with: the API, the store, the time, where to log and report. */
+export interface IngestDeps {
+  client: PipelineApiClient;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  hooks?: IngestHooks | undefined;
+  metrics?: Metrics | undefined;
 }

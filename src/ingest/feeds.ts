@@ -6,15 +6,11 @@
  */
 import type { Config } from '../config/index.js';
 import { assessHealth, type HealthReport } from '../http/health.js';
-import type { Metrics } from '../http/metrics.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
 import type { Store, StoreCounts } from '../store/index.js';
 import type { FeedState } from '../store/sync-state.js';
-import type { PipelineApiClient } from '../upstream/client.js';
 import { toUtcIso } from '../upstream/schemas.js';
 import { CAPACITY_FEED, syncCapacity } from './capacity-sync.js';
-import type { IngestHooks } from './events.js';
+import type { IngestDeps } from './events.js';
 import {
   NOTICES_FEED,
   type NoticeSyncOptions,
@@ -28,14 +24,7 @@ export { CAPACITY_FEED };
 export const PIPELINES_INTERVAL_MS = 86_400_000;
 export const CATALOG_INTERVAL_MS = 3_600_000;
 
-export interface FeedDeps {
-  client: PipelineApiClient;
-  store: Store;
-  clock: Clock;
-  logger: Logger;
-  hooks?: IngestHooks | undefined;
-  metrics?: Metrics | undefined;
-}
+export type FeedDeps = IngestDeps;
 
 /** The schedule-relevant part of the configuration. */
 export type FeedSettings = Pick<

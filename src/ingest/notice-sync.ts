@@ -1,26 +1,8 @@
-/**
- * The notice sync: walks `/ip/notices` latest first from page 1 and stores every notice,
- * each page in one transaction together with the events it causes. It stops at the
- * first page with nothing new or changed, at the last page, or at the page bound; so a
- * sync when nothing changed costs one request. Every sixth sync reads ten pages whatever
- * they hold, to catch notices a pipeline posts late with an older date. Notices posted while it pages push others to later pages, which it
- * reads anyway; the upsert makes that overlap harmless.
- *
- * The first sync into an empty database is a baseline: it backfills up to a depth (pages
- * or age) and emits nothing. It remembers its horizon, the newest `service_created_at` it
- * saw: a notice found later beyond the baseline's depth but created before that horizon
- * existed before pipewatch watched, and is stored as baseline too. Later syncs emit `new`
- * and `updated` events; a notice posted longer ago than the alert age is stored but
- * flagged too old to alert.
- */
-import type { Metrics } from '../http/metrics.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
 import type { NoticeChange } from '../store/notices.js';
-import type { PipelineApiClient, WalkEnd } from '../upstream/client.js';
+import type { WalkEnd } from '../upstream/client.js';
 import { type Notice, toUtcIso, type UtcIso } from '../upstream/schemas.js';
-import type { IngestHooks, NoticeEvent } from './events.js';
+import type { IngestDeps, IngestHooks, NoticeEvent } from './events.js';
 
 /** The feed name in `sync_state`. */
 export const NOTICES_FEED = 'notices';
@@ -54,14 +36,7 @@ export const noticeSyncDefaults = {
   maxPages: 100,
 } as const satisfies Omit<NoticeSyncOptions, 'maxAlertAgeMs'>;
 
-export interface NoticeSyncDeps {
-  client: PipelineApiClient;
-  store: Store;
-  clock: Clock;
-  logger: Logger;
-  hooks?: IngestHooks | undefined;
-  metrics?: Metrics | undefined;
-}
+export type NoticeSyncDeps = IngestDeps;
 
 /** What one sync did. */
 export interface NoticeSyncResult {

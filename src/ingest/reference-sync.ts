@@ -1,25 +1,11 @@
-/**
- * The slow feeds: the list of pipelines (daily) and the catalog's structure hashes
- * (hourly). A new pipeline is logged; a changed catalog hash is a schema-drift event,
- * logged with the table that changed, and the new table description is kept.
- */
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
-import type { Store } from '../store/index.js';
 import type { PipelineApiClient } from '../upstream/client.js';
 import { type TableDescription, toUtcIso } from '../upstream/schemas.js';
-import type { IngestHooks, SchemaDriftEvent } from './events.js';
+import type { IngestDeps, SchemaDriftEvent } from './events.js';
 
 export const PIPELINES_FEED = 'pipelines';
 export const CATALOG_FEED = 'catalog';
 
-export interface ReferenceSyncDeps {
-  client: PipelineApiClient;
-  store: Store;
-  clock: Clock;
-  logger: Logger;
-  hooks?: IngestHooks | undefined;
-}
+export type ReferenceSyncDeps = IngestDeps;
 
 /** Upserts `/ip/pipelines`; returns the slugs that were not known before. */
 export async function syncPipelines(
