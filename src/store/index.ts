@@ -4,6 +4,8 @@
  * cause) go through `transaction`, so they land together or not at all.
  */
 import { join } from 'node:path';
+import { AuditStore } from '../alerts/audit.js';
+import { OutboxStore } from '../alerts/outbox.js';
 import { CapacityStore } from './capacity.js';
 import { CatalogStore } from './catalog.js';
 import { DATABASE_FILE, type Db, openDatabase } from './database.js';
@@ -26,6 +28,8 @@ export class Store {
   readonly capacity: CapacityStore;
   readonly syncState: SyncStateStore;
   readonly catalog: CatalogStore;
+  readonly outbox: OutboxStore;
+  readonly audit: AuditStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -33,6 +37,8 @@ export class Store {
     this.capacity = new CapacityStore(db);
     this.syncState = new SyncStateStore(db);
     this.catalog = new CatalogStore(db);
+    this.outbox = new OutboxStore(db);
+    this.audit = new AuditStore(db);
   }
 
   /** Opens `<dataDir>/pipewatch.db` (or `:memory:`). */

@@ -128,4 +128,65 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    name: 'alert decisions, outbox, audit, capacity state, reminders',
+    sql: `
+      CREATE TABLE outbox (
+        id              INTEGER PRIMARY KEY,
+        key             TEXT NOT NULL UNIQUE,
+        rule            TEXT NOT NULL,
+        target          TEXT NOT NULL,
+        target_json     TEXT NOT NULL,
+        payload         TEXT NOT NULL,
+        status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'dead')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        last_error      TEXT,
+        created_at      TEXT NOT NULL,
+        sent_at         TEXT
+      ) STRICT;
+      CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+
+      CREATE TABLE audit (
+        id        INTEGER PRIMARY KEY,
+        at        TEXT NOT NULL,
+        rule      TEXT NOT NULL,
+        event     TEXT NOT NULL,
+        subject   TEXT NOT NULL,
+        notice_id INTEGER,
+        decision  TEXT NOT NULL,
+        reason    TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX audit_notice ON audit (notice_id, id);
+
+      CREATE TABLE capacity_state (
+        rule          TEXT NOT NULL,
+        pipeline_slug TEXT NOT NULL,
+        location      TEXT NOT NULL,
+        state         TEXT NOT NULL CHECK (state IN ('ok', 'firing')),
+        episode       INTEGER NOT NULL DEFAULT 0,
+        since         TEXT NOT NULL,
+        last_alert_at TEXT,
+        repeats       INTEGER NOT NULL DEFAULT 0,
+        last_cycle    TEXT NOT NULL,
+        last_value    REAL,
+        PRIMARY KEY (rule, pipeline_slug, location)
+      ) STRICT;
+
+      CREATE TABLE reminders (
+        rule        TEXT NOT NULL,
+        notice_id   INTEGER NOT NULL,
+        offset_ms   INTEGER NOT NULL,
+        field       TEXT NOT NULL,
+        deadline_at TEXT NOT NULL,
+        due_at      TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('scheduled', 'sent', 'cancelled', 'dropped')),
+        reason      TEXT,
+        updated_at  TEXT NOT NULL,
+        PRIMARY KEY (rule, notice_id, offset_ms)
+      ) STRICT;
+      CREATE INDEX reminders_due ON reminders (status, due_at);
+    `,
+  },
 ];

@@ -1,0 +1,58 @@
+/**
+ * The audit trail: each decision a rule made on an event, with the reason when it did not
+ * alert. `pipewatch why` reads it. Rules that could not match an event (by pipeline or
+ * type, through the index) are not written, to keep the table proportional to alerts;
+ * `why` works those out from the current rules.
+ */
+import type { Db } from '../store/database.js';
+import type { UtcIso } from '../upstream/schemas.js';
+
+/** What a rule decided. */
+export type AuditDecision =
+  | 'alert'
+  | 'duplicate'
+  | 'suppressed'
+  | 'not-matched'
+  | 'scheduled'
+  | 'cancelled'
+  | 'dropped'
+  | 'firing'
+  | 'resolved'
+  | 'quiet';
+
+export interface AuditEntry {
+  at: UtcIso;
+  rule: string;
+  /** `notice-new`, `notice-updated`, `capacity`, `deadline`. */
+  event: string;
+  /** `notice:123`, `capacity:transco:STATION 85`. */
+  subject: string;
+  notice_id: number | null;
+  decision: AuditDecision;
+  reason: string;
+}
+
+/** Writes and reads `audit`. */
+export class AuditStore {
+  private readonly insert;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare(
+      `INSERT INTO audit (at, rule, event, subject, notice_id, decision, reason)
+       VALUES (@at, @rule, @event, @subject, @notice_id, @decision, @reason)`,
+    );
+  }
+
+  record(entry: AuditEntry): void {
+    this.insert.run(entry);
+  }
+
+  /** Every entry about a notice, in order. */
+  forNotice(noticeId: number): AuditEntry[] {
+    return this.db
+      .prepare<[number], AuditEntry>(
+        'SELECT at, rule, event, subject, notice_id, decision, reason FROM audit WHERE notice_id = ? ORDER BY id',
+      )
+      .all(noticeId);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Decisions on notice events: each notice rule that matches gets one alert per target,
+ * keyed by (rule, notice and version, target) so it is decided once, ever; each deadline
+ * rule that matches schedules its reminders. Every decision on a candidate rule is
+ * written to the audit trail with its reason.
+ */
+import type { NoticeEvent } from '../ingest/events.js';
+import { formatDuration } from '../lib/duration.js';
+import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
+import { scheduleReminders } from './reminders.js';
+import type { CompiledRules } from './rules.js';
+
+/** Decides every notice event of one page. Call inside the page's transaction. */
+export function decideNotices(
+  ctx: DecisionContext,
+  rules: CompiledRules,
+  events: readonly NoticeEvent[],
+  maxAlertAgeMs: number,
+): number {
+  let alerts = 0;
+  for (const e of events) {
+    const n = e.notice;
+    const subject = `notice:${n.id}`;
+    const event = `notice-${e.change}`;
+    const audit = (
+      rule: string,
+      decision: Parameters<typeof ctx.store.audit.record>[0]['decision'],
+      reason: string,
+    ) =>
+      ctx.store.audit.record({
+        at: ctx.now,
+        rule,
+        event,
+        subject,
+        notice_id: n.id,
+        decision,
+        reason,
+      });
+
+    for (const c of rules.notices.candidates(n)) {
+      const r = c.rule;
+      const mismatch = c.match(n);
+      if (mismatch !== null) {
+        audit(r.name, 'not-matched', `not matched on ${mismatch}`);
+        continue;
+      }
+      const excluded = c.exclude?.(n) === null;
+      if (excluded) {
+        audit(r.name, 'suppressed', 'excluded by its not: filter');
+        continue;
+      }
+      if (!r.on.includes(e.change)) {
+        audit(
+          r.name,
+          'not-matched',
+          `a notice ${e.change === 'new' ? 'new' : 'update'} is not in on: [${r.on.join(', ')}]`,
+        );
+        continue;
+      }
+      if (e.tooOld) {
+        audit(
+          r.name,
+          'suppressed',
+          `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`,
+        );
+        continue;
+      }
+      const key = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
+      const outcome = enqueueAll(ctx, r.name, key, r.notify, {
+        version: 1,
+        kind: 'notice',
+        state: e.change,
+        rule: r.name,
+        ...pipelineOf(ctx, n),
+        notice: n,
+        ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
+      });
+      alerts += outcome.sent.length;
+      if (outcome.sent.length > 0) audit(r.name, 'alert', `matched; to ${outcome.sent.join(', ')}`);
+      if (outcome.duplicate.length > 0)
+        audit(r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
+    }
+
+    for (const c of rules.deadlines.candidates(n)) {
+      const r = c.rule;
+      const mismatch = c.match(n);
+      if (mismatch !== null) {
+        audit(r.name, 'not-matched', `not matched on ${mismatch}`);
+        continue;
+      }
+      if (c.exclude?.(n) === null) {
+        audit(r.name, 'suppressed', 'excluded by its not: filter');
+        continue;
+      }
+      if (e.tooOld) {
+        audit(
+          r.name,
+          'suppressed',
+          `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`,
+        );
+        continue;
+      }
+      audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
+    }
+  }
+  return alerts;
+}

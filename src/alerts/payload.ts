@@ -1,0 +1,32 @@
+/**
+ * The alert as it leaves pipewatch: the webhook payload of the product contract
+ * (version 1), without `sent_at`, which the channel adds when it sends. Every channel
+ * renders from this one shape.
+ */
+import type { CapacityLocation, Notice, UtcIso } from '../upstream/schemas.js';
+
+export type AlertKind = 'notice' | 'deadline' | 'capacity';
+export type AlertState = 'firing' | 'resolved' | 'new' | 'updated' | 'reminder';
+
+/** The stored payload of one alert. */
+export interface AlertPayload {
+  version: 1;
+  kind: AlertKind;
+  state: AlertState;
+  rule: string;
+  pipeline: { slug: string; name: string };
+  notice?: Notice;
+  capacity?: {
+    cycle: string;
+    gas_day: string;
+    /** The locations that crossed the threshold, with the rule's levels. */
+    locations: Array<
+      CapacityLocation & { threshold: number; clear_above: number; unit: 'absolute' | 'percent' }
+    >;
+  };
+  deadline?: { field: string; at: UtcIso; before: string; late?: boolean };
+  /** For `updated`: the fields that changed. */
+  changed?: string[];
+  /** IANA zone to show the pipeline's local times in. */
+  zone: string;
+}

@@ -1,0 +1,190 @@
+/**
+ * Deadline reminders. When a notice matching a deadline rule arrives or changes, one
+ * reminder per offset is scheduled at deadline − offset; a moved deadline moves it, a
+ * terminated notice or a cleared deadline cancels it. Each (rule, notice, offset) is sent
+ * at most once, never after the deadline; one that came due while pipewatch was down is
+ * sent late, once, while the deadline is still ahead.
+ */
+import { formatDuration } from '../lib/duration.js';
+import { words } from '../rules/match.js';
+import type { DeadlineRule } from '../rules/types.js';
+import type { Notice, UtcIso } from '../upstream/schemas.js';
+import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
+
+/** Statuses that end a notice, and with it its reminders. */
+const TERMINAL = new Set([
+  'terminate',
+  'terminated',
+  'complete',
+  'completed',
+  'lifted',
+  'cancel',
+  'cancelled',
+  'withdrawn',
+]);
+
+/** A reminder sent more than this after it came due is marked late. */
+export const LATE_AFTER_MS = 5 * 60_000;
+
+const iso = (ms: number): UtcIso => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+interface ReminderRow {
+  rule: string;
+  notice_id: number;
+  offset_ms: number;
+  field: string;
+  deadline_at: UtcIso;
+  due_at: UtcIso;
+  status: 'scheduled' | 'sent' | 'cancelled' | 'dropped';
+}
+
+/** Whether a notice's status ends it. */
+export function isTerminal(notice: Notice): boolean {
+  return words(notice.status).some((w) => TERMINAL.has(w));
+}
+
+function setStatus(
+  ctx: DecisionContext,
+  r: Pick<ReminderRow, 'rule' | 'notice_id' | 'offset_ms'>,
+  status: string,
+  reason: string,
+) {
+  ctx.store.db
+    .prepare(
+      'UPDATE reminders SET status = ?, reason = ?, updated_at = ? WHERE rule = ? AND notice_id = ? AND offset_ms = ?',
+    )
+    .run(status, reason, ctx.now, r.rule, r.notice_id, r.offset_ms);
+}
+
+/**
+ * Schedules, moves or cancels a rule's reminders for a notice; returns what it did, for
+ * the audit trail. Offsets already past when the notice arrives are dropped, unless none
+ * is left ahead: then the nearest goes out at once, marked late.
+ */
+export function scheduleReminders(
+  ctx: DecisionContext,
+  rule: DeadlineRule,
+  notice: Notice,
+): string {
+  const existing = ctx.store.db
+    .prepare<[string, number], ReminderRow>(
+      'SELECT * FROM reminders WHERE rule = ? AND notice_id = ?',
+    )
+    .all(rule.name, notice.id);
+  const deadline = notice[rule.field];
+  if (deadline === null || isTerminal(notice)) {
+    const why = deadline === null ? `${rule.field} is empty` : `notice status is ${notice.status}`;
+    for (const r of existing.filter((r) => r.status === 'scheduled'))
+      setStatus(ctx, r, 'cancelled', why);
+    return `no reminders: ${why}`;
+  }
+  const now = Date.parse(ctx.now);
+  const deadlineMs = Date.parse(deadline);
+  if (deadlineMs <= now) return `no reminders: ${rule.field} ${deadline} has passed`;
+  const pastDue = rule.beforeMs.filter((o) => deadlineMs - o <= now);
+  // With a reminder still ahead, past offsets would only be noise; with none ahead, the
+  // nearest past one goes out at once (late).
+  const keepLate = pastDue.length === rule.beforeMs.length ? Math.min(...pastDue) : undefined;
+  const done: string[] = [];
+  for (const offset of rule.beforeMs) {
+    const row = existing.find((r) => r.offset_ms === offset);
+    if (row && (row.status === 'sent' || row.status === 'dropped')) continue;
+    const due = deadlineMs - offset;
+    const status = due <= now && offset !== keepLate ? 'dropped' : 'scheduled';
+    const reason = status === 'dropped' ? 'came due before the notice arrived' : null;
+    ctx.store.db
+      .prepare(
+        `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at)
+         VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, @now)
+         ON CONFLICT (rule, notice_id, offset_ms) DO UPDATE SET deadline_at = excluded.deadline_at,
+           due_at = excluded.due_at, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`,
+      )
+      .run({
+        rule: rule.name,
+        notice_id: notice.id,
+        offset_ms: offset,
+        field: rule.field,
+        deadline_at: deadline,
+        due_at: iso(due),
+        status,
+        reason,
+        now: ctx.now,
+      });
+    const moved = row && row.deadline_at !== deadline ? ` (moved from ${row.deadline_at})` : '';
+    done.push(
+      `${formatDuration(offset)} before: ${status === 'scheduled' ? `at ${iso(due)}${moved}` : 'dropped, came due before the notice arrived'}`,
+    );
+  }
+  return done.length > 0 ? `reminders ${done.join('; ')}` : 'reminders already sent';
+}
+
+/**
+ * Sends every reminder due at `ctx.now` through the outbox; drops those whose deadline
+ * has passed. Call inside a transaction. `rules` are the current deadline rules by name.
+ */
+export function sendDueReminders(
+  ctx: DecisionContext,
+  rules: ReadonlyMap<string, DeadlineRule>,
+): { sent: number; dropped: number } {
+  const due = ctx.store.db
+    .prepare<[string], ReminderRow>(
+      "SELECT * FROM reminders WHERE status = 'scheduled' AND due_at <= ? ORDER BY due_at",
+    )
+    .all(ctx.now);
+  let sent = 0;
+  let dropped = 0;
+  const now = Date.parse(ctx.now);
+  for (const r of due) {
+    const rule = rules.get(r.rule);
+    const notice = ctx.store.notices.get(r.notice_id);
+    const subject = `notice:${r.notice_id}`;
+    const audit = (decision: 'alert' | 'dropped' | 'cancelled', reason: string) =>
+      ctx.store.audit.record({
+        at: ctx.now,
+        rule: r.rule,
+        event: 'deadline',
+        subject,
+        notice_id: r.notice_id,
+        decision,
+        reason,
+      });
+    if (!rule || !notice) {
+      setStatus(ctx, r, 'cancelled', rule ? 'notice no longer stored' : 'rule no longer exists');
+      audit('cancelled', rule ? 'notice no longer stored' : `rule ${r.rule} no longer exists`);
+      continue;
+    }
+    if (Date.parse(r.deadline_at) <= now) {
+      setStatus(ctx, r, 'dropped', 'deadline passed before it could be sent');
+      audit(
+        'dropped',
+        `${formatDuration(r.offset_ms)} reminder: ${r.field} ${r.deadline_at} passed before it could be sent`,
+      );
+      dropped++;
+      continue;
+    }
+    const late = now - Date.parse(r.due_at) > LATE_AFTER_MS;
+    const before = formatDuration(r.offset_ms);
+    const outcome = enqueueAll(
+      ctx,
+      rule.name,
+      `${subject}:${r.field}:${r.offset_ms}`,
+      rule.notify,
+      {
+        version: 1,
+        kind: 'deadline',
+        state: 'reminder',
+        rule: rule.name,
+        ...pipelineOf(ctx, notice),
+        notice,
+        deadline: { field: r.field, at: r.deadline_at, before, ...(late ? { late: true } : {}) },
+      },
+    );
+    setStatus(ctx, r, 'sent', late ? 'sent late' : 'sent');
+    audit(
+      'alert',
+      `${before} reminder${late ? ' (late)' : ''} to ${[...outcome.sent, ...outcome.duplicate].join(', ')}`,
+    );
+    sent++;
+  }
+  return { sent, dropped };
+}

@@ -1,0 +1,373 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AlertEngine } from '../../src/alerts/engine.js';
+import type { CapacityEvent, NoticeEvent } from '../../src/ingest/events.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
+import { Store } from '../../src/store/index.js';
+import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
+
+const at = { file: 'rules/test.yaml', line: 1, col: 1 };
+let store: Store;
+let dir: string;
+afterEach(() => store?.close());
+
+function setup(rules: Rule[], start = '2026-11-20T15:00:00Z') {
+  dir = mkdtempSync(join(tmpdir(), 'pipewatch-alerts-'));
+  store = Store.open(dir);
+  const clock = new ManualClock(start);
+  const engine = new AlertEngine(
+    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    rules,
+  );
+  return { clock, engine };
+}
+
+function notice(over: Partial<Notice> = {}): Notice {
+  return {
+    id: 101,
+    pipeline_id: 3,
+    pipeline_name: 'Transco',
+    pipeline_slug: 'transco',
+    pipeline_url: '',
+    subject: 'Capacity Constraint - Station 165',
+    identifier: '26-0412',
+    url: '',
+    category: 'Critical',
+    type: 'Capacity Constraint',
+    status: 'Initiate',
+    notice: 'Limited.',
+    html: '',
+    mobile: '',
+    posted_at: '2026-11-20T14:00:00Z',
+    effective_at: null,
+    end_at: null,
+    response_at: null,
+    service_created_at: null,
+    service_updated_at: '2026-11-20T14:00:00Z',
+    ...over,
+  };
+}
+
+function event(n: Notice, over: Partial<NoticeEvent> = {}): NoticeEvent {
+  return {
+    kind: 'notice',
+    change: 'new',
+    notice: n,
+    version: 1,
+    changedFields: [],
+    previous: undefined,
+    tooOld: false,
+    seenAt: '2026-11-20T15:00:00Z',
+    ...over,
+  };
+}
+
+/** Stores the notice and runs the hooks in one transaction, as ingest does. */
+function ingest(engine: AlertEngine, e: NoticeEvent) {
+  store.transaction(() => {
+    store.notices.upsert(e.notice, e.seenAt, false);
+    engine.hooks().notices?.([e]);
+  });
+}
+
+const constraints: NoticeRule = {
+  kind: 'notices',
+  name: 'transco-constraints',
+  at,
+  filter: { pipelines: ['transco'], types: ['constraint'], categories: ['critical'] },
+  not: { types: ['computer system status'] },
+  on: ['new'],
+  notify: [{ kind: 'slack', channel: '#gas' }, { kind: 'console' }],
+};
+
+const keys = () =>
+  (store.db.prepare('SELECT key FROM outbox ORDER BY id').all() as Array<{ key: string }>).map(
+    (r) => r.key,
+  );
+
+describe('notice decisions', () => {
+  it('one alert per target, decided once across replay and restart', () => {
+    const { engine } = setup([constraints]);
+    ingest(engine, event(notice()));
+    expect(keys()).toEqual([
+      'transco-constraints|notice:101:v1|slack:#gas',
+      'transco-constraints|notice:101:v1|console',
+    ]);
+    ingest(engine, event(notice()));
+    store.close();
+    store = Store.open(dir);
+    const again = new AlertEngine(
+      { store, clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      [constraints],
+    );
+    ingest(again, event(notice()));
+    expect(keys()).toHaveLength(2);
+    expect(store.audit.forNotice(101).map((a) => a.decision)).toEqual([
+      'alert',
+      'duplicate',
+      'duplicate',
+    ]);
+  });
+
+  it('records why a candidate rule did not alert', () => {
+    const { engine } = setup([constraints]);
+    ingest(engine, event(notice({ id: 1, category: 'Non-Critical' })));
+    ingest(engine, event(notice({ id: 2 }), { tooOld: true }));
+    ingest(engine, event(notice({ id: 3 }), { change: 'updated', version: 2 }));
+    expect(keys()).toEqual([]);
+    expect(store.audit.forNotice(1)[0]?.reason).toBe('not matched on categories');
+    expect(store.audit.forNotice(2)[0]?.reason).toMatch(
+      /^too old: posted 2026-11-20T14:00:00Z, more than 1d ago/,
+    );
+    expect(store.audit.forNotice(3)[0]?.reason).toBe('a notice update is not in on: [new]');
+  });
+
+  it('an update alerts once per version for rules on updates', () => {
+    const { engine } = setup([{ ...constraints, on: ['new', 'updated'] }]);
+    ingest(engine, event(notice()));
+    ingest(
+      engine,
+      event(notice({ status: 'Supersede' }), {
+        change: 'updated',
+        version: 2,
+        changedFields: ['status'],
+      }),
+    );
+    ingest(
+      engine,
+      event(notice({ status: 'Supersede' }), {
+        change: 'updated',
+        version: 2,
+        changedFields: ['status'],
+      }),
+    );
+    expect(keys().filter((k) => k.includes(':v2|'))).toHaveLength(2);
+    const payload = store.outbox.due('2030-01-01T00:00:00Z').at(-1)?.payload;
+    expect(payload).toMatchObject({
+      kind: 'notice',
+      state: 'updated',
+      changed: ['status'],
+      zone: 'America/Chicago',
+    });
+  });
+
+  it('exclusions win over matches', () => {
+    const { engine } = setup([{ ...constraints, filter: { pipelines: ['transco'] } }]);
+    ingest(engine, event(notice({ type: 'Computer System Status' })));
+    expect(keys()).toEqual([]);
+    expect(store.audit.forNotice(101)[0]).toMatchObject({
+      decision: 'suppressed',
+      reason: 'excluded by its not: filter',
+    });
+  });
+});
+
+const reminders: DeadlineRule = {
+  kind: 'deadlines',
+  name: 'reminders',
+  at,
+  field: 'response_at',
+  beforeMs: [86_400_000, 7_200_000],
+  filter: { pipelines: ['transco'] },
+  notify: [{ kind: 'slack_dm', user: 'scheduler@example.com' }],
+};
+
+const rows = () =>
+  store.db
+    .prepare('SELECT offset_ms, due_at, status FROM reminders ORDER BY offset_ms DESC')
+    .all() as Array<{ offset_ms: number; due_at: string; status: string }>;
+
+describe('deadline reminders', () => {
+  it('schedules one per offset, sends each when due, once', () => {
+    const { engine, clock } = setup([reminders]);
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    expect(rows()).toEqual([
+      { offset_ms: 86_400_000, due_at: '2026-11-21T16:00:00Z', status: 'scheduled' },
+      { offset_ms: 7_200_000, due_at: '2026-11-22T14:00:00Z', status: 'scheduled' },
+    ]);
+    expect(engine.runReminders().sent).toBe(0);
+    clock.set('2026-11-21T16:00:30Z');
+    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0 });
+    expect(engine.runReminders().sent).toBe(0);
+    const [row] = store.outbox.due('2030-01-01T00:00:00Z');
+    expect(row?.payload).toMatchObject({
+      kind: 'deadline',
+      state: 'reminder',
+      deadline: { field: 'response_at', at: '2026-11-22T16:00:00Z', before: '1d' },
+    });
+    expect(row?.payload.deadline?.late).toBeUndefined();
+  });
+
+  it('moves with the deadline, and a terminated notice cancels it', () => {
+    const { engine } = setup([reminders]);
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    ingest(
+      engine,
+      event(notice({ response_at: '2026-11-23T16:00:00Z' }), { change: 'updated', version: 2 }),
+    );
+    expect(rows().map((r) => r.due_at)).toEqual(['2026-11-22T16:00:00Z', '2026-11-23T14:00:00Z']);
+    ingest(
+      engine,
+      event(notice({ response_at: '2026-11-23T16:00:00Z', status: 'TERMINATE' }), {
+        change: 'updated',
+        version: 3,
+      }),
+    );
+    expect(rows().map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+  });
+
+  it('a reminder that came due while down goes out late once; after the deadline it is dropped', () => {
+    const { engine, clock } = setup([reminders]);
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    clock.set('2026-11-22T10:00:00Z');
+    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0 });
+    expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toMatchObject({
+      before: '1d',
+      late: true,
+    });
+    clock.set('2026-11-22T16:30:00Z');
+    expect(engine.runReminders()).toEqual({ sent: 0, dropped: 1 });
+    expect(store.audit.forNotice(101).at(-1)).toMatchObject({ decision: 'dropped' });
+  });
+
+  it('a notice arriving inside the window drops offsets already past while one is ahead', () => {
+    const { engine } = setup([reminders], '2026-11-22T13:00:00Z');
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    expect(rows().map((r) => r.status)).toEqual(['dropped', 'scheduled']);
+    expect(engine.runReminders().sent).toBe(0);
+  });
+
+  it('with no offset ahead, the nearest past one goes out at once, late', () => {
+    const { engine } = setup([reminders], '2026-11-22T15:00:00Z');
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    expect(rows().map((r) => r.status)).toEqual(['dropped', 'scheduled']);
+    expect(engine.runReminders().sent).toBe(1);
+    expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toMatchObject({
+      before: '2h',
+      late: true,
+    });
+  });
+
+  it('computes due times in UTC across the end of daylight saving', () => {
+    // 2026-11-01 10:00 CST is 16:00Z; a day before is 2026-10-31 16:00Z (11:00 CDT): 24 real hours.
+    const { engine, clock } = setup([reminders], '2026-10-30T12:00:00Z');
+    ingest(engine, event(notice({ response_at: '2026-11-01T16:00:00Z' })));
+    expect(rows()[0]?.due_at).toBe('2026-10-31T16:00:00Z');
+    clock.set('2026-10-31T15:59:00Z');
+    expect(engine.runReminders().sent).toBe(0);
+    clock.set('2026-10-31T16:00:00Z');
+    expect(engine.runReminders().sent).toBe(1);
+  });
+});
+
+const lowOac: CapacityRule = {
+  kind: 'capacity',
+  name: 'transco-low-oac',
+  at,
+  pipelines: ['transco'],
+  locations: ['station 85'],
+  unit: 'absolute',
+  below: 50_000,
+  clearAbove: 60_000,
+  notify: [{ kind: 'email', to: ['scheduling@example.com'] }],
+};
+
+function loc(oac: number, opc = 200_000): CapacityLocation {
+  return {
+    id: 9,
+    location: 'STATION 85',
+    identifier: '1001234',
+    flow: 'D',
+    qti: 'DPQ',
+    zone: 'Z4',
+    dc: 200_000,
+    opc,
+    tsq: opc - oac,
+    oac,
+    it: 'N',
+    all: 'Y',
+    reason: '',
+    service_created_at: null,
+    service_updated_at: null,
+  };
+}
+
+let cycleN = 0;
+function capacity(
+  engine: AlertEngine,
+  oac: number,
+  cycle = 'id1',
+  gasDay = '2026-11-20',
+  opc?: number,
+) {
+  const e: CapacityEvent = {
+    kind: 'capacity',
+    change: 'new',
+    cycle: {
+      id: ++cycleN,
+      pipeline_id: 3,
+      pipeline_name: 'Transco',
+      pipeline_slug: 'transco',
+      pipeline_url: '',
+      identifier: 'x',
+      cycle,
+      gas_day: gasDay,
+      service_created_at: null,
+      service_updated_at: null,
+    },
+    locations: [loc(oac, opc)],
+    version: 1,
+    seenAt: '2026-11-20T15:00:00Z',
+  };
+  store.transaction(() => engine.hooks().capacity?.(e));
+}
+
+const states = () =>
+  (
+    store.db.prepare('SELECT payload FROM outbox ORDER BY id').all() as Array<{ payload: string }>
+  ).map((r) => JSON.parse(r.payload).state);
+
+describe('capacity decisions', () => {
+  it('fires once, stays quiet between the levels, resolves, and fires again', () => {
+    const { engine } = setup([lowOac]);
+    capacity(engine, 70_000, 'timely');
+    capacity(engine, 45_000, 'evening');
+    capacity(engine, 40_000, 'id1');
+    capacity(engine, 55_000, 'id2');
+    capacity(engine, 49_000, 'id3');
+    expect(states()).toEqual(['firing']);
+    capacity(engine, 61_000, 'timely', '2026-11-21');
+    capacity(engine, 58_000, 'evening', '2026-11-21');
+    capacity(engine, 30_000, 'id1', '2026-11-21');
+    expect(states()).toEqual(['firing', 'resolved', 'firing']);
+  });
+
+  it('ignores a cycle older than the last one judged', () => {
+    const { engine } = setup([lowOac]);
+    capacity(engine, 40_000, 'id2');
+    capacity(engine, 70_000, 'timely');
+    expect(states()).toEqual(['firing']);
+  });
+
+  it('repeats while low when asked to', () => {
+    const { engine, clock } = setup([{ ...lowOac, repeatEveryMs: 3_600_000 }]);
+    capacity(engine, 40_000, 'timely');
+    clock.advance(1_800_000);
+    capacity(engine, 40_000, 'evening');
+    clock.advance(1_800_000);
+    capacity(engine, 40_000, 'id1');
+    expect(states()).toEqual(['firing', 'firing']);
+  });
+
+  it('a percentage threshold; an OPC of 0 is skipped, not divided by', () => {
+    const { engine } = setup([{ ...lowOac, unit: 'percent', below: 10, clearAbove: 11 }]);
+    capacity(engine, 0, 'timely', '2026-11-20', 0);
+    expect(states()).toEqual([]);
+    capacity(engine, 15_000, 'evening');
+    expect(states()).toEqual(['firing']);
+  });
+});
