@@ -8,12 +8,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { clientBench } from './client.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
+import { ingestWithRulesBench, rulesBench } from './rules.js';
 
 type Figures = Record<string, number | string>;
 const BENCHES: Record<string, () => Promise<Figures>> = {
   client: clientBench,
   ingest: ingestBench,
   steady_state: steadyStateBench,
+  rules: rulesBench,
+  ingest_with_rules: ingestWithRulesBench,
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -6,6 +6,7 @@
  */
 import type { NoticeEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
+import { prepareNotice } from '../rules/match.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
 import { scheduleReminders } from './reminders.js';
 import type { CompiledRules } from './rules.js';
@@ -20,6 +21,7 @@ export function decideNotices(
   let alerts = 0;
   for (const e of events) {
     const n = e.notice;
+    const prepared = prepareNotice(n);
     const subject = `notice:${n.id}`;
     const event = `notice-${e.change}`;
     const audit = (
@@ -37,14 +39,14 @@ export function decideNotices(
         reason,
       });
 
-    for (const c of rules.notices.candidates(n)) {
+    for (const c of rules.notices.candidates(prepared)) {
       const r = c.rule;
-      const mismatch = c.match(n);
+      const mismatch = c.match(prepared);
       if (mismatch !== null) {
         audit(r.name, 'not-matched', `not matched on ${mismatch}`);
         continue;
       }
-      const excluded = c.exclude?.(n) === null;
+      const excluded = c.exclude?.(prepared) === null;
       if (excluded) {
         audit(r.name, 'suppressed', 'excluded by its not: filter');
         continue;
@@ -81,14 +83,14 @@ export function decideNotices(
         audit(r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
     }
 
-    for (const c of rules.deadlines.candidates(n)) {
+    for (const c of rules.deadlines.candidates(prepared)) {
       const r = c.rule;
-      const mismatch = c.match(n);
+      const mismatch = c.match(prepared);
       if (mismatch !== null) {
         audit(r.name, 'not-matched', `not matched on ${mismatch}`);
         continue;
       }
-      if (c.exclude?.(n) === null) {
+      if (c.exclude?.(prepared) === null) {
         audit(r.name, 'suppressed', 'excluded by its not: filter');
         continue;
       }

@@ -2,7 +2,12 @@
  * Rules compiled for deciding: filters compiled once, notice and deadline rules indexed
  * by pipeline and type, capacity rules by pipeline.
  */
-import { type CompiledFilter, compileFilter, FilterIndex, listMatcher } from '../rules/match.js';
+import {
+  type CompiledFilter,
+  compileFilter,
+  FilterIndex,
+  textListMatcher,
+} from '../rules/match.js';
 import type { CapacityRule, DeadlineRule, NoticeFilter, NoticeRule, Rule } from '../rules/types.js';
 
 /** A notice or deadline rule ready to match. */
@@ -49,13 +54,13 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   const capacity = rules
     .filter((r): r is CapacityRule => r.kind === 'capacity')
     .map((rule): CompiledCapacityRule => {
-      const locations = rule.locations ? listMatcher(rule.locations) : undefined;
+      const locations = rule.locations ? textListMatcher(rule.locations) : undefined;
       return {
         rule,
-        pipeline: rule.pipelines ? listMatcher(rule.pipelines) : always,
+        pipeline: rule.pipelines ? textListMatcher(rule.pipelines) : always,
         location: locations ? (name, id) => locations(name) || locations(id) : always,
-        flow: rule.flow ? listMatcher(rule.flow) : always,
-        cycle: rule.cycles ? listMatcher(rule.cycles) : always,
+        flow: rule.flow ? textListMatcher(rule.flow) : always,
+        cycle: rule.cycles ? textListMatcher(rule.cycles) : always,
       };
     });
   return {

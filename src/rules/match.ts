@@ -4,6 +4,9 @@
  * where a word is a run of letters, digits and hyphens. `constraint` matches
  * `Capacity Constraint` but not `Unconstrained`; `critical` matches `CRITICAL` but not
  * `Non-Critical`.
+ *
+ * A notice is prepared once (lower-cased fields, their words, memoised regex results) and
+ * then checked against every candidate rule, so the cost of a rule is a few set lookups.
  */
 import type { Notice } from '../upstream/schemas.js';
 import type { NoticeFilter } from './types.js';
@@ -15,9 +18,42 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 
-/** Whether `entry`'s words appear, in order and adjacent, among `valueWords`. */
+/** A field of a notice, ready for list matching. */
+export interface PreparedValue {
+  lower: string;
+  words: string[];
+  wordSet: Set<string>;
+}
+
+export function prepareValue(value: string): PreparedValue {
+  const w = words(value);
+  return { lower: value.trim().toLowerCase(), words: w, wordSet: new Set(w) };
+}
+
+/** A notice ready to be matched by many rules. */
+export interface PreparedNotice {
+  notice: Notice;
+  pipeline: PreparedValue;
+  type: PreparedValue;
+  category: PreparedValue;
+  status: PreparedValue;
+  /** Regex results by source, computed on first use. */
+  texts: Map<string, boolean>;
+}
+
+/** Prepares a notice once for all the rules it meets. */
+export function prepareNotice(notice: Notice): PreparedNotice {
+  return {
+    notice,
+    pipeline: prepareValue(notice.pipeline_slug),
+    type: prepareValue(notice.type),
+    category: prepareValue(notice.category),
+    status: prepareValue(notice.status),
+    texts: new Map(),
+  };
+}
+
 function containsWords(valueWords: readonly string[], entryWords: readonly string[]): boolean {
-  if (entryWords.length === 0) return false;
   outer: for (let i = 0; i + entryWords.length <= valueWords.length; i++) {
     for (let j = 0; j < entryWords.length; j++) {
       if (valueWords[i + j] !== entryWords[j]) continue outer;
@@ -28,30 +64,44 @@ function containsWords(valueWords: readonly string[], entryWords: readonly strin
 }
 
 /** A list matcher compiled once. */
-export type ListMatcher = (value: string) => boolean;
+export type ListMatcher = (value: PreparedValue) => boolean;
 
 /** Compiles a list of entries into a matcher of the whole-word semantics. */
 export function listMatcher(entries: readonly string[]): ListMatcher {
-  const compiled = entries.map((e) => ({ exact: e.trim().toLowerCase(), words: words(e) }));
+  const exact = new Set(entries.map((e) => e.trim().toLowerCase()));
+  const single = new Set<string>();
+  const multi: string[][] = [];
+  for (const e of entries) {
+    const w = words(e);
+    if (w.length === 1) single.add(w[0]!);
+    else if (w.length > 1) multi.push(w);
+  }
   return (value) => {
-    const lower = value.trim().toLowerCase();
-    const valueWords = words(value);
-    return compiled.some((e) => e.exact === lower || containsWords(valueWords, e.words));
+    if (exact.has(value.lower)) return true;
+    for (const w of single) if (value.wordSet.has(w)) return true;
+    for (const m of multi) if (containsWords(value.words, m)) return true;
+    return false;
   };
+}
+
+/** A list matcher for plain strings (locations, flows, cycles). */
+export function textListMatcher(entries: readonly string[]): (value: string) => boolean {
+  const m = listMatcher(entries);
+  return (value) => m(prepareValue(value));
 }
 
 /** Why a filter did not match: the first field that failed. */
 export type Mismatch = 'pipelines' | 'types' | 'categories' | 'statuses' | 'text';
 
 /** A filter compiled once: returns the field that failed, or null when the notice matches. */
-export type CompiledFilter = (notice: Notice) => Mismatch | null;
+export type CompiledFilter = (notice: PreparedNotice) => Mismatch | null;
 
 /** Compiles a notice filter. An empty filter matches every notice. */
 export function compileFilter(filter: NoticeFilter): CompiledFilter {
-  const checks: Array<[Mismatch, (n: Notice) => boolean]> = [];
+  const checks: Array<[Mismatch, (n: PreparedNotice) => boolean]> = [];
   if (filter.pipelines) {
     const m = listMatcher(filter.pipelines);
-    checks.push(['pipelines', (n) => m(n.pipeline_slug)]);
+    checks.push(['pipelines', (n) => m(n.pipeline)]);
   }
   if (filter.types) {
     const m = listMatcher(filter.types);
@@ -66,8 +116,19 @@ export function compileFilter(filter: NoticeFilter): CompiledFilter {
     checks.push(['statuses', (n) => m(n.status)]);
   }
   if (filter.text !== undefined) {
-    const re = new RegExp(filter.text, 'i');
-    checks.push(['text', (n) => re.test(n.subject) || re.test(n.notice)]);
+    const source = filter.text;
+    const re = new RegExp(source, 'i');
+    checks.push([
+      'text',
+      (n) => {
+        let hit = n.texts.get(source);
+        if (hit === undefined) {
+          hit = re.test(n.notice.subject) || re.test(n.notice.notice);
+          n.texts.set(source, hit);
+        }
+        return hit;
+      },
+    ]);
   }
   return (notice) => {
     for (const [field, check] of checks) if (!check(notice)) return field;
@@ -106,14 +167,22 @@ export class FilterIndex<R extends Filtered> {
   }
 
   /** The rules that may match a notice (a superset of those that do), each once. */
-  candidates(notice: Notice): R[] {
-    const pipelines = [notice.pipeline_slug.toLowerCase(), ANY];
-    const typeWords = [...new Set(words(notice.type)), ANY];
-    const seen = new Set<R>();
+  candidates(notice: PreparedNotice): R[] {
     const out: R[] = [];
-    for (const p of pipelines) {
+    let seen: Set<R> | undefined;
+    let buckets = 0;
+    const typeWords = [...notice.type.wordSet, ANY];
+    for (const p of [notice.pipeline.lower, ANY]) {
       for (const t of typeWords) {
-        for (const rule of this.buckets.get(`${p}\u0000${t}`) ?? []) {
+        const bucket = this.buckets.get(`${p}\u0000${t}`);
+        if (!bucket) continue;
+        buckets++;
+        if (buckets === 1) {
+          out.push(...bucket);
+          continue;
+        }
+        seen ??= new Set(out);
+        for (const rule of bucket) {
           if (!seen.has(rule)) {
             seen.add(rule);
             out.push(rule);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, FilterIndex, listMatcher } from '../../src/rules/match.js';
+import {
+  compileFilter,
+  FilterIndex,
+  listMatcher,
+  prepareNotice,
+  prepareValue,
+} from '../../src/rules/match.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 
 function notice(over: Partial<Notice> = {}): Notice {
@@ -46,11 +52,11 @@ describe('list matching', () => {
     ['plnd outage', 'Plnd Outage', true],
     ['initiate', '', false],
   ])('%j against %j is %s', (entry, value, expected) => {
-    expect(listMatcher([entry])(value)).toBe(expected);
+    expect(listMatcher([entry])(prepareValue(value))).toBe(expected);
   });
 
   it('matches when any entry matches', () => {
-    expect(listMatcher(['initiate', 'supersede'])('SUPERSEDE')).toBe(true);
+    expect(listMatcher(['initiate', 'supersede'])(prepareValue('SUPERSEDE'))).toBe(true);
   });
 });
 
@@ -62,23 +68,23 @@ describe('filters', () => {
       categories: ['critical'],
       statuses: ['initiate', 'supersede'],
     });
-    expect(f(notice())).toBeNull();
-    expect(f(notice({ pipeline_slug: 'anr' }))).toBe('pipelines');
-    expect(f(notice({ type: 'Maintenance' }))).toBe('types');
-    expect(f(notice({ category: 'Non-Critical' }))).toBe('categories');
-    expect(f(notice({ status: 'Terminate' }))).toBe('statuses');
-    expect(f(notice({ status: '' }))).toBe('statuses');
+    expect(f(prepareNotice(notice()))).toBeNull();
+    expect(f(prepareNotice(notice({ pipeline_slug: 'anr' })))).toBe('pipelines');
+    expect(f(prepareNotice(notice({ type: 'Maintenance' })))).toBe('types');
+    expect(f(prepareNotice(notice({ category: 'Non-Critical' })))).toBe('categories');
+    expect(f(prepareNotice(notice({ status: 'Terminate' })))).toBe('statuses');
+    expect(f(prepareNotice(notice({ status: '' })))).toBe('statuses');
   });
 
   it('matches the text regex case-insensitively on subject and notice text', () => {
     const f = compileFilter({ text: 'force majeure|OFO' });
-    expect(f(notice({ subject: 'FORCE MAJEURE declared' }))).toBeNull();
-    expect(f(notice({ notice: 'An ofo is in effect.' }))).toBeNull();
-    expect(f(notice())).toBe('text');
+    expect(f(prepareNotice(notice({ subject: 'FORCE MAJEURE declared' })))).toBeNull();
+    expect(f(prepareNotice(notice({ notice: 'An ofo is in effect.' })))).toBeNull();
+    expect(f(prepareNotice(notice()))).toBe('text');
   });
 
   it('an empty filter matches everything', () => {
-    expect(compileFilter({})(notice({ pipeline_slug: 'anything' }))).toBeNull();
+    expect(compileFilter({})(prepareNotice(notice({ pipeline_slug: 'anything' })))).toBeNull();
   });
 });
 
@@ -97,7 +103,7 @@ describe('FilterIndex', () => {
     const index = new FilterIndex(rules);
     const names = (n: Notice) =>
       index
-        .candidates(n)
+        .candidates(prepareNotice(n))
         .map((r) => r.name)
         .sort();
     expect(names(notice())).toEqual(['a', 'd']);
@@ -105,8 +111,12 @@ describe('FilterIndex', () => {
     expect(names(notice({ type: 'Force Majeure' }))).toEqual(['d', 'e']);
     // Whatever the index returns, the filters decide; nothing that matches is left out.
     for (const n of [notice(), notice({ pipeline_slug: 'tennessee', type: 'FORCE MAJEURE' })]) {
-      const matching = rules.filter((r) => compileFilter(r.filter)(n) === null).map((r) => r.name);
-      expect(index.candidates(n).map((r) => r.name)).toEqual(expect.arrayContaining(matching));
+      const matching = rules
+        .filter((r) => compileFilter(r.filter)(prepareNotice(n)) === null)
+        .map((r) => r.name);
+      expect(index.candidates(prepareNotice(n)).map((r) => r.name)).toEqual(
+        expect.arrayContaining(matching),
+      );
     }
   });
 });
