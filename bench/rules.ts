@@ -110,7 +110,7 @@ function usPerNotice(rules: Rule[], sample: Notice[]): number {
     for (const notice of sample) {
       const n = prepareNotice(notice);
       for (const c of compiled.notices.candidates(n)) {
-        if (c.match(n) === null && c.exclude?.(n) !== null) fired++;
+        if (c.match(n) === null && c.exclude?.(n) !== null) fired += c.rules.length;
       }
     }
   };

@@ -5,7 +5,7 @@
  */
 import { formatDuration } from '../lib/duration.js';
 import { prepareNotice } from '../rules/match.js';
-import { targetKey } from '../rules/types.js';
+import { type DeadlineRule, type NoticeRule, targetKey } from '../rules/types.js';
 import type { Notice } from '../upstream/schemas.js';
 import { isTerminal } from './reminders.js';
 import type { CompiledRules } from './rules.js';
@@ -29,29 +29,29 @@ export function explainNotice(
   const posted = notice.posted_at ?? notice.service_created_at;
   const tooOld = posted !== null && Date.parse(posted) < now.getTime() - maxAlertAgeMs;
   const prepared = prepareNotice(notice);
-  const candidates = new Set(
-    [...rules.notices.candidates(prepared), ...rules.deadlines.candidates(prepared)].map(
-      (c) => c.rule.name,
-    ),
-  );
-  const all = [...rules.notices.rules, ...rules.deadlines.rules];
-  const verdicts: Verdict[] = all.map((c) => {
-    const r = c.rule;
+  const verdicts: Verdict[] = [];
+  for (const g of [...rules.notices.rules, ...rules.deadlines.rules]) {
+    const mismatch = g.match(prepared);
+    const excluded = mismatch === null && g.exclude?.(prepared) === null;
+    for (const r of g.rules) {
+      verdicts.push(judge(r, mismatch, excluded));
+    }
+  }
+  function judge(
+    r: NoticeRule | DeadlineRule,
+    mismatch: string | null,
+    excluded: boolean,
+  ): Verdict {
     const base = { rule: r.name, kind: r.kind, targets: [] as string[] };
-    const mismatch = candidates.has(r.name)
-      ? c.match(prepared)
-      : c.filter.pipelines
-        ? 'pipelines'
-        : 'types';
     if (mismatch !== null) return { ...base, fires: false, reason: `not matched on ${mismatch}` };
-    if (c.exclude?.(prepared) === null)
-      return { ...base, fires: false, reason: 'excluded by its not: filter' };
-    if (tooOld)
+    if (excluded) return { ...base, fires: false, reason: 'excluded by its not: filter' };
+    if (tooOld) {
       return {
         ...base,
         fires: false,
         reason: `too old: posted ${posted}, more than ${formatDuration(maxAlertAgeMs)} ago`,
       };
+    }
     const targets = r.notify.map(targetKey);
     if (r.kind === 'notices') {
       if (!r.on.includes('new'))
@@ -67,11 +67,12 @@ export function explainNotice(
         fires: false,
         reason: `matches, but the notice status is ${notice.status}`,
       };
-    if (Date.parse(deadline) <= now.getTime())
+    if (Date.parse(deadline) <= now.getTime()) {
       return { ...base, fires: false, reason: `matches, but ${r.field} ${deadline} has passed` };
+    }
     const when = r.beforeMs.map((o) => `${formatDuration(o)} before`).join(', ');
     return { ...base, fires: true, targets, reason: `reminders ${when} ${r.field} ${deadline}` };
-  });
+  }
   for (const c of rules.capacity) {
     verdicts.push({
       rule: c.rule.name,

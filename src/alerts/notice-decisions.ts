@@ -39,70 +39,55 @@ export function decideNotices(
         reason,
       });
 
-    for (const c of rules.notices.candidates(prepared)) {
-      const r = c.rule;
-      const mismatch = c.match(prepared);
-      if (mismatch !== null) {
-        audit(r.name, 'not-matched', `not matched on ${mismatch}`);
-        continue;
+    const tooOld = `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`;
+
+    for (const g of rules.notices.candidates(prepared)) {
+      // A filter mismatch is not written: `why` works it out from the rules.
+      if (g.match(prepared) !== null) continue;
+      const excluded = g.exclude?.(prepared) === null;
+      for (const r of g.rules) {
+        if (excluded) {
+          audit(r.name, 'suppressed', 'excluded by its not: filter');
+          continue;
+        }
+        if (!r.on.includes(e.change)) {
+          audit(
+            r.name,
+            'not-matched',
+            `a notice ${e.change === 'new' ? 'new' : 'update'} is not in on: [${r.on.join(', ')}]`,
+          );
+          continue;
+        }
+        if (e.tooOld) {
+          audit(r.name, 'suppressed', tooOld);
+          continue;
+        }
+        const key = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
+        const outcome = enqueueAll(ctx, r.name, key, r.notify, {
+          version: 1,
+          kind: 'notice',
+          state: e.change,
+          rule: r.name,
+          ...pipelineOf(ctx, n),
+          notice: n,
+          ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
+        });
+        alerts += outcome.sent.length;
+        if (outcome.sent.length > 0)
+          audit(r.name, 'alert', `matched; to ${outcome.sent.join(', ')}`);
+        if (outcome.duplicate.length > 0)
+          audit(r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
       }
-      const excluded = c.exclude?.(prepared) === null;
-      if (excluded) {
-        audit(r.name, 'suppressed', 'excluded by its not: filter');
-        continue;
-      }
-      if (!r.on.includes(e.change)) {
-        audit(
-          r.name,
-          'not-matched',
-          `a notice ${e.change === 'new' ? 'new' : 'update'} is not in on: [${r.on.join(', ')}]`,
-        );
-        continue;
-      }
-      if (e.tooOld) {
-        audit(
-          r.name,
-          'suppressed',
-          `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`,
-        );
-        continue;
-      }
-      const key = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
-      const outcome = enqueueAll(ctx, r.name, key, r.notify, {
-        version: 1,
-        kind: 'notice',
-        state: e.change,
-        rule: r.name,
-        ...pipelineOf(ctx, n),
-        notice: n,
-        ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
-      });
-      alerts += outcome.sent.length;
-      if (outcome.sent.length > 0) audit(r.name, 'alert', `matched; to ${outcome.sent.join(', ')}`);
-      if (outcome.duplicate.length > 0)
-        audit(r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
     }
 
-    for (const c of rules.deadlines.candidates(prepared)) {
-      const r = c.rule;
-      const mismatch = c.match(prepared);
-      if (mismatch !== null) {
-        audit(r.name, 'not-matched', `not matched on ${mismatch}`);
-        continue;
+    for (const g of rules.deadlines.candidates(prepared)) {
+      if (g.match(prepared) !== null) continue;
+      const excluded = g.exclude?.(prepared) === null;
+      for (const r of g.rules) {
+        if (excluded) audit(r.name, 'suppressed', 'excluded by its not: filter');
+        else if (e.tooOld) audit(r.name, 'suppressed', tooOld);
+        else audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
       }
-      if (c.exclude?.(prepared) === null) {
-        audit(r.name, 'suppressed', 'excluded by its not: filter');
-        continue;
-      }
-      if (e.tooOld) {
-        audit(
-          r.name,
-          'suppressed',
-          `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`,
-        );
-        continue;
-      }
-      audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
     }
   }
   return alerts;

@@ -1,6 +1,7 @@
 /**
- * Rules compiled for deciding: filters compiled once, notice and deadline rules indexed
- * by pipeline and type, capacity rules by pipeline.
+ * Rules compiled for deciding: filters compiled once, notice and deadline rules grouped
+ * by identical filters (many people subscribe to the same thing; a group is judged once
+ * per notice) and indexed by pipeline and type, capacity rules with compiled matchers.
  */
 import {
   type CompiledFilter,
@@ -10,9 +11,9 @@ import {
 } from '../rules/match.js';
 import type { CapacityRule, DeadlineRule, NoticeFilter, NoticeRule, Rule } from '../rules/types.js';
 
-/** A notice or deadline rule ready to match. */
-export interface CompiledNoticeRule<R extends NoticeRule | DeadlineRule> {
-  rule: R;
+/** Notice or deadline rules sharing one filter and exclusion, ready to match. */
+export interface RuleGroup<R extends NoticeRule | DeadlineRule> {
+  rules: R[];
   filter: NoticeFilter;
   match: CompiledFilter;
   /** Returns null when the notice is excluded. */
@@ -30,26 +31,36 @@ export interface CompiledCapacityRule {
 
 export interface CompiledRules {
   all: readonly Rule[];
-  notices: FilterIndex<CompiledNoticeRule<NoticeRule>>;
-  deadlines: FilterIndex<CompiledNoticeRule<DeadlineRule>>;
+  notices: FilterIndex<RuleGroup<NoticeRule>>;
+  deadlines: FilterIndex<RuleGroup<DeadlineRule>>;
   deadlinesByName: ReadonlyMap<string, DeadlineRule>;
   capacity: CompiledCapacityRule[];
 }
 
-function compileNoticeRule<R extends NoticeRule | DeadlineRule>(rule: R): CompiledNoticeRule<R> {
-  return {
-    rule,
-    filter: rule.filter,
-    match: compileFilter(rule.filter),
-    ...(rule.not ? { exclude: compileFilter(rule.not) } : {}),
-  };
+function group<R extends NoticeRule | DeadlineRule>(rules: readonly R[]): RuleGroup<R>[] {
+  const groups = new Map<string, RuleGroup<R>>();
+  for (const rule of rules) {
+    const key = JSON.stringify([rule.filter, rule.not ?? null]);
+    const existing = groups.get(key);
+    if (existing) {
+      existing.rules.push(rule);
+      continue;
+    }
+    groups.set(key, {
+      rules: [rule],
+      filter: rule.filter,
+      match: compileFilter(rule.filter),
+      ...(rule.not ? { exclude: compileFilter(rule.not) } : {}),
+    });
+  }
+  return [...groups.values()];
 }
 
 const always = () => true;
 
 /** Compiles a rule set. */
 export function compileRules(rules: readonly Rule[]): CompiledRules {
-  const notices = rules.filter((r): r is NoticeRule => r.kind === 'notices').map(compileNoticeRule);
+  const notices = group(rules.filter((r): r is NoticeRule => r.kind === 'notices'));
   const deadlines = rules.filter((r): r is DeadlineRule => r.kind === 'deadlines');
   const capacity = rules
     .filter((r): r is CapacityRule => r.kind === 'capacity')
@@ -66,7 +77,7 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   return {
     all: rules,
     notices: new FilterIndex(notices),
-    deadlines: new FilterIndex(deadlines.map(compileNoticeRule)),
+    deadlines: new FilterIndex(group(deadlines)),
     deadlinesByName: new Map(deadlines.map((r) => [r.name, r])),
     capacity,
   };
