@@ -40,7 +40,10 @@ export function demoCommand(ctx: CliContext): Command {
       const daemon = await Daemon.create(ctx, {
         settings: DEMO_SETTINGS,
         dataDir,
+        rulesDir: join(ctx.io.cwd, 'rules'),
         httpPort: 0,
+        alertsIntervalMs: 2_000,
+        printAlert: (line) => ctx.out(line),
         simulator: { live: true, speed: SPEED, noticesPerHour: NOTICES_PER_HOUR },
         hooks: {
           notices: (events) => {

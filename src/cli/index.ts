@@ -6,13 +6,17 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { VERSION } from '../lib/version.js';
+import { DatabaseError } from '../store/index.js';
 import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
 import { apiCommand } from './api.js';
 import { CliContext, type CliIo } from './context.js';
+import { RulesInvalidError } from './daemon.js';
 import { demoCommand } from './demo.js';
+import { rulesCommand } from './rules.js';
 import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
+import { whyCommand } from './why.js';
 
 /** Exit statuses. */
 export const ExitCode = { Ok: 0, Failed: 1, Usage: 2 } as const;
@@ -29,6 +33,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   for (const command of [
     runCommand(ctx),
     statusCommand(ctx),
+    rulesCommand(ctx),
+    whyCommand(ctx),
     apiCommand(ctx),
     simulateCommand(ctx),
     demoCommand(ctx),
@@ -61,6 +67,14 @@ function report(error: unknown, ctx: CliContext): number {
   if (error instanceof ConfigError) {
     for (const line of error.lines) ctx.err(`pipewatch: ${line}`);
     return ExitCode.Usage;
+  }
+  if (error instanceof RulesInvalidError) {
+    ctx.err(`pipewatch: ${error.message}`);
+    return ExitCode.Usage;
+  }
+  if (error instanceof DatabaseError) {
+    ctx.err(`pipewatch: ${error.message}`);
+    return ExitCode.Failed;
   }
   if (error instanceof AuthenticationError) {
     ctx.err(`pipewatch: ${error.message}`);

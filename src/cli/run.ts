@@ -19,7 +19,9 @@ export function runCommand(ctx: CliContext): Command {
       const daemon = await Daemon.create(ctx, {
         settings: config,
         dataDir: config.dataDir,
+        rulesDir: config.rulesDir,
         httpPort: opts.once ? undefined : config.httpPort,
+        printAlert: (line) => ctx.out(line),
         hooks: {
           notices: (events) => {
             for (const e of events)
@@ -35,9 +37,11 @@ export function runCommand(ctx: CliContext): Command {
           for (const o of outcomes)
             ctx.out(`${o.feed}: ${o.ok ? 'ok' : `failed: ${o.error?.message}`}`);
           const counts = daemon.store.counts();
+          const outbox = daemon.store.outbox.counts();
           ctx.out(
             `stored: ${counts.pipelines} pipelines, ${counts.notices} notices, ${counts.capacity_cycles} capacity cycles`,
           );
+          ctx.out(`alerts: ${outbox.sent} sent, ${outbox.pending} pending, ${outbox.dead} dead`);
           ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           return;
         }

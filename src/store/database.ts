@@ -35,6 +35,23 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   return db;
 }
 
+/**
+ * Opens an existing database read-only, for commands that must write nothing (`rules
+ * test`). Its schema must be current: migrating would be a write.
+ */
+export function openDatabaseReadonly(path: string): Db {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current !== latest) {
+    db.close();
+    throw new DatabaseError(
+      `${path} has schema version ${current}, this pipewatch uses ${latest}; run 'pipewatch run --once' to migrate it first`,
+    );
+  }
+  return db;
+}
+
 /** The schema version of an open database. */
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;

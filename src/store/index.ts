@@ -8,7 +8,7 @@ import { AuditStore } from '../alerts/audit.js';
 import { OutboxStore } from '../alerts/outbox.js';
 import { CapacityStore } from './capacity.js';
 import { CatalogStore } from './catalog.js';
-import { DATABASE_FILE, type Db, openDatabase } from './database.js';
+import { DATABASE_FILE, type Db, openDatabase, openDatabaseReadonly } from './database.js';
 import { NoticeStore } from './notices.js';
 import { PipelineStore } from './pipelines.js';
 import { SyncStateStore } from './sync-state.js';
@@ -48,6 +48,11 @@ export class Store {
         dataDirOrMemory === ':memory:' ? ':memory:' : join(dataDirOrMemory, DATABASE_FILE),
       ),
     );
+  }
+
+  /** Opens `<dataDir>/pipewatch.db` read-only; it must exist and be current. */
+  static openReadonly(dataDir: string): Store {
+    return new Store(openDatabaseReadonly(join(dataDir, DATABASE_FILE)));
   }
 
   /** Runs `fn` in one transaction (nested calls join the outer one). */

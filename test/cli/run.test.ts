@@ -33,6 +33,7 @@ function env(dataDir: string, extra: Record<string, string> = {}) {
     PIPEWATCH_API_RATE: '100',
     PIPEWATCH_DATA_DIR: dataDir,
     PIPEWATCH_CAPACITY_PIPELINES: 'transco,texas-eastern',
+    PIPEWATCH_RULES_DIR: fileURLToPath(new URL('../../rules', import.meta.url)),
     LOG_LEVEL: 'info',
     ...extra,
   };
@@ -45,7 +46,10 @@ describe('pipewatch run --once and status', () => {
     expect(run.stderr).not.toMatch(/"level":50/);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^pipelines: ok\ncatalog: ok\nnotices: ok\ncapacity: ok\nstored: \d+ pipelines, \d+ notices, \d+ capacity cycles\n$/,
+      /^pipelines: ok\ncatalog: ok\nnotices: ok\ncapacity: ok\nalerts: ok\n/m,
+    );
+    expect(run.stdout).toMatch(
+      /^stored: \d+ pipelines, \d+ notices, \d+ capacity cycles\nalerts: \d+ sent, 0 pending, 0 dead\n$/m,
     );
     const status = await cli(['status', '--json'], env(dataDir));
     expect(status.code).toBe(0);
@@ -60,6 +64,7 @@ describe('pipewatch run --once and status', () => {
       'catalog',
       'notices',
       'capacity',
+      'alerts',
     ]);
     expect(report.feeds.find((f) => f.feed === 'notices')?.interval_seconds).toBe(600);
     expect(report.counts.pipelines).toBeGreaterThanOrEqual(20);
