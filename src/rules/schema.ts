@@ -1,0 +1,371 @@
+/**
+ * The rule-file format as one zod schema: it validates what the YAML loader reads, turns a
+ * valid rule into the `Rule` the rest of pipewatch uses, and generates `rules/schema.json`
+ * so that editors check and complete rule files with the very same definition.
+ *
+ * Regenerate the JSON Schema with `node --import tsx scripts/rules-schema.ts`.
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { parseDuration } from '../lib/duration.js';
+import { words } from './match.js';
+import { type NoticeFilter, type Rule, type Target, targetKey } from './types.js';
+
+/** A rule as the schema produces it; the loader adds where it was written (`at`). */
+export type RuleBody = Rule extends infer R ? (R extends Rule ? Omit<R, 'at'> : never) : never;
+
+export const TARGET_KINDS = [
+  'slack',
+  'slack_dm',
+  'discord',
+  'discord_dm',
+  'email',
+  'webhook',
+  'console',
+] as const;
+export const RULE_KINDS = ['notices', 'deadlines', 'capacity'] as const;
+export const CYCLES = ['latest', 'timely', 'evening', 'id1', 'id2', 'id3'] as const;
+export const DEADLINE_FIELDS = ['response_at', 'effective_at', 'end_at'] as const;
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?([mM][sS]|[sSmMhHdDwW]))+\\s*$';
+
+/** Present in the payload as a mapping: checks of which keys are there run even when a value is bad. */
+const whenMapping = {
+  when: (p: { value: unknown }) =>
+    typeof p.value === 'object' && p.value !== null && !Array.isArray(p.value),
+};
+
+/** Exactly one of `keys`: none is a problem (unless an unknown key may be the typo), so is a second. */
+function exactlyOne(keys: readonly string[], none: string, second: (key: string) => string) {
+  return (value: object, ctx: z.RefinementCtx) => {
+    const given = keys.filter((k) => k in value);
+    if (given.length === 0 && !ctx.issues.some((i) => i.code === 'unrecognized_keys')) {
+      ctx.addIssue({ code: 'custom', message: none });
+    }
+    for (const key of given.slice(1)) {
+      ctx.addIssue({ code: 'custom', path: [key], params: { at: 'key' }, message: second(key) });
+    }
+  };
+}
+
+/** An optional number of at least 0 (and at most `max`). */
+function amount(description: string, max = Number.POSITIVE_INFINITY) {
+  return z.number().min(0).max(max).describe(description).optional();
+}
+
+const entry = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => words(v).length > 0, 'must contain a letter or a digit');
+const slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(SLUG, "must be a pipeline slug such as 'texas-eastern'");
+
+/** A non-empty list, without repeats. */
+function list<T extends z.ZodType<string, string>>(item: T, description: string) {
+  return z
+    .array(item)
+    .min(1, 'must not be empty; leave it out to match all')
+    .describe(description)
+    .transform((v) => [...new Set(v)])
+    .optional();
+}
+
+/** A duration text, in milliseconds. */
+const duration = z
+  .string({ error: 'must be a duration such as 90s, 10m, 24h or 2d' })
+  .meta({ pattern: DURATION_PATTERN })
+  .transform((v, ctx) => {
+    const ms = parseDuration(v);
+    if (ms === undefined || ms <= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          ms === undefined
+            ? `'${v}' is not a duration (a number and a unit: s, m, h or d, such as 24h)`
+            : 'must be longer than 0s',
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const regex = z
+  .string()
+  .min(1, 'must not be empty; leave it out to match all')
+  .superRefine((v, ctx) => {
+    try {
+      new RegExp(v, 'i');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  })
+  .describe('regular expression, case-insensitive, on subject and notice text');
+
+const filterShape = {
+  pipelines: list(slug, 'pipeline slugs; omitted: all'),
+  types: list(entry, 'notice types, whole words; omitted: all'),
+  categories: list(entry, 'notice categories, whole words; omitted: all'),
+  statuses: list(entry, 'notice statuses, whole words; omitted: all'),
+  text: regex.optional(),
+};
+
+type FilterInput = { [K in keyof NoticeFilter]?: NoticeFilter[K] | undefined };
+
+/** Only the fields that are there. */
+function filterOf(f: FilterInput): NoticeFilter {
+  const out: NoticeFilter = {};
+  for (const key of ['pipelines', 'types', 'categories', 'statuses', 'text'] as const) {
+    if (f[key] !== undefined) (out as Record<string, unknown>)[key] = f[key];
+  }
+  return out;
+}
+
+const exclusion = z
+  .strictObject(filterShape)
+  .refine((f) => Object.keys(f).length > 0, 'must have at least one field')
+  .describe('notices matching this are left out')
+  .transform(filterOf)
+  .optional();
+
+const notices = z
+  .strictObject({
+    ...filterShape,
+    on: z
+      .array(z.enum(['new', 'updated']))
+      .min(1, 'must not be empty')
+      .describe('default [new]')
+      .optional(),
+    not: exclusion,
+  })
+  .describe('alert on notices as they arrive or change')
+  .transform(({ on, not, ...filter }) => ({
+    filter: filterOf(filter),
+    ...(not ? { not } : {}),
+    on: [...new Set(on ?? (['new'] as const))],
+  }));
+
+const deadlines = z
+  .strictObject({
+    field: z.enum(DEADLINE_FIELDS).describe('default response_at').optional(),
+    before: z
+      .union([duration, z.array(duration).min(1, 'must not be empty')], {
+        error: 'must be a duration or a list of durations, such as [24h, 2h]',
+      })
+      .describe('reminders this long before the deadline'),
+    ...filterShape,
+    not: exclusion,
+  })
+  .describe("remind before a notice's deadline")
+  .transform(({ field, before, not, ...filter }) => ({
+    field: field ?? 'response_at',
+    beforeMs: [...new Set(Array.isArray(before) ? before : [before])].sort((a, b) => b - a),
+    filter: filterOf(filter),
+    ...(not ? { not } : {}),
+  }));
+
+const capacity = z
+  .strictObject({
+    pipelines: list(slug, 'pipeline slugs; omitted: all'),
+    locations: list(entry, 'location names or identifiers; omitted: all'),
+    flow: list(entry, 'flow indicators such as D, R, BD; omitted: all'),
+    cycles: list(z.enum(CYCLES), 'nomination cycles; omitted: all'),
+    oac_below: amount('fire when OAC (Dth) falls below this'),
+    oac_pct_below: amount('fire when OAC falls below this percentage of OPC', 100),
+    clear_above: amount('resolve when back above this (same unit); default 10% above threshold'),
+    repeat_every: duration.describe('while low, remind this often').optional(),
+  })
+  .superRefine(
+    exactlyOne(
+      ['oac_below', 'oac_pct_below'],
+      'needs oac_below or oac_pct_below',
+      () => 'oac_below and oac_pct_below exclude each other; keep one',
+    ),
+    whenMapping,
+  )
+  .superRefine((c, ctx) => {
+    const below = c.oac_below ?? c.oac_pct_below;
+    const given = [c.oac_below, c.oac_pct_below].filter((v) => v !== undefined).length;
+    if (typeof below !== 'number' || typeof c.clear_above !== 'number' || given > 1) return;
+    if (c.clear_above <= below) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clear_above'],
+        message: `must be above the threshold (${below})`,
+      });
+    } else if (c.oac_pct_below !== undefined && c.clear_above > 100) {
+      ctx.addIssue({ code: 'custom', path: ['clear_above'], message: 'must be at most 100 (%)' });
+    }
+  }, whenMapping)
+  .meta({ oneOf: [{ required: ['oac_below'] }, { required: ['oac_pct_below'] }] })
+  .describe('OAC below a threshold (firing) and back above a recovery level (resolved)')
+  .transform(({ oac_below, oac_pct_below, clear_above, repeat_every, ...where }) => {
+    const unit = oac_pct_below === undefined ? ('absolute' as const) : ('percent' as const);
+    const below = (oac_below ?? oac_pct_below)!;
+    const fallback = Math.round((below + below / 10) * 1e6) / 1e6;
+    return {
+      ...where,
+      unit,
+      below,
+      clearAbove: clear_above ?? (unit === 'percent' ? Math.min(fallback, 100) : fallback),
+      ...(repeat_every === undefined ? {} : { repeatEveryMs: repeat_every }),
+    };
+  });
+
+/** `"#ops"` unquoted is a YAML comment; a long id unquoted is a number. */
+function textValue(what: string) {
+  return z.string({
+    error: (issue) =>
+      issue.input === null
+        ? `expected ${what}, got nothing — '#' starts a YAML comment, so quote it: "#ops"`
+        : typeof issue.input === 'number'
+          ? `expected ${what} as text — quote it: YAML reads unquoted digits as a number`
+          : undefined,
+  });
+}
+
+const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{8,})$/;
+const slackUser = /^[UW][A-Z0-9]{8,}$/;
+const snowflake = /^\d{17,20}$/;
+const address = z.string().trim().regex(EMAIL, 'must be an email address');
+const httpUrl = z.string().refine((v) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an http:// or https:// URL');
+
+const target = z
+  .strictObject({
+    slack: textValue('a channel')
+      .regex(slackChannel, "must be a channel name such as '#gas-ops' or a channel id (C…, G…)")
+      .describe('Slack channel: "#name" or channel id')
+      .optional(),
+    slack_dm: textValue('a user')
+      .refine(
+        (v) => slackUser.test(v) || EMAIL.test(v),
+        'must be a Slack user id (U…, W…) or email',
+      )
+      .describe('Slack user id or email address (looked up)')
+      .optional(),
+    discord: textValue('a channel id')
+      .regex(snowflake, 'must be a Discord channel id (digits)')
+      .describe('Discord channel id')
+      .optional(),
+    discord_dm: textValue('a user id')
+      .regex(snowflake, 'must be a Discord user id (digits)')
+      .describe('Discord user id')
+      .optional(),
+    email: z
+      .union([address, z.array(address).min(1, 'must not be empty')], {
+        error: 'must be an email address or a list of them',
+      })
+      .describe('address or list of addresses')
+      .optional(),
+    webhook: httpUrl.describe('URL to POST the alert to').optional(),
+    console: z
+      .union([z.literal(true), z.strictObject({})], { error: 'must be true (or {})' })
+      .describe('print the alert on stdout')
+      .optional(),
+  })
+  .superRefine(
+    exactlyOne(
+      TARGET_KINDS,
+      `needs one of ${TARGET_KINDS.join(', ')}`,
+      (key) => `one target per list item: put '${key}' in an item of its own`,
+    ),
+    whenMapping,
+  )
+  .meta({ minProperties: 1, maxProperties: 1 })
+  .transform((t): Target => {
+    if (t.slack !== undefined) return { kind: 'slack', channel: t.slack };
+    if (t.slack_dm !== undefined) return { kind: 'slack_dm', user: t.slack_dm };
+    if (t.discord !== undefined) return { kind: 'discord', channel: t.discord };
+    if (t.discord_dm !== undefined) return { kind: 'discord_dm', user: t.discord_dm };
+    if (t.email !== undefined) return { kind: 'email', to: [t.email].flat() };
+    if (t.webhook !== undefined) return { kind: 'webhook', url: t.webhook };
+    return { kind: 'console' };
+  });
+
+/** One rule, on its own. */
+export const ruleSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .max(100, 'must be at most 100 characters')
+      .regex(NAME, "must be letters, digits, '-', '_' or '.', such as 'transco-constraints'")
+      .describe('unique across all rule files'),
+    notices: notices.optional(),
+    deadlines: deadlines.optional(),
+    capacity: capacity.optional(),
+    notify: z
+      .array(target)
+      .min(1, 'must list at least one target')
+      .superRefine((targets, ctx) => {
+        if (ctx.issues.length > 0) return;
+        const seen = new Set<string>();
+        targets.forEach((t, i) => {
+          const key = targetKey(t);
+          if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `repeats ${key}` });
+          seen.add(key);
+        });
+      })
+      .describe('where alerts go'),
+  })
+  .superRefine(
+    exactlyOne(
+      RULE_KINDS,
+      `needs one of ${RULE_KINDS.join(', ')}`,
+      (key) => `a rule has exactly one of ${RULE_KINDS.join(', ')}; this one also has '${key}'`,
+    ),
+    whenMapping,
+  )
+  .meta({ oneOf: RULE_KINDS.map((k) => ({ required: [k] })) })
+  .transform(({ name, notify, ...kinds }): RuleBody => {
+    if (kinds.notices) return { name, kind: 'notices', ...kinds.notices, notify };
+    if (kinds.deadlines) return { name, kind: 'deadlines', ...kinds.deadlines, notify };
+    return { name, kind: 'capacity', ...kinds.capacity!, notify };
+  });
+
+/** A whole rule file. */
+export const ruleFileSchema = z
+  .strictObject({ rules: z.array(ruleSchema).describe('the rules of this file') })
+  .meta({
+    title: 'pipewatch rule file',
+    description: 'Alert rules: notices, deadline reminders and capacity thresholds.',
+  });
+
+/** Where the generated JSON Schema is committed, next to the example rule files. */
+export const RULES_SCHEMA_FILE = fileURLToPath(new URL('../../rules/schema.json', import.meta.url));
+
+/** The JSON Schema of a rule file (draft-07, which YAML editors support widely), as file text. */
+export function rulesJsonSchemaText(): string {
+  const schema = z.toJSONSchema(ruleFileSchema, { io: 'input', target: 'draft-07' });
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** The keys a mapping at `path` of a rule file may have, or `undefined` when it is no mapping. */
+export function knownKeys(path: readonly PropertyKey[]): string[] | undefined {
+  let s: z.ZodType | undefined = ruleFileSchema;
+  for (const segment of [...path, undefined]) {
+    for (;;) {
+      if (s instanceof z.ZodOptional) s = s.unwrap() as z.ZodType;
+      else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
+      else if (s instanceof z.ZodUnion) s = s.options.find((o) => o instanceof z.ZodObject);
+      else break;
+    }
+    if (segment === undefined) break;
+    if (s instanceof z.ZodObject) s = s.shape[segment as string];
+    else if (s instanceof z.ZodArray) s = s.element as z.ZodType;
+    else return undefined;
+  }
+  return s instanceof z.ZodObject ? Object.keys(s.shape) : undefined;
+}
