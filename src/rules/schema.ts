@@ -61,11 +61,12 @@ const entry = z
   .trim()
   .toLowerCase()
   .refine((v) => words(v).length > 0, 'must contain a letter or a digit');
+/** Checked after trimming and lower-casing, so not as a JSON Schema pattern, which would not be. */
 const slug = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(SLUG, "must be a pipeline slug such as 'texas-eastern'");
+  .refine((v) => SLUG.test(v), "must be a pipeline slug such as 'texas-eastern'");
 
 /** A non-empty list, without repeats. */
 function list<T extends z.ZodType<string, string>>(item: T, description: string) {
