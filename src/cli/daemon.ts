@@ -148,6 +148,7 @@ export class Daemon {
   /** Every feed on its schedule until the context's signal aborts; rule files reload on change. */
   async run(): Promise<void> {
     const watcher = watchRules(this.setup.rulesDir, {
+      cwd: this.ctx.io.cwd,
       logger: this.ctx.logger,
       onChange: (rules) => {
         this.engine.setRules(rules);
