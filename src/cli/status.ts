@@ -1,10 +1,7 @@
 /** `pipewatch status`: each feed's last attempt, success and error, and what is stored. */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command } from 'commander';
 import { feedSchedule, statusReport } from '../ingest/feeds.js';
-import { DATABASE_FILE, Store } from '../store/index.js';
-import type { CliContext } from './context.js';
+import { type CliContext, openExistingStore } from './context.js';
 import { table, toJson } from './format.js';
 
 /** Registers `status`. */
@@ -14,15 +11,8 @@ export function statusCommand(ctx: CliContext): Command {
     .option('--json', 'print the report as JSON')
     .action((opts: { json?: boolean }) => {
       const { config } = ctx;
-      const file = join(config.dataDir, DATABASE_FILE);
-      if (!existsSync(file)) {
-        ctx.err(
-          `pipewatch: no database at ${file}; run 'pipewatch run' first (or set PIPEWATCH_DATA_DIR)`,
-        );
-        ctx.exitCode = 1;
-        return;
-      }
-      const store = Store.open(config.dataDir);
+      const store = openExistingStore(ctx);
+      if (!store) return;
       try {
         const report = statusReport(store, ctx.clock.now(), { feeds: feedSchedule(config) });
         if (opts.json) {

@@ -3,15 +3,12 @@
  * audit trail for what happened, and from the current rules for rules that never saw it
  * (the baseline, a notice too old, a rule added later, a pipeline or type it cannot match).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { explainNotice } from '../alerts/explain.js';
 import { compileRules } from '../alerts/rules.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem } from '../rules/types.js';
-import { DATABASE_FILE, Store } from '../store/index.js';
-import type { CliContext } from './context.js';
+import { type CliContext, openExistingStore } from './context.js';
 import { clip, table } from './format.js';
 
 /** Registers `why`. */
@@ -24,15 +21,8 @@ export function whyCommand(ctx: CliContext): Command {
     })
     .action((id: number) => {
       const { config } = ctx;
-      const file = join(config.dataDir, DATABASE_FILE);
-      if (!existsSync(file)) {
-        ctx.err(
-          `pipewatch: no database at ${file}; run 'pipewatch run' first (or set PIPEWATCH_DATA_DIR)`,
-        );
-        ctx.exitCode = 1;
-        return;
-      }
-      const store = Store.open(config.dataDir);
+      const store = openExistingStore(ctx);
+      if (!store) return;
       try {
         const notice = store.notices.get(id);
         if (!notice) {
