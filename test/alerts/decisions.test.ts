@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
+import { makeNotice } from '../fakes/notice.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
 let store: Store;
@@ -26,31 +27,7 @@ function setup(rules: Rule[], start = '2026-11-20T15:00:00Z') {
   return { clock, engine };
 }
 
-function notice(over: Partial<Notice> = {}): Notice {
-  return {
-    id: 101,
-    pipeline_id: 3,
-    pipeline_name: 'Transco',
-    pipeline_slug: 'transco',
-    pipeline_url: '',
-    subject: 'Capacity Constraint - Station 165',
-    identifier: '26-0412',
-    url: '',
-    category: 'Critical',
-    type: 'Capacity Constraint',
-    status: 'Initiate',
-    notice: 'Limited.',
-    html: '',
-    mobile: '',
-    posted_at: '2026-11-20T14:00:00Z',
-    effective_at: null,
-    end_at: null,
-    response_at: null,
-    service_created_at: null,
-    service_updated_at: '2026-11-20T14:00:00Z',
-    ...over,
-  };
-}
+const notice = makeNotice;
 
 function event(n: Notice, over: Partial<NoticeEvent> = {}): NoticeEvent {
   return {

@@ -7,31 +7,17 @@ import {
   prepareValue,
 } from '../../src/rules/match.js';
 import type { Notice } from '../../src/upstream/schemas.js';
+import { makeNotice } from '../fakes/notice.js';
 
 function notice(over: Partial<Notice> = {}): Notice {
-  return {
+  return makeNotice({
     id: 1,
-    pipeline_id: 3,
     pipeline_name: 'Transcontinental Gas Pipe Line',
-    pipeline_slug: 'transco',
-    pipeline_url: '',
-    subject: 'Capacity Constraint - Station 165',
-    identifier: '26-0412',
-    url: '',
-    category: 'Critical',
-    type: 'Capacity Constraint',
-    status: 'Initiate',
     notice: 'Transco is limiting interruptible service.',
-    html: '',
-    mobile: '',
     posted_at: '2026-11-20T14:05:00Z',
-    effective_at: null,
-    end_at: null,
-    response_at: null,
-    service_created_at: null,
     service_updated_at: null,
     ...over,
-  };
+  });
 }
 
 describe('list matching', () => {
