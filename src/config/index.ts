@@ -46,7 +46,18 @@ export interface Config {
     publicKey: string | undefined;
     apiUrl: string | undefined;
   };
-  email: { smtpUrl: string | undefined; from: string | undefined };
+  email: {
+    smtpUrl: string | undefined;
+    from: string | undefined;
+    /** Messages per second. */
+    ratePerSecond: number;
+  };
+  delivery: {
+    /** Alerts for one target due within this many milliseconds of each other form one digest. */
+    digestWindowMs: number;
+    /** A delivery failing temporarily for longer than this goes dead. */
+    maxAgeMs: number;
+  };
   logLevel: LogLevel;
 }
 
@@ -112,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
       publicKey: read('discordPublicKey'),
       apiUrl: read('discordApiUrl'),
     },
-    email: { smtpUrl: read('smtpUrl'), from: read('emailFrom') },
+    email: { smtpUrl: read('smtpUrl'), from: read('emailFrom'), ratePerSecond: read('emailRate') },
+    delivery: { digestWindowMs: read('digestWindow'), maxAgeMs: read('deliveryMaxAge') },
     logLevel: read('logLevel'),
   };
 

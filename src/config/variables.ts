@@ -319,6 +319,29 @@ export const VARIABLES = {
     secret: false,
     description: 'sender address of alert email',
   }),
+  emailRate: variable({
+    name: 'PIPEWATCH_EMAIL_RATE',
+    schema: withDefault('5', positiveNumber()),
+    example: '5',
+    secret: false,
+    description: 'most email messages sent per second through the pooled SMTP connection',
+  }),
+  digestWindow: variable({
+    name: 'PIPEWATCH_DIGEST_WINDOW',
+    schema: withDefault('5s', duration(0)),
+    example: '5s',
+    secret: false,
+    description:
+      'alerts for one target that fall due within this window of each other go out as one digest message; `0s` sends each alone',
+  }),
+  deliveryMaxAge: variable({
+    name: 'PIPEWATCH_DELIVERY_MAX_AGE',
+    schema: withDefault('6h', duration(60_000)),
+    example: '6h',
+    secret: false,
+    description:
+      'a delivery still failing with temporary errors this long after it was decided goes dead',
+  }),
   logLevel: variable({
     name: 'LOG_LEVEL',
     schema: withDefault(

@@ -94,6 +94,9 @@ describe('loadConfig', () => {
     ['DISCORD_API_URL', 'discord', /http:\/\/ or https:\/\//],
     ['SMTP_URL', 'http://mail.example.com', /smtp:\/\/ or smtps:\/\//],
     ['EMAIL_FROM', 'alerts at example', /must be an email address/],
+    ['PIPEWATCH_EMAIL_RATE', '0', /greater than 0/],
+    ['PIPEWATCH_DIGEST_WINDOW', 'soon', /is not a duration/],
+    ['PIPEWATCH_DELIVERY_MAX_AGE', '10s', /below the minimum of 1m/],
     ['LOG_LEVEL', 'verbose', /must be one of fatal, error, warn, info, debug, trace, silent/],
   ];
 

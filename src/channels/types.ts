@@ -1,0 +1,95 @@
+/**
+ * What every channel is: a pure `render` (alerts → the platform's message) and a `send`
+ * that delivers one message for one target and says what the platform answered. The
+ * dispatcher (`src/delivery/`) decides what to send when, and retries; a channel paces
+ * itself to its platform's limits and classifies failures as permanent or temporary.
+ */
+import type { AlertPayload } from '../alerts/payload.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Target, TargetKind } from '../rules/types.js';
+import type { UtcIso } from '../upstream/schemas.js';
+
+/** One alert to deliver, as the outbox holds it. */
+export interface Alert {
+  /**
+   * The outbox key (`rule|subject|target`): the same on every resend of this alert, so a
+   * channel derives idempotency keys from it (Discord's nonce, an email's Message-ID).
+   */
+  key: string;
+  payload: AlertPayload;
+}
+
+/** A target of one kind. */
+export type TargetOf<K extends TargetKind> = Extract<Target, { kind: K }>;
+
+/**
+ * What a channel remembers about the first message it sent for a subject (a notice) to
+ * a target, so updates can thread under it: Slack's `{channel, ts}`, Discord's
+ * `{channel, message}`, an email's `{messageId}`. Any JSON object.
+ */
+export type ThreadRef = Record<string, string>;
+
+/** Thread references, kept in the database by (target key, subject). */
+export interface Threads {
+  get(target: string, subject: string): ThreadRef | undefined;
+  set(target: string, subject: string, ref: ThreadRef): void;
+}
+
+/** Why a send failed, and whether trying again can help. */
+export class DeliveryError extends Error {
+  /** Not worth retrying: the row goes dead with `reason`. */
+  readonly permanent: boolean;
+  /** What the platform asked for (Retry-After, retry_after), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** Short, secret-free text for the outbox, `status` and logs: `slack: channel_not_found`. */
+  readonly reason: string;
+
+  constructor(
+    reason: string,
+    options: { permanent: boolean; retryAfterMs?: number; cause?: unknown },
+  ) {
+    super(reason, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DeliveryError';
+    this.reason = reason;
+    this.permanent = options.permanent;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** What the platform confirmed, one line: `ok channel=C0123 ts=1732111200.000100`. */
+export interface Delivered {
+  detail: string;
+}
+
+/** What `send` gets besides the message. */
+export interface SendContext {
+  /** `sent_at` of the webhook payload and of every rendered message. */
+  now: UtcIso;
+  threads: Threads;
+  signal?: AbortSignal;
+}
+
+/** What every channel is built with. */
+export interface ChannelDeps {
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A delivery channel for one target kind. */
+export interface Channel<K extends TargetKind = TargetKind> {
+  readonly kind: K;
+  /**
+   * The most alerts one message carries. Alerts for one target that fall due together
+   * are grouped into digests of at most this many; 1 means no digests.
+   */
+  readonly maxDigest: number;
+  /**
+   * Sends `alerts` (1 to `maxDigest`, all for `target`) as one message, paced to the
+   * platform's limits. Resolves once the platform confirmed it; rejects with a
+   * `DeliveryError` otherwise.
+   */
+  send(target: TargetOf<K>, alerts: readonly Alert[], ctx: SendContext): Promise<Delivered>;
+  /** Releases connections and timers. */
+  close?(): Promise<void>;
+}

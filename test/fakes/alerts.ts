@@ -1,0 +1,139 @@
+/**
+ * Alerts for channel tests: one of each kind, built like the decisions build them, and
+ * a corpus of hostile notices (mentions, markup, HTML, CR/LF, very long text, emoji,
+ * right-to-left text) taken from the simulator's own hostile bodies.
+ */
+import type { AlertPayload } from '../../src/alerts/payload.js';
+import type { Alert, ThreadRef, Threads } from '../../src/channels/types.js';
+import { HOSTILE_BODIES, LONG_BODY } from '../../src/simulator/anchors.js';
+import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
+import { makeNotice } from './notice.js';
+
+const PIPELINE = { pipeline: { slug: 'transco', name: 'Transco' }, zone: 'America/New_York' };
+
+/** A new-notice alert. */
+export function noticeAlert(over: Partial<Notice> = {}, key?: string): Alert {
+  const notice = makeNotice({
+    url: 'https://www.1line.williams.com/xhtml/notice.jsf?id=101',
+    effective_at: '2026-11-21T14:00:00Z',
+    end_at: '2026-11-22T14:00:00Z',
+    ...over,
+  });
+  return {
+    key: key ?? `transco-constraints|notice:${notice.id}:v1|slack:#gas`,
+    payload: {
+      version: 1,
+      kind: 'notice',
+      state: 'new',
+      rule: 'transco-constraints',
+      ...PIPELINE,
+      notice,
+    },
+  };
+}
+
+/** An updated-notice alert (version 2 of the same notice). */
+export function updatedAlert(over: Partial<Notice> = {}): Alert {
+  const a = noticeAlert({ status: 'Supersede', ...over });
+  return {
+    key: a.key.replace(':v1|', ':v2|'),
+    payload: { ...a.payload, state: 'updated', changed: ['status', 'subject'] },
+  };
+}
+
+/** A deadline reminder 2h before `response_at`. */
+export function deadlineAlert(over: Partial<Notice> = {}): Alert {
+  const notice = makeNotice({
+    type: 'Operational Flow Order',
+    response_at: '2026-11-20T20:00:00Z',
+    ...over,
+  });
+  return {
+    key: `ofo-reminders|deadline:${notice.id}:response_at:2h|slack_dm:U0123`,
+    payload: {
+      version: 1,
+      kind: 'deadline',
+      state: 'reminder',
+      rule: 'ofo-reminders',
+      ...PIPELINE,
+      notice,
+      deadline: { field: 'response_at', at: '2026-11-20T20:00:00Z', before: '2h' },
+    },
+  };
+}
+
+/** A location's capacity entry. */
+export function location(over: Partial<CapacityLocation> = {}): CapacityLocation {
+  return {
+    id: 9001,
+    location: 'STATION 85',
+    identifier: '1001234',
+    flow: 'D',
+    qti: 'DEL',
+    zone: 'Zone 4',
+    dc: 1_000_000,
+    opc: 800_000,
+    tsq: 770_000,
+    oac: 30_000,
+    it: 'Y',
+    all: 'N',
+    reason: '',
+    service_created_at: null,
+    service_updated_at: null,
+    ...over,
+  };
+}
+
+/** A capacity alert, firing unless `state` says otherwise. */
+export function capacityAlert(
+  locations: CapacityLocation[] = [location()],
+  state: 'firing' | 'resolved' = 'firing',
+): Alert {
+  const payload: AlertPayload = {
+    version: 1,
+    kind: 'capacity',
+    state,
+    rule: 'transco-low-oac',
+    ...PIPELINE,
+    capacity: {
+      cycle: 'timely',
+      gas_day: '2026-11-21',
+      locations: locations.map((l) => ({
+        ...l,
+        threshold: 50_000,
+        clear_above: 60_000,
+        unit: 'absolute' as const,
+      })),
+    },
+  };
+  return {
+    key: `transco-low-oac|capacity:transco:${locations[0]?.identifier}:e1|email:ops@example.com`,
+    payload,
+  };
+}
+
+/** Notices built to break rendering: each must arrive neutralised and within limits. */
+export function hostileAlerts(): Alert[] {
+  return [...HOSTILE_BODIES, LONG_BODY].map((body, i) =>
+    noticeAlert(
+      {
+        id: 900 + i,
+        subject: body.subject,
+        html: body.html,
+        notice: body.notice ?? '',
+        url: 'https://evil.example/x?a=1&b=<2>',
+      },
+      `hostile|notice:${900 + i}:v1|any`,
+    ),
+  );
+}
+
+/** Thread references in memory, as the database keeps them. */
+export function memoryThreads(): Threads & { refs: Map<string, ThreadRef> } {
+  const refs = new Map<string, ThreadRef>();
+  return {
+    refs,
+    get: (target, subject) => refs.get(`${target}|${subject}`),
+    set: (target, subject, ref) => void refs.set(`${target}|${subject}`, ref),
+  };
+}
