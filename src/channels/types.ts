@@ -90,6 +90,11 @@ export interface Channel<K extends TargetKind = TargetKind> {
    * `DeliveryError` otherwise.
    */
   send(target: TargetOf<K>, alerts: readonly Alert[], ctx: SendContext): Promise<Delivered>;
+  /**
+   * Checks the credentials with the platform (Slack `auth.test`, Discord `/users/@me`,
+   * SMTP `verify`) and says who pipewatch is there: `slack: pipewatch-bot in Acme Gas`.
+   */
+  verify?(): Promise<string>;
   /** Releases connections and timers. */
   close?(): Promise<void>;
 }
