@@ -3,6 +3,7 @@
  * total time, honouring the server's `Retry-After`. Time comes from an injected clock so
  * tests observe every wait without making it.
  */
+import { backoffDelay, type RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import {
   RateLimitedError,
@@ -11,17 +12,7 @@ import {
   UnavailableError,
 } from './errors.js';
 
-/** How hard to try before giving up on one request. */
-export interface RetryPolicy {
-  /** Total attempts, the first included. */
-  attempts: number;
-  /** Backoff before the second attempt (doubles each time, before jitter). */
-  baseDelayMs: number;
-  /** No single wait exceeds this, `Retry-After` included. */
-  maxDelayMs: number;
-  /** No retry starts after this much time has passed since the first attempt. */
-  maxElapsedMs: number;
-}
+export { backoffDelay, type RetryPolicy } from '../lib/backoff.js';
 
 /** Defaults for the upstream API: about a minute of trying, then the next sync's turn. */
 export const defaultRetryPolicy = {
@@ -30,18 +21,6 @@ export const defaultRetryPolicy = {
   maxDelayMs: 30_000,
   maxElapsedMs: 60_000,
 } as const satisfies RetryPolicy;
-
-/** The wait before attempt `attempt + 1` (attempt counts from 1). */
-export function backoffDelay(
-  policy: RetryPolicy,
-  attempt: number,
-  random: () => number,
-  retryAfterMs?: number,
-): number {
-  if (retryAfterMs !== undefined) return retryAfterMs;
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(random() * ceiling);
-}
 
 /**
  * Runs `attempt` until it succeeds, fails permanently, or the policy is spent. A spent
