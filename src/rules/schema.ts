@@ -9,47 +9,23 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseDuration } from '../lib/duration.js';
 import { words } from './match.js';
-import { type NoticeFilter, type Rule, type Target, targetKey } from './types.js';
+import { exactlyOne, whenMapping } from './schema-parts.js';
+import { targetSchema } from './targets.js';
+
+export { TARGET_KINDS } from './targets.js';
+
+import { type NoticeFilter, type Rule, targetKey } from './types.js';
 
 /** A rule as the schema produces it; the loader adds where it was written (`at`). */
 export type RuleBody = Rule extends infer R ? (R extends Rule ? Omit<R, 'at'> : never) : never;
 
-export const TARGET_KINDS = [
-  'slack',
-  'slack_dm',
-  'discord',
-  'discord_dm',
-  'email',
-  'webhook',
-  'console',
-] as const;
 export const RULE_KINDS = ['notices', 'deadlines', 'capacity'] as const;
 export const CYCLES = ['latest', 'timely', 'evening', 'id1', 'id2', 'id3'] as const;
 export const DEADLINE_FIELDS = ['response_at', 'effective_at', 'end_at'] as const;
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?([mM][sS]|[sSmMhHdDwW]))+\\s*$';
-
-/** Present in the payload as a mapping: checks of which keys are there run even when a value is bad. */
-const whenMapping = {
-  when: (p: { value: unknown }) =>
-    typeof p.value === 'object' && p.value !== null && !Array.isArray(p.value),
-};
-
-/** Exactly one of `keys`: none is a problem (unless an unknown key may be the typo), so is a second. */
-function exactlyOne(keys: readonly string[], none: string, second: (key: string) => string) {
-  return (value: object, ctx: z.RefinementCtx) => {
-    const given = keys.filter((k) => k in value);
-    if (given.length === 0 && !ctx.issues.some((i) => i.code === 'unrecognized_keys')) {
-      ctx.addIssue({ code: 'custom', message: none });
-    }
-    for (const key of given.slice(1)) {
-      ctx.addIssue({ code: 'custom', path: [key], params: { at: 'key' }, message: second(key) });
-    }
-  };
-}
 
 /** An optional number of at least 0 (and at most `max`). */
 function amount(description: string, max = Number.POSITIVE_INFINITY) {
@@ -219,82 +195,6 @@ const capacity = z
     };
   });
 
-/** `"#ops"` unquoted is a YAML comment; a long id unquoted is a number. */
-function textValue(what: string) {
-  return z.string({
-    error: (issue) =>
-      issue.input === null
-        ? `expected ${what}, got nothing — '#' starts a YAML comment, so quote it: "#ops"`
-        : typeof issue.input === 'number'
-          ? `expected ${what} as text — quote it: YAML reads unquoted digits as a number`
-          : undefined,
-  });
-}
-
-const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{8,})$/;
-const slackUser = /^[UW][A-Z0-9]{8,}$/;
-const snowflake = /^\d{17,20}$/;
-const address = z.string().trim().regex(EMAIL, 'must be an email address');
-const httpUrl = z.string().refine((v) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http:// or https:// URL');
-
-const target = z
-  .strictObject({
-    slack: textValue('a channel')
-      .regex(slackChannel, "must be a channel name such as '#gas-ops' or a channel id (C…, G…)")
-      .describe('Slack channel: "#name" or channel id')
-      .optional(),
-    slack_dm: textValue('a user')
-      .refine(
-        (v) => slackUser.test(v) || EMAIL.test(v),
-        'must be a Slack user id (U…, W…) or email',
-      )
-      .describe('Slack user id or email address (looked up)')
-      .optional(),
-    discord: textValue('a channel id')
-      .regex(snowflake, 'must be a Discord channel id (digits)')
-      .describe('Discord channel id')
-      .optional(),
-    discord_dm: textValue('a user id')
-      .regex(snowflake, 'must be a Discord user id (digits)')
-      .describe('Discord user id')
-      .optional(),
-    email: z
-      .union([address, z.array(address).min(1, 'must not be empty')], {
-        error: 'must be an email address or a list of them',
-      })
-      .describe('address or list of addresses')
-      .optional(),
-    webhook: httpUrl.describe('URL to POST the alert to').optional(),
-    console: z
-      .union([z.literal(true), z.strictObject({})], { error: 'must be true (or {})' })
-      .describe('print the alert on stdout')
-      .optional(),
-  })
-  .superRefine(
-    exactlyOne(
-      TARGET_KINDS,
-      `needs one of ${TARGET_KINDS.join(', ')}`,
-      (key) => `one target per list item: put '${key}' in an item of its own`,
-    ),
-    whenMapping,
-  )
-  .meta({ minProperties: 1, maxProperties: 1 })
-  .transform((t): Target => {
-    if (t.slack !== undefined) return { kind: 'slack', channel: t.slack };
-    if (t.slack_dm !== undefined) return { kind: 'slack_dm', user: t.slack_dm };
-    if (t.discord !== undefined) return { kind: 'discord', channel: t.discord };
-    if (t.discord_dm !== undefined) return { kind: 'discord_dm', user: t.discord_dm };
-    if (t.email !== undefined) return { kind: 'email', to: [t.email].flat() };
-    if (t.webhook !== undefined) return { kind: 'webhook', url: t.webhook };
-    return { kind: 'console' };
-  });
-
 /** One rule, on its own. */
 export const ruleSchema = z
   .strictObject({
@@ -308,7 +208,7 @@ export const ruleSchema = z
     deadlines: deadlines.optional(),
     capacity: capacity.optional(),
     notify: z
-      .array(target)
+      .array(targetSchema)
       .min(1, 'must list at least one target')
       .superRefine((targets, ctx) => {
         if (ctx.issues.length > 0) return;

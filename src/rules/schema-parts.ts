@@ -1,0 +1,38 @@
+/**
+ * Pieces the rule-file schema is built from: checks that give rule writers precise,
+ * friendly messages (quote '#ops', one of these keys, an email address).
+ */
+import { z } from 'zod';
+
+export const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/** Present in the payload as a mapping: checks of which keys are there run even when a value is bad. */
+export const whenMapping = {
+  when: (p: { value: unknown }) =>
+    typeof p.value === 'object' && p.value !== null && !Array.isArray(p.value),
+};
+
+/** Exactly one of `keys`: none is a problem (unless an unknown key may be the typo), so is a second. */
+export function exactlyOne(keys: readonly string[], none: string, second: (key: string) => string) {
+  return (value: object, ctx: z.RefinementCtx) => {
+    const given = keys.filter((k) => k in value);
+    if (given.length === 0 && !ctx.issues.some((i) => i.code === 'unrecognized_keys')) {
+      ctx.addIssue({ code: 'custom', message: none });
+    }
+    for (const key of given.slice(1)) {
+      ctx.addIssue({ code: 'custom', path: [key], params: { at: 'key' }, message: second(key) });
+    }
+  };
+}
+
+/** `"#ops"` unquoted is a YAML comment; a long id unquoted is a number. */
+export function textValue(what: string) {
+  return z.string({
+    error: (issue) =>
+      issue.input === null
+        ? `expected ${what}, got nothing — '#' starts a YAML comment, so quote it: "#ops"`
+        : typeof issue.input === 'number'
+          ? `expected ${what} as text — quote it: YAML reads unquoted digits as a number`
+          : undefined,
+  });
+}

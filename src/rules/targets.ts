@@ -1,0 +1,112 @@
+/**
+ * Where a rule sends its alerts: the `notify` items of a rule file, and the same targets
+ * written on one line (`slack:#ops`, `email:a@b.c,d@e.f`) as `send-test` takes them and
+ * as `targetKey` prints them.
+ */
+import { z } from 'zod';
+import { EMAIL, exactlyOne, textValue, whenMapping } from './schema-parts.js';
+import type { Target } from './types.js';
+
+export const TARGET_KINDS = [
+  'slack',
+  'slack_dm',
+  'discord',
+  'discord_dm',
+  'email',
+  'webhook',
+  'console',
+] as const;
+
+const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{8,})$/;
+const slackUser = /^[UW][A-Z0-9]{8,}$/;
+const snowflake = /^\d{17,20}$/;
+const address = z.string().trim().regex(EMAIL, 'must be an email address');
+const httpUrl = z.string().refine((v) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an http:// or https:// URL');
+
+/** One `notify` item. */
+export const targetSchema = z
+  .strictObject({
+    slack: textValue('a channel')
+      .regex(slackChannel, "must be a channel name such as '#gas-ops' or a channel id (C…, G…)")
+      .describe('Slack channel: "#name" or channel id')
+      .optional(),
+    slack_dm: textValue('a user')
+      .refine(
+        (v) => slackUser.test(v) || EMAIL.test(v),
+        'must be a Slack user id (U…, W…) or email',
+      )
+      .describe('Slack user id or email address (looked up)')
+      .optional(),
+    discord: textValue('a channel id')
+      .regex(snowflake, 'must be a Discord channel id (digits)')
+      .describe('Discord channel id')
+      .optional(),
+    discord_dm: textValue('a user id')
+      .regex(snowflake, 'must be a Discord user id (digits)')
+      .describe('Discord user id')
+      .optional(),
+    email: z
+      .union([address, z.array(address).min(1, 'must not be empty')], {
+        error: 'must be an email address or a list of them',
+      })
+      .describe('address or list of addresses')
+      .optional(),
+    webhook: httpUrl.describe('URL to POST the alert to').optional(),
+    console: z
+      .union([z.literal(true), z.strictObject({})], { error: 'must be true (or {})' })
+      .describe('print the alert on stdout')
+      .optional(),
+  })
+  .superRefine(
+    exactlyOne(
+      TARGET_KINDS,
+      `needs one of ${TARGET_KINDS.join(', ')}`,
+      (key) => `one target per list item: put '${key}' in an item of its own`,
+    ),
+    whenMapping,
+  )
+  .meta({ minProperties: 1, maxProperties: 1 })
+  .transform((t): Target => {
+    if (t.slack !== undefined) return { kind: 'slack', channel: t.slack };
+    if (t.slack_dm !== undefined) return { kind: 'slack_dm', user: t.slack_dm };
+    if (t.discord !== undefined) return { kind: 'discord', channel: t.discord };
+    if (t.discord_dm !== undefined) return { kind: 'discord_dm', user: t.discord_dm };
+    if (t.email !== undefined) return { kind: 'email', to: [t.email].flat() };
+    if (t.webhook !== undefined) return { kind: 'webhook', url: t.webhook };
+    return { kind: 'console' };
+  });
+
+/**
+ * A target written on one line: `slack:#ops`, `slack_dm:U0123ABCD`, `discord:<id>`,
+ * `discord_dm:<id>`, `email:a@b.c,d@e.f`, `webhook:https://…`, `console`. Throws with
+ * the same message a rule file would get.
+ */
+export function parseTarget(text: string): Target {
+  const trimmed = text.trim();
+  if (trimmed === 'console') return { kind: 'console' };
+  const colon = trimmed.indexOf(':');
+  const kind = colon < 0 ? trimmed : trimmed.slice(0, colon);
+  if (!(TARGET_KINDS as readonly string[]).includes(kind) || colon < 0) {
+    throw new Error(
+      `'${text}' is not a target: write kind:value, one of ${TARGET_KINDS.filter(
+        (k) => k !== 'console',
+      )
+        .map((k) => `${k}:…`)
+        .join(', ')} or console`,
+    );
+  }
+  const value = trimmed.slice(colon + 1);
+  const result = targetSchema.safeParse({
+    [kind]: kind === 'email' ? value.split(',').map((v) => v.trim()) : value,
+  });
+  if (!result.success) {
+    throw new Error(`${kind}: ${result.error.issues[0]?.message ?? 'is invalid'}`);
+  }
+  return result.data;
+}
