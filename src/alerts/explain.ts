@@ -30,7 +30,7 @@ export function explainNotice(
   const tooOld = posted !== null && Date.parse(posted) < now.getTime() - maxAlertAgeMs;
   const prepared = prepareNotice(notice);
   const verdicts: Verdict[] = [];
-  for (const g of [...rules.notices.rules, ...rules.deadlines.rules]) {
+  for (const g of [...rules.notices.groups, ...rules.deadlines.groups]) {
     const mismatch = g.match(prepared);
     const excluded = mismatch === null && g.exclude?.(prepared) === null;
     for (const r of g.rules) {

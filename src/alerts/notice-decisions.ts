@@ -41,10 +41,8 @@ export function decideNotices(
 
     const tooOld = `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`;
 
-    for (const g of rules.notices.candidates(prepared)) {
-      // A filter mismatch is not written: `why` works it out from the rules.
-      if (g.match(prepared) !== null) continue;
-      const excluded = g.exclude?.(prepared) === null;
+    // A filter mismatch is not written: `why` works it out from the rules.
+    for (const { group: g, excluded } of rules.notices.matches(prepared)) {
       for (const r of g.rules) {
         if (excluded) {
           audit(r.name, 'suppressed', 'excluded by its not: filter');
@@ -80,9 +78,7 @@ export function decideNotices(
       }
     }
 
-    for (const g of rules.deadlines.candidates(prepared)) {
-      if (g.match(prepared) !== null) continue;
-      const excluded = g.exclude?.(prepared) === null;
+    for (const { group: g, excluded } of rules.deadlines.matches(prepared)) {
       for (const r of g.rules) {
         if (excluded) audit(r.name, 'suppressed', 'excluded by its not: filter');
         else if (e.tooOld) audit(r.name, 'suppressed', tooOld);

@@ -2,11 +2,20 @@
  * Rules compiled for deciding: filters compiled once, notice and deadline rules grouped
  * by identical filters (many people subscribe to the same thing; a group is judged once
  * per notice) and indexed by pipeline and type, capacity rules with compiled matchers.
+ *
+ * The list fields of a filter give the same verdict for every notice with the same
+ * pipeline, type, category and status, and a feed has few such combinations; so each
+ * combination is judged once against the index and remembered, and a notice pays only
+ * for the groups that match it and for their text regexes.
  */
 import {
   type CompiledFilter,
   compileFilter,
+  compileFilterParts,
   FilterIndex,
+  type FilterParts,
+  fieldsKey,
+  type PreparedNotice,
   textListMatcher,
 } from '../rules/match.js';
 import type { CapacityRule, DeadlineRule, NoticeFilter, NoticeRule, Rule } from '../rules/types.js';
@@ -18,6 +27,58 @@ export interface RuleGroup<R extends NoticeRule | DeadlineRule> {
   match: CompiledFilter;
   /** Returns null when the notice is excluded. */
   exclude?: CompiledFilter;
+  parts: FilterParts;
+  excludeParts?: FilterParts;
+}
+
+/** A group whose filter matches a notice, and whether its `not:` excludes the notice. */
+export interface GroupMatch<R extends NoticeRule | DeadlineRule> {
+  group: RuleGroup<R>;
+  excluded: boolean;
+}
+
+interface CachedMatch<R extends NoticeRule | DeadlineRule> {
+  group: RuleGroup<R>;
+  /** The exclusion's list fields: `no` they differ, `yes` they match and it has no text, `text` its text decides. */
+  exclusion: 'no' | 'yes' | 'text';
+}
+
+/** Remembered combinations, before the cache starts over (bounds memory on odd feeds). */
+const CACHE_LIMIT = 50_000;
+
+/** Rule groups by pipeline and type, with list-field verdicts remembered per combination. */
+export class GroupIndex<R extends NoticeRule | DeadlineRule> {
+  private readonly index: FilterIndex<RuleGroup<R>>;
+  private readonly cache = new Map<string, CachedMatch<R>[]>();
+
+  constructor(readonly groups: readonly RuleGroup<R>[]) {
+    this.index = new FilterIndex(groups);
+  }
+
+  /** Every group whose filter matches `n`, in rule order within each index bucket. */
+  matches(n: PreparedNotice): GroupMatch<R>[] {
+    const key = fieldsKey(n);
+    let cached = this.cache.get(key);
+    if (!cached) {
+      cached = [];
+      for (const group of this.index.candidates(n)) {
+        if (group.parts.fields(n) !== null) continue;
+        const ex = group.excludeParts;
+        const exclusion = !ex || ex.fields(n) !== null ? 'no' : ex.text ? 'text' : 'yes';
+        cached.push({ group, exclusion });
+      }
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+      this.cache.set(key, cached);
+    }
+    const out: GroupMatch<R>[] = [];
+    for (const { group, exclusion } of cached) {
+      if (group.parts.text && !group.parts.text(n)) continue;
+      const excluded =
+        exclusion === 'yes' || (exclusion === 'text' && group.excludeParts!.text!(n));
+      out.push({ group, excluded });
+    }
+    return out;
+  }
 }
 
 /** A capacity rule ready to match locations. */
@@ -31,8 +92,8 @@ export interface CompiledCapacityRule {
 
 export interface CompiledRules {
   all: readonly Rule[];
-  notices: FilterIndex<RuleGroup<NoticeRule>>;
-  deadlines: FilterIndex<RuleGroup<DeadlineRule>>;
+  notices: GroupIndex<NoticeRule>;
+  deadlines: GroupIndex<DeadlineRule>;
   deadlinesByName: ReadonlyMap<string, DeadlineRule>;
   capacity: CompiledCapacityRule[];
 }
@@ -50,7 +111,10 @@ function group<R extends NoticeRule | DeadlineRule>(rules: readonly R[]): RuleGr
       rules: [rule],
       filter: rule.filter,
       match: compileFilter(rule.filter),
-      ...(rule.not ? { exclude: compileFilter(rule.not) } : {}),
+      parts: compileFilterParts(rule.filter),
+      ...(rule.not
+        ? { exclude: compileFilter(rule.not), excludeParts: compileFilterParts(rule.not) }
+        : {}),
     });
   }
   return [...groups.values()];
@@ -76,8 +140,8 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
     });
   return {
     all: rules,
-    notices: new FilterIndex(notices),
-    deadlines: new FilterIndex(group(deadlines)),
+    notices: new GroupIndex(notices),
+    deadlines: new GroupIndex(group(deadlines)),
     deadlinesByName: new Map(deadlines.map((r) => [r.name, r])),
     capacity,
   };

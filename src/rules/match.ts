@@ -96,8 +96,18 @@ export type Mismatch = 'pipelines' | 'types' | 'categories' | 'statuses' | 'text
 /** A filter compiled once: returns the field that failed, or null when the notice matches. */
 export type CompiledFilter = (notice: PreparedNotice) => Mismatch | null;
 
-/** Compiles a notice filter. An empty filter matches every notice. */
-export function compileFilter(filter: NoticeFilter): CompiledFilter {
+/**
+ * A filter in two parts: the list fields, whose verdict depends only on a notice's
+ * pipeline, type, category and status (see `fieldsKey`), and the text regex, which
+ * depends on the notice itself.
+ */
+export interface FilterParts {
+  fields: CompiledFilter;
+  text: ((notice: PreparedNotice) => boolean) | undefined;
+}
+
+/** Compiles a notice filter into its two parts. */
+export function compileFilterParts(filter: NoticeFilter): FilterParts {
   const checks: Array<[Mismatch, (n: PreparedNotice) => boolean]> = [];
   if (filter.pipelines) {
     const m = listMatcher(filter.pipelines);
@@ -115,25 +125,40 @@ export function compileFilter(filter: NoticeFilter): CompiledFilter {
     const m = listMatcher(filter.statuses);
     checks.push(['statuses', (n) => m(n.status)]);
   }
+  let text: FilterParts['text'];
   if (filter.text !== undefined) {
     const source = filter.text;
     const re = new RegExp(source, 'i');
-    checks.push([
-      'text',
-      (n) => {
-        let hit = n.texts.get(source);
-        if (hit === undefined) {
-          hit = re.test(n.notice.subject) || re.test(n.notice.notice);
-          n.texts.set(source, hit);
-        }
-        return hit;
-      },
-    ]);
+    text = (n) => {
+      let hit = n.texts.get(source);
+      if (hit === undefined) {
+        hit = re.test(n.notice.subject) || re.test(n.notice.notice);
+        n.texts.set(source, hit);
+      }
+      return hit;
+    };
   }
-  return (notice) => {
-    for (const [field, check] of checks) if (!check(notice)) return field;
-    return null;
+  return {
+    fields: (notice) => {
+      for (const [field, check] of checks) if (!check(notice)) return field;
+      return null;
+    },
+    text,
   };
+}
+
+/** Compiles a notice filter. An empty filter matches every notice. */
+export function compileFilter(filter: NoticeFilter): CompiledFilter {
+  const { fields, text } = compileFilterParts(filter);
+  return (notice) => fields(notice) ?? (text && !text(notice) ? 'text' : null);
+}
+
+/**
+ * What the list fields of a filter read: notices with the same key get the same verdict
+ * from them (list matching depends only on the lower-cased value).
+ */
+export function fieldsKey(n: PreparedNotice): string {
+  return `${n.pipeline.lower}\u0000${n.type.lower}\u0000${n.category.lower}\u0000${n.status.lower}`;
 }
 
 /** Something with a notice filter, to index. */
