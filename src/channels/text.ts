@@ -55,6 +55,18 @@ export function oneLine(text: string): string {
 
 /** `Fri, Nov 20, 2026, 9:00 AM CST`: a UTC instant shown in a zone. */
 export function localTime(iso: string, zone: string): string {
+  let format = FORMATS.get(zone);
+  if (!format) {
+    format = localFormat(zone);
+    FORMATS.set(zone, format);
+  }
+  return format.format(new Date(iso));
+}
+
+/** One formatter per zone: building one costs far more than using it. */
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+function localFormat(zone: string): Intl.DateTimeFormat {
   return new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     weekday: 'short',
@@ -64,7 +76,7 @@ export function localTime(iso: string, zone: string): string {
     hour: 'numeric',
     minute: '2-digit',
     timeZoneName: 'short',
-  }).format(new Date(iso));
+  });
 }
 
 /** `1,234,567`; `-` when unknown. */
@@ -105,7 +117,8 @@ export function headline(p: AlertPayload): string {
   return oneLine(`${p.state === 'updated' ? 'Updated ' : ''}${type}: ${n.subject}`);
 }
 
-const DEADLINE_LABELS: Record<string, string> = {
+/** How each deadline field reads: `Response due in 2h`. */
+export const DEADLINE_LABELS: Record<string, string> = {
   response_at: 'Response due',
   effective_at: 'Effective',
   end_at: 'Ends',

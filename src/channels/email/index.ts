@@ -1,0 +1,13 @@
+/** The email channel: SMTP delivery of rendered alerts, and the pure rendering itself. */
+
+export {
+  type EmailMessage,
+  type RenderOptions,
+  renderEmail,
+  SUBJECT_MAX,
+  safeUrl,
+  sanitizeNoticeHtml,
+  senderDomain,
+  threadRoot,
+} from './render.js';
+export { createEmailChannel, EMAIL_MAX_DIGEST, type EmailChannelOptions, pacing } from './send.js';

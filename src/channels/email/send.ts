@@ -1,0 +1,195 @@
+/**
+ * The email channel: rendered alerts sent through one pooled nodemailer SMTP transport
+ * made from SMTP_URL, from EMAIL_FROM. The pool paces itself (`rateLimit` messages per
+ * `rateDelta` window, PIPEWATCH_EMAIL_RATE per second) over at most `maxConnections`
+ * connections (default 2). SMTP answers become typed failures: a 5xx reply is permanent
+ * (503, a protocol-state hiccup, is not), a 4xx reply, a refused or dropped connection and
+ * a timeout are temporary, a login refused or impossible is permanent. The SMTP password
+ * is scrubbed from every reason, error and log line this channel makes.
+ */
+import { createTransport, type NodemailerError } from 'nodemailer';
+import { clip, oneLine } from '../text.js';
+import {
+  type Alert,
+  type Channel,
+  type ChannelDeps,
+  type Delivered,
+  DeliveryError,
+  type SendContext,
+  type TargetOf,
+} from '../types.js';
+import { type EmailMessage, renderEmail } from './render.js';
+
+/** Most alerts in one digest message. */
+export const EMAIL_MAX_DIGEST = 20;
+/** Longest reason or detail, in characters. */
+const TEXT_MAX = 300;
+
+export interface EmailChannelOptions {
+  /** `smtp://user:pass@host:port` (STARTTLS when offered) or `smtps://…` (TLS from the start). */
+  smtpUrl: string;
+  /** EMAIL_FROM: `alerts@example.com` or `pipewatch <alerts@example.com>`. */
+  from: string;
+  /** Most messages per second; `Infinity` for no limit. */
+  ratePerSecond: number;
+  /** Most SMTP connections open at once; default 2. */
+  maxConnections?: number;
+  /** Most alerts per message; default 20. */
+  maxDigest?: number;
+  /** Milliseconds to wait for a connection, the greeting or a reply; default 30 s. */
+  timeoutMs?: number;
+}
+
+/** Codes of failures that no retry mends: the login, the configuration, the envelope. */
+const PERMANENT_CODES = new Set(['EAUTH', 'ENOAUTH', 'ECONFIG', 'EENVELOPE', 'EMAXRECIPIENTS']);
+
+/** The email channel over a pooled SMTP transport. */
+export function createEmailChannel(
+  options: EmailChannelOptions,
+  deps: ChannelDeps,
+): Channel<'email'> {
+  const url = parseSmtpUrl(options.smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  const host = url.hostname;
+  const port = Number(url.port) || (secure ? 465 : 587);
+  const user = decodeURIComponent(url.username);
+  const where = { server: `${host}:${port}`, user };
+  const scrub = scrubber([url.password, decodeURIComponent(url.password), options.smtpUrl]);
+  const timeout = options.timeoutMs ?? 30_000;
+  const log = deps.logger.child({ channel: 'email' });
+  const transporter = createTransport({
+    pool: true,
+    url: options.smtpUrl,
+    maxConnections: options.maxConnections ?? 2,
+    ...pacing(options.ratePerSecond),
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout * 2,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    logger: false,
+  });
+  transporter.on('error', (err: Error) => {
+    log.warn({ reason: describe(err, where, scrub).reason }, 'email transport error');
+  });
+
+  return {
+    kind: 'email',
+    maxDigest: options.maxDigest ?? EMAIL_MAX_DIGEST,
+
+    async send(target: TargetOf<'email'>, alerts: readonly Alert[], ctx: SendContext) {
+      let message: EmailMessage;
+      try {
+        message = renderEmail(alerts, { from: options.from, now: ctx.now });
+      } catch (err) {
+        const why = oneLine(err instanceof Error ? err.message : String(err));
+        throw new DeliveryError(clip(`email: cannot render: ${why}`, TEXT_MAX), {
+          permanent: true,
+        });
+      }
+      try {
+        const info = await transporter.sendMail({
+          from: options.from,
+          to: target.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          messageId: message.messageId,
+          ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
+          ...(message.references ? { references: message.references } : {}),
+          headers: message.headers,
+          date: new Date(ctx.now),
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        const rejected = info.rejected.length > 0 ? ` rejected=${info.rejected.length}` : '';
+        if (rejected) log.warn({ rejected: info.rejected }, 'email: some recipients refused');
+        const detail = `ok ${info.messageId} accepted=${info.accepted.length}${rejected} ${oneLine(info.response)}`;
+        return { detail: clip(scrub(detail), TEXT_MAX) } satisfies Delivered;
+      } catch (err) {
+        throw describe(err, where, scrub);
+      }
+    },
+
+    async verify() {
+      try {
+        await transporter.verify();
+      } catch (err) {
+        throw describe(err, where, scrub);
+      }
+      return `email: ${host}:${port}${user ? ` as ${user}` : ' without login'}`;
+    },
+
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+/** The URL, or an error that does not repeat it (Node's own carries the input). */
+function parseSmtpUrl(smtpUrl: string): URL {
+  try {
+    return new URL(smtpUrl);
+  } catch {
+    throw new Error('email: SMTP_URL is not a valid URL');
+  }
+}
+
+/**
+ * nodemailer's pool pacing for a rate per second: `rateLimit` messages per `rateDelta`
+ * milliseconds (2.5/s → 3 per 1200 ms, 0.2/s → 1 per 5000 ms).
+ */
+export function pacing(ratePerSecond: number): { rateLimit?: number; rateDelta?: number } {
+  if (ratePerSecond === Number.POSITIVE_INFINITY) return {};
+  if (!(ratePerSecond > 0)) throw new RangeError('ratePerSecond must be greater than 0');
+  if (ratePerSecond < 1) return { rateLimit: 1, rateDelta: Math.round(1000 / ratePerSecond) };
+  const rateLimit = Math.round(ratePerSecond);
+  return { rateLimit, rateDelta: Math.round((1000 * rateLimit) / ratePerSecond) };
+}
+
+/** Replaces every secret (and any `//user:pass@` in a URL) with `[redacted]`. */
+function scrubber(secrets: string[]): (text: string) => string {
+  const found = [...new Set(secrets.filter((s) => s !== ''))].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text.replace(/\/\/[^\s/@:]*:[^\s/@]*@/g, '//[redacted]@');
+    for (const s of found) out = out.split(s).join('[redacted]');
+    return out;
+  };
+}
+
+/** A nodemailer failure as a secret-free `DeliveryError`. */
+function describe(
+  err: unknown,
+  where: { server: string; user: string },
+  scrub: (t: string) => string,
+): DeliveryError {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
+  const message = oneLine(e.message ?? String(err));
+  const code = e.code ?? '';
+  const reply = e.responseCode;
+  let reason: string;
+  let permanent: boolean;
+  if (typeof reply === 'number' && reply >= 400) {
+    permanent = typeof e.permanent === 'boolean' ? e.permanent : reply >= 500;
+    const response = oneLine(e.response ?? '') || `${reply} ${message}`;
+    const who = e.rejected?.length ? ` (${e.rejected.join(', ')})` : '';
+    const login = code === 'EAUTH' ? `login as ${where.user} refused: ` : '';
+    reason = `email: ${login}${response}${who}`;
+  } else {
+    permanent = PERMANENT_CODES.has(code);
+    const cause = e.originalCode ?? code;
+    if (cause === 'ECONNREFUSED') reason = `email: connection refused by ${where.server}`;
+    else if (code === 'ETIMEDOUT')
+      reason = `email: timed out talking to ${where.server} (${e.timeoutType ?? 'reply'})`;
+    else if (code === 'EABORT') reason = 'email: aborted';
+    else reason = `email: ${code ? `${code} ` : ''}${message}`;
+  }
+  const safe = clip(scrub(reason), TEXT_MAX);
+  // The cause keeps what helps to debug, scrubbed, and nothing else of the original error.
+  const cause = Object.assign(new Error(scrub(message)), {
+    code: code || undefined,
+    responseCode: reply,
+    // An AUTH command carries the credentials, base64-encoded.
+    command: e.command ? (/^auth/i.test(e.command) ? 'AUTH' : scrub(e.command)) : undefined,
+  });
+  return new DeliveryError(safe, { permanent, cause });
+}
