@@ -6,12 +6,13 @@
 import type { IngestHooks } from '../ingest/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { Rule } from '../rules/types.js';
+import type { Rule, Target } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { toUtcIso } from '../upstream/schemas.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
 import { decideNotices } from './notice-decisions.js';
+import { decideDrift } from './operations.js';
 import { sendDueReminders } from './reminders.js';
 import { type CompiledRules, compileRules } from './rules.js';
 
@@ -20,6 +21,8 @@ export interface AlertEngineDeps {
   clock: Clock;
   logger: Logger;
   maxAlertAgeMs: number;
+  /** Where schema drift is reported; undefined: it is only logged. */
+  opsTarget?: Target | undefined;
 }
 
 export class AlertEngine {
@@ -57,7 +60,10 @@ export class AlertEngine {
         decideCapacity(this.context(), this.compiled, event);
         extra.capacity?.(event);
       },
-      schemaDrift: (event) => extra.schemaDrift?.(event),
+      schemaDrift: (event) => {
+        if (this.deps.opsTarget) decideDrift(this.context(), this.deps.opsTarget, event);
+        extra.schemaDrift?.(event);
+      },
     };
   }
 

@@ -5,8 +5,8 @@
  */
 import type { CapacityLocation, Notice, UtcIso } from '../upstream/schemas.js';
 
-export type AlertKind = 'notice' | 'deadline' | 'capacity';
-export type AlertState = 'firing' | 'resolved' | 'new' | 'updated' | 'reminder';
+export type AlertKind = 'notice' | 'deadline' | 'capacity' | 'operations';
+export type AlertState = 'firing' | 'resolved' | 'new' | 'updated' | 'reminder' | 'schema-drift';
 
 /** The stored payload of one alert. */
 export interface AlertPayload {
@@ -25,6 +25,16 @@ export interface AlertPayload {
     >;
   };
   deadline?: { field: string; at: UtcIso; before: string; late?: boolean };
+  /** For `operations`: what happened to pipewatch or the API, for whoever runs it. */
+  operations?: {
+    event: 'schema-drift';
+    /** What changed, in one sentence. */
+    summary: string;
+    table: string;
+    previous_hash: string;
+    hash: string;
+    seen_at: UtcIso;
+  };
   /** For `updated`: the fields that changed. */
   changed?: string[];
   /** IANA zone to show the pipeline's local times in. */

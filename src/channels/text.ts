@@ -96,8 +96,10 @@ export function pipelineName(p: AlertPayload): string {
  *  - `Updated Capacity Constraint: Station 165 limited`
  *  - `Response due in 2h: OFO for Nov 21`
  *  - `Low OAC at STATION 85 (+2 more), timely cycle, gas day 2026-11-21`
+ *  - `The API's catalog for notices changed: …` (operations)
  */
 export function headline(p: AlertPayload): string {
+  if (p.kind === 'operations' && p.operations) return oneLine(p.operations.summary);
   if (p.kind === 'capacity' && p.capacity) {
     const [first, ...rest] = p.capacity.locations;
     const where = first
@@ -124,9 +126,18 @@ export const DEADLINE_LABELS: Record<string, string> = {
   end_at: 'Ends',
 };
 
+/**
+ * The name people use: the abbreviation a pipeline's full name ends with in brackets
+ * (`Transcontinental Gas Pipe Line (Transco)` → `Transco`), else the full name.
+ */
+export function shortPipelineName(p: AlertPayload): string {
+  const name = pipelineName(p);
+  return /\(([^()]{2,40})\)\s*$/.exec(name)?.[1]?.trim() || name;
+}
+
 /** `[Transco] Capacity Constraint: Station 165 limited`: an email subject, a title. */
 export function title(p: AlertPayload): string {
-  return oneLine(`[${pipelineName(p)}] ${headline(p)}`);
+  return oneLine(`[${shortPipelineName(p)}] ${headline(p)}`);
 }
 
 /** The notice fields a reader looks for, in order, with their UTC instants. */

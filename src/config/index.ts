@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { LogLevel } from '../lib/logger.js';
+import type { Target } from '../rules/types.js';
 import { VARIABLES, type VariableValue } from './variables.js';
 
 export { environmentWithDotEnv } from './env-file.js';
@@ -34,6 +35,8 @@ export interface Config {
   baselineAgeMs: number;
   httpPort: number;
   webhookSecret: string | undefined;
+  /** Where operational alerts (schema drift) go; undefined: only logged. */
+  opsTarget: Target | undefined;
   slack: {
     botToken: string | undefined;
     signingSecret: string | undefined;
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     baselineAgeMs: read('baselineAge'),
     httpPort: read('httpPort'),
     webhookSecret: read('webhookSecret'),
+    opsTarget: read('opsTarget'),
     slack: {
       botToken: read('slackBotToken'),
       signingSecret: read('slackSigningSecret'),
@@ -141,4 +145,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
   }
   if (errors.length > 0) throw new ConfigError(errors);
   return config;
+}
+
+/** Every secret value set, for scrubbing: tokens, keys, and the SMTP password. */
+export function secretValues(config: Config): string[] {
+  const smtpPassword = (() => {
+    if (!config.email.smtpUrl) return undefined;
+    try {
+      return decodeURIComponent(new URL(config.email.smtpUrl).password) || undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  return [
+    config.api.key,
+    config.webhookSecret,
+    config.slack.botToken,
+    config.slack.signingSecret,
+    config.slack.appToken,
+    config.discord.botToken,
+    smtpPassword,
+  ].filter((v): v is string => v !== undefined && v !== '');
 }

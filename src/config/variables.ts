@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from '../lib/duration.js';
 import { LOG_LEVELS } from '../lib/logger.js';
+import { parseTarget } from '../rules/targets.js';
 
 /** One environment variable. */
 export interface Variable<T> {
@@ -318,6 +319,22 @@ export const VARIABLES = {
     example: 'pipewatch <alerts@example.com>',
     secret: false,
     description: 'sender address of alert email',
+  }),
+  opsTarget: variable({
+    name: 'PIPEWATCH_OPS_TARGET',
+    schema: optionalText.transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      try {
+        return parseTarget(v);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `is not a target: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+    example: 'slack:#pipewatch-ops',
+    secret: false,
+    description:
+      "where operational alerts go (the API's schema changed), as `kind:value`: `slack:#ops`, `email:a@b.c`, `webhook:https://…`",
   }),
   emailRate: variable({
     name: 'PIPEWATCH_EMAIL_RATE',

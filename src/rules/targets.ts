@@ -94,11 +94,7 @@ export function parseTarget(text: string): Target {
   const kind = colon < 0 ? trimmed : trimmed.slice(0, colon);
   if (!(TARGET_KINDS as readonly string[]).includes(kind) || colon < 0) {
     throw new Error(
-      `'${text}' is not a target: write kind:value, one of ${TARGET_KINDS.filter(
-        (k) => k !== 'console',
-      )
-        .map((k) => `${k}:…`)
-        .join(', ')} or console`,
+      `unknown kind '${kind}'; write kind:value with one of ${TARGET_KINDS.filter((k) => k !== 'console').join(', ')}, or console`,
     );
   }
   const value = trimmed.slice(colon + 1);

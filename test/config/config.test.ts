@@ -95,6 +95,7 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail.example.com', /smtp:\/\/ or smtps:\/\//],
     ['EMAIL_FROM', 'alerts at example', /must be an email address/],
     ['PIPEWATCH_EMAIL_RATE', '0', /greater than 0/],
+    ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
     ['PIPEWATCH_DIGEST_WINDOW', 'soon', /is not a duration/],
     ['PIPEWATCH_DELIVERY_MAX_AGE', '10s', /below the minimum of 1m/],
     ['LOG_LEVEL', 'verbose', /must be one of fatal, error, warn, info, debug, trace, silent/],
