@@ -1,0 +1,147 @@
+/**
+ * Slack Web API failures as `DeliveryError`s: which Slack `error` codes are permanent
+ * (the target or the token is wrong, the message is refused) and which are worth
+ * retrying (rate limits, Slack's own failures, HTTP 5xx, network errors and timeouts).
+ * Reasons name the code and the destination, `slack: channel_not_found (#ops)`, and are
+ * built from codes and numbers only, so no token or message text can reach them.
+ */
+import { webApi } from '@slack/bolt';
+import { oneLine } from '../text.js';
+import { DeliveryError } from '../types.js';
+
+/** Errors that another attempt cannot fix. */
+export const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'channel_is_archived',
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'no_permission',
+  'missing_scope',
+  'not_allowed_token_type',
+  'ekm_access_denied',
+  'access_denied',
+  'restricted_action',
+  'restricted_action_read_only_channel',
+  'restricted_action_thread_only_channel',
+  'restricted_action_non_threadable_channel',
+  'team_access_not_granted',
+  'users_not_found',
+  'user_not_found',
+  'user_not_visible',
+  'user_disabled',
+  'cannot_dm_bot',
+  'msg_too_long',
+  'msg_blocks_too_long',
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'invalid_attachments',
+  'no_text',
+  'too_many_attachments',
+  'invalid_arguments',
+  'invalid_arg_name',
+  'invalid_array_arg',
+  'invalid_charset',
+  'invalid_form_data',
+  'invalid_post_type',
+  'missing_post_type',
+  'invalid_json',
+  'json_not_object',
+  'as_user_not_supported',
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
+  'method_deprecated',
+  'deprecated_endpoint',
+  'two_factor_setup_required',
+  'org_login_required',
+  'enterprise_is_restricted',
+  'upgrade_required',
+  'unknown_method',
+]);
+
+/** Errors Slack documents as passing; any code not listed in either set counts as one too. */
+export const TEMPORARY_ERRORS: ReadonlySet<string> = new Set([
+  'ratelimited',
+  'rate_limited',
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'team_added_to_org',
+]);
+
+const RETRYABLE_HTTP = new Set([408, 425, 429]);
+
+/** A Slack error code or a word from a network error, reduced to what a code looks like. */
+function code(text: unknown, fallback: string): string {
+  const s = typeof text === 'string' ? text.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60) : '';
+  return s === '' ? fallback : s;
+}
+
+/** The destination as it appears in reasons: one line, short. */
+export function where(destination: string): string {
+  return oneLine(destination).slice(0, 100);
+}
+
+function seconds(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : Number.parseInt(String(value ?? ''), 10);
+  return Number.isFinite(n) && n >= 0 ? n * 1000 : undefined;
+}
+
+/** What a failed Web API call means for delivery to `destination`. */
+export function toDeliveryError(error: unknown, destination: string): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const at = ` (${where(destination)})`;
+  const E = webApi.ErrorCode;
+  const e = error as { code?: string; name?: string; message?: string };
+  if (e?.code === E.RateLimitedError) {
+    const retryAfterMs = seconds((error as webApi.WebAPIRateLimitedError).retryAfter);
+    return new DeliveryError(`slack: ratelimited${at}`, { permanent: false, retryAfterMs });
+  }
+  if (e?.code === E.PlatformError) {
+    const data = (error as webApi.WebAPIPlatformError).data;
+    const slack = code(data?.error, 'unknown_error');
+    const permanent = PERMANENT_ERRORS.has(slack) && !TEMPORARY_ERRORS.has(slack);
+    const retryAfterMs = permanent ? undefined : seconds(data?.response_metadata?.retryAfter);
+    return new DeliveryError(`slack: ${slack}${at}`, { permanent, retryAfterMs });
+  }
+  if (e?.code === E.HTTPError) {
+    const http = error as webApi.WebAPIHTTPError;
+    const retryable = http.statusCode >= 500 || RETRYABLE_HTTP.has(http.statusCode);
+    const retryAfterMs = retryable ? seconds(http.headers?.['retry-after']) : undefined;
+    return new DeliveryError(`slack: HTTP ${http.statusCode}${at}`, {
+      permanent: !retryable,
+      retryAfterMs,
+    });
+  }
+  if (e?.code === E.RequestError) {
+    const original = (error as webApi.WebAPIRequestError).original as Error & {
+      cause?: { code?: string };
+    };
+    const timeout = original?.name === 'TimeoutError' || original?.name === 'AbortError';
+    const what = timeout
+      ? 'timeout'
+      : `network error ${code(original?.cause?.code, 'fetch_failed')}`;
+    return new DeliveryError(`slack: ${what}${at}`, { permanent: false });
+  }
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
+    return new DeliveryError(`slack: aborted${at}`, { permanent: false });
+  }
+  // A 429 without a readable Retry-After, or anything unforeseen: retry, and say little.
+  const rateLimited = typeof e?.message === 'string' && e.message.startsWith('Retry header');
+  return new DeliveryError(`slack: ${rateLimited ? 'ratelimited' : code(e?.name, 'error')}${at}`, {
+    permanent: false,
+  });
+}
+
+/** Whether the failure was Slack asking pipewatch to slow down. */
+export function isRateLimit(error: DeliveryError): boolean {
+  return (
+    error.reason.startsWith('slack: ratelimited') || error.reason.startsWith('slack: HTTP 429')
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * The Slack layout of one alert. A notice: header with pipeline and type, the subject,
+ * fields (category, status, notice id, posted, effective, end, response deadline as date
+ * tokens), the body, a button to the notice. A deadline reminder: what is due and when,
+ * the notice's facts, a shorter body. A capacity alert: cycle and gas day, then the
+ * locations as a table. An operations alert (the API's schema drifted): what changed,
+ * where and when. Each ends with a context line naming the rule.
+ */
+import type { AlertPayload } from '../../alerts/payload.js';
+import type { Notice } from '../../upstream/schemas.js';
+import {
+  DEADLINE_LABELS,
+  headline,
+  noticeText,
+  noticeTimes,
+  oneLine,
+  shortPipelineName,
+} from '../text.js';
+import type { Block } from './blocks.js';
+import { context, fields, header, linkButton, plainSection, section } from './blocks.js';
+import { capacityTable, locationLabel } from './capacity.js';
+import { escapeText, mdLine, plainBlock, plainLine, safeUrl, slackDate } from './escape.js';
+
+/** Characters of notice text in a notice alert and in a reminder. */
+const BODY_MAX = 3000;
+const REMINDER_BODY_MAX = 1000;
+
+/** What is due, without the subject: `Response due in 2h`, `Ends in 24h (late)`. */
+export function dueLabel(p: AlertPayload): string {
+  const d = p.deadline;
+  if (!d) return 'Reminder';
+  return `${DEADLINE_LABELS[d.field] ?? d.field} in ${d.before}${d.late ? ' (late)' : ''}`;
+}
+
+/** The notice's type, or `Notice`. */
+export function noticeType(n: Notice): string {
+  return oneLine(n.type) || 'Notice';
+}
+
+/** `pipewatch · rule transco-constraints`. */
+export function footer(rules: readonly string[]): Block {
+  const names = [...new Set(rules)].map((r) => mdLine(r, 100));
+  return context([`pipewatch · rule${names.length === 1 ? '' : 's'} ${names.join(', ')}`]);
+}
+
+/** Category, status and identifier, those that are set, as field pairs. */
+function facts(n: Notice, withType: boolean): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (withType) pairs.push(['Type', mdLine(noticeType(n), 200)]);
+  if (oneLine(n.category)) pairs.push(['Category', mdLine(n.category, 200)]);
+  if (oneLine(n.status)) pairs.push(['Status', mdLine(n.status, 200)]);
+  if (oneLine(n.identifier)) pairs.push(['Notice ID', mdLine(n.identifier, 200)]);
+  return pairs;
+}
+
+/** The body as plain text, and a note when it was shortened. */
+function body(n: Notice, max: number, hasUrl: boolean): Block[] {
+  const text = noticeText(n);
+  if (text === '') return [];
+  const blocks: Block[] = [plainSection(plainBlock(text, max))];
+  if (escapeText(text).length > max) {
+    const where = hasUrl ? ' Open the notice for the full text.' : '';
+    blocks.push(context([`Text shortened to ${max.toLocaleString('en-US')} characters.${where}`]));
+  }
+  return blocks;
+}
+
+function openButton(n: Notice): Block[] {
+  const url = safeUrl(n.url);
+  return url ? [linkButton('Open notice', url, 'open_notice')] : [];
+}
+
+/** A new or updated notice. */
+export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string): Block[] {
+  const updated = p.state === 'updated' ? 'Updated ' : '';
+  const blocks: Block[] = [
+    header(plainLine(`${shortPipelineName(p)}: ${updated}${noticeType(n)}`, 150), blockId),
+  ];
+  if (oneLine(n.subject)) blocks.push(section(`*${mdLine(n.subject, 1000)}*`));
+  const pairs = [
+    ...facts(n, false),
+    ...noticeTimes(n).map((t): [string, string] => [t.label, slackDate(t.at, p.zone)]),
+  ];
+  if (pairs.length > 0) blocks.push(fields(pairs));
+  if (p.state === 'updated' && p.changed && p.changed.length > 0) {
+    blocks.push(context([`Changed: ${mdLine(p.changed.join(', '), 500)}`]));
+  }
+  blocks.push(...body(n, BODY_MAX, safeUrl(n.url) !== undefined), ...openButton(n));
+  blocks.push(footer([p.rule]));
+  return blocks;
+}
+
+/** A reminder before a notice's deadline. */
+export function deadlineBlocks(p: AlertPayload, n: Notice, blockId: string): Block[] {
+  const blocks: Block[] = [
+    header(plainLine(`\u23f0 ${shortPipelineName(p)}: ${dueLabel(p)}`, 150), blockId),
+  ];
+  if (oneLine(n.subject)) blocks.push(section(`*${mdLine(n.subject, 1000)}*`));
+  const pairs: Array<[string, string]> = [];
+  if (p.deadline) pairs.push(['Due', slackDate(p.deadline.at, p.zone)]);
+  pairs.push(...facts(n, true));
+  if (n.posted_at) pairs.push(['Posted', slackDate(n.posted_at, p.zone)]);
+  blocks.push(fields(pairs));
+  blocks.push(...body(n, REMINDER_BODY_MAX, safeUrl(n.url) !== undefined), ...openButton(n));
+  blocks.push(footer([p.rule]));
+  return blocks;
+}
+
+/** `Low OAC` or `OAC recovered`. */
+export function capacityState(p: AlertPayload): string {
+  return p.state === 'resolved' ? 'OAC recovered' : 'Low OAC';
+}
+
+/** A capacity alert: firing (OAC below the threshold) or resolved (back above). */
+export function capacityBlocks(p: AlertPayload): Block[] {
+  const c = p.capacity;
+  if (!c) return [header(plainLine(`${shortPipelineName(p)}: ${capacityState(p)}`, 150))];
+  const [first] = c.locations;
+  const where =
+    c.locations.length === 1 && first ? locationLabel(first) : `${c.locations.length} locations`;
+  const icon = p.state === 'resolved' ? '\u2705' : '\ud83d\udd3b';
+  const what = p.state === 'resolved' ? 'back above the recovery level' : 'below the threshold';
+  return [
+    header(plainLine(`${icon} ${shortPipelineName(p)}: ${capacityState(p)} at ${where}`, 150)),
+    fields([
+      ['Cycle', mdLine(c.cycle, 100)],
+      ['Gas day', mdLine(c.gas_day, 100)],
+    ]),
+    section(`OAC ${what}:\n${capacityTable(c.locations, p.state, 2900)}`),
+    footer([p.rule]),
+  ];
+}
+
+/** An alert about pipewatch itself or the API (schema drift), for whoever runs it. */
+export function operationsBlocks(p: AlertPayload): Block[] {
+  const o = p.operations;
+  const what = o ? o.event.replace(/-/g, ' ') : `${p.kind} ${p.state}`;
+  const blocks: Block[] = [
+    header(plainLine(`\u2699\ufe0f ${shortPipelineName(p)}: ${what}`, 150)),
+    section(mdLine(headline(p), 2000)),
+  ];
+  if (o) {
+    const hash = (h: string) => mdLine(h.slice(0, 12) || '-', 20);
+    blocks.push(
+      fields([
+        ['Table', mdLine(o.table, 200)],
+        ['Seen', slackDate(o.seen_at, p.zone)],
+        ['Previous hash', hash(o.previous_hash)],
+        ['New hash', hash(o.hash)],
+      ]),
+    );
+  }
+  blocks.push(footer([p.rule]));
+  return blocks;
+}

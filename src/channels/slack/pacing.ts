@@ -1,0 +1,115 @@
+/**
+ * Pacing per Slack conversation. Slack allows about one message a second per channel,
+ * with short bursts: each destination gets a Bottleneck token bucket (`burst` messages at
+ * once, then one every `1000 / perSecond` ms) and sends one message at a time. When Slack
+ * answers 429 anyway, `pause` holds that destination for the Retry-After time: the next
+ * message in its queue waits it out, and with it everything queued behind; other
+ * destinations are not held. Idle destinations are forgotten.
+ */
+import Bottleneck from 'bottleneck';
+import type { Clock } from '../../lib/clock.js';
+
+export interface PaceOptions {
+  /** Messages per second per destination, after the burst. */
+  perSecond: number;
+  /** Messages a destination may take at once after a quiet period. */
+  burst: number;
+}
+
+/** What Slack allows for `chat.postMessage`: 1 a second per channel, short bursts. */
+export const DEFAULT_PACE: PaceOptions = { perSecond: 1, burst: 2 };
+
+/** Destinations idle this long lose their limiter (and start again with a full burst). */
+const IDLE_MS = 10 * 60_000;
+
+export class Pacer {
+  private readonly group: Bottleneck.Group;
+  private readonly closing = new AbortController();
+  /** Destinations on hold after a 429, until this instant (clock milliseconds). */
+  private readonly holds = new Map<string, number>();
+
+  constructor(
+    pace: PaceOptions,
+    private readonly clock: Clock,
+  ) {
+    if (!(pace.perSecond > 0) || !(pace.burst >= 1)) {
+      throw new RangeError('slack pacing needs perSecond > 0 and burst >= 1');
+    }
+    const interval = Math.max(1, Math.round(1000 / pace.perSecond));
+    const burst = Math.floor(pace.burst);
+    this.group = new Bottleneck.Group({
+      maxConcurrent: 1,
+      reservoir: burst,
+      reservoirIncreaseAmount: 1,
+      reservoirIncreaseInterval: interval,
+      reservoirIncreaseMaximum: burst,
+      // Tokens are added on this beat, so a token comes at most one beat late.
+      heartbeatInterval: Math.min(50, Math.max(5, Math.floor(interval / 20))),
+      timeout: IDLE_MS,
+    });
+  }
+
+  /**
+   * Runs `fn` once `destination` may take another message. An abort while the message
+   * waits its turn rejects with the signal's reason; once sent, it runs to the end.
+   */
+  run<T>(destination: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    let started = false;
+    const job = this.group.key(destination).schedule(async () => {
+      await this.held(destination, signal);
+      signal?.throwIfAborted();
+      started = true;
+      return fn();
+    });
+    if (!signal) return job;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        if (!started) reject(signal.reason);
+      };
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      job.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Holds every later message to `destination` for `ms` milliseconds. */
+  pause(destination: string, ms: number): void {
+    const until = this.clock.now().getTime() + ms;
+    this.holds.set(destination, Math.max(until, this.holds.get(destination) ?? 0));
+  }
+
+  /** Waits out a pause of `destination`; messages run one at a time, so all later ones wait. */
+  private async held(destination: string, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const until = this.holds.get(destination);
+      if (until === undefined) return;
+      const wait = until - this.clock.now().getTime();
+      if (wait <= 0) {
+        this.holds.delete(destination);
+        return;
+      }
+      const signals = signal ? [signal, this.closing.signal] : [this.closing.signal];
+      await this.clock.sleep(wait, AbortSignal.any(signals));
+    }
+  }
+
+  /** Stops every limiter: waits and queued messages are called off. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await Promise.all(
+      this.group.limiters().map(async ({ key, limiter }) => {
+        await limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+        await this.group.deleteKey(key);
+      }),
+    );
+  }
+}

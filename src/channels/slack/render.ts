@@ -1,0 +1,185 @@
+/**
+ * Alerts as a Slack message, `{ text, blocks }`, pure. One alert gets its full layout
+ * (`layouts.ts`); several become a compact digest: a header, one section per alert with
+ * a link to the notice and its key facts, capacity alerts of the same rule, pipeline,
+ * cycle, gas day and state merged into one table, and the rules at the end. `text` is
+ * the notification fallback, always set. Every piece of upstream text is escaped (see
+ * `escape.ts`), and every message stays within Block Kit's limits.
+ */
+import type { AlertPayload } from '../../alerts/payload.js';
+import type { Notice } from '../../upstream/schemas.js';
+import { headline, shortPipelineName, title } from '../text.js';
+import type { Alert } from '../types.js';
+import type { Block } from './blocks.js';
+import { blockIds, context, header, LIMITS, section } from './blocks.js';
+import { capacityTable } from './capacity.js';
+import { mdLine, mdLink, plainLine, safeUrl, slackDate } from './escape.js';
+import {
+  capacityBlocks,
+  capacityState,
+  deadlineBlocks,
+  footer,
+  noticeBlocks,
+  noticeType,
+  operationsBlocks,
+} from './layouts.js';
+
+/** A Slack message: `text` for notifications, `blocks` for display. */
+export interface SlackMessage {
+  text: string;
+  blocks: Block[];
+}
+
+/** The most alerts one Slack message carries: one section each, well within 50 blocks. */
+export const MAX_DIGEST = 10;
+
+/** Longest link that goes into a digest section (the section holds 3000 characters). */
+const DIGEST_URL_MAX = 1500;
+
+/** The message for 1 to `MAX_DIGEST` alerts. */
+export function renderSlack(alerts: readonly Alert[]): SlackMessage {
+  const payloads = alerts.map((a) => a.payload);
+  const [only] = payloads;
+  if (payloads.length === 1 && only) return { text: fallback(only), blocks: single(only) };
+  return digest(payloads);
+}
+
+/** Ids of the notices a message announces as notices (not reminders), in order. */
+export function noticeIds(alerts: readonly Alert[]): number[] {
+  const ids = alerts.flatMap((a) =>
+    a.payload.kind === 'notice' && a.payload.notice ? [a.payload.notice.id] : [],
+  );
+  return [...new Set(ids)];
+}
+
+/**
+ * The message with a context note (mrkdwn, already safe) under the block of each notice
+ * in `notes`; notes a previous call added are replaced, so the result depends only on
+ * the original and `notes`.
+ */
+export function markSuperseded(
+  message: SlackMessage,
+  notes: ReadonlyMap<number, string>,
+): SlackMessage {
+  const blocks: Block[] = [];
+  for (const block of message.blocks) {
+    if (block.block_id?.startsWith('superseded-')) continue;
+    blocks.push(block);
+    const id = /^notice-(\d+)$/.exec(block.block_id ?? '')?.[1];
+    const note = id === undefined ? undefined : notes.get(Number(id));
+    if (note && blocks.length < LIMITS.blocks - 1) {
+      blocks.push(context([note], `superseded-${id}`));
+    }
+  }
+  return { text: message.text, blocks };
+}
+
+function fallback(p: AlertPayload): string {
+  return mdLine(title(p), 1000);
+}
+
+function single(p: AlertPayload): Block[] {
+  const n = p.notice;
+  if (p.kind === 'capacity' && p.capacity) return capacityBlocks(p);
+  if (p.kind === 'deadline' && n) return deadlineBlocks(p, n, `deadline-${n.id}`);
+  if (p.kind === 'notice' && n) return noticeBlocks(p, n, `notice-${n.id}`);
+  return operationsBlocks(p);
+}
+
+type Item = { kind: 'alert'; p: AlertPayload } | { kind: 'capacity'; group: AlertPayload[] };
+
+/** Alerts in order, capacity alerts of one rule, pipeline, cycle, day and state together. */
+function items(payloads: readonly AlertPayload[]): Item[] {
+  const out: Item[] = [];
+  const groups = new Map<string, AlertPayload[]>();
+  for (const p of payloads) {
+    if (p.kind !== 'capacity' || !p.capacity) {
+      out.push({ kind: 'alert', p });
+      continue;
+    }
+    const c = p.capacity;
+    const key = JSON.stringify([p.rule, p.pipeline.slug, c.cycle, c.gas_day, p.state]);
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else {
+      const created = [p];
+      groups.set(key, created);
+      out.push({ kind: 'capacity', group: created });
+    }
+  }
+  return out;
+}
+
+function digest(payloads: readonly AlertPayload[]): SlackMessage {
+  const first = payloads[0];
+  const onePipeline =
+    first !== undefined && payloads.every((p) => p.pipeline.slug === first.pipeline.slug);
+  const name = onePipeline && first ? shortPipelineName(first) : 'pipewatch';
+  const ids = blockIds();
+  const blocks: Block[] = [header(plainLine(`${name}: ${payloads.length} alerts`, 150))];
+  for (const item of items(payloads)) {
+    if (blocks.length >= LIMITS.blocks - 1) break;
+    if (item.kind === 'capacity') {
+      blocks.push(section(capacityItem(item.group, !onePipeline)));
+      continue;
+    }
+    const { p } = item;
+    const n = p.notice;
+    if ((p.kind === 'notice' || p.kind === 'deadline') && n) {
+      blocks.push(section(alertItem(p, n, !onePipeline), ids(`${p.kind}-${n.id}`)));
+    } else {
+      blocks.push(section(otherItem(p, !onePipeline)));
+    }
+  }
+  blocks.push(footer(payloads.map((p) => p.rule)));
+  const lines = payloads.map((p) => `• ${mdLine(onePipeline ? headline(p) : title(p), 300)}`);
+  const text = `${mdLine(`${name}: ${payloads.length} alerts`, 200)}\n${lines.join('\n')}`;
+  return { text: text.slice(0, LIMITS.text), blocks };
+}
+
+/** One notice or reminder in a digest: linked headline, then facts on one line. */
+function alertItem(p: AlertPayload, n: Notice, withPipeline: boolean): string {
+  const what =
+    p.kind === 'notice'
+      ? `${p.state === 'updated' ? 'Updated ' : ''}${noticeType(n)}: ${n.subject}`
+      : headline(p);
+  const label = mdLine(withPipeline ? `${shortPipelineName(p)}: ${what}` : what, 300);
+  const url = safeUrl(n.url);
+  const linked = url && url.length <= DIGEST_URL_MAX ? mdLink(url, label) : label;
+  const facts: string[] = [];
+  if (p.kind === 'deadline' && p.deadline) facts.push(`due ${slackDate(p.deadline.at, p.zone)}`);
+  if (p.kind === 'deadline') facts.push(mdLine(noticeType(n), 100));
+  if (n.category.trim()) facts.push(mdLine(n.category, 100));
+  if (n.status.trim()) facts.push(mdLine(n.status, 100));
+  if (n.posted_at) facts.push(`posted ${slackDate(n.posted_at, p.zone)}`);
+  if (p.kind === 'notice') {
+    if (n.effective_at) facts.push(`effective ${slackDate(n.effective_at, p.zone)}`);
+    if (n.end_at) facts.push(`ends ${slackDate(n.end_at, p.zone)}`);
+    if (n.response_at) facts.push(`response due ${slackDate(n.response_at, p.zone)}`);
+  }
+  if (p.state === 'updated' && p.changed && p.changed.length > 0) {
+    facts.push(`changed: ${mdLine(p.changed.join(', '), 200)}`);
+  }
+  return `*${linked}*\n${facts.join(' · ')}`;
+}
+
+/** Any other alert in a digest (operations): its headline, and when it was seen. */
+function otherItem(p: AlertPayload, withPipeline: boolean): string {
+  const what = headline(p);
+  const label = mdLine(withPipeline ? `${shortPipelineName(p)}: ${what}` : what, 500);
+  const o = p.operations;
+  const facts = o ? [`table ${mdLine(o.table, 100)}`, `seen ${slackDate(o.seen_at, p.zone)}`] : [];
+  return facts.length > 0 ? `*${label}*\n${facts.join(' · ')}` : `*${label}*`;
+}
+
+/** Capacity alerts of one rule, pipeline, cycle, day and state: one heading, one table. */
+function capacityItem(group: readonly AlertPayload[], withPipeline: boolean): string {
+  const [p] = group as [AlertPayload];
+  const c = p.capacity!;
+  const heading = mdLine(
+    `${capacityState(p)}${withPipeline ? ` · ${shortPipelineName(p)}` : ''} · ${c.cycle} cycle · gas day ${c.gas_day}`,
+    300,
+  );
+  const locations = group.flatMap((g) => g.capacity?.locations ?? []);
+  return `*${heading}*\n${capacityTable(locations, p.state, LIMITS.section - heading.length - 10)}`;
+}
