@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { clientBench } from './client.js';
+import { emailBench } from './email.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
+import { latencyBench } from './latency.js';
+import { pacingBench } from './pacing.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
 
 type Figures = Record<string, number | string>;
@@ -17,6 +20,9 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   steady_state: steadyStateBench,
   rules: rulesBench,
   ingest_with_rules: ingestWithRulesBench,
+  email: emailBench,
+  latency: latencyBench,
+  pacing: pacingBench,
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -15,7 +15,9 @@ export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDrift
   const fields = e.description?.fields.map((f) => f.name) ?? [];
   const summary =
     `The API's catalog for ${e.table} changed` +
-    (fields.length > 0 ? ` (it now lists ${fields.length} fields)` : '') +
+    (fields.length > 0
+      ? ` (it now lists ${fields.length} field${fields.length === 1 ? '' : 's'})`
+      : '') +
     ': check that pipewatch still reads it correctly.';
   const outcome = enqueueAll(ctx, OPERATIONS_RULE, `schema-drift:${e.table}:${e.hash}`, [target], {
     version: 1,

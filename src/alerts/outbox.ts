@@ -25,6 +25,16 @@ export interface OutboxRow {
   last_error: string | null;
   created_at: UtcIso;
   sent_at: UtcIso | null;
+  /** Set while a send is in flight. */
+  claimed_at: UtcIso | null;
+  /** What the platform answered, once sent. */
+  detail: string | null;
+}
+
+/** The outbox as `status` shows it. */
+export interface OutboxSummary extends Record<OutboxStatus, number> {
+  oldest_pending_at: UtcIso | null;
+  dead_reasons: Array<{ reason: string; count: number; last_at: UtcIso }>;
 }
 
 interface Row extends Omit<OutboxRow, 'target' | 'payload'> {
@@ -66,34 +76,112 @@ export class OutboxStore {
     return result.changes === 1;
   }
 
-  /** Pending deliveries due at `now`, oldest first. */
-  due(now: UtcIso, limit = 100): OutboxRow[] {
+  /** Pending deliveries due at `now` and not in flight, oldest first. */
+  due(now: UtcIso, limit = 500): OutboxRow[] {
     return this.db
       .prepare<[string, number], Row>(
-        `SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+        `SELECT * FROM outbox
+         WHERE status = 'pending' AND claimed_at IS NULL AND next_attempt_at <= ?
+         ORDER BY next_attempt_at, id LIMIT ?`,
       )
       .all(now, limit)
       .map(fromRow);
   }
 
-  markSent(id: number, at: UtcIso): void {
-    this.db
-      .prepare(
-        `UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?`,
+  /** When the next pending delivery falls due; null when none waits. */
+  nextDueAt(): UtcIso | null {
+    const row = this.db
+      .prepare<[], { at: string | null }>(
+        `SELECT min(next_attempt_at) AS at FROM outbox WHERE status = 'pending' AND claimed_at IS NULL`,
       )
-      .run(at, id);
+      .get();
+    return (row?.at as UtcIso | null | undefined) ?? null;
   }
 
-  /** Records a failed attempt; `retryAt` null makes the delivery dead. */
-  markFailed(id: number, error: string, retryAt: UtcIso | null): void {
-    this.db
+  /**
+   * Marks deliveries as in flight. A claim is committed before the send, so a crash
+   * between the send and its confirmation leaves the claim behind for `releaseClaims`.
+   */
+  claim(ids: readonly number[], at: UtcIso): void {
+    this.each(ids, `UPDATE outbox SET claimed_at = @at WHERE id = @id AND status = 'pending'`, {
+      at,
+    });
+  }
+
+  /**
+   * Returns deliveries left in flight by a crash to the queue, due now: they are sent
+   * again (at-least-once). Returns how many.
+   */
+  releaseClaims(at: UtcIso): number {
+    return this.db
       .prepare(
-        `UPDATE outbox SET attempts = attempts + 1, last_error = @error,
-           status = CASE WHEN @retryAt IS NULL THEN 'dead' ELSE status END,
-           next_attempt_at = coalesce(@retryAt, next_attempt_at)
-         WHERE id = @id`,
+        `UPDATE outbox SET claimed_at = NULL, next_attempt_at = min(next_attempt_at, ?)
+         WHERE status = 'pending' AND claimed_at IS NOT NULL`,
       )
-      .run({ id, error, retryAt });
+      .run(at).changes;
+  }
+
+  /** The platform confirmed: `detail` is what it answered. */
+  markSent(ids: readonly number[], at: UtcIso, detail: string): void {
+    this.each(
+      ids,
+      `UPDATE outbox SET status = 'sent', sent_at = @at, detail = @detail, claimed_at = NULL,
+         attempts = attempts + 1, last_error = NULL
+       WHERE id = @id`,
+      { at, detail },
+    );
+  }
+
+  /**
+   * A temporary failure: due again at `retryAt`. `attempted` false: these were not sent
+   * (another delivery to the same target failed first), so no attempt is counted.
+   */
+  retryLater(ids: readonly number[], error: string, retryAt: UtcIso, attempted = true): void {
+    this.each(
+      ids,
+      `UPDATE outbox SET claimed_at = NULL, next_attempt_at = @retryAt, last_error = @error,
+         attempts = attempts + @n
+       WHERE id = @id`,
+      { error, retryAt, n: attempted ? 1 : 0 },
+    );
+  }
+
+  /** A permanent failure, or a temporary one that lasted too long: never tried again. */
+  markDead(ids: readonly number[], error: string): void {
+    this.each(
+      ids,
+      `UPDATE outbox SET status = 'dead', claimed_at = NULL, last_error = @error,
+         attempts = attempts + 1
+       WHERE id = @id`,
+      { error },
+    );
+  }
+
+  private each(ids: readonly number[], sql: string, params: Record<string, unknown>): void {
+    const statement = this.db.prepare(sql);
+    this.db.transaction(() => {
+      for (const id of ids) statement.run({ ...params, id });
+    })();
+  }
+
+  /** What `status` shows: counts, the oldest pending delivery, dead ones by reason. */
+  summary(): OutboxSummary {
+    const oldest = this.db
+      .prepare<[], { at: string | null }>(
+        `SELECT min(created_at) AS at FROM outbox WHERE status = 'pending'`,
+      )
+      .get();
+    const dead = this.db
+      .prepare<[], { reason: string; count: number; last_at: string }>(
+        `SELECT coalesce(last_error, 'unknown') AS reason, count(*) AS count, max(created_at) AS last_at
+         FROM outbox WHERE status = 'dead' GROUP BY reason ORDER BY count DESC, reason LIMIT 10`,
+      )
+      .all();
+    return {
+      ...this.counts(),
+      oldest_pending_at: (oldest?.at as UtcIso | null | undefined) ?? null,
+      dead_reasons: dead.map((d) => ({ ...d, last_at: d.last_at as UtcIso })),
+    };
   }
 
   /** Deliveries by status. */

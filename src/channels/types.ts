@@ -98,3 +98,12 @@ export interface Channel<K extends TargetKind = TargetKind> {
   /** Releases connections and timers. */
   close?(): Promise<void>;
 }
+
+/** A channel of any one kind. */
+export type AnyChannel = { [K in TargetKind]: Channel<K> }[TargetKind];
+
+/** The channels of a running pipewatch, one per target kind. */
+export interface ChannelSet {
+  /** The channel for a kind; one that is not configured fails every send, temporarily. */
+  for<K extends TargetKind>(kind: K): Channel<K>;
+}

@@ -1,11 +1,13 @@
 /**
  * Wiring of the daemon shared by `run` and `demo`: the rules, the API client, the store,
- * the alert engine on the ingest hooks, the feeds and their scheduler, the interim
- * console delivery, and the HTTP endpoints.
+ * the alert engine on the ingest hooks, the feeds and their scheduler, the delivery
+ * channels and their dispatcher, and the HTTP endpoints.
  */
 
-import { drainToConsole } from '../alerts/console.js';
 import { AlertEngine } from '../alerts/engine.js';
+import { type Config, ConfigError } from '../config/index.js';
+import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
+import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
 import { assessHealth } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../http/server.js';
@@ -13,7 +15,7 @@ import type { IngestHooks } from '../ingest/events.js';
 import { buildFeeds, type FeedSettings, statusReport } from '../ingest/feeds.js';
 import { type Feed, type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import { loadRules } from '../rules/loader.js';
-import { formatProblem, type RuleProblem } from '../rules/types.js';
+import { formatProblem, type Rule, type RuleProblem, type Target } from '../rules/types.js';
 import { watchRules } from '../rules/watch.js';
 import { Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';
@@ -27,10 +29,21 @@ export interface DaemonSetup {
   httpPort?: number | undefined;
   /** Ingest events, besides deciding alerts on them (the demo prints them). */
   hooks?: IngestHooks;
-  /** Where alerts go until the channels deliver them. */
-  printAlert: (line: string) => void;
-  /** How often due reminders are sent and the outbox is drained. */
+  /** Credentials of the delivery channels. */
+  channels: ChannelConfig;
+  delivery: Config['delivery'];
+  /** Where schema drift is reported. */
+  opsTarget?: Target | undefined;
+  /** Where console alerts are printed. */
+  print: (text: string) => void;
+  /** Print alerts for channels that are not configured (the demo) instead of refusing them. */
+  standIn?: boolean;
+  /** Values scrubbed from anything delivery records (tokens, passwords). */
+  secrets?: readonly string[];
+  /** How often due reminders are decided. */
   alertsIntervalMs?: number;
+  /** How long `runOnce` waits for retries that fall due soon. */
+  onceDrainMs?: number;
   /** Options of the simulator started when no API is configured. */
   simulator?: { live?: boolean; speed?: number; noticesPerHour?: number };
 }
@@ -44,6 +57,25 @@ export class RulesInvalidError extends Error {
     );
     this.name = 'RulesInvalidError';
   }
+}
+
+/**
+ * Rules that send to a channel whose credentials are not set: one problem per rule and
+ * channel, at the rule's position.
+ */
+export function unconfiguredTargets(rules: readonly Rule[], channels: Channels): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const rule of rules) {
+    const kinds = new Set(rule.notify.map((t) => t.kind));
+    for (const kind of kinds) {
+      if (channels.configured(kind)) continue;
+      problems.push({
+        ...rule.at,
+        message: `rule '${rule.name}' sends to ${kind}, but ${CHANNEL_SETTINGS[kind]} is not set`,
+      });
+    }
+  }
+  return problems;
 }
 
 /** A wired daemon. */
@@ -60,6 +92,8 @@ export class Daemon {
     readonly metrics: Metrics,
     readonly engine: AlertEngine,
     readonly scheduler: Scheduler,
+    readonly channels: Channels,
+    readonly dispatcher: Dispatcher,
   ) {
     this.startedAt = ctx.clock.now();
   }
@@ -71,17 +105,50 @@ export class Daemon {
       { rules: loaded.rules.length, files: loaded.files.length },
       `rules: ${loaded.rules.length} in force`,
     );
+    const channelDeps = { clock: ctx.clock, logger: ctx.logger };
+    const channels = Channels.create(setup.channels, channelDeps, {
+      print: setup.print,
+      standIn: setup.standIn ?? false,
+    });
+    const ops = setup.opsTarget;
+    if (ops && !setup.standIn && !channels.configured(ops.kind)) {
+      await channels.close();
+      throw new ConfigError([
+        `PIPEWATCH_OPS_TARGET sends to ${ops.kind}, but ${CHANNEL_SETTINGS[ops.kind]} is not set`,
+      ]);
+    }
+    const missing = setup.standIn ? [] : unconfiguredTargets(loaded.rules, channels);
+    if (missing.length > 0) {
+      await channels.close();
+      throw new RulesInvalidError(missing);
+    }
     const store = Store.open(setup.dataDir);
     let target: ApiTarget;
     try {
       target = await openApi(ctx, setup.simulator ?? { live: true });
     } catch (error) {
       store.close();
+      await channels.close();
       throw error;
     }
     const metrics = new Metrics();
+    const dispatcher = new Dispatcher(
+      { store, channels, clock: ctx.clock, logger: ctx.logger, metrics },
+      {
+        digestWindowMs: setup.delivery.digestWindowMs,
+        maxAgeMs: setup.delivery.maxAgeMs,
+        secrets: setup.secrets ?? [],
+      },
+    );
+    const wake = () => dispatcher.wake();
     const engine = new AlertEngine(
-      { store, clock: ctx.clock, logger: ctx.logger, maxAlertAgeMs: setup.settings.maxAlertAgeMs },
+      {
+        store,
+        clock: ctx.clock,
+        logger: ctx.logger,
+        maxAlertAgeMs: setup.settings.maxAlertAgeMs,
+        opsTarget: setup.opsTarget,
+      },
       loaded.rules,
     );
     const deps = {
@@ -89,15 +156,25 @@ export class Daemon {
       store,
       clock: ctx.clock,
       logger: ctx.logger,
-      hooks: engine.hooks(setup.hooks),
+      hooks: engine.hooks({
+        notices: (events) => {
+          setup.hooks?.notices?.(events);
+          wake();
+        },
+        capacity: (event) => {
+          setup.hooks?.capacity?.(event);
+          wake();
+        },
+        ...(setup.hooks?.schemaDrift ? { schemaDrift: setup.hooks.schemaDrift } : {}),
+      }),
       metrics,
     };
     const alerts: Feed = {
       name: 'alerts',
       intervalMs: setup.alertsIntervalMs ?? 15_000,
       run: async () => {
-        engine.runReminders();
-        drainToConsole(store, ctx.clock, setup.printAlert);
+        const { sent } = engine.runReminders();
+        if (sent > 0) wake();
       },
     };
     const feeds = [...buildFeeds(deps, setup.settings), alerts];
@@ -105,7 +182,17 @@ export class Daemon {
       { store, clock: ctx.clock, logger: ctx.logger, metrics },
       feeds,
     );
-    const daemon = new Daemon(ctx, setup, target, store, metrics, engine, scheduler);
+    const daemon = new Daemon(
+      ctx,
+      setup,
+      target,
+      store,
+      metrics,
+      engine,
+      scheduler,
+      channels,
+      dispatcher,
+    );
     if (setup.httpPort !== undefined) {
       try {
         daemon.http = await startHttpServer({
@@ -135,35 +222,49 @@ export class Daemon {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
       }),
-      outbox: this.store.outbox.counts(),
+      outbox: this.store.outbox.summary(),
       rules: this.engine.rules.length,
     };
   }
 
-  /** Every feed once, the alerts feed last, so what the others decided is sent. */
-  runOnce(): Promise<FeedOutcome[]> {
-    return this.scheduler.runOnce(this.ctx.signal);
+  /**
+   * Every feed once, the alerts feed last, then every due delivery: waits for retries
+   * that fall due within `onceDrainMs`; later ones stay for the next run.
+   */
+  async runOnce(): Promise<{ feeds: FeedOutcome[]; delivery: DispatchResult }> {
+    this.dispatcher.recover();
+    const feeds = await this.scheduler.runOnce(this.ctx.signal);
+    const delivery = await this.dispatcher.drain(this.setup.onceDrainMs ?? 60_000, this.ctx.signal);
+    return { feeds, delivery };
   }
 
   /** Every feed on its schedule until the context's signal aborts; rule files reload on change. */
   async run(): Promise<void> {
+    const rejected = (problems: RuleProblem[]) =>
+      this.ctx.logger.error(
+        { problems: problems.map(formatProblem) },
+        `rule change rejected, the previous rules stay in force:\n${problems.map(formatProblem).join('\n')}`,
+      );
     const watcher = watchRules(this.setup.rulesDir, {
       cwd: this.ctx.io.cwd,
       logger: this.ctx.logger,
       onChange: (rules) => {
+        const missing = this.setup.standIn ? [] : unconfiguredTargets(rules, this.channels);
+        if (missing.length > 0) {
+          rejected(missing);
+          return;
+        }
         this.engine.setRules(rules);
         this.ctx.logger.info({ rules: rules.length }, `rules reloaded: ${rules.length} in force`);
       },
-      onRejected: (problems) => {
-        this.ctx.logger.error(
-          { problems: problems.map(formatProblem) },
-          `rule change rejected, the previous rules stay in force:\n${problems.map(formatProblem).join('\n')}`,
-        );
-      },
+      onRejected: rejected,
     });
     this.stopWatching = () => watcher.close();
     try {
-      await this.scheduler.start(this.ctx.signal);
+      await Promise.all([
+        this.scheduler.start(this.ctx.signal),
+        this.dispatcher.run(this.ctx.signal),
+      ]);
     } finally {
       this.stopWatching();
     }
@@ -174,6 +275,7 @@ export class Daemon {
     this.stopWatching?.();
     await this.http?.close();
     await this.target.close();
+    await this.channels.close();
     this.store.close();
   }
 }

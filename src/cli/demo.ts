@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { secretValues } from '../config/index.js';
 import type { FeedSettings } from '../ingest/feeds.js';
 import type { CliContext } from './context.js';
 import { Daemon } from './daemon.js';
@@ -43,7 +44,11 @@ export function demoCommand(ctx: CliContext): Command {
         rulesDir: join(ctx.io.cwd, 'rules'),
         httpPort: 0,
         alertsIntervalMs: 2_000,
-        printAlert: (line) => ctx.out(line),
+        channels: ctx.config,
+        delivery: { ...ctx.config.delivery, digestWindowMs: 2_000 },
+        secrets: secretValues(ctx.config),
+        standIn: true,
+        print: (text) => ctx.out(text),
         simulator: { live: true, speed: SPEED, noticesPerHour: NOTICES_PER_HOUR },
         hooks: {
           notices: (events) => {

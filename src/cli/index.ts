@@ -14,6 +14,7 @@ import { RulesInvalidError } from './daemon.js';
 import { demoCommand } from './demo.js';
 import { rulesCommand } from './rules.js';
 import { runCommand } from './run.js';
+import { sendTestCommand } from './send-test.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
 import { whyCommand } from './why.js';
@@ -33,6 +34,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   for (const command of [
     runCommand(ctx),
     statusCommand(ctx),
+    sendTestCommand(ctx),
     rulesCommand(ctx),
     whyCommand(ctx),
     apiCommand(ctx),

@@ -4,6 +4,7 @@
  * feed once and exits 1 if any failed, for cron and scripts.
  */
 import { Command } from 'commander';
+import { secretValues } from '../config/index.js';
 import type { CliContext } from './context.js';
 import { Daemon } from './daemon.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
@@ -21,7 +22,11 @@ export function runCommand(ctx: CliContext): Command {
         dataDir: config.dataDir,
         rulesDir: config.rulesDir,
         httpPort: opts.once ? undefined : config.httpPort,
-        printAlert: (line) => ctx.out(line),
+        channels: config,
+        opsTarget: config.opsTarget,
+        delivery: config.delivery,
+        secrets: secretValues(config),
+        print: (text) => ctx.out(text),
         hooks: {
           notices: (events) => {
             for (const e of events)
@@ -33,7 +38,7 @@ export function runCommand(ctx: CliContext): Command {
       });
       try {
         if (opts.once) {
-          const outcomes = await daemon.runOnce();
+          const { feeds: outcomes, delivery } = await daemon.runOnce();
           for (const o of outcomes)
             ctx.out(`${o.feed}: ${o.ok ? 'ok' : `failed: ${o.error?.message}`}`);
           const counts = daemon.store.counts();
@@ -41,7 +46,10 @@ export function runCommand(ctx: CliContext): Command {
           ctx.out(
             `stored: ${counts.pipelines} pipelines, ${counts.notices} notices, ${counts.capacity_cycles} capacity cycles`,
           );
-          ctx.out(`alerts: ${outbox.sent} sent, ${outbox.pending} pending, ${outbox.dead} dead`);
+          ctx.out(
+            `delivered: ${delivery.sent} alerts in ${delivery.messages} messages; ${delivery.retrying} waiting for a retry, ${delivery.dead} failed for good`,
+          );
+          ctx.out(`outbox: ${outbox.pending} pending, ${outbox.sent} sent, ${outbox.dead} dead`);
           ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           return;
         }

@@ -63,6 +63,30 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Alerts by channel and delivery result (`sent`, `retry`, `dead`). */
+  readonly deliveries = new Counter({
+    name: 'pipewatch_deliveries_total',
+    help: 'Alert delivery attempts by channel and result (sent, retry, dead)',
+    labelNames: ['channel', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  /** Messages sent, by channel; a digest is one message for many alerts. */
+  readonly deliveryMessages = new Counter({
+    name: 'pipewatch_delivery_messages_total',
+    help: 'Messages sent by channel (a digest carries many alerts)',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+  });
+
+  /** Outbox rows by status (`pending`, `sent`, `dead`). */
+  readonly outbox = new Gauge({
+    name: 'pipewatch_outbox_alerts',
+    help: 'Alerts in the outbox by status (pending, sent, dead)',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics ?? true)
       collectDefaultMetrics({ register: this.registry, prefix: 'pipewatch_' });

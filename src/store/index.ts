@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { AuditStore } from '../alerts/audit.js';
 import { OutboxStore } from '../alerts/outbox.js';
+import { ThreadStore } from '../delivery/threads.js';
 import { CapacityStore } from './capacity.js';
 import { CatalogStore } from './catalog.js';
 import { DATABASE_FILE, type Db, openDatabase, openDatabaseReadonly } from './database.js';
@@ -30,6 +31,7 @@ export class Store {
   readonly catalog: CatalogStore;
   readonly outbox: OutboxStore;
   readonly audit: AuditStore;
+  readonly threads: ThreadStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -39,6 +41,7 @@ export class Store {
     this.catalog = new CatalogStore(db);
     this.outbox = new OutboxStore(db);
     this.audit = new AuditStore(db);
+    this.threads = new ThreadStore(db);
   }
 
   /** Opens `<dataDir>/pipewatch.db` (or `:memory:`). */

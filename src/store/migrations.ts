@@ -189,4 +189,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX reminders_due ON reminders (status, due_at);
     `,
   },
+  {
+    version: 3,
+    name: 'delivery: in-flight claims, platform answers, threads',
+    sql: `
+      ALTER TABLE outbox ADD COLUMN claimed_at TEXT;
+      ALTER TABLE outbox ADD COLUMN detail TEXT;
+      CREATE INDEX outbox_target ON outbox (target, status);
+
+      CREATE TABLE threads (
+        target     TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        ref        TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (target, subject)
+      ) STRICT;
+    `,
+  },
 ];

@@ -3,8 +3,11 @@
  * credentials on every request, a bottleneck limiter on the request rate, and retries.
  * It turns every outcome into either a parsed envelope or a typed `UpstreamError`.
  */
+export { parseRetryAfter } from '../lib/backoff.js';
+
 import Bottleneck from 'bottleneck';
 import { Agent, request } from 'undici';
+import { parseRetryAfter } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import {
@@ -82,18 +85,6 @@ export interface TransportStats {
 
 const AUTH_MESSAGE =
   /(user|key|credential|password|token).*(invalid|not valid|does not appear|wrong)|unauthori[sz]ed|forbidden|premium/i;
-
-/** Reads `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(
-  value: string | string[] | undefined,
-  now: Date,
-): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined || text.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text.trim()) * 1000);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
-}
 
 export class Transport {
   private readonly agent: Agent;

@@ -113,7 +113,7 @@ describe('alerts end to end', () => {
 
     const again = await cli(['run', '--once'], env, { clock: clock() });
     expect(again.stdout).not.toMatch(/^ALERT/m);
-    expect(again.stdout).toMatch(/alerts: \d+ sent, 0 pending, 0 dead/);
+    expect(again.stdout).toMatch(/outbox: 0 pending, \d+ sent, 0 dead/);
 
     const why = await cli(['why', String(constraint.id)], env, { clock: clock() });
     expect(why.code).toBe(0);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,16 @@ afterAll(async () => {
   await sim.close();
 });
 
+/** A rules folder whose rules print to the console: `run` needs no platform credentials. */
+function consoleRules(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
+  writeFileSync(
+    join(dir, 'rules.yaml'),
+    'rules:\n  - name: transco-constraints\n    notices:\n      pipelines: [transco]\n      types: [constraint]\n    notify:\n      - console: true\n',
+  );
+  return dir;
+}
+
 function env(dataDir: string, extra: Record<string, string> = {}) {
   return {
     PIPEWATCH_API_URL: sim.url,
@@ -33,7 +43,7 @@ function env(dataDir: string, extra: Record<string, string> = {}) {
     PIPEWATCH_API_RATE: '100',
     PIPEWATCH_DATA_DIR: dataDir,
     PIPEWATCH_CAPACITY_PIPELINES: 'transco,texas-eastern',
-    PIPEWATCH_RULES_DIR: fileURLToPath(new URL('../../rules', import.meta.url)),
+    PIPEWATCH_RULES_DIR: consoleRules(),
     LOG_LEVEL: 'info',
     ...extra,
   };
@@ -49,7 +59,7 @@ describe('pipewatch run --once and status', () => {
       /^pipelines: ok\ncatalog: ok\nnotices: ok\ncapacity: ok\nalerts: ok\n/m,
     );
     expect(run.stdout).toMatch(
-      /^stored: \d+ pipelines, \d+ notices, \d+ capacity cycles\nalerts: \d+ sent, 0 pending, 0 dead\n$/m,
+      /^stored: \d+ pipelines, \d+ notices, \d+ capacity cycles\ndelivered: 0 alerts in 0 messages; 0 waiting for a retry, 0 failed for good\noutbox: 0 pending, 0 sent, 0 dead\n$/m,
     );
     const status = await cli(['status', '--json'], env(dataDir));
     expect(status.code).toBe(0);

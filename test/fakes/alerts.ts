@@ -4,7 +4,8 @@
  * right-to-left text) taken from the simulator's own hostile bodies.
  */
 import type { AlertPayload } from '../../src/alerts/payload.js';
-import type { Alert, ThreadRef, Threads } from '../../src/channels/types.js';
+import type { Alert } from '../../src/channels/types.js';
+import { MemoryThreads } from '../../src/delivery/threads.js';
 import { HOSTILE_BODIES, LONG_BODY } from '../../src/simulator/anchors.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from './notice.js';
@@ -129,11 +130,6 @@ export function hostileAlerts(): Alert[] {
 }
 
 /** Thread references in memory, as the database keeps them. */
-export function memoryThreads(): Threads & { refs: Map<string, ThreadRef> } {
-  const refs = new Map<string, ThreadRef>();
-  return {
-    refs,
-    get: (target, subject) => refs.get(`${target}|${subject}`),
-    set: (target, subject, ref) => void refs.set(`${target}|${subject}`, ref),
-  };
+export function memoryThreads(): MemoryThreads {
+  return new MemoryThreads();
 }

@@ -46,9 +46,9 @@ describe('the example rules', () => {
     const loaded = loadRules(RULES_DIR);
     expect(loaded.problems.map(formatProblem)).toEqual([]);
     expect(loaded.rules.map((r) => [r.name, r.kind, r.notify.map((t) => t.kind)])).toEqual([
-      ['transco-constraints', 'notices', ['slack', 'console']],
-      ['transco-low-oac', 'capacity', ['email', 'console']],
-      ['response-reminders', 'deadlines', ['slack_dm', 'console']],
+      ['transco-constraints', 'notices', ['slack']],
+      ['transco-low-oac', 'capacity', ['email']],
+      ['response-reminders', 'deadlines', ['slack_dm']],
     ]);
     expect(loaded.rules.find((r) => r.kind === 'notices')).toMatchObject({
       not: { types: ['computer system status'] },

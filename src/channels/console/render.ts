@@ -1,0 +1,60 @@
+/**
+ * The console channel's message: a first line that says everything (`ALERT <rule> →
+ * <target>: <pipeline> …`), then indented detail lines: the notice's times in the
+ * pipeline's zone, its link, its first lines of text. Control characters are removed,
+ * so upstream text cannot move the cursor or fake another alert line.
+ */
+import type { AlertPayload } from '../../alerts/payload.js';
+import { clip, localTime, noticeText, noticeTimes, oneLine, quantity } from '../text.js';
+
+const TEXT_LINES = 3;
+
+/** The first line: rule, target, pipeline and what happened. */
+export function alertLine(p: AlertPayload, target: string): string {
+  const head = `ALERT ${p.rule} → ${target}: ${p.pipeline.slug}`;
+  if (p.kind === 'notice' && p.notice) {
+    const changed = p.changed ? ` (changed: ${p.changed.join(', ')})` : '';
+    return oneLine(
+      `${head} ${p.state} notice #${p.notice.id} [${p.notice.type}] ${p.notice.subject}${changed}`,
+    );
+  }
+  if (p.kind === 'deadline' && p.notice && p.deadline) {
+    return oneLine(
+      `${head} reminder${p.deadline.late ? ' (late)' : ''}: ${p.deadline.field} ${p.deadline.at} in ${p.deadline.before} for #${p.notice.id} ${p.notice.subject}`,
+    );
+  }
+  if (p.kind === 'capacity' && p.capacity) {
+    const l = p.capacity.locations[0];
+    const more =
+      p.capacity.locations.length > 1 ? ` (+${p.capacity.locations.length - 1} more)` : '';
+    return oneLine(
+      `${head} capacity ${p.state} at ${l?.location} (${l?.identifier})${more}: OAC ${quantity(l?.oac ?? null)}, threshold ${quantity(l?.threshold ?? null)} (${p.capacity.cycle} cycle, gas day ${p.capacity.gas_day})`,
+    );
+  }
+  return oneLine(`${head} ${p.kind} ${p.state}`);
+}
+
+/** The whole block: the alert line and its detail lines. */
+export function renderConsole(p: AlertPayload, target: string): string {
+  const lines = [alertLine(p, target)];
+  const detail = (text: string) => lines.push(`    ${oneLine(text)}`);
+  if (p.notice) {
+    const times = noticeTimes(p.notice).map((t) => `${t.label} ${localTime(t.at, p.zone)}`);
+    detail(`${p.notice.category} · ${p.notice.status} · ${times.join(' · ')}`);
+    if (/^https?:\/\//i.test(p.notice.url)) detail(p.notice.url);
+    const text = noticeText(p.notice)
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    for (const line of text.slice(0, TEXT_LINES)) detail(clip(line, 160));
+    if (text.length > TEXT_LINES) detail(`… ${text.length - TEXT_LINES} more lines`);
+  }
+  if (p.kind === 'capacity' && p.capacity) {
+    for (const l of p.capacity.locations) {
+      const unit = l.unit === 'percent' ? '% of OPC' : '';
+      detail(
+        `${l.location} (${l.identifier}) ${l.flow}: OAC ${quantity(l.oac)} of OPC ${quantity(l.opc)}, threshold ${quantity(l.threshold)}${unit}, clears above ${quantity(l.clear_above)}${unit}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}

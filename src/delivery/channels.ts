@@ -1,0 +1,144 @@
+/**
+ * The channels of a running pipewatch, built from the configuration: one per target
+ * kind. A kind whose credentials are not set gets a channel that fails every send
+ * temporarily, naming the variable to set, so its alerts wait (up to the delivery's
+ * maximum age) instead of being lost; the demo prints them instead.
+ */
+import { createPrintingChannel } from '../channels/console/send.js';
+import { createDiscordChannels } from '../channels/discord/index.js';
+import { createEmailChannel } from '../channels/email/index.js';
+import { createSlackChannels } from '../channels/slack/index.js';
+import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
+import { DeliveryError } from '../channels/types.js';
+import { createWebhookChannel } from '../channels/webhook/send.js';
+import type { Config } from '../config/index.js';
+import type { TargetKind } from '../rules/types.js';
+
+/** The configuration channels need. */
+export type ChannelConfig = Pick<Config, 'slack' | 'discord' | 'email' | 'webhookSecret'>;
+
+/** What to set to make a channel work. */
+export const CHANNEL_SETTINGS: Record<TargetKind, string> = {
+  slack: 'SLACK_BOT_TOKEN',
+  slack_dm: 'SLACK_BOT_TOKEN',
+  discord: 'DISCORD_BOT_TOKEN',
+  discord_dm: 'DISCORD_BOT_TOKEN',
+  email: 'SMTP_URL and EMAIL_FROM',
+  webhook: '',
+  console: '',
+};
+
+function unconfigured<K extends TargetKind>(kind: K): Channel<K> {
+  return {
+    kind,
+    maxDigest: 1,
+    async send() {
+      throw new DeliveryError(`${kind}: not configured (set ${CHANNEL_SETTINGS[kind]})`, {
+        permanent: false,
+      });
+    },
+  };
+}
+
+export interface ChannelOptions {
+  /** Where console alerts go. */
+  print: (text: string) => void;
+  /** Print alerts for channels that are not configured instead of holding them (the demo). */
+  standIn?: boolean;
+}
+
+export class Channels implements ChannelSet {
+  private constructor(
+    private readonly channels: Map<TargetKind, AnyChannel>,
+    private readonly configuredKinds: ReadonlySet<TargetKind>,
+  ) {}
+
+  static create(config: ChannelConfig, deps: ChannelDeps, options: ChannelOptions): Channels {
+    const channels = new Map<TargetKind, AnyChannel>();
+    const configured = new Set<TargetKind>(['console', 'webhook']);
+    const put = (c: AnyChannel) => {
+      channels.set(c.kind, c);
+      configured.add(c.kind);
+    };
+    put(createPrintingChannel('console', options.print));
+    put(createWebhookChannel({ secret: config.webhookSecret }, deps));
+    if (config.slack.botToken) {
+      const slack = createSlackChannels(
+        {
+          token: config.slack.botToken,
+          ...(config.slack.apiUrl ? { apiUrl: config.slack.apiUrl } : {}),
+        },
+        deps,
+      );
+      put(slack.slack);
+      put(slack.slack_dm);
+    }
+    if (config.discord.botToken) {
+      const discord = createDiscordChannels(
+        {
+          token: config.discord.botToken,
+          ...(config.discord.apiUrl ? { apiUrl: config.discord.apiUrl } : {}),
+        },
+        deps,
+      );
+      put(discord.discord);
+      put(discord.discord_dm);
+    }
+    if (config.email.smtpUrl && config.email.from) {
+      put(
+        createEmailChannel(
+          {
+            smtpUrl: config.email.smtpUrl,
+            from: config.email.from,
+            ratePerSecond: config.email.ratePerSecond,
+          },
+          deps,
+        ),
+      );
+    }
+    for (const kind of Object.keys(CHANNEL_SETTINGS) as TargetKind[]) {
+      if (channels.has(kind)) continue;
+      channels.set(
+        kind,
+        (options.standIn
+          ? createPrintingChannel(kind, options.print, ` (${kind} not configured: printed here)`)
+          : unconfigured(kind)) as AnyChannel,
+      );
+    }
+    return new Channels(channels, configured);
+  }
+
+  for<K extends TargetKind>(kind: K): Channel<K> {
+    return this.channels.get(kind) as unknown as Channel<K>;
+  }
+
+  /** Whether a kind has its credentials. */
+  configured(kind: TargetKind): boolean {
+    return this.configuredKinds.has(kind);
+  }
+
+  /** Checks each configured platform's credentials; one line per channel. */
+  async verify(): Promise<Array<{ kind: TargetKind; ok: boolean; detail: string }>> {
+    const seen = new Set<AnyChannel['verify']>();
+    const checks: Array<Promise<{ kind: TargetKind; ok: boolean; detail: string }>> = [];
+    for (const [kind, channel] of this.channels) {
+      if (!channel.verify || seen.has(channel.verify)) continue;
+      seen.add(channel.verify);
+      checks.push(
+        channel.verify().then(
+          (detail) => ({ kind, ok: true, detail }),
+          (error: unknown) => ({
+            kind,
+            ok: false,
+            detail: error instanceof DeliveryError ? error.reason : String(error),
+          }),
+        ),
+      );
+    }
+    return Promise.all(checks);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...new Set(this.channels.values())].map((c) => c.close?.()));
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { AlertEngine } from '../../src/alerts/engine.js';
+import type { SchemaDriftEvent } from '../../src/ingest/events.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { Store } from '../../src/store/index.js';
+
+const drift = (hash: string): SchemaDriftEvent => ({
+  kind: 'schema-drift',
+  table: 'notices',
+  previousHash: 'a'.repeat(64),
+  hash,
+  description: {
+    name: 'notices',
+    description: '',
+    primary_key: 'id',
+    fields: [{ name: 'id', description: '', type: 'int' }],
+  },
+  seenAt: '2026-11-20T15:00:00Z',
+});
+
+function engine(store: Store, opsTarget?: { kind: 'slack'; channel: string }) {
+  return new AlertEngine(
+    { store, clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget },
+    [],
+  );
+}
+
+describe('schema drift', () => {
+  it('goes to the operations target once per table and catalog hash', () => {
+    const store = Store.open(':memory:');
+    const hooks = engine(store, { kind: 'slack', channel: '#pipewatch-ops' }).hooks();
+    store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    store.transaction(() => hooks.schemaDrift?.(drift('c'.repeat(64))));
+    const rows = store.outbox.due('2030-01-01T00:00:00Z');
+    expect(rows.map((r) => r.key)).toEqual([
+      `pipewatch-operations|schema-drift:notices:${'b'.repeat(64)}|slack:#pipewatch-ops`,
+      `pipewatch-operations|schema-drift:notices:${'c'.repeat(64)}|slack:#pipewatch-ops`,
+    ]);
+    expect(rows[0]?.payload).toMatchObject({
+      kind: 'operations',
+      state: 'schema-drift',
+      operations: {
+        table: 'notices',
+        summary:
+          "The API's catalog for notices changed (it now lists 1 field): check that pipewatch still reads it correctly.",
+      },
+    });
+    store.close();
+  });
+
+  it('is only logged without an operations target', () => {
+    const store = Store.open(':memory:');
+    const hooks = engine(store).hooks();
+    store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    expect(store.outbox.counts().pending).toBe(0);
+    store.close();
+  });
+});

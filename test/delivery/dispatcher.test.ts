@@ -1,0 +1,229 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createConsoleChannel } from '../../src/channels/console/send.js';
+import { type AnyChannel, type ChannelSet, DeliveryError } from '../../src/channels/types.js';
+import { createWebhookChannel } from '../../src/channels/webhook/send.js';
+import { Dispatcher, digests } from '../../src/delivery/dispatcher.js';
+import { redact } from '../../src/delivery/redact.js';
+import { InstantClock, ManualClock } from '../../src/lib/clock.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import type { Target } from '../../src/rules/types.js';
+import { Store } from '../../src/store/index.js';
+import { toUtcIso } from '../../src/upstream/schemas.js';
+import { noticeAlert } from '../fakes/alerts.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
+
+const HOUR = 3_600_000;
+
+describe('the dispatcher', () => {
+  let dir: string;
+  let store: Store;
+  let receiver: WebhookReceiver;
+  let printed: string[];
+  let clock: InstantClock;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pipewatch-dispatch-'));
+    store = Store.open(dir);
+    receiver = await startWebhookReceiver();
+    printed = [];
+    clock = new InstantClock('2026-11-20T15:00:00Z');
+  });
+  afterEach(async () => {
+    store.close();
+    await receiver.close();
+  });
+
+  function channels(): ChannelSet & { close(): Promise<void> } {
+    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const console = createConsoleChannel((t) => printed.push(t));
+    const byKind: Partial<Record<Target['kind'], AnyChannel>> = { webhook, console };
+    return {
+      for: (kind) => byKind[kind] as never,
+      close: async () => webhook.close?.(),
+    };
+  }
+
+  function dispatcher(set: ChannelSet, over: { maxAgeMs?: number; c?: typeof clock } = {}) {
+    return new Dispatcher(
+      { store, channels: set, clock: over.c ?? clock, logger: silentLogger },
+      { digestWindowMs: 5_000, maxAgeMs: over.maxAgeMs ?? 6 * HOUR, random: () => 0.5 },
+    );
+  }
+
+  function enqueue(id: number, target: Target, at = clock.now()): string {
+    const alert = noticeAlert(
+      { id, subject: `Notice ${id}` },
+      `rule|notice:${id}:v1|${target.kind}`,
+    );
+    store.outbox.enqueue(alert.key, 'rule', target, alert.payload, toUtcIso(at));
+    return alert.key;
+  }
+
+  const hook = (path = '/hook'): Target => ({ kind: 'webhook', url: `${receiver.url}${path}` });
+
+  it('sends each due alert once, marks it sent with what the platform answered', async () => {
+    const set = channels();
+    enqueue(1, hook());
+    enqueue(2, hook());
+    enqueue(3, { kind: 'console' });
+    const result = await dispatcher(set).dispatchDue();
+    expect(result).toMatchObject({ sent: 3, dead: 0, retrying: 0 });
+    expect(receiver.received.map((r) => JSON.parse(r.body).notice.id)).toEqual([1, 2]);
+    expect(printed[0]).toMatch(/^ALERT transco-constraints → console: transco new notice #3/);
+    const rows = store.db.prepare('SELECT status, detail FROM outbox ORDER BY id').all();
+    expect(rows).toEqual([
+      { status: 'sent', detail: expect.stringMatching(/^ok HTTP 204 http:\/\/127\.0\.0\.1:\d+$/) },
+      { status: 'sent', detail: expect.stringMatching(/^ok HTTP 204/) },
+      { status: 'sent', detail: 'ok printed 1' },
+    ]);
+    expect(await dispatcher(set).dispatchDue()).toMatchObject({ sent: 0 });
+    expect(receiver.requests).toBe(2);
+    await set.close();
+  });
+
+  it('honours Retry-After on a 429 and loses nothing', async () => {
+    const set = channels();
+    for (let i = 1; i <= 3; i++) enqueue(i, hook());
+    receiver.fail(429, 1, 7);
+    const start = clock.now().getTime();
+    const result = await dispatcher(set).drain(60_000);
+    expect(result).toMatchObject({ sent: 3, dead: 0, retrying: 0 });
+    // The other two waited with the first: the 429 is the only refused request.
+    expect(receiver.requests).toBe(4);
+    expect(clock.now().getTime() - start).toBe(7_000);
+    expect(receiver.received.map((r) => JSON.parse(r.body).notice.id)).toEqual([1, 2, 3]);
+    const attempts = store.db.prepare('SELECT attempts FROM outbox ORDER BY id').pluck().all();
+    expect(attempts).toEqual([2, 1, 1]);
+    await set.close();
+  });
+
+  it('leaves a retry due after the bound for the next run', async () => {
+    const set = channels();
+    enqueue(1, hook());
+    receiver.fail(503, 1, 120);
+    const result = await dispatcher(set).drain(60_000);
+    expect(result).toMatchObject({ sent: 0, retrying: 1 });
+    const row = store.outbox.due('2030-01-01T00:00:00Z')[0]!;
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_error: expect.stringMatching(/HTTP 503/),
+    });
+    expect(row.next_attempt_at).toBe('2026-11-20T15:02:00Z');
+    await set.close();
+  });
+
+  it('sends a permanent failure to the dead letters with its reason, and other targets go on', async () => {
+    const set = channels();
+    enqueue(1, hook('/gone'));
+    enqueue(2, { kind: 'console' });
+    receiver.fail(410);
+    const result = await dispatcher(set).drain(60_000);
+    expect(result).toMatchObject({ sent: 1, dead: 1 });
+    const summary = store.outbox.summary();
+    expect(summary).toMatchObject({ sent: 1, dead: 1, pending: 0 });
+    expect(summary.dead_reasons[0]?.reason).toMatch(
+      /^webhook: HTTP 410 \(http:\/\/127\.0\.0\.1:\d+\)$/,
+    );
+    expect(printed).toHaveLength(1);
+    await set.close();
+  });
+
+  it('gives up on temporary failures after the maximum age', async () => {
+    const set = channels();
+    const manual = new ManualClock('2026-11-20T15:00:00Z');
+    enqueue(1, hook(), manual.now());
+    receiver.fail(500, 100);
+    const d = dispatcher(set, { maxAgeMs: HOUR, c: manual as unknown as InstantClock });
+    await d.dispatchDue();
+    expect(store.outbox.counts()).toMatchObject({ pending: 1, dead: 0 });
+    manual.advance(HOUR);
+    await d.dispatchDue();
+    expect(store.outbox.summary().dead_reasons[0]?.reason).toMatch(
+      /^gave up after 1h: webhook: HTTP 500/,
+    );
+    await set.close();
+  });
+
+  it('after a crash between send and confirmation, sends again only what was in flight', async () => {
+    const set = channels();
+    enqueue(1, hook());
+    await dispatcher(set).dispatchDue();
+    enqueue(2, hook());
+    enqueue(3, hook());
+    // A crash after claiming 2 and 3 (sent or not: unknown) and before confirming them.
+    const due = store.outbox.due(toUtcIso(clock.now()));
+    store.outbox.claim(
+      due.map((r) => r.id),
+      toUtcIso(clock.now()),
+    );
+    store.close();
+    store = Store.open(dir);
+    const d = dispatcher(set);
+    expect(await d.dispatchDue()).toMatchObject({ sent: 0 });
+    expect(d.recover()).toBe(2);
+    expect(await d.dispatchDue()).toMatchObject({ sent: 2 });
+    expect(receiver.received.map((r) => JSON.parse(r.body).notice.id)).toEqual([1, 2, 3]);
+    await set.close();
+  });
+
+  it('holds a target that is not configured, naming what to set', async () => {
+    const notConfigured: ChannelSet = {
+      for: () =>
+        ({
+          kind: 'slack',
+          maxDigest: 1,
+          send: async () => {
+            throw new DeliveryError('slack: not configured (set SLACK_BOT_TOKEN)', {
+              permanent: false,
+            });
+          },
+        }) as never,
+    };
+    enqueue(1, { kind: 'slack', channel: '#gas' });
+    const result = await dispatcher(notConfigured).dispatchDue();
+    expect(result).toMatchObject({ retrying: 1, dead: 0 });
+    expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.last_error).toBe(
+      'slack: not configured (set SLACK_BOT_TOKEN)',
+    );
+  });
+});
+
+describe('digests', () => {
+  const row = (id: number, at: string) =>
+    ({ id, next_attempt_at: at }) as Parameters<typeof digests>[0][number];
+
+  it('groups alerts due within the window, up to the channel maximum', () => {
+    const rows = [
+      row(1, '2026-11-20T15:00:00Z'),
+      row(2, '2026-11-20T15:00:01Z'),
+      row(3, '2026-11-20T15:00:04Z'),
+      row(4, '2026-11-20T15:00:06Z'),
+      row(5, '2026-11-20T15:00:06Z'),
+      row(6, '2026-11-20T15:00:07Z'),
+    ];
+    expect(digests(rows, 5_000, 10).map((d) => d.map((r) => r.id))).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
+    expect(digests(rows, 5_000, 2).map((d) => d.map((r) => r.id))).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    expect(digests(rows, 0, 10).map((d) => d.length)).toEqual([1, 1, 1, 2, 1]);
+  });
+});
+
+describe('redact', () => {
+  it('removes known secrets and URL passwords', () => {
+    expect(
+      redact('smtp://alerts:hunter22@mail.example.com failed; token xoxb-1-2-abc', [
+        'xoxb-1-2-abc',
+      ]),
+    ).toBe('smtp://alerts:***@mail.example.com failed; token ***');
+  });
+});
