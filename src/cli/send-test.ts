@@ -18,6 +18,30 @@ import type { CliContext } from './context.js';
 const KINDS = ['notice', 'deadline', 'capacity'] as const;
 type SampleKind = (typeof KINDS)[number];
 
+/** The location of the sample capacity alert: OAC 30,000 under a threshold of 50,000. */
+export function sampleLocation(): NonNullable<AlertPayload['capacity']>['locations'][number] {
+  return {
+    id: 0,
+    location: 'STATION 85 (TEST)',
+    identifier: '1001234',
+    flow: 'D',
+    qti: 'DEL',
+    zone: 'Zone 4',
+    dc: 1_000_000,
+    opc: 800_000,
+    tsq: 770_000,
+    oac: 30_000,
+    it: 'Y',
+    all: 'N',
+    reason: '',
+    service_created_at: null,
+    service_updated_at: null,
+    threshold: 50_000,
+    clear_above: 60_000,
+    unit: 'absolute',
+  };
+}
+
 /** A sample alert of each kind, on Transco, dated around `now`. */
 export function sampleAlert(kind: SampleKind, now: Date): AlertPayload {
   const at = (hours: number) => toUtcIso(new Date(now.getTime() + hours * 3_600_000));
@@ -66,28 +90,7 @@ export function sampleAlert(kind: SampleKind, now: Date): AlertPayload {
     capacity: {
       cycle: 'timely',
       gas_day: notice.posted_at.slice(0, 10),
-      locations: [
-        {
-          id: 0,
-          location: 'STATION 85 (TEST)',
-          identifier: '1001234',
-          flow: 'D',
-          qti: 'DEL',
-          zone: 'Zone 4',
-          dc: 1_000_000,
-          opc: 800_000,
-          tsq: 770_000,
-          oac: 30_000,
-          it: 'Y',
-          all: 'N',
-          reason: '',
-          service_created_at: null,
-          service_updated_at: null,
-          threshold: 50_000,
-          clear_above: 60_000,
-          unit: 'absolute',
-        },
-      ],
+      locations: [sampleLocation()],
     },
   };
 }

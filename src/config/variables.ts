@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from '../lib/duration.js';
 import { LOG_LEVELS } from '../lib/logger.js';
+import { httpUrl } from '../rules/schema-parts.js';
 import { parseTarget } from '../rules/targets.js';
 
 /** One environment variable. */
@@ -31,15 +32,6 @@ function withDefault<T>(fallback: string, inner: z.ZodType<T, string>) {
 function optional<T>(inner: z.ZodType<T, string>) {
   return optionalText.pipe(z.union([z.undefined(), inner]));
 }
-
-/** An `http(s)://` URL. */
-const httpUrl = z.string().refine((v) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http:// or https:// URL');
 
 /** A duration of at least `min` milliseconds, returned in milliseconds. */
 function duration(minMs: number) {

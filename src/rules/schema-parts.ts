@@ -36,3 +36,12 @@ export function textValue(what: string) {
           : undefined,
   });
 }
+
+/** An `http(s)://` URL. */
+export const httpUrl = z.string().refine((v) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an http:// or https:// URL');

@@ -4,7 +4,7 @@
  * as `targetKey` prints them.
  */
 import { z } from 'zod';
-import { EMAIL, exactlyOne, textValue, whenMapping } from './schema-parts.js';
+import { EMAIL, exactlyOne, httpUrl, textValue, whenMapping } from './schema-parts.js';
 import type { Target } from './types.js';
 
 export const TARGET_KINDS = [
@@ -21,13 +21,6 @@ const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{8,})$/;
 const slackUser = /^[UW][A-Z0-9]{8,}$/;
 const snowflake = /^\d{17,20}$/;
 const address = z.string().trim().regex(EMAIL, 'must be an email address');
-const httpUrl = z.string().refine((v) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http:// or https:// URL');
 
 /** One `notify` item. */
 export const targetSchema = z

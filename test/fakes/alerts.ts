@@ -3,8 +3,10 @@
  * a corpus of hostile notices (mentions, markup, HTML, CR/LF, very long text, emoji,
  * right-to-left text) taken from the simulator's own hostile bodies.
  */
+import { expect } from 'vitest';
 import type { AlertPayload } from '../../src/alerts/payload.js';
-import type { Alert } from '../../src/channels/types.js';
+import { type Alert, DeliveryError } from '../../src/channels/types.js';
+import { sampleLocation } from '../../src/cli/send-test.js';
 import { MemoryThreads } from '../../src/delivery/threads.js';
 import { HOSTILE_BODIES, LONG_BODY } from '../../src/simulator/anchors.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
@@ -63,26 +65,10 @@ export function deadlineAlert(over: Partial<Notice> = {}): Alert {
   };
 }
 
-/** A location's capacity entry. */
+/** A location's capacity entry: the sample's, as a real one. */
 export function location(over: Partial<CapacityLocation> = {}): CapacityLocation {
-  return {
-    id: 9001,
-    location: 'STATION 85',
-    identifier: '1001234',
-    flow: 'D',
-    qti: 'DEL',
-    zone: 'Zone 4',
-    dc: 1_000_000,
-    opc: 800_000,
-    tsq: 770_000,
-    oac: 30_000,
-    it: 'Y',
-    all: 'N',
-    reason: '',
-    service_created_at: null,
-    service_updated_at: null,
-    ...over,
-  };
+  const { threshold: _t, clear_above: _c, unit: _u, ...sample } = sampleLocation();
+  return { ...sample, id: 9001, location: 'STATION 85', ...over };
 }
 
 /** A capacity alert, firing unless `state` says otherwise. */
@@ -132,4 +118,14 @@ export function hostileAlerts(): Alert[] {
 /** Thread references in memory, as the database keeps them. */
 export function memoryThreads(): MemoryThreads {
   return new MemoryThreads();
+}
+
+/** The DeliveryError `promise` rejects with; fails the test if it resolves or rejects otherwise. */
+export async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DeliveryError);
+  return error as DeliveryError;
 }

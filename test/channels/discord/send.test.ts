@@ -5,10 +5,16 @@ import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordChannels, type DiscordOptions } from '../../../src/channels/discord/index.js';
-import { DeliveryError, type SendContext } from '../../../src/channels/types.js';
+import type { DeliveryError, SendContext } from '../../../src/channels/types.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { createLogger } from '../../../src/lib/logger.js';
-import { deadlineAlert, hostileAlerts, memoryThreads, noticeAlert } from '../../fakes/alerts.js';
+import {
+  deadlineAlert,
+  failure,
+  hostileAlerts,
+  memoryThreads,
+  noticeAlert,
+} from '../../fakes/alerts.js';
 import { type DiscordFakeOptions, FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
 
 const NOW = '2026-11-20T15:00:00Z';
@@ -46,16 +52,6 @@ async function setup(fakeOptions: DiscordFakeOptions = {}, options: Partial<Disc
   closers.push(() => fake.close());
   const ctx: SendContext = { now: NOW, threads: memoryThreads() };
   return { fake, lines, make, ctx, ...make() };
-}
-
-/** The DeliveryError `promise` rejects with. */
-async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeliveryError);
-  return error as DeliveryError;
 }
 
 describe('sending', () => {

@@ -9,10 +9,10 @@ import { PassThrough } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmailChannel } from '../../../src/channels/email/index.js';
-import { type Channel, DeliveryError } from '../../../src/channels/types.js';
+import type { Channel } from '../../../src/channels/types.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { createLogger, silentLogger } from '../../../src/lib/logger.js';
-import { memoryThreads, noticeAlert } from '../../fakes/alerts.js';
+import { failure, memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { type SmtpFake, startSmtpFake } from '../../fakes/smtp.js';
 
 const ctx = () => ({ now: '2026-11-20T14:05:00Z', threads: memoryThreads() });
@@ -32,16 +32,6 @@ afterAll(async () => {
   await channel.close?.();
   await fake.close();
 });
-
-/** The DeliveryError a send fails with. */
-async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeliveryError);
-  return err as DeliveryError;
-}
 
 describe('email failures', () => {
   it('makes a 550 for a recipient a permanent failure naming the address', async () => {

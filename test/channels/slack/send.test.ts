@@ -2,9 +2,9 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSlack } from '../../../src/channels/slack/index.js';
-import { type Alert, DeliveryError } from '../../../src/channels/types.js';
+import type { Alert } from '../../../src/channels/types.js';
 import { ManualClock } from '../../../src/lib/clock.js';
-import { noticeAlert } from '../../fakes/alerts.js';
+import { failure, noticeAlert } from '../../fakes/alerts.js';
 import { type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
 import { capturedLogger, channelsFor, sendContext } from './support.js';
 
@@ -28,15 +28,6 @@ async function setup(
     () => channels.slack.close!(),
   );
   return { fake, lines, ...channels, ctx: sendContext() };
-}
-
-async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeliveryError);
-  return error as DeliveryError;
 }
 
 describe('slack', () => {
