@@ -9,6 +9,7 @@
  * for the groups that match it and for their text regexes.
  */
 import {
+  anyOf,
   type CompiledFilter,
   compileFilter,
   compileFilterParts,
@@ -37,6 +38,13 @@ export interface GroupMatch<R extends NoticeRule | DeadlineRule> {
   excluded: boolean;
 }
 
+/** The groups one combination of list fields matches, and their text filters as one pattern. */
+interface Cached<R extends NoticeRule | DeadlineRule> {
+  matches: CachedMatch<R>[];
+  /** Null: fewer than two distinct text filters, or ones that cannot be combined. */
+  anyText: RegExp | null;
+}
+
 interface CachedMatch<R extends NoticeRule | DeadlineRule> {
   group: RuleGroup<R>;
   /** The exclusion's list fields: `no` they differ, `yes` they match and it has no text, `text` its text decides. */
@@ -49,7 +57,7 @@ const CACHE_LIMIT = 50_000;
 /** Rule groups by pipeline and type, with list-field verdicts remembered per combination. */
 export class GroupIndex<R extends NoticeRule | DeadlineRule> {
   private readonly index: FilterIndex<RuleGroup<R>>;
-  private readonly cache = new Map<string, CachedMatch<R>[]>();
+  private readonly cache = new Map<string, Cached<R>>();
 
   constructor(readonly groups: readonly RuleGroup<R>[]) {
     this.index = new FilterIndex(groups);
@@ -60,19 +68,26 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
     const key = fieldsKey(n);
     let cached = this.cache.get(key);
     if (!cached) {
-      cached = [];
+      const matches: CachedMatch<R>[] = [];
+      const sources = new Set<string>();
       for (const group of this.index.candidates(n)) {
         if (group.parts.fields(n) !== null) continue;
         const ex = group.excludeParts;
         const exclusion = !ex || ex.fields(n) !== null ? 'no' : ex.text ? 'text' : 'yes';
-        cached.push({ group, exclusion });
+        matches.push({ group, exclusion });
+        if (group.parts.textSource !== undefined) sources.add(group.parts.textSource);
       }
+      cached = { matches, anyText: anyOf([...sources]) };
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, cached);
     }
+    // Most notices match none of the text filters: one pass says so for all of them.
+    const { anyText } = cached;
+    const textPossible =
+      anyText === null || anyText.test(n.notice.subject) || anyText.test(n.notice.notice);
     const out: GroupMatch<R>[] = [];
-    for (const { group, exclusion } of cached) {
-      if (group.parts.text && !group.parts.text(n)) continue;
+    for (const { group, exclusion } of cached.matches) {
+      if (group.parts.text && !(textPossible && group.parts.text(n))) continue;
       const excluded =
         exclusion === 'yes' || (exclusion === 'text' && group.excludeParts!.text!(n));
       out.push({ group, excluded });

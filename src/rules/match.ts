@@ -104,6 +104,8 @@ export type CompiledFilter = (notice: PreparedNotice) => Mismatch | null;
 export interface FilterParts {
   fields: CompiledFilter;
   text: ((notice: PreparedNotice) => boolean) | undefined;
+  /** The regex source of `text`. */
+  textSource: string | undefined;
 }
 
 /** Compiles a notice filter into its two parts. */
@@ -144,7 +146,25 @@ export function compileFilterParts(filter: NoticeFilter): FilterParts {
       return null;
     },
     text,
+    textSource: filter.text,
   };
+}
+
+/** Sources that change meaning inside a larger pattern: back-references, named groups. */
+const NOT_COMBINABLE = /\\[1-9]|\\k<|\(\?</;
+
+/**
+ * One case-insensitive pattern that matches where any of `sources` would, or null when
+ * they cannot be combined. It answers "could any of these match?" in one pass over the
+ * text, where asking each would take a pass each.
+ */
+export function anyOf(sources: readonly string[]): RegExp | null {
+  if (sources.length < 2 || sources.some((s) => NOT_COMBINABLE.test(s))) return null;
+  try {
+    return new RegExp(sources.map((s) => `(?:${s})`).join('|'), 'i');
+  } catch {
+    return null;
+  }
 }
 
 /** Compiles a notice filter. An empty filter matches every notice. */
