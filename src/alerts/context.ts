@@ -29,12 +29,13 @@ export function enqueueAll(
 ): { sent: string[]; duplicate: string[] } {
   const sent: string[] = [];
   const duplicate: string[] = [];
+  const json = JSON.stringify(payload);
   for (const target of targets) {
     const fresh = ctx.store.outbox.enqueue(
       alertKey(rule, subject, target),
       rule,
       target,
-      payload,
+      json,
       ctx.now,
     );
     (fresh ? sent : duplicate).push(targetKey(target));

@@ -39,6 +39,7 @@ export function decideNotices(
         reason,
       });
 
+    let where: ReturnType<typeof pipelineOf> | undefined;
     const tooOld = `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`;
 
     // A filter mismatch is not written: `why` works it out from the rules.
@@ -66,7 +67,7 @@ export function decideNotices(
           kind: 'notice',
           state: e.change,
           rule: r.name,
-          ...pipelineOf(ctx, n),
+          ...(where ??= pipelineOf(ctx, n)),
           notice: n,
           ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
         });

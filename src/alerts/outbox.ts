@@ -63,14 +63,23 @@ export class OutboxStore {
     );
   }
 
-  /** Queues a delivery; false when that alert key was decided before (nothing is written). */
-  enqueue(key: string, rule: string, target: Target, payload: AlertPayload, at: UtcIso): boolean {
+  /**
+   * Queues a delivery; false when that alert key was decided before (nothing is written).
+   * `payload` may come serialised, when one payload goes to many targets.
+   */
+  enqueue(
+    key: string,
+    rule: string,
+    target: Target,
+    payload: AlertPayload | string,
+    at: UtcIso,
+  ): boolean {
     const result = this.insert.run({
       key,
       rule,
       target: targetKey(target),
       target_json: JSON.stringify(target),
-      payload: JSON.stringify(payload),
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
       at,
     });
     return result.changes === 1;

@@ -195,7 +195,6 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE outbox ADD COLUMN claimed_at TEXT;
       ALTER TABLE outbox ADD COLUMN detail TEXT;
-      CREATE INDEX outbox_target ON outbox (target, status);
 
       CREATE TABLE threads (
         target     TEXT NOT NULL,

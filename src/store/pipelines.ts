@@ -15,7 +15,13 @@ export const DEFAULT_PIPELINE_ZONE = 'America/Chicago';
 
 /** Reads and writes `pipelines`. */
 export class PipelineStore {
-  constructor(private readonly db: Db) {}
+  private readonly selectBySlug;
+
+  constructor(private readonly db: Db) {
+    this.selectBySlug = db.prepare<[string], StoredPipeline>(
+      'SELECT * FROM pipelines WHERE slug = ?',
+    );
+  }
 
   /** Stores a pipeline; returns true when it was not known before. */
   upsert(p: Pipeline, seenAt: UtcIso): boolean {
@@ -39,9 +45,7 @@ export class PipelineStore {
 
   /** One pipeline by slug. */
   bySlug(slug: string): StoredPipeline | undefined {
-    return this.db
-      .prepare<[string], StoredPipeline>('SELECT * FROM pipelines WHERE slug = ?')
-      .get(slug);
+    return this.selectBySlug.get(slug);
   }
 
   /** The zone to show a pipeline's local times in. */
