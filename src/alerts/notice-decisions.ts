@@ -8,7 +8,7 @@ import type { NoticeEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
 import { prepareNotice } from '../rules/match.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
-import { scheduleReminders } from './reminders.js';
+import { cancelSuperseded, scheduleReminders } from './reminders.js';
 import type { CompiledRules } from './rules.js';
 
 /** Decides every notice event of one page. Call inside the page's transaction. */
@@ -79,6 +79,7 @@ export function decideNotices(
       }
     }
 
+    cancelSuperseded(ctx, n);
     for (const { group: g, excluded } of rules.deadlines.matches(prepared)) {
       for (const r of g.rules) {
         if (excluded) audit(r.name, 'suppressed', 'excluded by its not: filter');

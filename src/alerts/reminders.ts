@@ -43,6 +43,60 @@ export function isTerminal(notice: Notice): boolean {
   return words(notice.status).some((w) => TERMINAL.has(w));
 }
 
+/**
+ * The notices a notice says it supersedes or terminates, by their identifier: pipelines
+ * write "This notice supersedes Notice ID 26-0412." (the API has no field for it). An
+ * identifier of `0` or none names nothing.
+ */
+export function priorIdentifiers(notice: Pick<Notice, 'subject' | 'notice'>): string[] {
+  const found = new Set<string>();
+  for (const text of [notice.subject, notice.notice]) {
+    for (const m of text.matchAll(PRIOR)) {
+      const id = m[1]!.replace(/[.,;:]+$/, '');
+      if (id !== '' && !/^0+$/.test(id)) found.add(id);
+    }
+  }
+  return [...found];
+}
+
+const PRIOR =
+  /\b(?:supersedes|supersede|superseding|terminates|replaces|cancels)\b[^.\n]{0,30}?\bnotice\b(?:\s+(?:id|no\.?|number|#))?[\s:#]*([A-Za-z0-9][\w./-]*)/gi;
+
+/**
+ * Cancels the scheduled reminders of the notices `notice` supersedes or terminates,
+ * whatever rule scheduled them. Returns how many. Call for every notice event.
+ */
+export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
+  const priors = priorIdentifiers(notice);
+  if (priors.length === 0) return 0;
+  const find = ctx.store.db.prepare<[string, string, number], { id: number }>(
+    'SELECT id FROM notices WHERE pipeline_slug = ? AND identifier = ? AND id != ?',
+  );
+  const scheduled = ctx.store.db.prepare<[number], ReminderRow>(
+    "SELECT * FROM reminders WHERE notice_id = ? AND status = 'scheduled'",
+  );
+  let cancelled = 0;
+  for (const identifier of priors) {
+    for (const { id } of find.all(notice.pipeline_slug, identifier, notice.id)) {
+      const reason = `superseded by notice #${notice.id} (${notice.status || 'no status'})`;
+      const rows = scheduled.all(id);
+      for (const r of rows) setStatus(ctx, r, 'cancelled', reason);
+      for (const rule of new Set(rows.map((r) => r.rule)))
+        ctx.store.audit.record({
+          at: ctx.now,
+          rule,
+          event: 'notice-superseded',
+          subject: `notice:${id}`,
+          notice_id: id,
+          decision: 'cancelled',
+          reason,
+        });
+      cancelled += rows.length;
+    }
+  }
+  return cancelled;
+}
+
 function setStatus(
   ctx: DecisionContext,
   r: Pick<ReminderRow, 'rule' | 'notice_id' | 'offset_ms'>,

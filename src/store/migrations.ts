@@ -191,10 +191,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: 'delivery: in-flight claims, platform answers, threads',
+    name: 'delivery: in-flight claims, platform answers, threads; notices by identifier',
     sql: `
       ALTER TABLE outbox ADD COLUMN claimed_at TEXT;
       ALTER TABLE outbox ADD COLUMN detail TEXT;
+      CREATE INDEX notices_identifier ON notices (pipeline_slug, identifier);
 
       CREATE TABLE threads (
         target     TEXT NOT NULL,

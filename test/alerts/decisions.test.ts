@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
+import { priorIdentifiers } from '../../src/alerts/reminders.js';
 import type { CapacityEvent, NoticeEvent } from '../../src/ingest/events.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -196,6 +197,43 @@ describe('deadline reminders', () => {
       }),
     );
     expect(rows().map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+  });
+
+  it('a notice that supersedes another cancels its reminders', () => {
+    const { engine, clock } = setup([reminders]);
+    ingest(engine, event(notice({ identifier: '26-0412', response_at: '2026-11-22T16:00:00Z' })));
+    ingest(
+      engine,
+      event(
+        notice({
+          id: 102,
+          identifier: '26-0419',
+          status: 'Supersede',
+          notice: 'This notice supersedes Notice ID 26-0412. Capacity remains limited.',
+          response_at: null,
+        }),
+      ),
+    );
+    expect(rows().map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    expect(store.audit.forNotice(101).at(-1)).toMatchObject({
+      decision: 'cancelled',
+      reason: 'superseded by notice #102 (Supersede)',
+    });
+    clock.set('2026-11-22T15:00:00Z');
+    expect(engine.runReminders().sent).toBe(0);
+  });
+
+  it('reads the notices a notice supersedes or terminates from its text', () => {
+    expect(
+      priorIdentifiers({ subject: '', notice: 'This notice supersedes Notice ID 26-0412.' }),
+    ).toEqual(['26-0412']);
+    expect(priorIdentifiers({ subject: 'Terminates notice #5521', notice: '' })).toEqual(['5521']);
+    expect(
+      priorIdentifiers({ subject: '', notice: 'This notice supersedes Notice ID 0.' }),
+    ).toEqual([]);
+    expect(
+      priorIdentifiers({ subject: 'Capacity Constraint', notice: 'No prior notice.' }),
+    ).toEqual([]);
   });
 
   it('a reminder that came due while down goes out late once; after the deadline it is dropped', () => {
