@@ -40,6 +40,10 @@ export function decideNotices(
       });
 
     let where: ReturnType<typeof pipelineOf> | undefined;
+    const whereOf = () => {
+      where ??= pipelineOf(ctx, n);
+      return where;
+    };
     const tooOld = `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`;
 
     // A filter mismatch is not written: `why` works it out from the rules.
@@ -67,7 +71,7 @@ export function decideNotices(
           kind: 'notice',
           state: e.change,
           rule: r.name,
-          ...(where ??= pipelineOf(ctx, n)),
+          ...whereOf(),
           notice: n,
           ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
         });

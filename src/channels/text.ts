@@ -150,3 +150,21 @@ export function noticeTimes(n: Notice): Array<{ label: string; at: string }> {
   ];
   return times.filter((t): t is { label: string; at: string } => t.at !== null);
 }
+
+/**
+ * The URL when it is an absolute http(s) URL of at most `maxLength` characters,
+ * normalised (spaces, `<` and `"` arrive encoded) and without credentials; else
+ * undefined. Links from upstream are shown only through this.
+ */
+export function webUrl(url: string, maxLength = 2048): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href.length <= maxLength ? parsed.href : undefined;
+}

@@ -14,43 +14,19 @@ import {
   localTime,
   noticeText,
   noticeTimes,
-  oneLine,
   pipelineName,
   quantity,
+  webUrl,
 } from '../text.js';
 import type { Alert } from '../types.js';
+import { block, inline, plain } from './escape.js';
+import { type Embed, type EmbedField, fitEmbeds, LIMITS } from './limits.js';
 
-export type EmbedField = { name: string; value: string; inline?: boolean };
-
-/** The embed fields pipewatch uses, as Discord's API takes them. */
-export interface Embed {
-  title?: string;
-  description?: string;
-  url?: string;
-  timestamp?: string;
-  color?: number;
-  fields?: EmbedField[];
-  footer?: { text: string };
-  author?: { name: string };
-}
+export { escapeMarkdown, neutraliseMentions } from './escape.js';
+export { type Embed, type EmbedField, embedLength, fitEmbeds, LIMITS } from './limits.js';
 
 /** The JSON body of `POST /channels/{id}/messages`, before the nonce and reply. */
 export type DiscordMessage = { content?: string; embeds: Embed[]; allowed_mentions: { parse: [] } };
-
-/** Discord's limits, in characters. */
-export const LIMITS = {
-  content: 2000,
-  title: 256,
-  description: 4096,
-  fields: 25,
-  fieldName: 256,
-  fieldValue: 1024,
-  footer: 2048,
-  author: 256,
-  /** Across every embed of one message. */
-  total: 6000,
-  embeds: 10,
-} as const;
 
 export const COLOURS = {
   critical: 0xd32f2f,
@@ -62,52 +38,6 @@ export const COLOURS = {
 } as const;
 
 const SUPERSEDED = 'Superseded by a later version';
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-/** Left as they are, so Discord still links them; markup stops at these characters. */
-const URLS = /https?:\/\/[^\s<>[\]|`*~\\]+/g;
-
-/** Backslash-escapes Discord markdown outside URLs: emphasis, code, spoilers, links, lines. */
-export function escapeMarkdown(text: string): string {
-  let out = '';
-  let last = 0;
-  for (const m of text.matchAll(URLS)) {
-    out += escapePlain(text.slice(last, m.index)) + m[0];
-    last = m.index + m[0].length;
-  }
-  return out + escapePlain(text.slice(last));
-}
-
-function escapePlain(text: string): string {
-  return text
-    .replace(/[\\*_~`|[\]]/g, '\\$&')
-    .replace(/^([ \t]*)([#>+-])/gm, '$1\\$2')
-    .replace(/^([ \t]*\d+)\.(?=\s)/gm, '$1\\.');
-}
-
-/** `@everyone`, `@here`, `<@…>`, `<@&…>`, `<#…>`, `<t:…>`, `</…>` shown as text, not markup. */
-export function neutraliseMentions(text: string): string {
-  return text
-    .replace(/@(everyone|here)/gi, '@\u200b$1')
-    .replace(/<(?=[@#:/!]|a:|t:|id:)/gi, '<\u200b');
-}
-
-/** Upstream text with line breaks, safe for descriptions and field values. */
-function block(text: string): string {
-  const cleaned = text
-    .replace(BIDI, '')
-    .replace(CONTROLS, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return neutraliseMentions(escapeMarkdown(cleaned));
-}
-
-/** Upstream text on one line, safe for titles, field names and values. */
-const inline = (text: string): string => block(oneLine(text));
-/** For the footer and author name, which Discord shows without markdown. */
-const plain = (text: string): string => neutraliseMentions(oneLine(text.replace(BIDI, '')));
-
 function field(name: string, value: string, inline = true): EmbedField {
   return {
     name: clip(name, LIMITS.fieldName) || '-',
@@ -124,13 +54,7 @@ function when(iso: string, zone: string, relative = false): string {
 
 /** The URL if it is an absolute http(s) URL Discord accepts. */
 export function safeUrl(url: string): string | undefined {
-  try {
-    const u = new URL(url.trim());
-    const ok = (u.protocol === 'https:' || u.protocol === 'http:') && u.href.length <= 2048;
-    return ok ? u.href : undefined;
-  } catch {
-    return undefined;
-  }
+  return webUrl(url, 2048);
 }
 
 /** Red for Critical, amber for Non-Critical and the like, blue for anything else. */
@@ -273,68 +197,6 @@ export function renderMessage(alerts: readonly Alert[], now: UtcIso): DiscordMes
     embeds,
     allowed_mentions: { parse: [] },
   };
-}
-
-/** What Discord counts towards the 6,000 characters of a message's embeds. */
-export function embedLength(e: Embed): number {
-  let n = (e.title?.length ?? 0) + (e.description?.length ?? 0);
-  n += (e.footer?.text.length ?? 0) + (e.author?.name.length ?? 0);
-  for (const f of e.fields ?? []) n += f.name.length + f.value.length;
-  return n;
-}
-
-const totalLength = (embeds: Embed[]) => embeds.reduce((n, e) => n + embedLength(e), 0);
-
-/**
- * Makes the embeds fit 6,000 characters together: first the longest descriptions are
- * cut to a common length, then, if that is not enough, each embed is held to its share.
- */
-export function fitEmbeds(embeds: Embed[]): Embed[] {
-  const out = embeds
-    .slice(0, LIMITS.embeds)
-    .map((e) => ({ ...e, fields: e.fields?.slice(0, LIMITS.fields) }));
-  const excess = totalLength(out) - LIMITS.total;
-  if (excess <= 0) return out;
-  const lengths = out.map((e) => e.description?.length ?? 0);
-  const cap = waterLevel(lengths, Math.max(0, lengths.reduce((a, b) => a + b, 0) - excess));
-  for (const e of out) {
-    if (e.description && e.description.length > cap) e.description = shorten(e.description, cap);
-  }
-  if (totalLength(out) <= LIMITS.total) return out;
-  const share = Math.floor(LIMITS.total / out.length);
-  return out.map((e) => shrink(e, share));
-}
-
-/** The largest cap such that the lengths, each cut to it, sum to at most `target`. */
-function waterLevel(lengths: number[], target: number): number {
-  const sorted = [...lengths].sort((a, b) => a - b);
-  let left = target;
-  for (let i = 0; i < sorted.length; i++) {
-    const k = sorted.length - i;
-    if (sorted[i]! * k >= left) return Math.floor(left / k);
-    left -= sorted[i]!;
-  }
-  return Number.POSITIVE_INFINITY;
-}
-
-function shorten(text: string, max: number): string | undefined {
-  return max >= 16 ? clip(text, max) : undefined;
-}
-
-/** One embed held to `budget` characters: description, fields, footer, author, then title. */
-function shrink(embed: Embed, budget: number): Embed {
-  const e: Embed = { ...embed, fields: embed.fields?.map((f) => ({ ...f })) };
-  const over = () => embedLength(e) - budget;
-  if (over() > 0 && e.description)
-    e.description = shorten(e.description, e.description.length - over());
-  for (const f of e.fields ?? []) {
-    if (over() > 0) Object.assign(f, { name: clip(f.name, 64), value: clip(f.value, 64) });
-  }
-  while (over() > 0 && e.fields && e.fields.length > 0) e.fields.pop();
-  if (over() > 0) e.footer = undefined;
-  if (over() > 0) e.author = undefined;
-  if (over() > 0 && e.title) e.title = clip(e.title, Math.max(1, e.title.length - over()));
-  return JSON.parse(JSON.stringify(e)) as Embed;
 }
 
 /** The embed greyed out and marked as superseded; marking twice changes nothing. */

@@ -8,7 +8,6 @@
  * its updates and its reminders thread together without any stored state.
  */
 import { createHash } from 'node:crypto';
-import sanitizeHtml from 'sanitize-html';
 import type { AlertPayload } from '../../alerts/payload.js';
 import {
   clip,
@@ -20,8 +19,20 @@ import {
   pipelineName,
   quantity,
   title,
+  webUrl,
 } from '../text.js';
 import type { Alert } from '../types.js';
+import {
+  esc,
+  type Field,
+  fieldTable,
+  h2,
+  layout,
+  type Section,
+  sanitizeNoticeHtml,
+} from './html.js';
+
+export { sanitizeNoticeHtml } from './html.js';
 
 /** Longest subject, in characters. */
 export const SUBJECT_MAX = 200;
@@ -49,7 +60,6 @@ export interface RenderOptions {
 }
 
 type Capacity = NonNullable<AlertPayload['capacity']>;
-type Field = [label: string, value: string];
 
 /** One message for `alerts` (one alert, or a digest of several). */
 export function renderEmail(alerts: readonly Alert[], options: RenderOptions): EmailMessage {
@@ -110,11 +120,6 @@ export function threadRoot(p: AlertPayload, host: string): string {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-interface Section {
-  text: string;
-  html: string;
 }
 
 function section(p: AlertPayload): Section {
@@ -224,77 +229,13 @@ function when(iso: string, zone: string): string {
 
 /** The URL when it is http(s), normalised (so `<`, `"` and spaces arrive encoded). */
 export function safeUrl(url: string): string | undefined {
-  try {
-    const u = new URL(url.trim());
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const CELL_STYLE = 'border:1px solid #dde1e6;padding:4px 8px';
-const NEW_WINDOW = { rel: 'noopener noreferrer', target: '_blank' };
-/** Sets a tag's `style`, replacing whatever the pipeline wrote. */
-const styled = (style: string) => (tagName: string, attribs: sanitizeHtml.Attributes) => ({
-  tagName,
-  attribs: { ...attribs, style },
-});
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p br div span b strong i em u s strike sub sup small h1 h2 h3 h4 h5 h6 hr pre code',
-    'ul ol li dl dt dd blockquote a table caption colgroup col thead tbody tfoot tr th td',
-  ]
-    .join(' ')
-    .split(' '),
-  allowedAttributes: {
-    a: ['href', 'title', 'rel', 'target'],
-    table: ['style', 'cellpadding', 'cellspacing'],
-    th: ['style', 'colspan', 'rowspan', 'align', 'valign', 'scope'],
-    td: ['style', 'colspan', 'rowspan', 'align', 'valign'],
-    col: ['span'],
-    ol: ['start', 'type'],
-  },
-  // Every `style` that survives is one set below: the pipeline's own styles never do.
-  allowedStyles: {
-    '*': {
-      border: [/^1px solid #[0-9a-f]{6}$/],
-      'border-collapse': [/^collapse$/],
-      padding: [/^\d+px( \d+px)?$/],
-    },
-  },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesAppliedToAttributes: ['href'],
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
-  transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, ...NEW_WINDOW } }),
-    table: styled('border-collapse:collapse'),
-    th: styled(CELL_STYLE),
-    td: styled(CELL_STYLE),
-  },
-};
-
-/** The pipeline's HTML through the allow-list: no scripts, handlers, styles, images or frames. */
-export function sanitizeNoticeHtml(html: string): string {
-  return sanitizeHtml(html, SANITIZE).trim();
+  return webUrl(url);
 }
 
 function bodyHtml(n: NonNullable<AlertPayload['notice']>, bodyText: string): string {
   const clean = n.html.trim() === '' ? '' : sanitizeNoticeHtml(n.html);
   if (clean !== '' && clean.length <= BODY_MAX * 2) return clean;
   return `<div style="white-space:pre-wrap">${esc(bodyText)}</div>`;
-}
-
-function h2(text: string): string {
-  return `<h2 style="margin:0 0 12px;font-size:18px;line-height:1.3;color:#1f2328">${esc(text)}</h2>`;
-}
-
-function fieldTable(fields: Field[]): string {
-  const rows = fields.map(
-    ([l, v]) =>
-      `<tr><td style="padding:2px 12px 2px 0;color:#57606a;vertical-align:top;white-space:nowrap">${esc(l)}</td><td style="padding:2px 0">${esc(v)}</td></tr>`,
-  );
-  return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 12px;font-size:14px">${rows.join('')}</table>`;
 }
 
 function alignFields(fields: Field[]): string[] {
@@ -309,32 +250,4 @@ function alignTable(rows: string[][], firstNumeric: number): string[] {
     return i >= firstNumeric ? fill + v : v + fill;
   };
   return rows.map((r) => r.map(pad).join('  ').trimEnd());
-}
-
-function layout(subject: string, sections: Section[], footer: string): string {
-  const count = sections.length;
-  const intro =
-    count > 1
-      ? `<tr><td style="${PAD};color:#57606a;font-size:13px">${count} alerts</td></tr>`
-      : '';
-  const rule = (i: number) => (i > 0 ? ';border-top:2px solid #dde1e6' : '');
-  const body = sections.map((s, i) => `<tr><td style="${PAD}${rule(i)}">${s.html}</td></tr>`);
-  return `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f4f5f7">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7"><tr><td align="center" style="padding:16px 8px">
-<table role="presentation" width="680" cellpadding="0" cellspacing="0" style="width:100%;max-width:680px;background:#ffffff;border:1px solid #dde1e6;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.45;color:#1f2328;text-align:left">
-${intro}
-${body.join('\n')}
-<tr><td style="padding:12px 24px;border-top:1px solid #dde1e6;color:#57606a;font-size:12px">${esc(footer)}</td></tr>
-</table></td></tr></table></body></html>`;
-}
-
-const PAD = 'padding:16px 24px';
-// biome-ignore format: a table reads best on one line
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text for HTML content or a quoted attribute. */
-function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }

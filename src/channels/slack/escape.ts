@@ -6,7 +6,7 @@
  * characters are dropped. Lengths are counted after escaping, as Slack counts them, and
  * clipping never cuts an entity, a link or a date token in half.
  */
-import { clip, localTime, oneLine } from '../text.js';
+import { clip, localTime, oneLine, webUrl } from '../text.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
@@ -75,18 +75,9 @@ export function mdLine(text: string, max: number): string {
  * normalised, with `|`, quotes and spaces percent-encoded; otherwise `undefined`.
  * Credentials in the URL are dropped.
  */
+/** An http(s) URL for a link or button, with Slack's link delimiters encoded. */
 export function safeUrl(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return undefined;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
-  parsed.username = '';
-  parsed.password = '';
-  const href = parsed.href.replace(/[|<>"' ]/g, (c) => encodeURIComponent(c));
-  return href.length <= 3000 ? href : undefined;
+  return webUrl(url, 3000)?.replace(/[|<>"' ]/g, (c) => encodeURIComponent(c));
 }
 
 /** A mrkdwn link; `label` must already be escaped and neutralised. */
