@@ -14,7 +14,7 @@ import { type DiscordFake, FAKE_CHANNEL, startDiscordFake } from '../fakes/disco
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
-import { cli } from './run-cli.js';
+import { cli, startCli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
@@ -150,6 +150,37 @@ describe('delivery end to end', () => {
       email: smtp.messages.length,
       hooks: hooks.received.length,
     }).toEqual(before);
+  });
+
+  it('run delivers a notice as soon as the sync that sees it has stored it, and stops cleanly', async () => {
+    const manual = new ManualClock(new Date(START.getTime() + 120_000));
+    const stop = new AbortController();
+    const before = hooks.received.length;
+    const running = startCli(
+      ['run'],
+      { ...env, PIPEWATCH_HTTP_PORT: '0' },
+      {
+        clock: manual,
+        signal: stop.signal,
+      },
+    );
+    const notice = sim.control.addNotice({
+      pipeline_slug: 'transco',
+      type: 'Capacity Constraint',
+      subject: 'Capacity Constraint - Station 210',
+      category: 'Critical',
+      status: 'Initiate',
+    });
+    // Time moves only when told: a second at a time until the webhook has it.
+    for (let step = 0; hooks.received.length === before; step++) {
+      if (step > 2_000) throw new Error(`no delivery:\n${running.stderr.text}`);
+      manual.advance(1_000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(JSON.parse(hooks.received.at(-1)!.body).notice.id).toBe(notice.id);
+    stop.abort();
+    const result = await running.done;
+    expect(result.code, result.stderr).toBe(0);
   });
 
   it('refuses to start when a rule sends to a channel without credentials', async () => {
