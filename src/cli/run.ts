@@ -60,6 +60,16 @@ export function runCommand(ctx: CliContext): Command {
           },
           `pipewatch running; health, status and metrics on ${daemon.httpUrl}`,
         );
+        // Credentials are checked once, as a courtesy: a refusal is reported, not fatal,
+        // since the platform may only be unreachable for now; deliveries say the rest.
+        for (const check of await daemon.channels.verify()) {
+          if (check.ok) log.info({ channel: check.kind }, `channel ${check.kind}: ${check.detail}`);
+          else
+            log.error(
+              { channel: check.kind, reason: check.detail },
+              `channel ${check.kind} failed its credential check: ${check.detail}`,
+            );
+        }
         await daemon.run();
         log.info('stopping: feeds finished, closing the database');
       } finally {

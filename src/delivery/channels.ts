@@ -117,13 +117,14 @@ export class Channels implements ChannelSet {
     return this.configuredKinds.has(kind);
   }
 
-  /** Checks each configured platform's credentials; one line per channel. */
+  /**
+   * Checks each configured platform's credentials, once per platform (a DM channel
+   * shares its platform's client): one result per platform.
+   */
   async verify(): Promise<Array<{ kind: TargetKind; ok: boolean; detail: string }>> {
-    const seen = new Set<AnyChannel['verify']>();
     const checks: Array<Promise<{ kind: TargetKind; ok: boolean; detail: string }>> = [];
     for (const [kind, channel] of this.channels) {
-      if (!channel.verify || seen.has(channel.verify)) continue;
-      seen.add(channel.verify);
+      if (!channel.verify || !this.configuredKinds.has(kind) || kind.endsWith('_dm')) continue;
       checks.push(
         channel.verify().then(
           (detail) => ({ kind, ok: true, detail }),

@@ -85,6 +85,15 @@ afterAll(async () => {
   await Promise.all([sim.close(), slack.close(), discord.close(), smtp.close(), hooks.close()]);
 });
 
+/** Yields to the event loop until `done()` holds; fails after 15 s of real time. */
+async function until(done: () => boolean, running: { stderr: { text: string } }): Promise<void> {
+  const deadline = performance.now() + 15_000;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`gave up waiting:\n${running.stderr.text}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('delivery end to end', () => {
   it('delivers a new constraint notice once to every platform; a refused target goes dead alone', async () => {
     const baseline = await cli(['run', '--once'], env, { clock: clock() });
@@ -171,16 +180,22 @@ describe('delivery end to end', () => {
       category: 'Critical',
       status: 'Initiate',
     });
-    // Time moves only when told: a second at a time until the webhook has it.
-    for (let step = 0; hooks.received.length === before; step++) {
-      if (step > 2_000) throw new Error(`no delivery:\n${running.stderr.text}`);
+    // The daemon checks each platform's credentials before its feeds start.
+    await until(() => /channel webhook|channel email/.test(running.stderr.text), running);
+    // Then time moves only when told: a second at a time until the webhook has it.
+    await until(() => {
       manual.advance(1_000);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+      return hooks.received.length > before;
+    }, running);
     expect(JSON.parse(hooks.received.at(-1)!.body).notice.id).toBe(notice.id);
     stop.abort();
     const result = await running.done;
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/channel slack: slack: \S+ in \S+/);
+    expect(result.stderr).toMatch(/channel discord: discord: pipewatch/);
+    expect(result.stderr).toMatch(/channel email: email: 127\.0\.0\.1:\d+ as /);
+    expect(result.stderr).not.toContain(SLACK_TOKEN);
+    expect(result.stderr).not.toContain(smtp.pass);
   });
 
   it('refuses to start when a rule sends to a channel without credentials', async () => {
