@@ -59,6 +59,8 @@ export interface DispatchResult {
   dead: number;
 }
 
+/** After a pass failed (the database, not a platform), the next one waits this long. */
+const PAUSE_AFTER_FAILURE_MS = 5_000;
 /** Never sooner than this: full jitter can draw 0. */
 const MIN_RETRY_MS = 1_000;
 const DEFAULT_RETRY = { baseDelayMs: 5_000, maxDelayMs: 15 * 60_000 };
@@ -160,15 +162,23 @@ export class Dispatcher {
   async run(signal: AbortSignal, idleMs = 30_000): Promise<void> {
     this.recover();
     while (!signal.aborted) {
+      let failed = false;
       try {
         await this.dispatchDue(signal);
       } catch (error) {
+        failed = true;
         if (signal.aborted) break;
         this.deps.logger.error({ err: error }, 'delivery pass failed; trying again shortly');
+        // Nothing is in flight once a pass has ended: what it claimed goes back to the queue.
+        this.recover();
       }
       const next = this.deps.store.outbox.nextDueAt();
       const now = this.deps.clock.now().getTime();
-      const wait = next === null ? idleMs : Math.min(idleMs, Math.max(0, Date.parse(next) - now));
+      const wait = failed
+        ? PAUSE_AFTER_FAILURE_MS
+        : next === null
+          ? idleMs
+          : Math.min(idleMs, Math.max(0, Date.parse(next) - now));
       this.wakeUp = new AbortController();
       try {
         await this.deps.clock.sleep(wait, AbortSignal.any([signal, this.wakeUp.signal]));
@@ -201,10 +211,16 @@ export class Dispatcher {
         now,
       ),
     );
-    const results = await Promise.all(
+    // Every target finishes before a failure is reported, so that none is in flight after.
+    const settled = await Promise.allSettled(
       [...byTarget.values()].map((targetRows) => this.sendTarget(targetRows, signal)),
     );
-    return results.reduce(add, empty());
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.reduce(
+      (total, r) => (r.status === 'fulfilled' ? add(total, r.value) : total),
+      empty(),
+    );
   }
 
   /** One target's rows: its messages in order; the first temporary failure holds the rest. */
