@@ -89,8 +89,9 @@ export function whyCommand(ctx: CliContext): Command {
           ctx.out('\nDeliveries:');
           for (const d of deliveries) {
             const error = d.last_error ? `, last error: ${d.last_error}` : '';
+            const answer = d.detail ? `, ${d.detail}` : '';
             ctx.out(
-              `  ${d.key}: ${d.status}${d.sent_at ? ` at ${d.sent_at}` : ''}, ${d.attempts} attempt(s)${error}`,
+              `  ${d.key}: ${d.status}${d.sent_at ? ` at ${d.sent_at}` : ''}, ${d.attempts} attempt(s)${answer}${error}`,
             );
           }
         }

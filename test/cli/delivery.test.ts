@@ -134,7 +134,12 @@ describe('delivery end to end', () => {
     expect(status.stdout).toMatch(/dead: 1 × slack: not_in_channel/);
 
     const why = await cli(['why', String(notice.id)], env);
-    expect(why.stdout).toMatch(/outside-channel\|notice:\d+:v1\|slack:#outside: dead/);
+    expect(why.stdout).toMatch(
+      /outside-channel\|notice:\d+:v1\|slack:#outside: dead, 1 attempt\(s\), last error: slack: not_in_channel/,
+    );
+    expect(why.stdout).toMatch(
+      /transco-constraints\|notice:\d+:v1\|slack:#gas: sent at \S+, 1 attempt\(s\), ok channel=C0GAS ts=/,
+    );
 
     for (const output of [baseline, run, status]) {
       for (const secret of [SLACK_TOKEN, DISCORD_TOKEN, WEBHOOK_SECRET, smtp.pass, premium.key]) {
