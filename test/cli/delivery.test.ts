@@ -203,6 +203,36 @@ describe('delivery end to end', () => {
     expect(result.stderr).not.toContain(smtp.pass);
   });
 
+  it('refuses a rule change that sends to a channel without credentials; the rules in force stay', async () => {
+    const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-reload-'));
+    const { DISCORD_BOT_TOKEN: _token, ...withoutDiscord } = env;
+    const withoutDiscordRules = rules().replace(/ {6}- discord: .*\n/, '');
+    writeFileSync(join(rulesDir, 'rules.yaml'), withoutDiscordRules);
+    const stop = new AbortController();
+    const running = startCli(
+      ['run'],
+      {
+        ...withoutDiscord,
+        PIPEWATCH_RULES_DIR: rulesDir,
+        PIPEWATCH_HTTP_PORT: '0',
+        LOG_LEVEL: 'info',
+      },
+      { clock: new ManualClock(new Date(START.getTime() + 120_000)), signal: stop.signal },
+    );
+    await until(() => /channel email/.test(running.stderr.text), running);
+    writeFileSync(
+      join(rulesDir, 'more.yaml'),
+      `rules:\n  - name: to-discord\n    notices: {}\n    notify:\n      - discord: "${FAKE_CHANNEL}"\n`,
+    );
+    await until(() => /rule change rejected/.test(running.stderr.text), running);
+    expect(running.stderr.text).toMatch(
+      /more\.yaml:2:\d+: rule 'to-discord' sends to discord, but DISCORD_BOT_TOKEN is not set/,
+    );
+    expect(running.stderr.text).not.toMatch(/rules reloaded/);
+    stop.abort();
+    expect((await running.done).code).toBe(0);
+  });
+
   it('refuses to start when a rule sends to a channel without credentials', async () => {
     const { SLACK_BOT_TOKEN: _token, ...withoutSlack } = env;
     const run = await cli(['run', '--once'], withoutSlack, { clock: clock() });
