@@ -1,6 +1,7 @@
 /**
- * What every channel is: a pure `render` (alerts → the platform's message) and a `send`
- * that delivers one message for one target and says what the platform answered. The
+ * What every channel is: a `send` that delivers one message for one target and says
+ * what the platform answered. Each channel's folder keeps the message itself in a pure
+ * `render.ts` (alerts → the platform's message), tested without the network. The
  * dispatcher (`src/delivery/`) decides what to send when, and retries; a channel paces
  * itself to its platform's limits and classifies failures as permanent or temporary.
  */

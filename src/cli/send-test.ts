@@ -4,7 +4,7 @@
  * nothing to the database; needs only the channel's credentials.
  */
 import { Command, Option } from 'commander';
-import type { AlertPayload } from '../alerts/payload.js';
+import { SAMPLE_KINDS, type SampleKind, sampleAlert } from '../channels/sample.js';
 import { DeliveryError } from '../channels/types.js';
 import { secretValues } from '../config/index.js';
 import { Channels } from '../delivery/channels.js';
@@ -15,86 +15,6 @@ import { targetKey } from '../rules/types.js';
 import { toUtcIso } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
 
-const KINDS = ['notice', 'deadline', 'capacity'] as const;
-type SampleKind = (typeof KINDS)[number];
-
-/** The location of the sample capacity alert: OAC 30,000 under a threshold of 50,000. */
-export function sampleLocation(): NonNullable<AlertPayload['capacity']>['locations'][number] {
-  return {
-    id: 0,
-    location: 'STATION 85 (TEST)',
-    identifier: '1001234',
-    flow: 'D',
-    qti: 'DEL',
-    zone: 'Zone 4',
-    dc: 1_000_000,
-    opc: 800_000,
-    tsq: 770_000,
-    oac: 30_000,
-    it: 'Y',
-    all: 'N',
-    reason: '',
-    service_created_at: null,
-    service_updated_at: null,
-    threshold: 50_000,
-    clear_above: 60_000,
-    unit: 'absolute',
-  };
-}
-
-/** A sample alert of each kind, on Transco, dated around `now`. */
-export function sampleAlert(kind: SampleKind, now: Date): AlertPayload {
-  const at = (hours: number) => toUtcIso(new Date(now.getTime() + hours * 3_600_000));
-  const base = {
-    version: 1 as const,
-    rule: 'send-test',
-    pipeline: { slug: 'transco', name: 'Transco' },
-    zone: 'America/New_York',
-  };
-  const notice = {
-    id: 0,
-    pipeline_id: 0,
-    pipeline_name: 'Transco',
-    pipeline_slug: 'transco',
-    pipeline_url: '',
-    subject: 'pipewatch test alert: Capacity Constraint at Station 165',
-    identifier: 'TEST',
-    url: 'https://example.com/pipewatch-test-notice',
-    category: 'Critical',
-    type: 'Capacity Constraint',
-    status: 'Initiate',
-    notice:
-      'This is a test alert sent by `pipewatch send-test`. If you can read it, alerts reach this destination.',
-    html: '',
-    mobile: '',
-    posted_at: toUtcIso(now),
-    effective_at: at(2),
-    end_at: at(26),
-    response_at: at(4),
-    service_created_at: null,
-    service_updated_at: null,
-  };
-  if (kind === 'notice') return { ...base, kind, state: 'new', notice };
-  if (kind === 'deadline')
-    return {
-      ...base,
-      kind,
-      state: 'reminder',
-      notice,
-      deadline: { field: 'response_at', at: notice.response_at, before: '4h' },
-    };
-  return {
-    ...base,
-    kind,
-    state: 'firing',
-    capacity: {
-      cycle: 'timely',
-      gas_day: notice.posted_at.slice(0, 10),
-      locations: [sampleLocation()],
-    },
-  };
-}
-
 /** Registers `send-test`. */
 export function sendTestCommand(ctx: CliContext): Command {
   return new Command('send-test')
@@ -103,7 +23,9 @@ export function sendTestCommand(ctx: CliContext): Command {
       '<target>',
       'slack:#ops, slack_dm:U0123ABCD, discord:<id>, email:a@b.c, webhook:https://…, console',
     )
-    .addOption(new Option('--kind <kind>', 'which sample alert').choices(KINDS).default('notice'))
+    .addOption(
+      new Option('--kind <kind>', 'which sample alert').choices(SAMPLE_KINDS).default('notice'),
+    )
     .action(async (text: string, opts: { kind: SampleKind }) => {
       let target: ReturnType<typeof parseTarget>;
       try {

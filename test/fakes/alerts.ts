@@ -5,8 +5,8 @@
  */
 import { expect } from 'vitest';
 import type { AlertPayload } from '../../src/alerts/payload.js';
+import { sampleLocation } from '../../src/channels/sample.js';
 import { type Alert, DeliveryError } from '../../src/channels/types.js';
-import { sampleLocation } from '../../src/cli/send-test.js';
 import { MemoryThreads } from '../../src/delivery/threads.js';
 import { HOSTILE_BODIES, LONG_BODY } from '../../src/simulator/anchors.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
