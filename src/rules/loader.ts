@@ -151,6 +151,26 @@ function locate(root: unknown, path: Path): { node: Node | null; key: Node | nul
   return { node, key };
 }
 
+/** Every pipeline slug a valid rule item names, with its path inside the item. */
+function slugsOf(item: unknown): Array<{ slug: string; path: Path }> {
+  const out: Array<{ slug: string; path: Path }> = [];
+  const listAt = (value: unknown, path: Path) => {
+    const list = (value as { pipelines?: unknown } | null | undefined)?.pipelines;
+    if (!Array.isArray(list)) return;
+    list.forEach((slug, j) => {
+      if (typeof slug === 'string')
+        out.push({ slug: slug.trim().toLowerCase(), path: [...path, 'pipelines', j] });
+    });
+  };
+  for (const kind of ['notices', 'deadlines', 'capacity']) {
+    const section = (item as Record<string, unknown>)[kind];
+    if (section === null || typeof section !== 'object') continue;
+    listAt(section, [kind]);
+    listAt((section as { not?: unknown }).not, [kind, 'not']);
+  }
+  return out;
+}
+
 /** A rule file's valid rules, its problems, and every rule name with where it was written. */
 interface ParsedFile {
   rules: Rule[];
@@ -207,7 +227,16 @@ function parseFile(text: string, file: string): ParsedFile {
     out.names.push({ name: name.trim(), at: where });
     if (invalid.has(i)) return;
     const parsed = ruleSchema.safeParse(item);
-    if (parsed.success) out.rules.push({ ...(parsed.data as RuleBody), at: where } as Rule);
+    if (!parsed.success) return;
+    const pipelineRefs = slugsOf(item).map(({ slug, path }) => ({
+      slug,
+      at: at(['rules', i, ...path], false),
+    }));
+    out.rules.push({
+      ...(parsed.data as RuleBody),
+      at: where,
+      ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}),
+    } as Rule);
   });
   return out;
 }

@@ -54,10 +54,18 @@ export interface NoticeFilter {
   text?: string;
 }
 
+/** A pipeline slug as a rule file wrote it, and where: for checking it against the API's list. */
+export interface PipelineRef {
+  slug: string;
+  at: SourcePosition;
+}
+
 interface RuleBase {
   name: string;
   at: SourcePosition;
   notify: Target[];
+  /** Every pipeline slug the rule names (its `not:` included), with its position. */
+  pipelineRefs?: PipelineRef[];
 }
 
 /** Alerts on notices as they arrive or change. */

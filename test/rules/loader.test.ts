@@ -48,6 +48,7 @@ describe('parseRuleFile: valid rules', () => {
       on: ['new'],
       notify: [{ kind: 'slack', channel: '#gas-constraints' }, { kind: 'console' }],
       at: { file: 'r.yaml', line: 2, col: 5 },
+      pipelineRefs: [{ slug: 'transco', at: { file: 'r.yaml', line: 4, col: 19 } }],
     });
   });
 
