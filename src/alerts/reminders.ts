@@ -3,7 +3,9 @@
  * reminder per offset is scheduled at deadline − offset; a moved deadline moves it, a
  * terminated notice or a cleared deadline cancels it. Each (rule, notice, offset) is sent
  * at most once, never after the deadline; one that came due while pipewatch was down is
- * sent late, once, while the deadline is still ahead.
+ * sent late, once, while the deadline is still ahead. A notice that arrives (or a
+ * deadline that moves) after some offsets have passed gets one reminder at once, for
+ * the nearest of them; the earlier ones are skipped and the later ones follow.
  */
 import { formatDuration } from '../lib/duration.js';
 import { words } from '../rules/match.js';
@@ -112,8 +114,11 @@ function setStatus(
 
 /**
  * Schedules, moves or cancels a rule's reminders for a notice; returns what it did, for
- * the audit trail. Offsets already past when the notice arrives are dropped, unless none
- * is left ahead: then the nearest goes out at once, marked late.
+ * the audit trail. An offset is (re)planned when it has no reminder yet or its deadline
+ * moved; one already sent or skipped stays as it is. Of the replanned offsets whose time
+ * has already come (the notice arrived late, or the deadline moved earlier), the nearest
+ * goes out at once, saying how long is left, and the earlier ones are skipped: one
+ * reminder now says all they would have. Later offsets follow at their time.
  */
 export function scheduleReminders(
   ctx: DecisionContext,
@@ -135,17 +140,41 @@ export function scheduleReminders(
   const now = Date.parse(ctx.now);
   const deadlineMs = Date.parse(deadline);
   if (deadlineMs <= now) return `no reminders: ${rule.field} ${deadline} has passed`;
-  const pastDue = rule.beforeMs.filter((o) => deadlineMs - o <= now);
-  // With a reminder still ahead, past offsets would only be noise; with none ahead, the
-  // nearest past one goes out at once (late).
-  const keepLate = pastDue.length === rule.beforeMs.length ? Math.min(...pastDue) : undefined;
+  const rowOf = (offset: number) => existing.find((r) => r.offset_ms === offset);
+  const replanned = rule.beforeMs.filter((offset) => {
+    const row = rowOf(offset);
+    if (!row || row.status === 'cancelled') return true;
+    return row.status === 'scheduled' && row.deadline_at !== deadline;
+  });
+  const passed = replanned.filter((o) => deadlineMs - o <= now);
+  const nearest = passed.length > 0 ? Math.min(...passed) : undefined;
+  const cause = existing.length > 0 ? 'before the deadline moved' : 'before the notice arrived';
+  const left = formatDuration(Math.floor((deadlineMs - now) / 60_000) * 60_000 || 60_000);
   const done: string[] = [];
   for (const offset of rule.beforeMs) {
-    const row = existing.find((r) => r.offset_ms === offset);
-    if (row && (row.status === 'sent' || row.status === 'dropped')) continue;
+    const row = rowOf(offset);
+    const before = formatDuration(offset);
+    if (!replanned.includes(offset)) {
+      if (row?.status === 'scheduled') done.push(`${before} before: at ${row.due_at}`);
+      continue;
+    }
     const due = deadlineMs - offset;
-    const status = due <= now && offset !== keepLate ? 'dropped' : 'scheduled';
-    const reason = status === 'dropped' ? 'came due before the notice arrived' : null;
+    let status: 'scheduled' | 'dropped' = 'scheduled';
+    let dueAt = iso(due);
+    let reason: string | null = null;
+    let said: string;
+    if (offset === nearest) {
+      dueAt = ctx.now;
+      reason = `came due ${cause}: sent at once, ${left} before the deadline`;
+      said = `${before} before: at once (came due ${cause}; ${left} left)`;
+    } else if (due <= now) {
+      status = 'dropped';
+      reason = `skipped: came due ${cause}; the ${formatDuration(nearest!)} reminder went out at once instead`;
+      said = `${before} before: skipped (came due ${cause})`;
+    } else {
+      const moved = row && row.deadline_at !== deadline ? ` (moved from ${row.deadline_at})` : '';
+      said = `${before} before: at ${dueAt}${moved}`;
+    }
     ctx.store.db
       .prepare(
         `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at)
@@ -159,15 +188,12 @@ export function scheduleReminders(
         offset_ms: offset,
         field: rule.field,
         deadline_at: deadline,
-        due_at: iso(due),
+        due_at: dueAt,
         status,
         reason,
         now: ctx.now,
       });
-    const moved = row && row.deadline_at !== deadline ? ` (moved from ${row.deadline_at})` : '';
-    done.push(
-      `${formatDuration(offset)} before: ${status === 'scheduled' ? `at ${iso(due)}${moved}` : 'dropped, came due before the notice arrived'}`,
-    );
+    done.push(said);
   }
   return done.length > 0 ? `reminders ${done.join('; ')}` : 'reminders already sent';
 }

@@ -250,22 +250,97 @@ describe('deadline reminders', () => {
     expect(store.audit.forNotice(101).at(-1)).toMatchObject({ decision: 'dropped' });
   });
 
-  it('a notice arriving inside the window drops offsets already past while one is ahead', () => {
-    const { engine } = setup([reminders], '2026-11-22T13:00:00Z');
+  it('a notice first seen 90 minutes before its deadline reminds at once, then 30 minutes before', () => {
+    const rule: DeadlineRule = {
+      ...reminders,
+      beforeMs: [86_400_000, 7_200_000, 1_800_000],
+      notify: [
+        { kind: 'slack_dm', user: 'scheduler@example.com' },
+        { kind: 'email', to: ['scheduling@example.com'] },
+      ],
+    };
+    const { engine, clock } = setup([rule], '2026-11-22T14:30:00Z');
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
-    expect(rows().map((r) => r.status)).toEqual(['dropped', 'scheduled']);
+    expect(rows()).toEqual([
+      { offset_ms: 86_400_000, due_at: '2026-11-21T16:00:00Z', status: 'dropped' },
+      { offset_ms: 7_200_000, due_at: '2026-11-22T14:30:00Z', status: 'scheduled' },
+      { offset_ms: 1_800_000, due_at: '2026-11-22T15:30:00Z', status: 'scheduled' },
+    ]);
+    expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
+      'reminders 1d before: skipped (came due before the notice arrived); 2h before: at once (came due before the notice arrived; 1h30m left); 30m before: at 2026-11-22T15:30:00Z',
+    );
+    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0 });
+    const first = store.outbox.due('2030-01-01T00:00:00Z');
+    expect(first.map((r) => r.target.kind)).toEqual(['slack_dm', 'email']);
+    expect(first[0]!.payload.deadline).toEqual({
+      field: 'response_at',
+      at: '2026-11-22T16:00:00Z',
+      before: '2h',
+    });
+    clock.set('2026-11-22T15:29:00Z');
     expect(engine.runReminders().sent).toBe(0);
+    clock.set('2026-11-22T15:30:00Z');
+    expect(engine.runReminders().sent).toBe(1);
+    expect(store.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload.deadline?.before)).toEqual(
+      ['2h', '2h', '30m', '30m'],
+    );
   });
 
-  it('with no offset ahead, the nearest past one goes out at once, late', () => {
+  it('with no offset ahead, the nearest past one goes out at once', () => {
     const { engine } = setup([reminders], '2026-11-22T15:00:00Z');
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect(rows().map((r) => r.status)).toEqual(['dropped', 'scheduled']);
     expect(engine.runReminders().sent).toBe(1);
-    expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toMatchObject({
+    expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toEqual({
+      field: 'response_at',
+      at: '2026-11-22T16:00:00Z',
       before: '2h',
-      late: true,
     });
+  });
+
+  it('a deadline that moves earlier past an offset reminds at once; one already sent stays sent', () => {
+    const { engine, clock } = setup([reminders], '2026-11-21T12:00:00Z');
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    clock.set('2026-11-21T16:00:00Z');
+    expect(engine.runReminders().sent).toBe(1);
+    clock.set('2026-11-21T17:00:00Z');
+    // Now due at 18:00: the 2h reminder came due an hour ago.
+    ingest(
+      engine,
+      event(notice({ response_at: '2026-11-21T18:00:00Z' }), { change: 'updated', version: 2 }),
+    );
+    expect(rows()).toEqual([
+      { offset_ms: 86_400_000, due_at: '2026-11-21T16:00:00Z', status: 'sent' },
+      { offset_ms: 7_200_000, due_at: '2026-11-21T17:00:00Z', status: 'scheduled' },
+    ]);
+    expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
+      'reminders 2h before: at once (came due before the deadline moved; 1h left)',
+    );
+    expect(engine.runReminders().sent).toBe(1);
+    const sent = store.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload.deadline);
+    expect(sent.map((d) => [d?.before, d?.at])).toEqual([
+      ['1d', '2026-11-22T16:00:00Z'],
+      ['2h', '2026-11-21T18:00:00Z'],
+    ]);
+  });
+
+  it('an update that leaves the deadline alone changes no reminder', () => {
+    const { engine, clock } = setup([reminders], '2026-11-22T13:00:00Z');
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    expect(engine.runReminders().sent).toBe(1);
+    clock.set('2026-11-22T13:30:00Z');
+    ingest(
+      engine,
+      event(notice({ response_at: '2026-11-22T16:00:00Z', subject: 'Revised' }), {
+        change: 'updated',
+        version: 2,
+      }),
+    );
+    expect(rows().map((r) => [r.status, r.due_at])).toEqual([
+      ['sent', '2026-11-22T13:00:00Z'],
+      ['scheduled', '2026-11-22T14:00:00Z'],
+    ]);
+    expect(engine.runReminders().sent).toBe(0);
   });
 
   it('computes due times in UTC across the end of daylight saving', () => {
