@@ -6,13 +6,14 @@
 import type { IngestHooks } from '../ingest/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { Rule, Target } from '../rules/types.js';
+import { type UnknownPipeline, unknownPipelines } from '../rules/pipeline-check.js';
+import { formatProblem, type Rule, type Target } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { toUtcIso } from '../upstream/schemas.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
 import { decideNotices } from './notice-decisions.js';
-import { decideDrift } from './operations.js';
+import { decideDrift, decideUnknownPipeline } from './operations.js';
 import { sendDueReminders } from './reminders.js';
 import { type CompiledRules, compileRules } from './rules.js';
 
@@ -27,6 +28,8 @@ export interface AlertEngineDeps {
 
 export class AlertEngine {
   private compiled: CompiledRules;
+  /** Unknown slugs already logged (`rule|slug`), so each is logged once per run. */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly deps: AlertEngineDeps,
@@ -64,7 +67,38 @@ export class AlertEngine {
         if (this.deps.opsTarget) decideDrift(this.context(), this.deps.opsTarget, event);
         extra.schemaDrift?.(event);
       },
+      pipelines: (event) => {
+        this.reportUnknownPipelines(event.slugs);
+        extra.pipelines?.(event);
+      },
     };
+  }
+
+  /**
+   * Reports every pipeline slug of the rules in force that the API does not track: a
+   * warning with the position and the slug meant (once per rule and slug), and an
+   * operations alert when there is a target for them. Runs at start, after each rule
+   * change, and each time the pipeline list is read; nothing while the list is unknown.
+   */
+  checkPipelines(): UnknownPipeline[] {
+    const tracked = this.deps.store.pipelines.all().map((p) => p.slug);
+    return this.deps.store.transaction(() => this.reportUnknownPipelines(tracked));
+  }
+
+  private reportUnknownPipelines(tracked: readonly string[]): UnknownPipeline[] {
+    const found = unknownPipelines(this.compiled.all, tracked);
+    for (const u of found) {
+      const key = `${u.rule}|${u.slug}`;
+      if (!this.reported.has(key)) {
+        this.reported.add(key);
+        this.deps.logger.warn(
+          { rule: u.rule, pipeline: u.slug, suggestion: u.suggestion ?? null },
+          `${formatProblem(u)}; the rule never fires for it`,
+        );
+      }
+      if (this.deps.opsTarget) decideUnknownPipeline(this.context(), this.deps.opsTarget, u);
+    }
+    return found;
   }
 
   /** Sends the reminders due now; one transaction. */

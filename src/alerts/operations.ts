@@ -1,10 +1,12 @@
 /**
- * Operational alerts, for whoever runs pipewatch rather than for schedulers: the API's
- * catalog changed (schema drift), so fields may have been added, removed or retyped.
- * Sent to `PIPEWATCH_OPS_TARGET`, once per table and new catalog hash.
+ * Operational alerts, for whoever runs pipewatch rather than for schedulers, sent to
+ * `PIPEWATCH_OPS_TARGET`: the API's catalog changed (schema drift), so fields may have
+ * been added, removed or retyped (once per table and new catalog hash); a rule names a
+ * pipeline the API does not track, so it can never fire there (once per rule and slug).
  */
 import type { SchemaDriftEvent } from '../ingest/events.js';
-import type { Target } from '../rules/types.js';
+import type { UnknownPipeline } from '../rules/pipeline-check.js';
+import { formatProblem, type Target } from '../rules/types.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 
 /** The rule name operational alerts carry. */
@@ -42,6 +44,51 @@ export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDrift
     subject: `schema-drift:${e.table}`,
     notice_id: null,
     decision: outcome.sent.length > 0 ? 'alert' : 'duplicate',
+    reason: summary,
+  });
+}
+
+/** Queues an unknown-pipeline alert to the operations target. Call inside a transaction. */
+export function decideUnknownPipeline(
+  ctx: DecisionContext,
+  target: Target,
+  u: UnknownPipeline,
+): void {
+  const at = formatProblem({ ...u, message: '' }).slice(0, -2);
+  const summary =
+    `Rule '${u.rule}' names pipeline '${u.slug}', which the API does not track, so it never fires there` +
+    (u.suggestion ? `: did you mean '${u.suggestion}'? (${at})` : ` (${at})`);
+  const outcome = enqueueAll(
+    ctx,
+    OPERATIONS_RULE,
+    `unknown-pipeline:${u.rule}:${u.slug}`,
+    [target],
+    {
+      version: 1,
+      kind: 'operations',
+      state: 'unknown-pipeline',
+      rule: OPERATIONS_RULE,
+      pipeline: { slug: 'rules', name: 'pipewatch rules' },
+      zone: 'UTC',
+      operations: {
+        event: 'unknown-pipeline',
+        summary,
+        rule: u.rule,
+        slug: u.slug,
+        suggestion: u.suggestion ?? null,
+        at,
+        seen_at: ctx.now,
+      },
+    },
+  );
+  if (outcome.sent.length === 0) return;
+  ctx.store.audit.record({
+    at: ctx.now,
+    rule: OPERATIONS_RULE,
+    event: 'unknown-pipeline',
+    subject: `unknown-pipeline:${u.rule}:${u.slug}`,
+    notice_id: null,
+    decision: 'alert',
     reason: summary,
   });
 }

@@ -6,7 +6,39 @@
 import type { CapacityLocation, Notice, UtcIso } from '../upstream/schemas.js';
 
 export type AlertKind = 'notice' | 'deadline' | 'capacity' | 'operations';
-export type AlertState = 'firing' | 'resolved' | 'new' | 'updated' | 'reminder' | 'schema-drift';
+export type AlertState =
+  | 'firing'
+  | 'resolved'
+  | 'new'
+  | 'updated'
+  | 'reminder'
+  | 'schema-drift'
+  | 'unknown-pipeline';
+
+/** The API's catalog changed. */
+export interface SchemaDriftOperation {
+  event: 'schema-drift';
+  /** What changed, in one sentence. */
+  summary: string;
+  table: string;
+  previous_hash: string;
+  hash: string;
+  seen_at: UtcIso;
+}
+
+/** A rule names a pipeline slug the API does not track, so it can never match it. */
+export interface UnknownPipelineOperation {
+  event: 'unknown-pipeline';
+  /** What is wrong and what to do, in one sentence. */
+  summary: string;
+  rule: string;
+  slug: string;
+  /** The tracked slug it was most likely meant to be. */
+  suggestion: string | null;
+  /** `rules/low-oac.yaml:4:28`. */
+  at: string;
+  seen_at: UtcIso;
+}
 
 /** The stored payload of one alert. */
 export interface AlertPayload {
@@ -26,15 +58,7 @@ export interface AlertPayload {
   };
   deadline?: { field: string; at: UtcIso; before: string; late?: boolean };
   /** For `operations`: what happened to pipewatch or the API, for whoever runs it. */
-  operations?: {
-    event: 'schema-drift';
-    /** What changed, in one sentence. */
-    summary: string;
-    table: string;
-    previous_hash: string;
-    hash: string;
-    seen_at: UtcIso;
-  };
+  operations?: SchemaDriftOperation | UnknownPipelineOperation;
   /** For `updated`: the fields that changed. */
   changed?: string[];
   /** IANA zone to show the pipeline's local times in. */

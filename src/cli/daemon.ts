@@ -11,8 +11,9 @@ import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
 import { assessHealth } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../http/server.js';
+import { type CapacityPlan, capacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
-import { buildFeeds, type FeedSettings, statusReport } from '../ingest/feeds.js';
+import { buildFeeds, type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
 import { type Feed, type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem, type Rule, type RuleProblem, type Target } from '../rules/types.js';
@@ -94,6 +95,8 @@ export class Daemon {
     readonly scheduler: Scheduler,
     readonly channels: Channels,
     readonly dispatcher: Dispatcher,
+    /** What the capacity feed fetches, as the rules in force and the pipeline list say now. */
+    readonly capacityPlan: () => CapacityPlan,
   ) {
     this.startedAt = ctx.clock.now();
   }
@@ -177,7 +180,13 @@ export class Daemon {
         if (sent > 0) wake();
       },
     };
-    const feeds = [...buildFeeds(deps, setup.settings), alerts];
+    const plan = () =>
+      capacityPlan(
+        engine.rules,
+        setup.settings.capacityPipelines,
+        store.pipelines.all().map((p) => p.slug),
+      );
+    const feeds = [...buildFeeds(deps, setup.settings, plan), alerts];
     const scheduler = new Scheduler(
       { store, clock: ctx.clock, logger: ctx.logger, metrics },
       feeds,
@@ -192,7 +201,9 @@ export class Daemon {
       scheduler,
       channels,
       dispatcher,
+      plan,
     );
+    engine.checkPipelines();
     if (setup.httpPort !== undefined) {
       try {
         daemon.http = await startHttpServer({
@@ -221,6 +232,11 @@ export class Daemon {
       ...statusReport(this.store, this.ctx.clock.now(), {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
+        capacityPlan: planReport(
+          this.store,
+          this.capacityPlan(),
+          this.setup.settings.capacityIntervalMs,
+        ),
       }),
       outbox: this.store.outbox.summary(),
       rules: this.engine.rules.length,
@@ -256,6 +272,7 @@ export class Daemon {
         }
         this.engine.setRules(rules);
         this.ctx.logger.info({ rules: rules.length }, `rules reloaded: ${rules.length} in force`);
+        this.engine.checkPipelines();
       },
       onRejected: rejected,
     });

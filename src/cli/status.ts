@@ -1,10 +1,19 @@
 /**
- * `pipewatch status`: each feed's last attempt, success and error, what is stored, and
- * the outbox: pending (with the oldest one's age), sent, and dead with their reasons.
+ * `pipewatch status`: each feed's last attempt, success and error, what is stored, the
+ * capacity plan (which pipelines and cycles are fetched, and which rule asked), and the
+ * outbox: pending (with the oldest one's age), sent, and dead with their reasons.
  */
 import { Command } from 'commander';
-import { feedSchedule, statusReport } from '../ingest/feeds.js';
+import { capacityPlan } from '../ingest/capacity-plan.js';
+import {
+  type CapacityPlanReport,
+  feedSchedule,
+  planReport,
+  statusReport,
+} from '../ingest/feeds.js';
 import { formatDuration } from '../lib/duration.js';
+import { loadRules } from '../rules/loader.js';
+import type { Store } from '../store/index.js';
 import { type CliContext, openExistingStore } from './context.js';
 import { table, toJson } from './format.js';
 
@@ -20,7 +29,10 @@ export function statusCommand(ctx: CliContext): Command {
       try {
         const now = ctx.clock.now();
         const report = {
-          ...statusReport(store, now, { feeds: feedSchedule(config) }),
+          ...statusReport(store, now, {
+            feeds: feedSchedule(config),
+            capacityPlan: currentPlan(ctx, store),
+          }),
           outbox: store.outbox.summary(),
         };
         if (opts.json) {
@@ -42,6 +54,7 @@ export function statusCommand(ctx: CliContext): Command {
         ctx.out(
           `\nstored: ${c.pipelines} pipelines, ${c.notices} notices, ${c.capacity_cycles} capacity cycles`,
         );
+        printPlan(ctx, report.capacity_plan);
         const o = report.outbox;
         const oldest = o.oldest_pending_at
           ? ` (oldest ${formatDuration(Math.max(0, Math.round((now.getTime() - Date.parse(o.oldest_pending_at)) / 1000) * 1000))} ago)`
@@ -55,4 +68,38 @@ export function statusCommand(ctx: CliContext): Command {
         store.close();
       }
     });
+}
+
+/** The plan the daemon would follow with the rule files as they are; null when they are invalid. */
+function currentPlan(ctx: CliContext, store: Store): CapacityPlanReport | null {
+  const { config } = ctx;
+  const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
+  if (loaded.problems.length > 0) return null;
+  const tracked = store.pipelines.all().map((p) => p.slug);
+  const plan = capacityPlan(loaded.rules, config.capacityPipelines, tracked);
+  return planReport(store, plan, config.capacityIntervalMs);
+}
+
+function printPlan(ctx: CliContext, plan: CapacityPlanReport | null): void {
+  if (plan === null) {
+    ctx.out("capacity plan: unknown, the rule files are invalid (see 'pipewatch rules validate')");
+    return;
+  }
+  const n = plan.pipelines.length;
+  ctx.out(
+    n === 0
+      ? 'capacity plan: nothing to fetch (no capacity rule, PIPEWATCH_CAPACITY_PIPELINES empty)'
+      : `capacity plan: ${n} pipeline${n === 1 ? '' : 's'}, about ${plan.requests_per_hour} requests an hour`,
+  );
+  for (const p of plan.pipelines) {
+    const by = [...new Set(p.requested_by.map((r) => r.by))].join('; ');
+    const missing = p.capacity_missing_at
+      ? `; the API had no capacity data for it at ${p.capacity_missing_at}`
+      : '';
+    ctx.out(
+      `  ${p.slug}: ${p.cycles.join(', ')} (${by}${p.implicit ? ', every tracked pipeline' : ''}${missing})`,
+    );
+  }
+  for (const rule of plan.waiting_for_pipeline_list)
+    ctx.out(`  ${rule}: names no pipeline; every tracked one once the pipeline list is read`);
 }

@@ -1,10 +1,11 @@
 /**
- * The capacity sync. For each followed pipeline it fetches `latest` on every run, then each
- * named nomination cycle once it is due: shortly after its scheduled quantities are posted
- * (Central Clock Time, daylight saving included), and again on later runs for a while as
- * long as the API answers that the cycle is not there yet. A named cycle once stored is
- * never fetched again, so a run when nothing is due costs one request per pipeline. Each
- * fetched cycle is stored in one transaction together with the event it causes.
+ * The capacity sync. For each pipeline of the plan (src/ingest/capacity-plan.ts: what the
+ * rules ask for) it fetches `latest` on every run, then each planned nomination cycle once
+ * it is due: shortly after its scheduled quantities are posted (Central Clock Time,
+ * daylight saving included), and again on later runs for a while as long as the API
+ * answers that the cycle is not there yet. A named cycle once stored is never fetched
+ * again, so a run when nothing is due costs one request per pipeline. Each fetched cycle
+ * is stored in one transaction together with the event it causes.
  */
 import {
   addDays,
@@ -13,6 +14,7 @@ import {
   gasDayOf,
   NOMINATION_CYCLES,
 } from '../domain/gas-day.js';
+import { formatDuration } from '../lib/duration.js';
 import type { Store } from '../store/index.js';
 import {
   AuthenticationError,
@@ -21,6 +23,7 @@ import {
   UpstreamError,
 } from '../upstream/errors.js';
 import { type CapacityCycle, toUtcIso } from '../upstream/schemas.js';
+import { CAPACITY_PIPELINES_VARIABLE, type PlannedPipeline } from './capacity-plan.js';
 import type { CapacityEvent, IngestDeps } from './events.js';
 
 /** The feed name in `sync_state`, the metrics and the logs. */
@@ -28,18 +31,24 @@ export const CAPACITY_FEED = 'capacity';
 
 /** What to follow and when a named cycle is worth asking for. */
 export interface CapacitySyncOptions {
-  /** Pipeline slugs to follow. */
-  pipelines: readonly string[];
+  /** The pipelines to follow: planned ones, or bare slugs (every cycle, reported when unknown). */
+  pipelines: ReadonlyArray<string | PlannedPipeline>;
   /** Fetch a named cycle this long after its scheduled posting time (pipelines post late). */
   postingGraceMs?: number;
   /** Keep trying a due cycle the API does not have yet this long after its posting time. */
   retryWindowMs?: number;
+  /**
+   * A pipeline only implied by a rule naming none, for which the API said it has no
+   * capacity data, is asked again after this long.
+   */
+  missingRecheckMs?: number;
 }
 
-/** Defaults, declared once: ten minutes' grace, six hours of retries. */
+/** Defaults, declared once: ten minutes' grace, six hours of retries, a day's rest. */
 export const capacitySyncDefaults = {
   postingGraceMs: 10 * 60_000,
   retryWindowMs: 6 * 3_600_000,
+  missingRecheckMs: 86_400_000,
 } as const satisfies Required<Omit<CapacitySyncOptions, 'pipelines'>>;
 
 export type CapacitySyncDeps = IngestDeps;
@@ -53,6 +62,8 @@ export interface CapacitySyncResult {
   unchanged: number;
   /** Due named cycles the API did not have yet; they are asked for again next run. */
   notYetPosted: number;
+  /** Implied pipelines the API has no capacity data for, skipped or just found out. */
+  withoutCapacity: string[];
   /** Fetches that failed; `gasDay` is null for `latest`. */
   failed: Array<{ pipeline: string; cycle: string; gasDay: string | null; error: string }>;
 }
@@ -94,15 +105,19 @@ export function dueCycles(
   store: Store,
   slug: string,
   now: Date,
-  options: Pick<CapacitySyncOptions, 'postingGraceMs' | 'retryWindowMs'> = {},
+  options: Pick<CapacitySyncOptions, 'postingGraceMs' | 'retryWindowMs'> & {
+    /** Only these cycles; default every one. */
+    cycles?: readonly Cycle[];
+  } = {},
 ): DueCycle[] {
   const grace = options.postingGraceMs ?? capacitySyncDefaults.postingGraceMs;
   const window = options.retryWindowMs ?? capacitySyncDefaults.retryWindowMs;
   const t = now.getTime();
   const last = addDays(gasDayOf(now), 1);
   const due: Array<DueCycle & { postedAt: number }> = [];
+  const cycles = options.cycles ?? NOMINATION_CYCLES;
   for (let day = gasDayOf(new Date(t - window)); day <= last; day = addDays(day, 1)) {
-    for (const cycle of NOMINATION_CYCLES) {
+    for (const cycle of cycles) {
       const postedAt = cyclePostedAt(day, cycle).getTime();
       if (t < postedAt + grace || t > postedAt + window) continue;
       if (!store.capacity.has(slug, day, cycle)) due.push({ gasDay: day, cycle, postedAt });
@@ -115,6 +130,23 @@ export function dueCycles(
 
 /** How one fetch ended; `unreachable` (unknown slug, API in trouble) ends the pipeline's run. */
 type FetchOutcome = 'stored' | 'not-posted' | 'failed' | 'unreachable';
+
+function planned(p: string | PlannedPipeline): PlannedPipeline {
+  if (typeof p !== 'string') return p;
+  return {
+    slug: p,
+    cycles: [...NOMINATION_CYCLES],
+    requestedBy: [{ by: CAPACITY_PIPELINES_VARIABLE, cycles: [...NOMINATION_CYCLES] }],
+    implicit: false,
+  };
+}
+
+/** Whether an implied pipeline is resting after the API said it has no capacity data. */
+function resting(deps: CapacitySyncDeps, p: PlannedPipeline, recheckMs: number): boolean {
+  if (!p.implicit) return false;
+  const missing = deps.store.pipelines.bySlug(p.slug)?.capacity_missing_at;
+  return missing != null && deps.clock.now().getTime() - Date.parse(missing) < recheckMs;
+}
 
 /**
  * Runs one capacity sync over `options.pipelines`. An authentication failure ends the run
@@ -133,15 +165,23 @@ export async function syncCapacity(
     updated: 0,
     unchanged: 0,
     notYetPosted: 0,
+    withoutCapacity: [],
     failed: [],
   };
-  for (const slug of options.pipelines) {
+  const recheckMs = options.missingRecheckMs ?? capacitySyncDefaults.missingRecheckMs;
+  for (const p of options.pipelines.map(planned)) {
     signal?.throwIfAborted();
-    if ((await fetchCycle(deps, result, slug, 'latest', null, signal)) === 'unreachable') continue;
+    if (resting(deps, p, recheckMs)) {
+      result.withoutCapacity.push(p.slug);
+      continue;
+    }
+    const latest = await fetchCycle(deps, result, p, 'latest', null, signal, recheckMs);
+    if (latest === 'unreachable') continue;
     // Decided after `latest` is stored, so a due cycle that `latest` just brought is skipped.
-    for (const { gasDay, cycle } of dueCycles(deps.store, slug, deps.clock.now(), options)) {
+    const due = dueCycles(deps.store, p.slug, deps.clock.now(), { ...options, cycles: p.cycles });
+    for (const { gasDay, cycle } of due) {
       signal?.throwIfAborted();
-      if ((await fetchCycle(deps, result, slug, cycle, gasDay, signal)) === 'unreachable') break;
+      if ((await fetchCycle(deps, result, p, cycle, gasDay, signal)) === 'unreachable') break;
     }
   }
 
@@ -158,12 +198,14 @@ export async function syncCapacity(
 async function fetchCycle(
   deps: CapacitySyncDeps,
   result: CapacitySyncResult,
-  slug: string,
+  p: PlannedPipeline,
   cycle: CapacityCycle,
   gasDay: string | null,
   signal: AbortSignal | undefined,
+  recheckMs: number = capacitySyncDefaults.missingRecheckMs,
 ): Promise<FetchOutcome> {
   const { store, logger } = deps;
+  const slug = p.slug;
   const where = { feed: CAPACITY_FEED, pipeline: slug, cycle, gasDay };
   const what =
     gasDay === null
@@ -192,6 +234,7 @@ async function fetchCycle(
     }
     const seenAt = toUtcIso(deps.clock.now());
     const stored = store.transaction(() => {
+      if (p.implicit && gasDay === null) store.pipelines.setCapacityMissing(slug, null);
       const upsert = store.capacity.upsertCycle(info, locations, seenAt);
       if (upsert.change !== 'unchanged') {
         const event: CapacityEvent = {
@@ -216,9 +259,19 @@ async function fetchCycle(
       logger.debug(where, `${what}: not posted yet`);
       return 'not-posted';
     }
+    if (error instanceof NotFoundError && p.implicit) {
+      store.pipelines.setCapacityMissing(slug, toUtcIso(deps.clock.now()));
+      result.withoutCapacity.push(slug);
+      logger.info(
+        where,
+        `${slug}: the API has no capacity data for it; asked again in ${formatDuration(recheckMs)}`,
+      );
+      return 'unreachable';
+    }
+    const askedBy = [...new Set(p.requestedBy.map((r) => r.by))].join(', ');
     const message =
       error instanceof NotFoundError
-        ? `unknown pipeline '${slug}': the API has no capacity data for it (${error.apiMessages.join(' ') || error.reason}); check PIPEWATCH_CAPACITY_PIPELINES`
+        ? `unknown pipeline '${slug}': the API has no capacity data for it (${error.apiMessages.join(' ') || error.reason}); check ${askedBy || CAPACITY_PIPELINES_VARIABLE}`
         : error instanceof Error
           ? error.message
           : String(error);

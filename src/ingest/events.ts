@@ -52,7 +52,17 @@ export interface SchemaDriftEvent {
   seenAt: UtcIso;
 }
 
-export type IngestEvent = NoticeEvent | CapacityEvent | SchemaDriftEvent;
+/** The API's list of tracked pipelines was read: rules naming other slugs can be reported. */
+export interface PipelinesEvent {
+  kind: 'pipelines';
+  /** Every slug the API tracks now. */
+  slugs: string[];
+  /** Slugs not known before this sync. */
+  added: string[];
+  seenAt: UtcIso;
+}
+
+export type IngestEvent = NoticeEvent | CapacityEvent | SchemaDriftEvent | PipelinesEvent;
 
 /**
  * Receivers of ingest events. Each runs synchronously inside the transaction that stored
@@ -62,6 +72,7 @@ export interface IngestHooks {
   notices?(events: NoticeEvent[]): void;
   capacity?(event: CapacityEvent): void;
   schemaDrift?(event: SchemaDriftEvent): void;
+  pipelines?(event: PipelinesEvent): void;
 }
 
 /** What every sync works with: the API, the store, the time, where to log and report. */

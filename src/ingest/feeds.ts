@@ -1,7 +1,7 @@
 /**
  * The four feeds the daemon schedules, built from the configuration: notices (the
- * configured interval), capacity (its interval, for the configured pipelines), pipelines
- * (daily) and the catalog (hourly). Also the status report that `/status` and
+ * configured interval), capacity (its interval, for what the capacity plan says),
+ * pipelines (daily) and the catalog (hourly). Also the status report that `/status` and
  * `pipewatch status` print.
  */
 import type { Config } from '../config/index.js';
@@ -9,6 +9,12 @@ import { assessHealth, type HealthReport } from '../http/health.js';
 import type { Store, StoreCounts } from '../store/index.js';
 import type { FeedState } from '../store/sync-state.js';
 import { toUtcIso } from '../upstream/schemas.js';
+import {
+  CAPACITY_PIPELINES_VARIABLE,
+  type CapacityPlan,
+  describePlanned,
+  planRequestsPerHour,
+} from './capacity-plan.js';
 import { CAPACITY_FEED, syncCapacity } from './capacity-sync.js';
 import type { IngestDeps } from './events.js';
 import {
@@ -44,14 +50,20 @@ export function feedSchedule(settings: FeedSettings): Array<{ name: string; inte
     { name: PIPELINES_FEED, intervalMs: settings.pipelinesIntervalMs ?? PIPELINES_INTERVAL_MS },
     { name: CATALOG_FEED, intervalMs: settings.catalogIntervalMs ?? CATALOG_INTERVAL_MS },
     { name: NOTICES_FEED, intervalMs: settings.noticesIntervalMs },
-    ...(settings.capacityPipelines.length > 0
-      ? [{ name: CAPACITY_FEED, intervalMs: settings.capacityIntervalMs }]
-      : []),
+    { name: CAPACITY_FEED, intervalMs: settings.capacityIntervalMs },
   ];
 }
 
-/** Builds the feeds of `feedSchedule`. */
-export function buildFeeds(deps: FeedDeps, settings: FeedSettings): Feed[] {
+/**
+ * Builds the feeds of `feedSchedule`. `plan` says what the capacity feed fetches; it is
+ * asked at every run, so a rule change (hot reload) or a new pipeline list takes effect
+ * at the next one. A changed plan is logged.
+ */
+export function buildFeeds(
+  deps: FeedDeps,
+  settings: FeedSettings,
+  plan: () => CapacityPlan,
+): Feed[] {
   const noticeOptions: NoticeSyncOptions = {
     ...noticeSyncDefaults,
     maxAlertAgeMs: settings.maxAlertAgeMs,
@@ -63,10 +75,47 @@ export function buildFeeds(deps: FeedDeps, settings: FeedSettings): Feed[] {
     [PIPELINES_FEED]: (signal) => syncPipelines(deps, signal),
     [CATALOG_FEED]: (signal) => syncCatalog(deps, signal),
     [NOTICES_FEED]: (signal) => syncNotices(deps, noticeOptions, signal),
-    [CAPACITY_FEED]: (signal) =>
-      syncCapacity(deps, { pipelines: settings.capacityPipelines }, signal),
+    [CAPACITY_FEED]: (signal) => {
+      const current = plan();
+      logPlanChange(current);
+      return syncCapacity(deps, { pipelines: current.pipelines }, signal);
+    },
+  };
+  let shown: string | undefined;
+  const logPlanChange = (current: CapacityPlan) => {
+    const lines = current.pipelines.map(describePlanned);
+    const text = lines.join('\n');
+    if (text === shown) return;
+    shown = text;
+    const cost = planRequestsPerHour(current, settings.capacityIntervalMs);
+    deps.logger.info(
+      {
+        feed: CAPACITY_FEED,
+        pipelines: current.pipelines.map((p) => p.slug),
+        requests_per_hour: cost,
+      },
+      lines.length === 0
+        ? `capacity: nothing to fetch (no capacity rule; ${CAPACITY_PIPELINES_VARIABLE} empty)`
+        : `capacity plan: ${lines.length} pipeline${lines.length === 1 ? '' : 's'}, about ${cost} requests an hour: ${lines.join('; ')}`,
+    );
   };
   return feedSchedule(settings).map((f) => ({ ...f, run: work[f.name]! }));
+}
+
+/** The capacity plan as `/status` and `pipewatch status --json` show it. */
+export interface CapacityPlanReport {
+  pipelines: Array<{
+    slug: string;
+    cycles: string[];
+    requested_by: Array<{ by: string; cycles: string[] }>;
+    /** Only there because a rule names no pipeline. */
+    implicit: boolean;
+    /** When the API last said it has no capacity data for this pipeline. */
+    capacity_missing_at: string | null;
+  }>;
+  /** Rules naming no pipeline while the pipeline list is not stored yet. */
+  waiting_for_pipeline_list: string[];
+  requests_per_hour: number;
 }
 
 /** Everything `/status` and `pipewatch status --json` report. */
@@ -77,6 +126,27 @@ export interface StatusReport {
     FeedState & { interval_seconds: number | null; healthy: boolean | null; reason: string | null }
   >;
   counts: StoreCounts;
+  /** What the capacity feed fetches; null when the rules are not known (invalid files). */
+  capacity_plan: CapacityPlanReport | null;
+}
+
+/** The plan in its report form, with what the store knows of each pipeline. */
+export function planReport(
+  store: Store,
+  plan: CapacityPlan,
+  capacityIntervalMs: number,
+): CapacityPlanReport {
+  return {
+    pipelines: plan.pipelines.map((p) => ({
+      slug: p.slug,
+      cycles: ['latest', ...p.cycles],
+      requested_by: p.requestedBy,
+      implicit: p.implicit,
+      capacity_missing_at: store.pipelines.bySlug(p.slug)?.capacity_missing_at ?? null,
+    })),
+    waiting_for_pipeline_list: plan.waitingForPipelineList,
+    requests_per_hour: planRequestsPerHour(plan, capacityIntervalMs),
+  };
 }
 
 /** Builds the status report from the store; `feeds` are the scheduled ones, if known. */
@@ -86,6 +156,7 @@ export function statusReport(
   scheduled?: {
     feeds: ReadonlyArray<{ name: string; intervalMs: number }>;
     startedAt?: Date | undefined;
+    capacityPlan?: CapacityPlanReport | null;
   },
 ): StatusReport {
   const states = store.syncState.all();
@@ -119,5 +190,6 @@ export function statusReport(
     healthy: health?.healthy ?? feeds.every((f) => f.consecutive_failures === 0),
     feeds,
     counts: store.counts(),
+    capacity_plan: scheduled?.capacityPlan ?? null,
   };
 }

@@ -15,9 +15,11 @@ export async function syncPipelines(
   const { data } = await deps.client.pipelines(signal);
   const seenAt = toUtcIso(deps.clock.now());
   const firstSync = deps.store.pipelines.count() === 0;
-  const added = deps.store.transaction(() =>
-    data.filter((p) => deps.store.pipelines.upsert(p, seenAt)).map((p) => p.slug),
-  );
+  const added = deps.store.transaction(() => {
+    const added = data.filter((p) => deps.store.pipelines.upsert(p, seenAt)).map((p) => p.slug);
+    deps.hooks?.pipelines?.({ kind: 'pipelines', slugs: data.map((p) => p.slug), added, seenAt });
+    return added;
+  });
   if (!firstSync) {
     for (const slug of added)
       deps.logger.info(

@@ -206,4 +206,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 4,
+    name: 'pipelines: when the API last said it has no capacity data for one',
+    sql: `
+      ALTER TABLE pipelines ADD COLUMN capacity_missing_at TEXT;
+    `,
+  },
 ];

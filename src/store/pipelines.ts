@@ -6,6 +6,8 @@ import type { Db } from './database.js';
 export interface StoredPipeline extends Pipeline {
   /** IANA zone the pipeline shows local times in, when known. */
   timezone: string | null;
+  /** When the API last answered that it has no capacity data for this pipeline. */
+  capacity_missing_at: UtcIso | null;
   first_seen_at: UtcIso;
   last_seen_at: UtcIso;
 }
@@ -51,6 +53,14 @@ export class PipelineStore {
   /** The zone to show a pipeline's local times in. */
   zoneOf(slug: string): string {
     return this.bySlug(slug)?.timezone ?? DEFAULT_PIPELINE_ZONE;
+  }
+
+  /**
+   * Records that the API has no capacity data for a pipeline (`at`), or that it has
+   * again (`null`), so that a plan covering every tracked pipeline skips it for a while.
+   */
+  setCapacityMissing(slug: string, at: UtcIso | null): void {
+    this.db.prepare('UPDATE pipelines SET capacity_missing_at = ? WHERE slug = ?').run(at, slug);
   }
 
   count(): number {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cyclePostedAt } from '../../src/domain/gas-day.js';
 import { Metrics } from '../../src/http/metrics.js';
+import { capacityPlan } from '../../src/ingest/capacity-plan.js';
 import {
   CapacitySyncError,
   type CapacitySyncOptions,
@@ -12,8 +13,10 @@ import {
   syncCapacity,
 } from '../../src/ingest/capacity-sync.js';
 import type { CapacityEvent, IngestHooks } from '../../src/ingest/events.js';
+import { syncPipelines } from '../../src/ingest/reference-sync.js';
 import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { parseRuleFile } from '../../src/rules/loader.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
@@ -116,6 +119,12 @@ async function setup(
   return s;
 }
 
+function rulesOf(text: string) {
+  const parsed = parseRuleFile(text, 'r.yaml');
+  expect(parsed.problems).toEqual([]);
+  return parsed.rules;
+}
+
 const named = (e: CapacityEvent) => `${e.cycle.pipeline_slug} ${e.cycle.gas_day} ${e.cycle.cycle}`;
 
 async function counter(metric: Metrics['capacityCycles'] | Metrics['skippedRecords']) {
@@ -214,6 +223,7 @@ describe('capacity sync', () => {
       updated: 0,
       unchanged: 0,
       notYetPosted: 0,
+      withoutCapacity: [],
       failed: [],
     });
     expect(s.events.map(named)).toEqual([
@@ -240,6 +250,7 @@ describe('capacity sync', () => {
       updated: 0,
       unchanged: 2,
       notYetPosted: 0,
+      withoutCapacity: [],
       failed: [],
     });
     expect(s.events).toHaveLength(6);
@@ -422,6 +433,74 @@ describe('capacity sync', () => {
     expect(latest.locations).toHaveLength(served.data.locations.length - 1);
     expect(s.store.capacity.locations(latest.cycle.id)).toHaveLength(latest.locations.length);
     expect(await counter(s.metrics.skippedRecords)).toEqual({ capacity: 1 });
+  });
+
+  it('fetches only the cycles a planned pipeline asks for, latest always', async () => {
+    const s = await setup();
+    const plan = capacityPlan(
+      rulesOf(`rules:
+  - name: timely-only
+    capacity: { pipelines: [transco], cycles: [timely], oac_below: 1000 }
+    notify: [{ console: true }]
+`),
+      [],
+      [],
+    );
+    expect(await s.sync({ pipelines: plan.pipelines })).toMatchObject({ requests: 2, new: 2 });
+    expect(s.events.map(named)).toEqual(['transco 2026-11-20 id2', 'transco 2026-11-21 timely']);
+  });
+
+  it('skips quietly, for a day, a pipeline without capacity data that no rule names', async () => {
+    const s = await setup();
+    await syncPipelines({ client: s.client, store: s.store, clock: s.clock, logger: silentLogger });
+    const tracked = s.store.pipelines.all().map((p) => p.slug);
+    expect(tracked).toContain('kern-river');
+    const plan = capacityPlan(
+      rulesOf(`rules:
+  - name: everywhere
+    capacity: { cycles: [id1], oac_below: 1000 }
+    notify: [{ console: true }]
+`),
+      [],
+      ['kern-river', 'transco'],
+    );
+    const first = await s.sync({ pipelines: plan.pipelines });
+    expect(first).toMatchObject({
+      requests: 3,
+      new: 2,
+      failed: [],
+      withoutCapacity: ['kern-river'],
+    });
+    expect(s.store.pipelines.bySlug('kern-river')?.capacity_missing_at).toBe(
+      toUtcIso(s.clock.now()),
+    );
+
+    s.advance(15 * MINUTE);
+    const second = await s.sync({ pipelines: plan.pipelines });
+    expect(second).toMatchObject({ requests: 1, failed: [], withoutCapacity: ['kern-river'] });
+
+    s.advance(24 * HOUR);
+    const third = await s.sync({ pipelines: plan.pipelines });
+    expect(third.withoutCapacity).toEqual(['kern-river']);
+    expect(third.requests).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports a pipeline a rule names but the API does not have, naming the rule', async () => {
+    const s = await setup();
+    const plan = capacityPlan(
+      rulesOf(`rules:
+  - name: typo
+    capacity: { pipelines: [transcoo], oac_below: 1000 }
+    notify: [{ console: true }]
+`),
+      [],
+      [],
+    );
+    const error = (await s
+      .sync({ pipelines: plan.pipelines })
+      .catch((e: unknown) => e)) as CapacitySyncError;
+    expect(error).toBeInstanceOf(CapacitySyncError);
+    expect(error.result.failed[0]!.error).toMatch(/^unknown pipeline 'transcoo'.*check typo$/);
   });
 
   it('stops when its signal is aborted', async () => {

@@ -31,6 +31,8 @@ export function alertLine(p: AlertPayload, target: string): string {
       `${head} capacity ${p.state} at ${l?.location} (${l?.identifier})${more}: OAC ${quantity(l?.oac ?? null)}, threshold ${quantity(l?.threshold ?? null)} (${p.capacity.cycle} cycle, gas day ${p.capacity.gas_day})`,
     );
   }
+  if (p.kind === 'operations' && p.operations)
+    return oneLine(`ALERT ${p.rule} → ${target}: ${p.operations.summary}`);
   return oneLine(`${head} ${p.kind} ${p.state}`);
 }
 

@@ -139,7 +139,7 @@ export function operationsBlocks(p: AlertPayload): Block[] {
     header(plainLine(`\u2699\ufe0f ${shortPipelineName(p)}: ${what}`, 150)),
     section(mdLine(headline(p), 2000)),
   ];
-  if (o) {
+  if (o?.event === 'schema-drift') {
     const hash = (h: string) => mdLine(h.slice(0, 12) || '-', 20);
     blocks.push(
       fields([
@@ -147,6 +147,15 @@ export function operationsBlocks(p: AlertPayload): Block[] {
         ['Seen', slackDate(o.seen_at, p.zone)],
         ['Previous hash', hash(o.previous_hash)],
         ['New hash', hash(o.hash)],
+      ]),
+    );
+  } else if (o?.event === 'unknown-pipeline') {
+    blocks.push(
+      fields([
+        ['Rule', mdLine(o.rule, 200)],
+        ['Written at', mdLine(o.at, 200)],
+        ['Pipeline', mdLine(o.slug, 200)],
+        ['Did you mean', mdLine(o.suggestion ?? '-', 200)],
       ]),
     );
   }

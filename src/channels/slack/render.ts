@@ -168,7 +168,11 @@ function otherItem(p: AlertPayload, withPipeline: boolean): string {
   const what = headline(p);
   const label = mdLine(withPipeline ? `${shortPipelineName(p)}: ${what}` : what, 500);
   const o = p.operations;
-  const facts = o ? [`table ${mdLine(o.table, 100)}`, `seen ${slackDate(o.seen_at, p.zone)}`] : [];
+  const where =
+    o?.event === 'schema-drift'
+      ? `table ${mdLine(o.table, 100)}`
+      : o && `rule ${mdLine(o.rule, 100)}`;
+  const facts = o && where ? [where, `seen ${slackDate(o.seen_at, p.zone)}`] : [];
   return facts.length > 0 ? `*${label}*\n${facts.join(' · ')}` : `*${label}*`;
 }
 
