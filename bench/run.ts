@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { clientBench } from './client.js';
+import { demoBench } from './demo.js';
 import { emailBench } from './email.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
 import { latencyBench } from './latency.js';
@@ -23,6 +24,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   email: emailBench,
   latency: latencyBench,
   pacing: pacingBench,
+  demo: demoBench,
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -15,6 +15,7 @@ import { type CapacityPlan, capacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
 import { buildFeeds, type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
 import { type Feed, type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
+import type { Clock } from '../lib/clock.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem, type Rule, type RuleProblem, type Target } from '../rules/types.js';
 import { watchRules } from '../rules/watch.js';
@@ -47,6 +48,14 @@ export interface DaemonSetup {
   onceDrainMs?: number;
   /** Options of the simulator started when no API is configured. */
   simulator?: { live?: boolean; speed?: number; noticesPerHour?: number };
+  /** An API already opened (the demo opens its simulator first); closed with the daemon. */
+  api?: ApiTarget;
+  /**
+   * The time of polling, decisions and the outbox; default the context's. The demo runs
+   * it as fast as its simulator. Channels always pace by the context's clock, the
+   * platforms' limits being in real time.
+   */
+  clock?: Clock;
 }
 
 /** The rule files are invalid: start-up stops and lists every problem. */
@@ -84,6 +93,8 @@ export class Daemon {
   private http: RunningHttpServer | undefined;
   private stopWatching: (() => void) | undefined;
   readonly startedAt: Date;
+  /** The daemon's time (see `DaemonSetup.clock`). */
+  readonly clock: Clock;
 
   private constructor(
     private readonly ctx: CliContext,
@@ -98,7 +109,8 @@ export class Daemon {
     /** What the capacity feed fetches, as the rules in force and the pipeline list say now. */
     readonly capacityPlan: () => CapacityPlan,
   ) {
-    this.startedAt = ctx.clock.now();
+    this.clock = setup.clock ?? ctx.clock;
+    this.startedAt = this.clock.now();
   }
 
   static async create(ctx: CliContext, setup: DaemonSetup): Promise<Daemon> {
@@ -125,10 +137,11 @@ export class Daemon {
       await channels.close();
       throw new RulesInvalidError(missing);
     }
+    const clock = setup.clock ?? ctx.clock;
     const store = Store.open(setup.dataDir);
     let target: ApiTarget;
     try {
-      target = await openApi(ctx, setup.simulator ?? { live: true });
+      target = setup.api ?? (await openApi(ctx, setup.simulator ?? { live: true }));
     } catch (error) {
       store.close();
       await channels.close();
@@ -136,7 +149,7 @@ export class Daemon {
     }
     const metrics = new Metrics();
     const dispatcher = new Dispatcher(
-      { store, channels, clock: ctx.clock, logger: ctx.logger, metrics },
+      { store, channels, clock, logger: ctx.logger, metrics },
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,
@@ -147,7 +160,7 @@ export class Daemon {
     const engine = new AlertEngine(
       {
         store,
-        clock: ctx.clock,
+        clock,
         logger: ctx.logger,
         maxAlertAgeMs: setup.settings.maxAlertAgeMs,
         opsTarget: setup.opsTarget,
@@ -157,7 +170,7 @@ export class Daemon {
     const deps = {
       client: target.client,
       store,
-      clock: ctx.clock,
+      clock,
       logger: ctx.logger,
       hooks: engine.hooks({
         notices: (events) => {
@@ -187,10 +200,7 @@ export class Daemon {
         store.pipelines.all().map((p) => p.slug),
       );
     const feeds = [...buildFeeds(deps, setup.settings, plan), alerts];
-    const scheduler = new Scheduler(
-      { store, clock: ctx.clock, logger: ctx.logger, metrics },
-      feeds,
-    );
+    const scheduler = new Scheduler({ store, clock, logger: ctx.logger, metrics }, feeds);
     const daemon = new Daemon(
       ctx,
       setup,
@@ -211,7 +221,7 @@ export class Daemon {
           metrics,
           logger: ctx.logger,
           health: () =>
-            assessHealth(scheduler.feeds, store.syncState.all(), ctx.clock.now(), daemon.startedAt),
+            assessHealth(scheduler.feeds, store.syncState.all(), clock.now(), daemon.startedAt),
           status: () => daemon.status(),
         });
       } catch (error) {
@@ -229,7 +239,7 @@ export class Daemon {
 
   status() {
     return {
-      ...statusReport(this.store, this.ctx.clock.now(), {
+      ...statusReport(this.store, this.clock.now(), {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
         capacityPlan: planReport(

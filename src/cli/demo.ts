@@ -1,31 +1,49 @@
 /**
  * `pipewatch demo` (what `npm start` runs): the simulator in live mode on a clock sixty
- * times faster than real time, the daemon against it with short intervals and a fresh
- * database under `data/demo/`, and each event printed as it arrives.
+ * times faster than real time, the daemon against it with short intervals, the example
+ * rules and a fresh database under `data/demo/`. Right after the baseline, and every
+ * minute and a half after that, the simulator plays an act of its storyline
+ * (src/simulator/storyline.ts): a Transco constraint, a Texas Eastern order that needs a
+ * response within the reminder window, and an OAC drop (or recovery) at Station 85. The
+ * alerts they cause come through the real engine and outbox, and for platforms that are
+ * not configured are printed as they would look there.
  */
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Command } from 'commander';
 import { secretValues } from '../config/index.js';
 import type { FeedSettings } from '../ingest/feeds.js';
+import { NOTICES_FEED } from '../ingest/notice-sync.js';
+import { acceleratedClock } from '../lib/clock.js';
+import { targetKey } from '../rules/types.js';
+import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
+import { openApi } from './api-target.js';
 import type { CliContext } from './context.js';
 import { Daemon } from './daemon.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
 /** Simulated seconds per real second. */
 const SPEED = 60;
-/** Simulated notice events per hour: with SPEED, about one every three real seconds. */
-const NOTICES_PER_HOUR = 20;
+/** Simulated notice events per hour besides the storyline: about one every six real seconds. */
+const NOTICES_PER_HOUR = 10;
+/** Real time between two acts of the storyline. */
+export const STORY_EVERY_MS = 90_000;
 
-/** Short intervals, so the demo moves; real deployments keep the defaults. */
+const MINUTE = 60_000;
+
+/**
+ * Short intervals, so the demo moves; real deployments keep the defaults. They are in
+ * simulated time, which the daemon runs on too: five simulated minutes pass in five real
+ * seconds, and a reminder due in 30 minutes comes 30 seconds later.
+ */
 const DEMO_SETTINGS: FeedSettings = {
-  noticesIntervalMs: 5_000,
-  capacityIntervalMs: 20_000,
-  pipelinesIntervalMs: 3_600_000,
-  catalogIntervalMs: 60_000,
+  noticesIntervalMs: 5 * MINUTE,
+  capacityIntervalMs: 10 * MINUTE,
+  pipelinesIntervalMs: 24 * 60 * MINUTE,
+  catalogIntervalMs: 60 * MINUTE,
   maxAlertAgeMs: 86_400_000,
   pipelines: [],
-  capacityPipelines: ['transco', 'texas-eastern'],
+  capacityPipelines: [],
   baselinePages: 10,
   baselineAgeMs: 7 * 86_400_000,
 };
@@ -38,39 +56,104 @@ export function demoCommand(ctx: CliContext): Command {
       // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
       const dataDir = join(ctx.io.cwd, 'data', 'demo');
       rmSync(dataDir, { recursive: true, force: true });
-      const daemon = await Daemon.create(ctx, {
-        settings: DEMO_SETTINGS,
-        dataDir,
-        rulesDir: join(ctx.io.cwd, 'rules'),
-        httpPort: 0,
-        alertsIntervalMs: 2_000,
-        channels: ctx.config,
-        delivery: { ...ctx.config.delivery, digestWindowMs: 2_000 },
-        secrets: secretValues(ctx.config),
-        standIn: true,
-        print: (text) => ctx.out(text),
-        simulator: { live: true, speed: SPEED, noticesPerHour: NOTICES_PER_HOUR },
-        hooks: {
-          notices: (events) => {
-            for (const e of events) ctx.out(noticeLine(e));
-          },
-          capacity: (e) => ctx.out(capacityLine(e)),
-          schemaDrift: (e) => ctx.out(driftLine(e)),
-        },
+      const rulesDir = join(ctx.io.cwd, 'rules');
+      const api = await openApi(ctx, {
+        live: true,
+        speed: SPEED,
+        noticesPerHour: NOTICES_PER_HOUR,
       });
-      const source = daemon.target.simulator
-        ? `simulator at ${daemon.target.simulator.url} (clock x${SPEED})`
-        : 'the configured API';
-      ctx.out(`pipewatch demo: ${source}`);
-      ctx.out(
-        `  database ${join(dataDir, 'pipewatch.db')}; status ${daemon.httpUrl}/status, metrics ${daemon.httpUrl}/metrics`,
-      );
-      ctx.out('  Ctrl-C to stop.');
-      ctx.out('  The first sync is a baseline: it stores recent notices without reporting them.');
+      const simulator = api.simulator;
+      let daemon: Daemon;
       try {
-        await daemon.run();
+        daemon = await Daemon.create(ctx, {
+          settings: DEMO_SETTINGS,
+          dataDir,
+          rulesDir,
+          httpPort: 0,
+          alertsIntervalMs: 2 * MINUTE,
+          channels: ctx.config,
+          delivery: { ...ctx.config.delivery, digestWindowMs: 2 * MINUTE },
+          secrets: secretValues(ctx.config),
+          standIn: true,
+          print: (text) => ctx.out(text),
+          api,
+          ...(simulator
+            ? { clock: acceleratedClock(ctx.clock, () => simulator.now(), SPEED) }
+            : {}),
+          hooks: {
+            notices: (events) => {
+              for (const e of events) ctx.out(noticeLine(e));
+            },
+            capacity: (e) => ctx.out(capacityLine(e)),
+            schemaDrift: (e) => ctx.out(driftLine(e)),
+          },
+        });
+      } catch (error) {
+        await api.close();
+        throw error;
+      }
+      banner(ctx, daemon, rulesDir, dataDir);
+      try {
+        await Promise.all([daemon.run(), tellStories(ctx, daemon)]);
       } finally {
         await daemon.close();
       }
     });
+}
+
+function banner(ctx: CliContext, daemon: Daemon, rulesDir: string, dataDir: string): void {
+  const shown = (path: string) => relative(ctx.io.cwd, path) || '.';
+  const source = daemon.target.simulator
+    ? `the built-in simulator at ${daemon.target.simulator.url}, its clock ${SPEED} times faster than real time`
+    : 'the configured API';
+  ctx.out(`pipewatch demo: watching ${source}.`);
+  ctx.out(`  rules from ${shown(rulesDir)}/:`);
+  for (const rule of daemon.engine.rules) {
+    const to = rule.notify.map((t) => targetKey(t)).join(', ');
+    const configured = rule.notify.every((t) => daemon.channels.configured(t.kind));
+    ctx.out(`    ${rule.name} (${rule.kind}) → ${to}${configured ? '' : ' (printed here)'}`);
+  }
+  ctx.out(
+    '  Alerts for a platform whose credentials are not set are printed as the message would look there.',
+  );
+  ctx.out(
+    `  database ${shown(join(dataDir, 'pipewatch.db'))}; status ${daemon.httpUrl}/status, metrics ${daemon.httpUrl}/metrics`,
+  );
+  ctx.out(
+    '  The first sync is a baseline: it stores recent notices without alerting. Ctrl-C to stop.',
+  );
+  ctx.out();
+}
+
+/**
+ * After the baseline, plays an act of the simulator's storyline at once and then every
+ * `STORY_EVERY_MS`, saying what it posted. Without a simulator (a configured API), tells
+ * nothing: the data is real.
+ */
+async function tellStories(ctx: CliContext, daemon: Daemon): Promise<void> {
+  const simulator = daemon.target.simulator;
+  if (!simulator) return;
+  try {
+    while (daemon.store.syncState.get(NOTICES_FEED)?.last_success_at == null)
+      await ctx.clock.sleep(250, ctx.signal);
+    ctx.out(
+      `[demo] baseline stored ${daemon.store.counts().notices} notices quietly; new ones are judged by the rules from now on.`,
+    );
+    const story = new Storyline(simulator.control, () => simulator.now());
+    for (;;) {
+      ctx.out(actLine(story.next()));
+      await ctx.clock.sleep(STORY_EVERY_MS, ctx.signal);
+    }
+  } catch {
+    // Stopping: the daemon ends on the same signal.
+  }
+}
+
+function actLine(act: StoryAct): string {
+  const oac = act.capacity.oac.toLocaleString('en-US');
+  return (
+    `[demo] the simulator posts: a Transco constraint (#${act.constraint.id}), a Texas Eastern flow order ` +
+    `needing a response in ${STORY_RESPONSE_MS / 60_000} min (#${act.flowOrder.id}), and Station 85 OAC ` +
+    `${act.capacity.low ? 'down' : 'back up'} to ${oac}`
+  );
 }

@@ -45,6 +45,8 @@ type Override = Omit<LocationOverride, 'dc' | 'opc' | 'tsq' | 'oac'> & {
 
 interface Published {
   at: number;
+  /** Published ahead of its posting time: available only once that time comes. */
+  onSchedule: boolean;
   locations: Map<string, { fields: Override; at: number }>;
 }
 
@@ -70,7 +72,8 @@ export class CapacityBook {
   postedAt(slug: string, ref: CycleRef, horizon: number): number | null {
     const scheduled = cyclePostedAt(ref.gasDay, ref.cycle).getTime();
     const pub = this.published.get(key(slug, ref));
-    if (pub) return Math.min(scheduled, pub.at);
+    if (pub && !(pub.onSchedule && scheduled > horizon)) return Math.min(scheduled, pub.at);
+    if (pub) return null;
     return scheduled <= horizon && ref.gasDay >= this.firstGasDay ? scheduled : null;
   }
 
@@ -159,11 +162,25 @@ export class CapacityBook {
     };
   }
 
-  /** Publishes a cycle now, with location values that override the generated ones. */
-  publish(slug: string, ref: CycleRef, now: number, overrides: Override[]): void {
+  /**
+   * Publishes a cycle now, with location values that override the generated ones; with
+   * `onSchedule`, a cycle not posted yet keeps its posting time and carries the values
+   * when it posts.
+   */
+  publish(
+    slug: string,
+    ref: CycleRef,
+    now: number,
+    overrides: Override[],
+    onSchedule = false,
+  ): void {
     const k = key(slug, ref);
-    const pub = this.published.get(k) ?? { at: now, locations: new Map() };
-    pub.at = Math.min(pub.at, now);
+    const scheduled = cyclePostedAt(ref.gasDay, ref.cycle).getTime();
+    const ahead = onSchedule && scheduled > now;
+    const at = ahead ? scheduled : now;
+    const pub = this.published.get(k) ?? { at, onSchedule: ahead, locations: new Map() };
+    if (!ahead) pub.onSchedule = false;
+    pub.at = Math.min(pub.at, at);
     for (const o of overrides) {
       const prev = pub.locations.get(o.identifier)?.fields ?? {};
       pub.locations.set(o.identifier, { fields: { ...prev, ...o }, at: now });

@@ -3,7 +3,7 @@
  * the catalog and move time. Tests script scenarios with them, in process or over HTTP.
  */
 import { z } from 'zod';
-import { addDays, gasDayOf, NOMINATION_CYCLES } from '../domain/gas-day.js';
+import { addDays, type Cycle, gasDayOf, NOMINATION_CYCLES } from '../domain/gas-day.js';
 import type { SimulatorCore } from './core.js';
 import { SimulatorInputError } from './errors.js';
 import { describeIssues } from './faults.js';
@@ -29,6 +29,8 @@ export interface SimulatorControl {
   updateNotice(id: number, changes: Partial<NoticeFields>): WireNotice;
   /** Publishes a cycle now; listed locations override generated ones by identifier. */
   publishCycle(input: PublishCycleInput): WireCapacity;
+  /** The cycle `GET /ip/capacity/{slug}` serves as `latest` now, if any. */
+  latestCycle(slug: string): { gasDay: string; cycle: Cycle } | null;
   /** Queues a fault for matching /api/v1 requests. */
   injectFault(fault: FaultSpec): void;
   /** Drops all queued faults. */
@@ -97,6 +99,7 @@ export const publishSchema = z.strictObject({
       }),
     )
     .optional(),
+  on_schedule: z.boolean().optional(),
 });
 
 /** Input of changeCatalog. */
@@ -167,8 +170,19 @@ export function createControl(core: SimulatorCore): SimulatorControl {
       const gasDay =
         parsed.gas_day ?? (cycle === 'timely' || cycle === 'evening' ? addDays(today, 1) : today);
       const ref = { gasDay, cycle };
-      core.capacity.publish(pipeline.slug, ref, now, parsed.locations ?? []);
+      core.capacity.publish(
+        pipeline.slug,
+        ref,
+        now,
+        parsed.locations ?? [],
+        parsed.on_schedule ?? false,
+      );
       return core.capacity.result(pipeline, ref, core.horizon());
+    },
+
+    latestCycle(slug) {
+      core.sync();
+      return core.capacity.resolve(slug, 'latest', undefined, core.horizon());
     },
 
     injectFault(fault) {

@@ -141,6 +141,8 @@ export interface PublishCycleInput {
   cycle: Cycle;
   gas_day?: string;
   locations?: LocationOverride[];
+  /** Keep a cycle not posted yet at its posting time; its values apply when it posts. */
+  on_schedule?: boolean;
 }
 
 /** The kinds of failure the simulator can inject, to exercise a client's error handling. */
