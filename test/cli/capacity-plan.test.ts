@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
-import { cli } from './run-cli.js';
+import { cli, startCli, until } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
@@ -117,5 +117,43 @@ describe('what is polled follows the rules', () => {
     const again = await cli(['run', '--once'], env, { clock: clock() });
     expect(again.stderr).toMatch(/pipeline 'transcoo' is not tracked by the API/);
     expect(again.stdout).not.toMatch(/^ALERT pipewatch-operations/m);
+  });
+
+  it('a rule change changes the plan at the next capacity run, and a typo in it is reported', async () => {
+    const env = setup(`rules:
+  - name: transco-low-oac
+    capacity: { pipelines: [transco], oac_below: 50000 }
+    notify: [{ console: true }]
+`);
+    const manual = new ManualClock(new Date(START.getTime() + 60_000));
+    const stop = new AbortController();
+    const running = startCli(
+      ['run'],
+      { ...env, PIPEWATCH_HTTP_PORT: '0', LOG_LEVEL: 'info' },
+      { clock: manual, signal: stop.signal },
+    );
+    await until(() => /capacity plan: 1 pipeline\b/.test(running.stderr.text), running);
+    writeFileSync(
+      join(env.PIPEWATCH_RULES_DIR, 'more.yaml'),
+      `rules:
+  - name: tetco-low-oac
+    capacity: { pipelines: [texas-eastren, texas-eastern], cycles: [id2], oac_below: 1000 }
+    notify: [{ console: true }]
+`,
+    );
+    await until(() => /rules reloaded: 2 in force/.test(running.stderr.text), running);
+    await until(() => /pipeline 'texas-eastren' is not tracked/.test(running.stderr.text), running);
+    await until(() => {
+      manual.advance(60_000);
+      return /capacity plan: 3 pipelines/.test(running.stderr.text);
+    }, running);
+    expect(running.stderr.text).toMatch(
+      /more\.yaml:3:29: rule 'tetco-low-oac': pipeline 'texas-eastren' is not tracked by the API — did you mean 'texas-eastern'\?/,
+    );
+    expect(running.stderr.text).toMatch(
+      /texas-eastern: latest, id2 \(tetco-low-oac\); texas-eastren: latest, id2 \(tetco-low-oac\); transco: latest, timely, evening, id1, id2, id3 \(transco-low-oac\)/,
+    );
+    stop.abort();
+    expect((await running.done).code).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ import { type DiscordFake, FAKE_CHANNEL, startDiscordFake } from '../fakes/disco
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
-import { cli, startCli } from './run-cli.js';
+import { cli, startCli, until } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
@@ -86,14 +86,6 @@ afterAll(async () => {
 });
 
 /** Yields to the event loop until `done()` holds; fails after 15 s of real time. */
-async function until(done: () => boolean, running: { stderr: { text: string } }): Promise<void> {
-  const deadline = performance.now() + 15_000;
-  while (!done()) {
-    if (performance.now() > deadline) throw new Error(`gave up waiting:\n${running.stderr.text}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 describe('delivery end to end', () => {
   it('delivers a new constraint notice once to every platform; a refused target goes dead alone', async () => {
     const baseline = await cli(['run', '--once'], env, { clock: clock() });

@@ -72,3 +72,18 @@ export function cli(
 ): Promise<CliRun> {
   return startCli(argv, env, options).done;
 }
+
+/**
+ * Yields to the event loop until `done()` holds, for a command running in-process;
+ * gives up after 15 s of real time with what the command logged.
+ */
+export async function until(
+  done: () => boolean,
+  running: { stderr: { text: string } },
+): Promise<void> {
+  const deadline = performance.now() + 15_000;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`gave up waiting:\n${running.stderr.text}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
