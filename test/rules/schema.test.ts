@@ -54,7 +54,7 @@ describe('the example rules', () => {
       not: { types: ['computer system status'] },
     });
     expect(loaded.rules.find((r) => r.kind === 'deadlines')).toMatchObject({
-      beforeMs: [86_400_000, 7_200_000],
+      beforeMs: [86_400_000, 7_200_000, 1_800_000],
       filter: { pipelines: ['texas-eastern', 'transco'] },
     });
     expect(loaded.rules.find((r) => r.kind === 'capacity')).toMatchObject({
