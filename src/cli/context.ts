@@ -5,9 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Config, environmentWithDotEnv, loadConfig } from '../config/index.js';
+import { type Config, loadConfig, readEnvironment } from '../config/index.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
+import { colourWanted } from '../lib/terminal.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
 
 export interface CliIo {
@@ -37,14 +38,25 @@ export class CliContext {
     return this.io.signal;
   }
 
-  /** The configuration, parsed on first use (throws `ConfigError`). */
+  /**
+   * The configuration, parsed on first use (throws `ConfigError`). Whatever command reads
+   * it, a variable that looks like pipewatch's but is not one is warned about here, once.
+   */
   get config(): Config {
-    this.configCache ??= loadConfig(environmentWithDotEnv(this.io.env, this.io.cwd), this.io.cwd);
+    if (this.configCache === undefined) {
+      const { env, sources } = readEnvironment(this.io.env, this.io.cwd);
+      this.configCache = loadConfig(env, this.io.cwd, sources);
+      for (const warning of this.configCache.warnings) this.logger.warn(warning);
+    }
     return this.configCache;
   }
 
   get logger(): Logger {
-    this.loggerCache ??= createLogger({ level: this.config.logLevel, destination: this.io.stderr });
+    this.loggerCache ??= createLogger({
+      level: this.config.logLevel,
+      destination: this.io.stderr,
+      colour: colourWanted(this.io.env, this.io.stderr),
+    });
     return this.loggerCache;
   }
 

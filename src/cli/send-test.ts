@@ -1,13 +1,14 @@
 /**
  * `pipewatch send-test <target>`: sends a sample alert to one target through the same
  * channel `run` uses, and prints what the platform answered (or why it refused). Writes
- * nothing to the database; needs only the channel's credentials.
+ * nothing to the database; needs only the channel's credentials, and without them stops
+ * as a configuration error naming what to set (exit 2) rather than trying.
  */
 import { Command, Option } from 'commander';
 import { SAMPLE_KINDS, type SampleKind, sampleAlert } from '../channels/sample.js';
 import { DeliveryError } from '../channels/types.js';
-import { secretValues } from '../config/index.js';
-import { Channels } from '../delivery/channels.js';
+import { ConfigError, secretValues } from '../config/index.js';
+import { CHANNEL_SETTINGS, Channels } from '../delivery/channels.js';
 import { redact } from '../delivery/redact.js';
 import { MemoryThreads } from '../delivery/threads.js';
 import { parseTarget } from '../rules/targets.js';
@@ -43,6 +44,11 @@ export function sendTestCommand(ctx: CliContext): Command {
       );
       const key = targetKey(target);
       try {
+        if (!channels.configured(target.kind)) {
+          throw new ConfigError([
+            `${key}: ${target.kind} is not configured; set ${CHANNEL_SETTINGS[target.kind]}`,
+          ]);
+        }
         const now = ctx.clock.now();
         const delivered = await channels.for(target.kind).send(
           target as never,
@@ -60,6 +66,7 @@ export function sendTestCommand(ctx: CliContext): Command {
         );
         ctx.out(`${key}: ${redact(delivered.detail, secretValues(config))}`);
       } catch (error) {
+        if (error instanceof ConfigError) throw error;
         const reason =
           error instanceof DeliveryError
             ? `${error.reason}${error.permanent ? '' : ' (temporary: try again)'}`

@@ -6,10 +6,18 @@
 import { resolve } from 'node:path';
 import type { LogLevel } from '../lib/logger.js';
 import type { Target } from '../rules/types.js';
+import type { EnvironmentSources } from './env-file.js';
+import { unknownVariableWarnings } from './unknown-variables.js';
 import { VARIABLES, type VariableValue } from './variables.js';
 
-export { environmentWithDotEnv } from './env-file.js';
-export { VARIABLES } from './variables.js';
+export {
+  type EnvironmentSources,
+  environmentWithDotEnv,
+  type ReadEnvironment,
+  readEnvironment,
+} from './env-file.js';
+export { OWN_PREFIXES } from './unknown-variables.js';
+export { VARIABLES, type Variable } from './variables.js';
 
 /** The typed configuration. */
 export interface Config {
@@ -62,9 +70,17 @@ export interface Config {
     maxAgeMs: number;
   };
   logLevel: LogLevel;
+  /**
+   * What was set but will not be used: a name under a pipewatch prefix that is no
+   * pipewatch variable. One line each, for the log.
+   */
+  warnings: string[];
 }
 
-/** Start-up cannot go on: each line names a variable and what is wrong with it. */
+/**
+ * Start-up cannot go on: each line names a variable and what is wrong with it; the
+ * warnings about unknown variables follow, since a misspelt name is often the cause.
+ */
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
   constructor(readonly lines: string[]) {
@@ -77,9 +93,30 @@ function show(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 }
 
-/** Parses the configuration from an environment; throws `ConfigError` listing every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
+/**
+ * `PIPEWATCH_API_URL` with the API's own path on it: the client appends `/api/v1`, so
+ * every request would go to `/api/v1/api/v1/…` and fail as not found. Returns the line
+ * saying so, with the value to set instead.
+ */
+function apiUrlProblem(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const suffix = /\/api\/v1\/?(?=[?#]|$)/i;
+  if (!suffix.test(url)) return undefined;
+  const name = VARIABLES.apiUrl.name;
+  return `${name} must not end in /api/v1: the client appends /api/v1 itself; got ${show(url)} (set ${name}=${url.replace(suffix, '')} instead)`;
+}
+
+/**
+ * Parses the configuration from an environment; throws `ConfigError` listing every bad
+ * variable. `sources` says where each name was set, for the warnings about unknown ones.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  cwd: string = process.cwd(),
+  sources?: EnvironmentSources,
+): Config {
   const errors: string[] = [];
+  const warnings = unknownVariableWarnings(env, sources);
   const read = <K extends keyof typeof VARIABLES>(key: K): VariableValue<K> => {
     const spec = VARIABLES[key];
     const raw = env[spec.name];
@@ -130,8 +167,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     email: { smtpUrl: read('smtpUrl'), from: read('emailFrom'), ratePerSecond: read('emailRate') },
     delivery: { digestWindowMs: read('digestWindow'), maxAgeMs: read('deliveryMaxAge') },
     logLevel: read('logLevel'),
+    warnings,
   };
 
+  const urlProblem = apiUrlProblem(config.api.url ?? undefined);
+  if (urlProblem !== undefined) errors.push(urlProblem);
   if ((apiUser === undefined) !== (apiKey === undefined)) {
     const missing = apiUser === undefined ? VARIABLES.apiUser : VARIABLES.apiKey;
     errors.push(
@@ -143,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
       `${VARIABLES.emailFrom.name} is missing: email needs a sender when ${VARIABLES.smtpUrl.name} is set (example: ${VARIABLES.emailFrom.name}=${VARIABLES.emailFrom.example})`,
     );
   }
-  if (errors.length > 0) throw new ConfigError(errors);
+  if (errors.length > 0) throw new ConfigError([...errors, ...warnings]);
   return config;
 }
 

@@ -12,6 +12,7 @@
  *   after the platform's `Retry-After`; the target's remaining messages wait with it.
  *   A permanent failure, or a temporary one older than the maximum age, makes the row
  *   dead with its reason, logged once and counted.
+ * - Each alert sent or given up on is one log line (see `delivery-log.ts`).
  */
 import type { OutboxRow } from '../alerts/outbox.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
@@ -23,6 +24,7 @@ import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
 import { toUtcIso } from '../upstream/schemas.js';
+import { logDead, logSent } from './delivery-log.js';
 import { redact } from './redact.js';
 
 export interface DispatcherOptions {
@@ -269,7 +271,7 @@ export class Dispatcher {
       store.outbox.markSent(ids, toUtcIso(clock.now()), detail);
       metrics?.deliveries.inc({ channel: channel.kind, result: 'sent' }, rows.length);
       metrics?.deliveryMessages.inc({ channel: channel.kind });
-      logger.debug({ target: rows[0]!.target.kind, alerts: rows.length, detail }, 'delivered');
+      logSent(logger, rows, detail, (text) => this.scrub(text));
       return { result: { ...empty(), sent: rows.length, messages: 1 } };
     } catch (error) {
       const failure =
@@ -291,10 +293,7 @@ export class Dispatcher {
           : `gave up after ${formatDuration(this.options.maxAgeMs)}: ${reason}`;
         store.outbox.markDead(ids, why);
         metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
-        logger.error(
-          { keys: rows.map((r) => r.key), reason: why },
-          `delivery failed for good: ${why}`,
-        );
+        logDead(logger, rows, why, failure.permanent, (text) => this.scrub(text));
         return { result: { ...empty(), dead: rows.length } };
       }
       const attempts = Math.max(...rows.map((r) => r.attempts)) + 1;

@@ -1,11 +1,13 @@
 /**
- * Logging with pino: JSON lines on stderr by default, human-readable when stderr is a
- * terminal. Credentials and tokens are redacted wherever they appear in a log object, so
- * a careless `log.info({ config })` cannot leak them. Logs go to stderr so that commands
- * printing JSON on stdout stay machine-readable.
+ * Logging with pino: JSON lines on stderr by default; on a terminal, one readable line
+ * per event (see `log-line.ts`), coloured when `colourWanted` says so. Credentials and
+ * tokens are redacted wherever they appear in a log object, so a careless
+ * `log.info({ config })` cannot leak them. Logs go to stderr so that commands printing
+ * JSON on stdout stay machine-readable.
  */
 import { pino } from 'pino';
-import pretty from 'pino-pretty';
+import { formatLogLine } from './log-line.js';
+import { type Painter, painter } from './terminal.js';
 
 export type Logger = pino.Logger;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -41,8 +43,10 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]
 
 export interface LoggerOptions {
   level?: LogLevel;
-  /** Pretty output; defaults to whether stderr is a terminal. */
+  /** One readable line per event instead of JSON; defaults to whether `destination` is a terminal. */
   pretty?: boolean;
+  /** ANSI colour in readable lines (see `colourWanted`); off unless asked for. */
+  colour?: boolean;
   /** Where lines go; defaults to stderr. */
   destination?: NodeJS.WritableStream;
 }
@@ -50,26 +54,34 @@ export interface LoggerOptions {
 /** Creates the process logger. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const destination = options.destination ?? process.stderr;
-  const usePretty = options.pretty ?? Boolean((destination as { isTTY?: boolean }).isTTY);
+  const readable = options.pretty ?? Boolean((destination as { isTTY?: boolean }).isTTY);
   const base: pino.LoggerOptions = {
     level: options.level ?? 'info',
     base: { name: 'pipewatch' },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (usePretty) {
-    return pino(
-      base,
-      pretty({
-        destination,
-        sync: true,
-        colorize: true,
-        ignore: 'pid,hostname,name',
-        translateTime: 'SYS:HH:MM:ss',
-      }),
-    );
+  if (!readable) return pino(base, destination as pino.DestinationStream);
+  const paint = painter(options.colour ?? false);
+  // The level is read at each event, so fields appear as soon as debug is switched on.
+  const logger: Logger = pino(base, {
+    write(json: string) {
+      destination.write(`${readableLine(json, paint, logger.isLevelEnabled('debug'))}\n`);
+    },
+  });
+  return logger;
+}
+
+/** pino's JSON line as a readable one; a line that does not parse is passed on as it is. */
+function readableLine(json: string, paint: Painter, fields: boolean): string {
+  let record: unknown;
+  try {
+    record = JSON.parse(json);
+  } catch {
+    return json.trimEnd();
   }
-  return pino(base, destination as pino.DestinationStream);
+  if (typeof record !== 'object' || record === null) return json.trimEnd();
+  return formatLogLine(record as Record<string, unknown>, { paint, fields });
 }
 
 /** A logger that drops everything, for library use and tests that do not read logs. */

@@ -37,6 +37,19 @@ describe('loadConfig', () => {
     expect(config.maxAlertAgeMs).toBe(86_400_000);
     expect(config.httpPort).toBe(8080);
     expect(config.logLevel).toBe('info');
+    expect(config.pipelines).toEqual([]);
+    expect(config.capacityPipelines).toEqual([]);
+    expect(config.baselinePages).toBe(10);
+    expect(config.baselineAgeMs).toBe(7 * 86_400_000);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('takes every default from the variable table', () => {
+    for (const v of Object.values(VARIABLES)) {
+      const unset = v.schema.parse(undefined);
+      if (v.default === undefined) expect(unset, v.name).toBeUndefined();
+      else expect(unset, v.name).toEqual(v.schema.parse(v.default));
+    }
   });
 
   it('parses good values of every kind', () => {
@@ -123,6 +136,8 @@ describe('loadConfig', () => {
       'PIPEWATCH_API_KEY',
       'PIPEWATCH_DATA_DIR',
       'PIPEWATCH_RULES_DIR',
+      'NO_COLOR',
+      'FORCE_COLOR',
     ];
     for (const v of Object.values(VARIABLES)) {
       if (!free.includes(v.name)) expect(tested, v.name).toContain(v.name);
@@ -161,6 +176,22 @@ describe('loadConfig', () => {
     expect(errorsFor({ SMTP_URL: 'smtp://mail.example.com:25' })[0]).toMatch(
       /^EMAIL_FROM is missing/,
     );
+  });
+
+  it.each([
+    ['https://api.example.com/api/v1', 'https://api.example.com'],
+    ['https://api.example.com/api/v1/', 'https://api.example.com'],
+    ['https://gw.example.com/gas/API/V1/', 'https://gw.example.com/gas'],
+  ])('stops at PIPEWATCH_API_URL=%s, saying to set %s instead', (url, instead) => {
+    expect(errorsFor({ PIPEWATCH_API_URL: url })).toEqual([
+      `PIPEWATCH_API_URL must not end in /api/v1: the client appends /api/v1 itself; got "${url}" (set PIPEWATCH_API_URL=${instead} instead)`,
+    ]);
+  });
+
+  it('takes an API URL whose path only looks like the API version', () => {
+    for (const url of ['https://api.example.com/', 'https://api.example.com/api/v10']) {
+      expect(loadConfig({ PIPEWATCH_API_URL: url }, '/').api.url).toBe(url);
+    }
   });
 
   it('treats an empty value as unset', () => {

@@ -1,18 +1,22 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConsoleChannel } from '../../src/channels/console/send.js';
+import { createSlackChannels } from '../../src/channels/slack/index.js';
 import { type AnyChannel, type ChannelSet, DeliveryError } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
+import { targetLabel } from '../../src/delivery/delivery-log.js';
 import { Dispatcher, digests } from '../../src/delivery/dispatcher.js';
 import { redact } from '../../src/delivery/redact.js';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { InstantClock, ManualClock, systemClock } from '../../src/lib/clock.js';
+import { createLogger, type Logger, silentLogger } from '../../src/lib/logger.js';
 import type { Target } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
 import { toUtcIso } from '../../src/upstream/schemas.js';
-import { noticeAlert } from '../fakes/alerts.js';
+import { capacityAlert, deadlineAlert, noticeAlert } from '../fakes/alerts.js';
+import { startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 
 const HOUR = 3_600_000;
@@ -46,9 +50,12 @@ describe('the dispatcher', () => {
     };
   }
 
-  function dispatcher(set: ChannelSet, over: { maxAgeMs?: number; c?: typeof clock } = {}) {
+  function dispatcher(
+    set: ChannelSet,
+    over: { maxAgeMs?: number; c?: typeof clock; logger?: Logger } = {},
+  ) {
     return new Dispatcher(
-      { store, channels: set, clock: over.c ?? clock, logger: silentLogger },
+      { store, channels: set, clock: over.c ?? clock, logger: over.logger ?? silentLogger },
       { digestWindowMs: 5_000, maxAgeMs: over.maxAgeMs ?? 6 * HOUR, random: () => 0.5 },
     );
   }
@@ -188,6 +195,169 @@ describe('the dispatcher', () => {
     expect(result).toMatchObject({ retrying: 1, dead: 0 });
     expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.last_error).toBe(
       'slack: not configured (set SLACK_BOT_TOKEN)',
+    );
+  });
+});
+
+describe('the delivery log', () => {
+  let dir: string;
+  let store: Store;
+  let receiver: WebhookReceiver;
+  const clock = new InstantClock('2026-11-20T15:00:00Z');
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pipewatch-dispatch-log-'));
+    store = Store.open(dir);
+    receiver = await startWebhookReceiver();
+  });
+  afterEach(async () => {
+    store.close();
+    await receiver.close();
+  });
+
+  /** The logger's JSON lines, as a pipe gets them. */
+  function jsonLog() {
+    const lines: Array<Record<string, unknown>> = [];
+    let text = '';
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        text += String(chunk);
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    return { logger: createLogger({ level: 'info', destination }), lines, text: () => text };
+  }
+
+  async function withChannels<T>(run: (set: ChannelSet) => Promise<T>): Promise<T> {
+    const fake = await startSlackFake();
+    const slack = createSlackChannels(
+      { token: fake.token, apiUrl: fake.url, perChannel: { perSecond: 50, burst: 5 } },
+      { clock: systemClock, logger: silentLogger },
+    );
+    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const byKind: Partial<Record<Target['kind'], AnyChannel>> = { slack: slack.slack, webhook };
+    try {
+      return await run({ for: (kind) => byKind[kind] as never });
+    } finally {
+      await slack.slack.close?.();
+      await webhook.close?.();
+      await fake.close();
+    }
+  }
+
+  function enqueue(rule: string, target: Target, alert: { key: string; payload: never }) {
+    const key = `${alert.key}|${JSON.stringify(target)}`;
+    store.outbox.enqueue(key, rule, target, alert.payload, toUtcIso(clock.now()));
+  }
+
+  function send(set: ChannelSet, logger: Logger) {
+    return new Dispatcher(
+      { store, channels: set, clock, logger },
+      { digestWindowMs: 5_000, maxAgeMs: 6 * HOUR, random: () => 0.5 },
+    ).dispatchDue();
+  }
+
+  it('says for each alert sent its rule, target, subject and what the platform answered', async () => {
+    const { logger, lines, text } = jsonLog();
+    const gas: Target = { kind: 'slack', channel: '#gas' };
+    const hook: Target = {
+      kind: 'webhook',
+      url: `${receiver.url}/hook/T0KEN-path?key=s3cret-query`,
+    };
+    const subjects = ['Capacity Constraint - Station 165', 'Force Majeure - Compressor', 'OFO'];
+    for (const [i, subject] of subjects.entries())
+      enqueue('transco-constraints', gas, noticeAlert({ id: 216601 + i, subject }) as never);
+    enqueue('transco-low-oac', hook, capacityAlert() as never);
+    enqueue(
+      'response-reminders',
+      hook,
+      deadlineAlert({ id: 777, subject: 'OFO - Imbalance' }) as never,
+    );
+
+    const result = await withChannels((set) => send(set, logger));
+    expect(result).toMatchObject({ sent: 5, messages: 3 });
+    const sent = lines.filter((l) => l.level === 30);
+    expect(sent).toHaveLength(5);
+
+    // A digest of three: three lines, each naming the one answer Slack gave.
+    const slack = sent.filter((l) => l.target === 'slack:#gas');
+    expect(slack.map((l) => l.msg)).toEqual(
+      subjects.map((subject, i) =>
+        expect.stringMatching(
+          new RegExp(
+            `^sent transco-constraints → slack:#gas: notice #${216601 + i} "${subject}" ` +
+              String.raw`\(ok channel=C0GAS ts=\d+\.\d+\)$`,
+          ),
+        ),
+      ),
+    );
+    expect(new Set(slack.map((l) => l.detail)).size).toBe(1);
+    expect(slack[0]).toMatchObject({
+      rule: 'transco-constraints',
+      target: 'slack:#gas',
+      kind: 'notice',
+      notice_id: 216601,
+      subject: 'Capacity Constraint - Station 165',
+      detail: expect.stringMatching(/^ok channel=C0GAS ts=/),
+      digest_size: 3,
+    });
+
+    // A webhook is named by its scheme and host only: its path and query hold its token.
+    const hooked = sent.filter((l) => String(l.target).startsWith('webhook:'));
+    expect(hooked.map((l) => l.msg)).toEqual([
+      expect.stringMatching(
+        /^sent transco-low-oac → webhook:http:\/\/127\.0\.0\.1:\d+\/…: low capacity at STATION 85 \(transco timely cycle, gas day 2026-11-21\) \(ok HTTP 204 http:\/\/127\.0\.0\.1:\d+\)$/,
+      ),
+      expect.stringMatching(
+        /^sent response-reminders → webhook:http:\/\/127\.0\.0\.1:\d+\/…: reminder for notice #777 "OFO - Imbalance" \(ok HTTP 204 /,
+      ),
+    ]);
+    expect(hooked[0]).toMatchObject({ rule: 'transco-low-oac', locations: ['STATION 85'] });
+    expect(hooked[1]).toMatchObject({ notice_id: 777, subject: 'OFO - Imbalance' });
+    expect(text()).not.toMatch(/T0KEN|s3cret|xoxb-/);
+  });
+
+  it('says for each alert given up on its rule, target, subject and the reason', async () => {
+    const { logger, lines, text } = jsonLog();
+    const outside: Target = { kind: 'slack', channel: '#outside' };
+    const hook: Target = { kind: 'webhook', url: `${receiver.url}/gone/T0KEN-path` };
+    const long = `Planned Maintenance - ${'Station 165 '.repeat(10)}`;
+    enqueue('transco-constraints', outside, noticeAlert({ id: 1, subject: long }) as never);
+    enqueue('transco-constraints', outside, noticeAlert({ id: 2, subject: 'Second' }) as never);
+    enqueue('transco-low-oac', hook, capacityAlert() as never);
+    receiver.fail(410);
+
+    const result = await withChannels((set) => send(set, logger));
+    expect(result).toMatchObject({ sent: 0, dead: 3 });
+    const dead = lines.filter((l) => l.level === 50);
+    expect(dead.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        'could not send transco-constraints → slack:#outside: notice #1 "Planned Maintenance - Station 165 Station 165 Station 165 S…" (slack: not_in_channel (#outside))',
+        'could not send transco-constraints → slack:#outside: notice #2 "Second" (slack: not_in_channel (#outside))',
+        expect.stringMatching(
+          /^could not send transco-low-oac → webhook:http:\/\/127\.0\.0\.1:\d+\/…: low capacity at STATION 85 .*\(webhook: HTTP 410 \(http:\/\/127\.0\.0\.1:\d+\)\)$/,
+        ),
+      ]),
+    );
+    expect(dead).toHaveLength(3);
+    expect(dead.find((l) => l.notice_id === 2)).toMatchObject({
+      rule: 'transco-constraints',
+      target: 'slack:#outside',
+      subject: 'Second',
+      reason: 'slack: not_in_channel (#outside)',
+      permanent: true,
+    });
+    expect(text()).not.toContain('T0KEN');
+  });
+
+  it('shows a webhook target without its path, query or credentials', () => {
+    const url = 'https://user:pa55@hooks.example.com:8443/services/T0/B0/XyZ?token=abc#frag';
+    expect(targetLabel({ kind: 'webhook', url })).toBe('webhook:https://hooks.example.com:8443/…');
+    expect(targetLabel({ kind: 'webhook', url: 'not a url' })).toBe('webhook:…');
+    expect(targetLabel({ kind: 'email', to: ['a@b.c', 'd@e.f'] })).toBe('email:a@b.c,d@e.f');
+    expect(targetLabel({ kind: 'slack', channel: '#gas-constraints' })).toBe(
+      'slack:#gas-constraints',
     );
   });
 });

@@ -70,7 +70,8 @@ export function createEmailChannel(
     logger: false,
   });
   transporter.on('error', (err: Error) => {
-    log.warn({ reason: describe(err, where, scrub).reason }, 'email transport error');
+    const { reason } = describe(err, where, scrub);
+    log.warn({ reason }, `email transport error: ${reason}`);
   });
 
   return {
@@ -102,7 +103,11 @@ export function createEmailChannel(
           ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
         const rejected = info.rejected.length > 0 ? ` rejected=${info.rejected.length}` : '';
-        if (rejected) log.warn({ rejected: info.rejected }, 'email: some recipients refused');
+        if (rejected)
+          log.warn(
+            { rejected: info.rejected },
+            `email: recipients refused: ${info.rejected.join(', ')}`,
+          );
         const detail = `ok ${info.messageId} accepted=${info.accepted.length}${rejected} ${oneLine(info.response)}`;
         return { detail: clip(scrub(detail), TEXT_MAX) } satisfies Delivered;
       } catch (err) {

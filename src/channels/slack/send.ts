@@ -104,7 +104,10 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
           if (isRateLimit(failure)) {
             const ms = failure.retryAfterMs ?? 1000;
             pacer.pause(pace, ms);
-            log.warn({ destination, retryAfterMs: ms }, 'slack rate limit: holding destination');
+            log.warn(
+              { destination, retryAfterMs: ms },
+              `slack rate limit: holding ${destination} for ${ms} ms`,
+            );
           }
           throw failure;
         }
@@ -131,7 +134,10 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
       await client.chat.update({ channel, ts, text: edited.text, blocks: edited.blocks });
     } catch (error) {
       const { reason } = toDeliveryError(error, channel);
-      log.warn({ target: key, ts, reason }, 'could not mark the first Slack message superseded');
+      log.warn(
+        { target: key, ts, reason },
+        `could not mark the first Slack message superseded: ${reason}`,
+      );
     }
   }
 

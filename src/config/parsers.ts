@@ -1,0 +1,105 @@
+/**
+ * The zod schemas of environment values: durations, bounded numbers, slug lists,
+ * addresses. Each failure message starts with "is" or "must", so that it reads after the
+ * variable's name in a configuration error.
+ */
+import { z } from 'zod';
+import { formatDuration, parseDuration } from '../lib/duration.js';
+import { parseTarget } from '../rules/targets.js';
+
+/** Raw text, trimmed; unset and blank both become `undefined`. */
+export const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** A duration of at least `minMs` milliseconds, returned in milliseconds. */
+export function duration(minMs: number) {
+  return z.string().transform((v, ctx) => {
+    const ms = parseDuration(v);
+    if (ms === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'is not a duration (a number and a unit: s, m, h or d)',
+      });
+      return z.NEVER;
+    }
+    if (ms < minMs) {
+      ctx.addIssue({ code: 'custom', message: `is below the minimum of ${formatDuration(minMs)}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
+/** A whole number from `min` to `max`. */
+export function integer(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+}
+
+/** A number above zero, decimals allowed. */
+export function positiveNumber() {
+  return z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a number')
+    .transform(Number)
+    .refine((n) => n > 0, 'must be greater than 0');
+}
+
+/** Text that must start with `prefix` (token kinds tell themselves apart this way). */
+export function prefixed(prefix: string, what: string) {
+  return z
+    .string()
+    .refine((v) => v.startsWith(prefix), `must be a ${what} starting with "${prefix}"`);
+}
+
+/** An `smtp://` or `smtps://` URL with a host. */
+export const smtpUrl = z.string().refine((v) => {
+  try {
+    const url = new URL(v);
+    return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'must be an smtp:// or smtps:// URL with a host');
+
+/** `alerts@example.com` or `pipewatch <alerts@example.com>`. */
+export const emailAddress = z
+  .string()
+  .refine(
+    (v) =>
+      /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v) ||
+      /^[^<>]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>$/.test(v),
+    'must be an email address, optionally with a name: "pipewatch <alerts@example.com>"',
+  );
+
+/** A comma-separated list of pipeline slugs, lower-cased and without repeats. */
+export const slugList = z.string().transform((v, ctx) => {
+  const slugs = v
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = slugs.find((s) => !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be pipeline slugs separated by commas; "${bad}" is not a slug`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(slugs)];
+});
+
+/** A target written as `kind:value`, as in a rule file. */
+export const target = z.string().transform((v, ctx) => {
+  try {
+    return parseTarget(v);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `is not a target: ${(error as Error).message}` });
+    return z.NEVER;
+  }
+});

@@ -1,0 +1,139 @@
+/**
+ * The log lines of deliveries: one per alert sent or given up on, saying which rule, to
+ * where, about what, and what the platform answered (or why it never will), so whoever
+ * watches the log sees every alert leave without opening the database:
+ *
+ *   sent transco-constraints → slack:#gas-constraints: notice #216601 "Capacity
+ *   Constraint - Station 165" (ok channel=C0GAS ts=1732111200.000100)
+ *
+ * The same facts are fields for JSON output. Nothing secret is written: webhook targets
+ * lose their path, query and credentials, and text passes through the dispatcher's scrub.
+ */
+import type { OutboxRow } from '../alerts/outbox.js';
+import type { AlertPayload } from '../alerts/payload.js';
+import { clip, oneLine } from '../channels/text.js';
+import type { Logger } from '../lib/logger.js';
+import { type Target, targetKey } from '../rules/types.js';
+
+/** A notice subject is clipped to this many characters in a log line. */
+const SUBJECT_MAX = 60;
+/** A capacity line names this many locations, then counts the rest. */
+const LOCATIONS_SHOWN = 3;
+/** At most this many location names go into the JSON fields. */
+const LOCATIONS_MAX = 50;
+
+/** Replaces secrets in text; the dispatcher's scrub. */
+export type Scrub = (text: string) => string;
+
+/**
+ * The target as it may be shown: `slack:#gas-constraints`, `email:a@b.c`, and webhooks
+ * as `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo
+ * often hold its token.
+ */
+export function targetLabel(target: Target): string {
+  if (target.kind !== 'webhook') return targetKey(target);
+  try {
+    const url = new URL(target.url);
+    return `webhook:${url.protocol}//${url.host}/…`;
+  } catch {
+    return 'webhook:…';
+  }
+}
+
+/** What an alert is about, as a phrase and as fields. */
+export interface AlertSummary {
+  text: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * `notice #216601 "Capacity Constraint - Station 165"`, `update of notice #…`,
+ * `reminder for notice #…`, `low capacity at STATION 85, LEIDY, WHARTON and 2 more
+ * (transco timely cycle, gas day 2026-11-21)`, `capacity recovered at …`,
+ * `operations: the API's catalog …`.
+ */
+export function summarise(p: AlertPayload): AlertSummary {
+  const fields: Record<string, unknown> = {
+    kind: p.kind,
+    state: p.state,
+    pipeline: p.pipeline.slug,
+  };
+  if (p.kind === 'capacity' && p.capacity) {
+    const names = p.capacity.locations.map((l) => oneLine(l.location) || oneLine(l.identifier));
+    const shown = names.slice(0, LOCATIONS_SHOWN).join(', ');
+    const more =
+      names.length > LOCATIONS_SHOWN ? ` and ${names.length - LOCATIONS_SHOWN} more` : '';
+    const what = p.state === 'resolved' ? 'capacity recovered' : 'low capacity';
+    return {
+      text: `${what} at ${shown}${more} (${p.pipeline.slug} ${p.capacity.cycle} cycle, gas day ${p.capacity.gas_day})`,
+      fields: {
+        ...fields,
+        locations: names.slice(0, LOCATIONS_MAX),
+        cycle: p.capacity.cycle,
+        gas_day: p.capacity.gas_day,
+      },
+    };
+  }
+  if (p.kind === 'operations' && p.operations) {
+    return {
+      text: `operations: ${clip(oneLine(p.operations.summary), 120)}`,
+      fields: { ...fields, event: p.operations.event },
+    };
+  }
+  if (p.notice) {
+    const subject = clip(oneLine(p.notice.subject), SUBJECT_MAX);
+    const lead =
+      p.kind === 'deadline'
+        ? 'reminder for notice'
+        : p.state === 'updated'
+          ? 'update of notice'
+          : 'notice';
+    return {
+      text: `${lead} #${p.notice.id} "${subject}"`,
+      fields: { ...fields, notice_id: p.notice.id, subject },
+    };
+  }
+  return { text: `${p.kind} ${p.state}`, fields };
+}
+
+/** One line for each alert of a message the platform confirmed, each with its answer. */
+export function logSent(
+  logger: Logger,
+  rows: readonly OutboxRow[],
+  detail: string,
+  scrub: Scrub,
+): void {
+  for (const row of rows) {
+    const { head, fields } = facts(row, rows.length, scrub);
+    logger.info({ ...fields, detail }, `sent ${head} (${detail})`);
+  }
+}
+
+/** One line for each alert of a message that will never be delivered, with the reason. */
+export function logDead(
+  logger: Logger,
+  rows: readonly OutboxRow[],
+  reason: string,
+  permanent: boolean,
+  scrub: Scrub,
+): void {
+  for (const row of rows) {
+    const { head, fields } = facts(row, rows.length, scrub);
+    logger.error({ ...fields, reason, permanent }, `could not send ${head} (${reason})`);
+  }
+}
+
+/** `rule → target: about`, and the fields both lines share. */
+function facts(
+  row: OutboxRow,
+  digestSize: number,
+  scrub: Scrub,
+): { head: string; fields: Record<string, unknown> } {
+  const target = scrub(targetLabel(row.target));
+  const about = summarise(row.payload);
+  const text = scrub(about.text);
+  const fields: Record<string, unknown> = { rule: row.rule, target, ...about.fields };
+  if (typeof fields.subject === 'string') fields.subject = scrub(fields.subject);
+  if (digestSize > 1) fields.digest_size = digestSize;
+  return { head: `${row.rule} → ${target}: ${text}`, fields };
+}

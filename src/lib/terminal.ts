@@ -1,0 +1,49 @@
+/**
+ * What a terminal gets that a pipe does not: colour. One rule decides it for everything
+ * pipewatch prints, so logs and printed alerts agree, and it is read from the environment
+ * a command was given rather than from `process`, so tests can set it.
+ */
+
+/** The environment variables the colour rule reads. */
+export type ColourEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Whether to colour what goes to `stream`: only on a terminal, never when `NO_COLOR` is
+ * set to anything but the empty string (https://no-color.org), and never when
+ * `FORCE_COLOR` is `0` or `false`. Colour is never forced onto a pipe or a file, whose
+ * reader is a program.
+ */
+export function colourWanted(
+  env: ColourEnv,
+  stream: NodeJS.WritableStream | { isTTY?: boolean },
+): boolean {
+  if ((stream as { isTTY?: unknown }).isTTY !== true) return false;
+  if ((env.NO_COLOR ?? '') !== '') return false;
+  const force = env.FORCE_COLOR?.trim().toLowerCase();
+  return force !== '0' && force !== 'false';
+}
+
+/** The ANSI styles pipewatch uses, each with the code that ends it. */
+const STYLES = {
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  blue: [34, 39],
+  magenta: [35, 39],
+  grey: [90, 39],
+  bold: [1, 22],
+  dim: [2, 22],
+} as const;
+
+/** A style name for `paint`. */
+export type Style = keyof typeof STYLES;
+
+/** Wraps text in ANSI styles, or returns it as it is when colour is off. */
+export type Painter = (text: string, ...styles: Style[]) => string;
+
+/** A painter that styles when `colour` is true and passes text through otherwise. */
+export function painter(colour: boolean): Painter {
+  if (!colour) return (text) => text;
+  return (text, ...styles) =>
+    styles.reduce((out, s) => `\u001b[${STYLES[s][0]}m${out}\u001b[${STYLES[s][1]}m`, text);
+}
