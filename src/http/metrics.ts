@@ -4,6 +4,33 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
+/** Suffixes Prometheus keeps for counters (`_total`) and histogram or summary series. */
+const RESERVED_SUFFIXES: Record<string, readonly string[]> = {
+  counter: ['_bucket', '_count', '_sum'],
+  gauge: ['_total', '_bucket', '_count', '_sum'],
+  histogram: ['_total'],
+  summary: ['_total', '_bucket'],
+};
+
+/**
+ * Registers prom-client's process metrics (CPU, memory, file descriptors, start time,
+ * event-loop lag, GC, heap), less those whose names break Prometheus's naming rules, so
+ * that `promtool check metrics` passes: prom-client exports gauges named `…_total`
+ * (`nodejs_active_handles_total`, `…_requests_total`, `…_resources_total`). Each is the
+ * sum of the per-type gauge kept beside it (`nodejs_active_handles{type}`), so nothing
+ * is lost: `sum(pipewatch_nodejs_active_handles)` gives the total.
+ */
+function collectProcessMetrics(registry: Registry): void {
+  const own = new Set(registry.getMetricsAsArray().map((m) => m.name));
+  collectDefaultMetrics({ register: registry, prefix: 'pipewatch_' });
+  for (const { name, type } of registry.getMetricsAsArray()) {
+    if (own.has(name)) continue;
+    // prom-client types `type` as a numeric enum but sets the lower-case name.
+    const reserved = RESERVED_SUFFIXES[String(type)] ?? [];
+    if (reserved.some((suffix) => name.endsWith(suffix))) registry.removeSingleMetric(name);
+  }
+}
+
 /** Every metric pipewatch exports. */
 export class Metrics {
   readonly registry = new Registry();
@@ -88,8 +115,7 @@ export class Metrics {
   });
 
   constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics ?? true)
-      collectDefaultMetrics({ register: this.registry, prefix: 'pipewatch_' });
+    if (options.processMetrics ?? true) collectProcessMetrics(this.registry);
   }
 
   /** The exposition text for `/metrics`. */
