@@ -53,7 +53,13 @@ export interface AlertPayload {
     gas_day: string;
     /** The locations that crossed the threshold, with the rule's levels. */
     locations: Array<
-      CapacityLocation & { threshold: number; clear_above: number; unit: 'absolute' | 'percent' }
+      CapacityLocation & {
+        threshold: number;
+        clear_above: number;
+        unit: 'absolute' | 'percent';
+        /** Still below the threshold since an earlier alert: a `repeat_every` repeat. */
+        repeat?: true;
+      }
     >;
   };
   deadline?: { field: string; at: UtcIso; before: string; late?: boolean };

@@ -5,6 +5,7 @@
  */
 import { convert } from 'html-to-text';
 import type { AlertPayload } from '../alerts/payload.js';
+import { formatTimeLeft } from '../lib/duration.js';
 import type { Notice } from '../upstream/schemas.js';
 
 const ELLIPSIS = '…';
@@ -46,9 +47,12 @@ export function clip(text: string, max: number): string {
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
-/** One line: control characters (CR and LF included) become spaces, runs of space one. */
+/**
+ * One line: control characters (CR and LF included, and the C1 controls a terminal may
+ * read as escape sequences) become spaces, runs of space one.
+ */
 export function oneLine(text: string): string {
   return text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
 }
@@ -91,32 +95,69 @@ export function pipelineName(p: AlertPayload): string {
 
 /**
  * The alert in one line, without the pipeline: the notice's type and subject, the
- * reminder, or the capacity state. Upstream text, not escaped.
+ * reminder, or the capacity state. Upstream text, not escaped. A reminder says how long
+ * is left at `now` (the send time); without `now` it names its offset instead.
  *  - `Capacity Constraint: Station 165 limited`
  *  - `Updated Capacity Constraint: Station 165 limited`
- *  - `Response due in 2h: OFO for Nov 21`
- *  - `Low OAC at STATION 85 (+2 more), timely cycle, gas day 2026-11-21`
+ *  - `Response due in 1 h 30 min: OFO for Nov 21`
+ *  - `Low OAC at 17 locations — timely cycle, gas day 2026-11-21`
+ *  - `OAC recovered at STATION 85 — id1 cycle, gas day 2026-11-21`
  *  - `The API's catalog for notices changed: …` (operations)
  */
-export function headline(p: AlertPayload): string {
+export function headline(p: AlertPayload, now?: string): string {
   if (p.kind === 'operations' && p.operations) return oneLine(p.operations.summary);
   if (p.kind === 'capacity' && p.capacity) {
-    const [first, ...rest] = p.capacity.locations;
-    const where = first
-      ? `${first.location}${rest.length > 0 ? ` (+${rest.length} more)` : ''}`
-      : '';
-    const what = p.state === 'resolved' ? 'OAC recovered' : 'Low OAC';
-    return oneLine(`${what} at ${where}, ${p.capacity.cycle} cycle, gas day ${p.capacity.gas_day}`);
+    const c = p.capacity;
+    return oneLine(
+      `${capacityState(p)} at ${capacityWhere(c.locations)} — ${c.cycle} cycle, gas day ${c.gas_day}`,
+    );
   }
   const n = p.notice;
   if (!n) return `${p.kind} ${p.state}`;
-  if (p.kind === 'deadline' && p.deadline) {
-    const field = DEADLINE_LABELS[p.deadline.field] ?? p.deadline.field;
-    const late = p.deadline.late ? ' (late)' : '';
-    return oneLine(`${field} in ${p.deadline.before}${late}: ${n.subject}`);
-  }
+  if (p.kind === 'deadline' && p.deadline) return oneLine(`${deadlineLabel(p, now)}: ${n.subject}`);
   const type = n.type || 'Notice';
   return oneLine(`${p.state === 'updated' ? 'Updated ' : ''}${type}: ${n.subject}`);
+}
+
+/** `STATION 85` for one location (its name, else its identifier), else `17 locations`. */
+export function capacityWhere(
+  locations: ReadonlyArray<{ location: string; identifier: string }>,
+): string {
+  const [only] = locations;
+  if (locations.length === 1 && only)
+    return oneLine(only.location) || oneLine(only.identifier) || '1 location';
+  return `${locations.length} locations`;
+}
+
+/** `Low OAC` or `OAC recovered`. */
+export function capacityState(p: AlertPayload): string {
+  return p.state === 'resolved' ? 'OAC recovered' : 'Low OAC';
+}
+
+/**
+ * Milliseconds from `now` to the reminder's deadline, never below 0; undefined without
+ * a deadline or a valid `now`.
+ */
+export function timeLeftMs(p: AlertPayload, now: string | undefined): number | undefined {
+  if (!p.deadline || now === undefined) return undefined;
+  const left = Date.parse(p.deadline.at) - Date.parse(now);
+  return Number.isNaN(left) ? undefined : Math.max(0, left);
+}
+
+/**
+ * What is due and how soon, without the subject: `Response due in 1 h 30 min`,
+ * `Ends in 45 min (late)`, `Response due now` once the deadline is reached. A
+ * reminder can go out after its offset (the notice arrived late), so the time left is
+ * worked out from `now`; without `now` the offset is named: `Response due in 2h`.
+ */
+export function deadlineLabel(p: AlertPayload, now?: string): string {
+  const d = p.deadline;
+  if (!d) return 'Reminder';
+  const label = DEADLINE_LABELS[d.field] ?? d.field;
+  const left = timeLeftMs(p, now);
+  const when =
+    left === undefined ? `in ${d.before}` : left < 500 ? 'now' : `in ${formatTimeLeft(left)}`;
+  return `${label} ${when}${d.late ? ' (late)' : ''}`;
 }
 
 /** How each deadline field reads: `Response due in 2h`. */
@@ -135,9 +176,12 @@ export function shortPipelineName(p: AlertPayload): string {
   return /\(([^()]{2,40})\)\s*$/.exec(name)?.[1]?.trim() || name;
 }
 
-/** `[Transco] Capacity Constraint: Station 165 limited`: an email subject, a title. */
-export function title(p: AlertPayload): string {
-  return oneLine(`[${shortPipelineName(p)}] ${headline(p)}`);
+/**
+ * `[Transco] Capacity Constraint: Station 165 limited`: an email subject, a title.
+ * `now` as for `headline`.
+ */
+export function title(p: AlertPayload, now?: string): string {
+  return oneLine(`[${shortPipelineName(p)}] ${headline(p, now)}`);
 }
 
 /** The notice fields a reader looks for, in order, with their UTC instants. */

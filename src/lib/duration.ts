@@ -42,3 +42,27 @@ export function formatDuration(ms: number): string {
   }
   return out;
 }
+
+/**
+ * How long is left, for people reading an alert: `1 h 30 min`, `45 min`, `2 days 3 h`,
+ * `30 s`. Under an hour it keeps seconds (`44 min 53 s`); from an hour on it is rounded
+ * to the minute, since seconds there are noise. Never negative: a time already past is
+ * `0 s`.
+ */
+export function formatTimeLeft(ms: number): string {
+  const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) {
+    const s = seconds % 60;
+    return `${Math.floor(seconds / 60)} min${s > 0 ? ` ${s} s` : ''}`;
+  }
+  const minutes = Math.round(seconds / 60);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  const parts: string[] = [];
+  if (days > 0) parts.push(`${days} day${days === 1 ? '' : 's'}`);
+  if (hours > 0) parts.push(`${hours} h`);
+  if (rest > 0) parts.push(`${rest} min`);
+  return parts.join(' ');
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../src/lib/duration.js';
+import { formatDuration, formatTimeLeft, parseDuration } from '../../src/lib/duration.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -26,4 +26,27 @@ describe('formatDuration', () => {
     [1_500, '1s500ms'],
     [0, '0s'],
   ])('%d ms is %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+});
+
+describe('formatTimeLeft', () => {
+  it.each([
+    [5_400_000, '1 h 30 min'],
+    [2_700_000, '45 min'],
+    [183_600_000, '2 days 3 h'],
+    [30_000, '30 s'],
+    [86_400_000, '1 day'],
+    [90_060_000, '1 day 1 h 1 min'],
+    [3_600_000, '1 h'],
+    [2_693_000, '44 min 53 s'],
+    [60_000, '1 min'],
+    [59_400, '59 s'],
+    [3_599_600, '1 h'],
+    // From an hour on, rounded to the minute: 1 h 30 min 29 s, then 1 h 30 min 30 s.
+    [5_429_000, '1 h 30 min'],
+    [5_430_000, '1 h 31 min'],
+    [400, '0 s'],
+    [0, '0 s'],
+    [-90_000, '0 s'],
+    [Number.NaN, '0 s'],
+  ])('%d ms is %s', (ms, text) => expect(formatTimeLeft(ms)).toBe(text));
 });

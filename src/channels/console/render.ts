@@ -1,16 +1,26 @@
 /**
  * The console channel's message: a first line that says everything (`ALERT <rule> →
  * <target>: <pipeline> …`), then indented detail lines: the notice's times in the
- * pipeline's zone, its link, its first lines of text. Control characters are removed,
- * so upstream text cannot move the cursor or fake another alert line.
+ * pipeline's zone, its link, its first lines of text, a capacity alert's locations. A
+ * reminder says how long is left at the send time. Control characters are removed, so
+ * upstream text cannot move the cursor or fake another alert line.
  */
 import type { AlertPayload } from '../../alerts/payload.js';
-import { clip, localTime, noticeText, noticeTimes, oneLine, quantity } from '../text.js';
+import { formatTimeLeft } from '../../lib/duration.js';
+import {
+  clip,
+  localTime,
+  noticeText,
+  noticeTimes,
+  oneLine,
+  quantity,
+  timeLeftMs,
+} from '../text.js';
 
 const TEXT_LINES = 3;
 
-/** The first line: rule, target, pipeline and what happened. */
-export function alertLine(p: AlertPayload, target: string): string {
+/** The first line: rule, target, pipeline and what happened; `now` is the send time. */
+export function alertLine(p: AlertPayload, target: string, now?: string): string {
   const head = `ALERT ${p.rule} → ${target}: ${p.pipeline.slug}`;
   if (p.kind === 'notice' && p.notice) {
     const changed = p.changed ? ` (changed: ${p.changed.join(', ')})` : '';
@@ -19,8 +29,14 @@ export function alertLine(p: AlertPayload, target: string): string {
     );
   }
   if (p.kind === 'deadline' && p.notice && p.deadline) {
+    const d = p.deadline;
+    const left = timeLeftMs(p, now);
+    const when =
+      left === undefined
+        ? `in ${d.before}`
+        : `due in ${formatTimeLeft(left)} (the ${d.before} reminder)`;
     return oneLine(
-      `${head} reminder${p.deadline.late ? ' (late)' : ''}: ${p.deadline.field} ${p.deadline.at} in ${p.deadline.before} for #${p.notice.id} ${p.notice.subject}`,
+      `${head} reminder${d.late ? ' (late)' : ''}: ${d.field} ${d.at} ${when} for #${p.notice.id} ${p.notice.subject}`,
     );
   }
   if (p.kind === 'capacity' && p.capacity) {
@@ -36,9 +52,9 @@ export function alertLine(p: AlertPayload, target: string): string {
   return oneLine(`${head} ${p.kind} ${p.state}`);
 }
 
-/** The whole block: the alert line and its detail lines. */
-export function renderConsole(p: AlertPayload, target: string): string {
-  const lines = [alertLine(p, target)];
+/** The whole block: the alert line and its detail lines; `now` is the send time. */
+export function renderConsole(p: AlertPayload, target: string, now?: string): string {
+  const lines = [alertLine(p, target, now)];
   const detail = (text: string) => lines.push(`    ${oneLine(text)}`);
   if (p.notice) {
     const times = noticeTimes(p.notice).map((t) => `${t.label} ${localTime(t.at, p.zone)}`);
@@ -53,8 +69,9 @@ export function renderConsole(p: AlertPayload, target: string): string {
   if (p.kind === 'capacity' && p.capacity) {
     for (const l of p.capacity.locations) {
       const unit = l.unit === 'percent' ? '% of OPC' : '';
+      const repeat = l.repeat ? ' (repeat: still low)' : '';
       detail(
-        `${l.location} (${l.identifier}) ${l.flow}: OAC ${quantity(l.oac)} of OPC ${quantity(l.opc)}, threshold ${quantity(l.threshold)}${unit}, clears above ${quantity(l.clear_above)}${unit}`,
+        `${l.location} (${l.identifier}) ${l.flow}: OAC ${quantity(l.oac)} of OPC ${quantity(l.opc)}, threshold ${quantity(l.threshold)}${unit}, clears above ${quantity(l.clear_above)}${unit}${repeat}`,
       );
     }
   }

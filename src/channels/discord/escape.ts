@@ -50,3 +50,10 @@ export function block(text: string): string {
 export const inline = (text: string): string => block(oneLine(text));
 /** For the footer and author name, which Discord shows without markdown. */
 export const plain = (text: string): string => neutraliseMentions(oneLine(text.replace(BIDI, '')));
+
+/**
+ * One line of a code block (a table row, already on one line and aligned): spacing
+ * kept, no backtick that could close the block, no mention, no bidirectional override.
+ */
+export const codeLine = (text: string): string =>
+  neutraliseMentions(text.replace(BIDI, '')).replace(/`/g, '\u02cb');

@@ -8,6 +8,7 @@ export {
   escapeMarkdown,
   fitEmbeds,
   LIMITS,
+  MAX_DIGEST,
   neutraliseMentions,
   nonceFor,
   renderEmbed,

@@ -1,13 +1,17 @@
 /**
  * Discord messages for alerts: one embed per alert (a notice, a deadline reminder or a
  * capacity alert), coloured by category or state, with times as Discord timestamp
- * tokens plus the pipeline's local time. Upstream text is escaped for Discord markdown
- * and its mentions are broken; `allowed_mentions` pings nobody anyway. Every embed and
- * the message as a whole stay within Discord's limits, shrinking text when needed.
+ * tokens plus the pipeline's local time. Capacity alerts of one pipeline, cycle, gas day
+ * and state are merged first, and each shows its locations as one table in a code block.
+ * A reminder's title says how long is left at the send time. Upstream text is escaped
+ * for Discord markdown and its mentions are broken; `allowed_mentions` pings nobody
+ * anyway. Every embed and the message as a whole stay within Discord's limits,
+ * shrinking text when needed (a table by whole rows).
  */
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
 import type { UtcIso } from '../../upstream/schemas.js';
+import { capacityLines, fitLines, mergeCapacity, moreLocations } from '../capacity.js';
 import {
   clip,
   headline,
@@ -15,12 +19,11 @@ import {
   noticeText,
   noticeTimes,
   pipelineName,
-  quantity,
   webUrl,
 } from '../text.js';
 import type { Alert } from '../types.js';
-import { block, inline, plain } from './escape.js';
-import { type Embed, type EmbedField, fitEmbeds, LIMITS } from './limits.js';
+import { block, codeLine, inline, plain } from './escape.js';
+import { type Embed, type EmbedField, embedLength, fitEmbeds, LIMITS } from './limits.js';
 
 export { escapeMarkdown, neutraliseMentions } from './escape.js';
 export { type Embed, type EmbedField, embedLength, fitEmbeds, LIMITS } from './limits.js';
@@ -36,6 +39,9 @@ export const COLOURS = {
   resolved: 0x2e7d32,
   superseded: 0x9e9e9e,
 } as const;
+
+/** Most alerts in one message: one embed each, up to Discord's ten a message. */
+export const MAX_DIGEST = LIMITS.embeds;
 
 const SUPERSEDED = 'Superseded by a later version';
 function field(name: string, value: string, inline = true): EmbedField {
@@ -65,11 +71,12 @@ export function categoryColour(category: string): number {
 }
 
 function base(p: AlertPayload, now: UtcIso, footer: string): Embed {
+  const rule = p.rule.includes(', ') ? 'rules' : 'rule';
   return {
     author: { name: clip(plain(pipelineName(p)), LIMITS.author) },
-    title: clip(inline(headline(p)), LIMITS.title),
+    title: clip(inline(headline(p, now)), LIMITS.title),
     timestamp: new Date(now).toISOString(),
-    footer: { text: clip(plain(`pipewatch · rule ${p.rule} · ${footer}`), LIMITS.footer) },
+    footer: { text: clip(plain(`pipewatch · ${rule} ${p.rule} · ${footer}`), LIMITS.footer) },
   };
 }
 
@@ -130,51 +137,37 @@ function deadlineEmbed(p: AlertPayload, now: UtcIso): Embed {
   };
 }
 
-type Loc = NonNullable<AlertPayload['capacity']>['locations'][number];
+/** Room kept in a description for the fences and the `…and N more locations` line. */
+const TABLE_RESERVE = 40;
 
-function percent(value: number): string {
-  return `${Number(value.toFixed(1)).toLocaleString('en-US')}%`;
+/**
+ * The capacity description, at most `max` characters: what happened, then the table of
+ * locations in a code block with as many rows as fit, then how many more there were.
+ */
+function capacityDescription(p: AlertPayload, max: number): string | undefined {
+  const c = p.capacity!;
+  const count = `${c.locations.length} location${c.locations.length === 1 ? '' : 's'}`;
+  const lead =
+    p.state === 'resolved'
+      ? `OAC is back above the clear level at ${count}.`
+      : `OAC is below the threshold at ${count}.`;
+  const room = max - lead.length - TABLE_RESERVE;
+  if (room < 80) return max >= 16 ? clip(lead, max) : undefined;
+  const lines = capacityLines(c.locations, p.state, { locationWidth: 28 });
+  const { text, hidden } = fitLines(lines, room, codeLine);
+  const tail = hidden > 0 ? `\n${moreLocations(hidden)}` : '';
+  return `${lead}\n\`\`\`\n${text}\n\`\`\`${tail}`;
 }
 
-function locationField(l: Loc): EmbedField {
-  const levels =
-    l.unit === 'percent'
-      ? `OAC **${l.oac !== null && l.opc ? percent((100 * l.oac) / l.opc) : '-'}** of OPC ` +
-        `(${quantity(l.oac)}) · threshold ${percent(l.threshold)} · clear above ${percent(l.clear_above)}`
-      : `OAC **${quantity(l.oac)}** · threshold ${quantity(l.threshold)} · clear above ${quantity(l.clear_above)}`;
-  const where = [l.flow && `flow ${inline(l.flow)}`, l.zone && `zone ${inline(l.zone)}`];
-  const lines = [
-    levels,
-    `OPC ${quantity(l.opc)} · TSQ ${quantity(l.tsq)} · DC ${quantity(l.dc)}`,
-    where.filter(Boolean).join(' · '),
-    l.reason.trim() !== '' ? `Reason: ${inline(l.reason)}` : '',
-  ];
-  const name =
-    l.identifier && l.identifier !== l.location ? `${l.location} (${l.identifier})` : l.location;
-  return field(inline(name), lines.filter(Boolean).join('\n'), false);
-}
-
-function capacityEmbed(p: AlertPayload, now: UtcIso): Embed {
+function capacityEmbed(p: AlertPayload, now: UtcIso, max: number = LIMITS.description): Embed {
   const c = p.capacity!;
   const resolved = p.state === 'resolved';
-  const count = `${c.locations.length} location${c.locations.length === 1 ? '' : 's'}`;
-  const fields = [field('Cycle', inline(c.cycle)), field('Gas day', inline(c.gas_day))];
-  const room = LIMITS.fields - fields.length - 1;
-  const shown = c.locations.length > room + 1 ? c.locations.slice(0, room) : c.locations;
-  fields.push(...shown.map(locationField));
-  const rest = c.locations.slice(shown.length);
-  if (rest.length > 0) {
-    fields.push(
-      field(`…and ${rest.length} more`, inline(rest.map((l) => l.location).join(', ')), false),
-    );
-  }
+  const description = capacityDescription(p, Math.min(max, LIMITS.description));
   return {
     ...base(p, now, resolved ? 'capacity recovered' : 'low capacity'),
     color: resolved ? COLOURS.resolved : COLOURS.lowCapacity,
-    description: resolved
-      ? `OAC is back above the clear level at ${count}.`
-      : `OAC is below the threshold at ${count}.`,
-    fields,
+    ...(description === undefined ? {} : { description }),
+    fields: [field('Cycle', inline(c.cycle)), field('Gas day', inline(c.gas_day))],
   };
 }
 
@@ -187,13 +180,30 @@ export function renderEmbed(alert: Alert, now: UtcIso): Embed {
   return { ...base(p, now, p.kind), color: COLOURS.other };
 }
 
-/** Alerts (a digest of up to 10) as one message within every limit. */
+/**
+ * Alerts (a digest of up to 10) as one message within every limit. Capacity alerts of
+ * one pipeline, cycle, gas day and state become one embed; a table that had to give up
+ * room to the others is made again, by whole rows, in the room it was left plus what
+ * the message still has free.
+ */
 export function renderMessage(alerts: readonly Alert[], now: UtcIso): DiscordMessage {
-  const shown = alerts.slice(0, LIMITS.embeds);
-  const embeds = fitEmbeds(shown.map((a) => renderEmbed(a, now)));
-  const more = alerts.length > shown.length ? ` (first ${shown.length} shown)` : '';
+  const merged = mergeCapacity(alerts);
+  const shown = merged.slice(0, LIMITS.embeds);
+  const rendered = shown.map((a) => renderEmbed(a, now));
+  const embeds = fitEmbeds(rendered);
+  let spare = LIMITS.total - embeds.reduce((n, e) => n + embedLength(e), 0);
+  embeds.forEach((e, i) => {
+    const p = shown[i]!.payload;
+    if (p.kind !== 'capacity' || !p.capacity || e.description === rendered[i]!.description) return;
+    const had = e.description?.length ?? 0;
+    const description = capacityDescription(p, had + spare);
+    if (description === undefined) delete e.description;
+    else e.description = description;
+    spare -= (description?.length ?? 0) - had;
+  });
+  const more = merged.length > shown.length ? ` (first ${shown.length} shown)` : '';
   return {
-    ...(alerts.length > 1 ? { content: `**${alerts.length} pipewatch alerts**${more}` } : {}),
+    ...(merged.length > 1 ? { content: `**${merged.length} pipewatch alerts**${more}` } : {}),
     embeds,
     allowed_mentions: { parse: [] },
   };

@@ -15,7 +15,14 @@ import { targetKey } from '../../rules/types.js';
 import { clip, oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
 import { DeliveryError } from '../types.js';
-import { type Embed, fitEmbeds, nonceFor, renderMessage, supersededEmbed } from './render.js';
+import {
+  type Embed,
+  fitEmbeds,
+  MAX_DIGEST,
+  nonceFor,
+  renderMessage,
+  supersededEmbed,
+} from './render.js';
 
 export interface DiscordOptions {
   token: string;
@@ -40,7 +47,6 @@ interface Posted {
   embeds: Embed[];
 }
 
-const MAX_DIGEST = 10;
 const REMEMBERED = 1000;
 const SNOWFLAKE = /^\d{1,20}$/;
 

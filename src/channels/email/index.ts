@@ -1,6 +1,7 @@
 /** The email channel: SMTP delivery of rendered alerts, and the pure rendering itself. */
 
 export {
+  EMAIL_MAX_DIGEST,
   type EmailMessage,
   type RenderOptions,
   renderEmail,
@@ -10,4 +11,4 @@ export {
   senderDomain,
   threadRoot,
 } from './render.js';
-export { createEmailChannel, EMAIL_MAX_DIGEST, type EmailChannelOptions, pacing } from './send.js';
+export { createEmailChannel, type EmailChannelOptions, pacing } from './send.js';

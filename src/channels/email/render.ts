@@ -1,14 +1,19 @@
 /**
- * Email rendering, pure: alerts → one message. The subject is one line of at most 200
- * characters; the plain-text part and the HTML part say the same; the HTML is a small
- * layout of tables and inline styles that mail clients show alike, with the pipeline's
- * own notice HTML passed through an allow-list sanitiser. The `Message-ID` is a hash of
- * the alert keys, so a resend is the same message; `In-Reply-To` and `References` name a
- * synthetic root per notice (or per capacity rule and locations), so the first alert,
- * its updates and its reminders thread together without any stored state.
+ * Email rendering, pure: alerts → one message. Capacity alerts of one pipeline, cycle,
+ * gas day and state are merged first into one table. The subject is one line of at most
+ * 200 characters; the plain-text part and the HTML part say the same; the HTML is a
+ * small layout of tables and inline styles that mail clients show alike, with the
+ * pipeline's own notice HTML passed through an allow-list sanitiser. The `Message-ID` is
+ * a hash of the alert keys, so a resend is the same message. Each alert has a synthetic
+ * thread root (one per notice, one per capacity rule and pipeline): a message names the
+ * roots of all it carries in `References` and the first of them in `In-Reply-To`, so a
+ * notice, its updates and its reminders thread together, digests included, without any
+ * stored state.
  */
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
+import { formatTimeLeft } from '../../lib/duration.js';
+import { mergeCapacityPayloads } from '../capacity.js';
 import {
   clip,
   DEADLINE_LABELS,
@@ -18,6 +23,7 @@ import {
   oneLine,
   pipelineName,
   quantity,
+  timeLeftMs,
   title,
   webUrl,
 } from '../text.js';
@@ -36,6 +42,8 @@ export { sanitizeNoticeHtml } from './html.js';
 
 /** Longest subject, in characters. */
 export const SUBJECT_MAX = 200;
+/** Most alerts in one digest message. */
+export const EMAIL_MAX_DIGEST = 20;
 /** Longest notice body in either part, in characters; longer ones are clipped as text. */
 const BODY_MAX = 100_000;
 
@@ -46,8 +54,9 @@ export interface EmailMessage {
   html: string;
   /** `<hash@pipewatch.example.com>`: the same for the same alerts. */
   messageId: string;
-  /** The thread root, when every alert is about the same notice or capacity breach. */
+  /** The thread root of the first alert. */
   inReplyTo?: string;
+  /** The thread roots of every alert, in order, at most `MAX_REFERENCES`. */
   references?: string[];
   headers: Record<string, string>;
 }
@@ -59,23 +68,26 @@ export interface RenderOptions {
   now: string;
 }
 
+/** Most thread roots a message names, so a digest's headers stay short. */
+export const MAX_REFERENCES = 20;
+
 type Capacity = NonNullable<AlertPayload['capacity']>;
 
 /** One message for `alerts` (one alert, or a digest of several). */
 export function renderEmail(alerts: readonly Alert[], options: RenderOptions): EmailMessage {
   if (alerts.length === 0) throw new Error('renderEmail needs at least one alert');
   const host = `pipewatch.${senderDomain(options.from)}`;
-  const payloads = alerts.map((a) => a.payload);
+  const original = alerts.map((a) => a.payload);
+  const payloads = mergeCapacityPayloads(original);
   const subject = clip(
-    payloads.length === 1 ? title(payloads[0]!) : digestSubject(payloads),
+    payloads.length === 1 ? title(payloads[0]!, options.now) : digestSubject(payloads),
     SUBJECT_MAX,
   );
-  const roots = [...new Set(payloads.map((p) => threadRoot(p, host)))];
-  const root = roots.length === 1 ? roots[0] : undefined;
-  const rules = [...new Set(payloads.map((p) => p.rule))];
+  const roots = [...new Set(original.map((p) => threadRoot(p, host)))].slice(0, MAX_REFERENCES);
+  const rules = [...new Set(original.map((p) => p.rule))];
   const keys = alerts.map((a) => a.key).sort();
-  const footer = `pipewatch · rule ${rules.join(', ')} · sent ${options.now}`;
-  const sections = payloads.map(section);
+  const footer = `pipewatch · rule${rules.length === 1 ? '' : 's'} ${rules.join(', ')} · sent ${options.now}`;
+  const sections = payloads.map((p) => section(p, options.now));
   return {
     subject,
     text: [
@@ -87,7 +99,7 @@ export function renderEmail(alerts: readonly Alert[], options: RenderOptions): E
     ].join('\n'),
     html: layout(subject, sections, footer),
     messageId: `<${sha256(keys.join('\n')).slice(0, 32)}@${host}>`,
-    ...(root ? { inReplyTo: root, references: [root] } : {}),
+    ...(roots[0] ? { inReplyTo: roots[0], references: roots } : {}),
     headers: {
       'Auto-Submitted': 'auto-generated',
       'X-Auto-Response-Suppress': 'All',
@@ -110,30 +122,28 @@ export function senderDomain(from: string): string {
   return domain.replace(/[^a-z0-9.-]/g, '').replace(/^[.-]+|[.-]+$/g, '') || 'localhost';
 }
 
-/** The synthetic message every alert about one notice (or one capacity breach) replies to. */
+/**
+ * The synthetic message every alert about one notice replies to; for capacity, one per
+ * rule and pipeline, since the locations of one cycle's alert differ from the next's
+ * (the breach at 17 locations, the recovery at 3 of them, a repeat: one conversation).
+ */
 export function threadRoot(p: AlertPayload, host: string): string {
   const slug = p.pipeline.slug.toLowerCase().replace(/[^a-z0-9-]/g, '-');
   if (p.notice) return `<notice-${slug}-${p.notice.id}@${host}>`;
-  const where = (p.capacity?.locations ?? []).map((l) => l.identifier || l.location).sort();
-  return `<capacity-${slug}-${sha256([p.rule, ...where].join('\n')).slice(0, 16)}@${host}>`;
+  const what = p.kind === 'capacity' ? 'capacity' : oneLine(p.kind).replace(/[^a-z0-9-]/g, '-');
+  return `<${what}-${slug}-${sha256([p.rule, p.pipeline.slug].join('\n')).slice(0, 16)}@${host}>`;
 }
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function section(p: AlertPayload): Section {
-  const heading = title(p);
+function section(p: AlertPayload, now: string): Section {
+  const heading = title(p, now);
   if (p.kind === 'capacity' && p.capacity) return capacitySection(p, p.capacity, heading);
   const n = p.notice;
   const intro: string[] = [];
-  if (p.kind === 'deadline' && p.deadline) {
-    const d = p.deadline;
-    const label = DEADLINE_LABELS[d.field] ?? d.field;
-    intro.push(`Reminder, ${d.before} before the deadline. ${label}: ${when(d.at, p.zone)}.`);
-    if (d.late)
-      intro.push(`This reminder is late: less than ${d.before} remained when it was sent.`);
-  }
+  if (p.kind === 'deadline' && p.deadline) intro.push(...reminderIntro(p, p.deadline, now));
   if (p.state === 'updated') intro.push('The pipeline updated this notice.');
   const fields: Field[] = [['Pipeline', pipelineName(p)]];
   if (n) {
@@ -168,15 +178,38 @@ function section(p: AlertPayload): Section {
   return { text, html };
 }
 
+/**
+ * What a reminder says first: how long is left at `now` and when exactly, which
+ * reminder it is, and whether it is late.
+ */
+function reminderIntro(
+  p: AlertPayload,
+  d: NonNullable<AlertPayload['deadline']>,
+  now: string,
+): string[] {
+  const label = DEADLINE_LABELS[d.field] ?? d.field;
+  const left = timeLeftMs(p, now);
+  const soon = left === undefined ? `in ${d.before}` : `in ${formatTimeLeft(left)}`;
+  const lines = [
+    `${label} ${left !== undefined && left < 500 ? 'now' : soon}: ${when(d.at, p.zone)}.`,
+    `This is the reminder ${d.before} before the deadline.`,
+  ];
+  if (d.late) lines.push('This reminder is late: it came due while it could not be sent.');
+  return lines;
+}
+
 function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section {
   const firing = p.state !== 'resolved';
   const count = `${c.locations.length} location${c.locations.length === 1 ? '' : 's'}`;
+  const rules = `rule${p.rule.includes(', ') ? 's' : ''} ${p.rule}`;
   const summary = firing
-    ? `OAC is below the threshold of rule ${p.rule} at ${count}.`
-    : `OAC has recovered above the clear level of rule ${p.rule} at ${count}.`;
+    ? `OAC is below the threshold of ${rules} at ${count}.`
+    : `OAC has recovered above the clear level of ${rules} at ${count}.`;
+  const repeats = firing && c.locations.some((l) => l.repeat === true);
   const header = [
     ...'Location ID Flow DC OPC TSQ OAC'.split(' '),
     firing ? 'Threshold' : 'Clear above',
+    ...(repeats ? ['Alert'] : []),
   ];
   const rows = c.locations.map((l) => [
     oneLine(l.location),
@@ -189,22 +222,26 @@ function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section
       ? `${quantity(l.oac)} (${((l.oac / l.opc) * 100).toFixed(1)}%)`
       : quantity(l.oac),
     level(firing ? l.threshold : l.clear_above, l.unit, l.opc),
+    ...(repeats ? [l.repeat ? 'repeat' : 'new'] : []),
   ]);
   const meta = `Pipeline: ${pipelineName(p)} · Cycle: ${c.cycle} · Gas day: ${c.gas_day}`;
   const text = [heading, '', summary, oneLine(meta), '', ...alignTable([header, ...rows], 3)].join(
     '\n',
   );
-  const cell = 'padding:4px 8px;border:1px solid #dde1e6;';
-  const tr = (cells: string[], tag: 'th' | 'td') =>
-    `<tr>${cells.map((v, i) => `<${tag} style="${cell}text-align:${i >= 3 ? 'right' : 'left'}${tag === 'th' ? ';background:#f4f5f7' : ''}">${esc(v)}</${tag}>`).join('')}</tr>`;
+  // Attributes rather than a style on every cell: a table of hundreds of locations stays
+  // small enough that mail clients show it whole instead of clipping the message.
+  const align = (i: number) => (i >= 3 && i < 8 ? 'right' : 'left');
+  const th = header.map((v, i) => `<th align="${align(i)}">${esc(v)}</th>`).join('');
+  const td = (r: string[]) =>
+    `<tr>${r.map((v, i) => (align(i) === 'right' ? `<td align="right">${esc(v)}</td>` : `<td>${esc(v)}</td>`)).join('')}</tr>`;
   const color = firing ? '#b42318' : '#067647';
   const html = [
     h2(heading),
     `<p style="margin:0 0 8px;color:${color};font-weight:bold">${esc(summary)}</p>`,
     `<p style="margin:0 0 12px;color:#57606a">${esc(meta)}</p>`,
-    `<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;font-size:13px">`,
-    tr(header, 'th'),
-    ...rows.map((r) => tr(r, 'td')),
+    `<table role="presentation" border="1" cellpadding="4" cellspacing="0" style="border-collapse:collapse;border-color:#dde1e6;font-size:13px">`,
+    `<tr style="background:#f4f5f7">${th}</tr>`,
+    ...rows.map(td),
     '</table>',
   ].join('\n');
   return { text, html };

@@ -18,10 +18,8 @@ import {
   type SendContext,
   type TargetOf,
 } from '../types.js';
-import { type EmailMessage, renderEmail } from './render.js';
+import { EMAIL_MAX_DIGEST, type EmailMessage, renderEmail } from './render.js';
 
-/** Most alerts in one digest message. */
-export const EMAIL_MAX_DIGEST = 20;
 /** Longest reason or detail, in characters. */
 const TEXT_MAX = 300;
 

@@ -9,7 +9,8 @@
 import type { AlertPayload } from '../../alerts/payload.js';
 import type { Notice } from '../../upstream/schemas.js';
 import {
-  DEADLINE_LABELS,
+  capacityState,
+  deadlineLabel,
   headline,
   noticeText,
   noticeTimes,
@@ -17,19 +18,22 @@ import {
   shortPipelineName,
 } from '../text.js';
 import type { Block } from './blocks.js';
-import { context, fields, header, linkButton, plainSection, section } from './blocks.js';
-import { capacityTable, locationLabel } from './capacity.js';
+import { context, fields, header, LIMITS, linkButton, plainSection, section } from './blocks.js';
+import { capacityTable } from './capacity.js';
 import { escapeText, mdLine, plainBlock, plainLine, safeUrl, slackDate } from './escape.js';
 
 /** Characters of notice text in a notice alert and in a reminder. */
 const BODY_MAX = 3000;
 const REMINDER_BODY_MAX = 1000;
 
-/** What is due, without the subject: `Response due in 2h`, `Ends in 24h (late)`. */
-export function dueLabel(p: AlertPayload): string {
-  const d = p.deadline;
-  if (!d) return 'Reminder';
-  return `${DEADLINE_LABELS[d.field] ?? d.field} in ${d.before}${d.late ? ' (late)' : ''}`;
+export { capacityState } from '../text.js';
+
+/**
+ * What is due, without the subject: `Response due in 1 h 30 min` at `now` (the send
+ * time), `Ends in 24h (late)` without it.
+ */
+export function dueLabel(p: AlertPayload, now?: string): string {
+  return deadlineLabel(p, now);
 }
 
 /** The notice's type, or `Notice`. */
@@ -90,10 +94,10 @@ export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string): Block
   return blocks;
 }
 
-/** A reminder before a notice's deadline. */
-export function deadlineBlocks(p: AlertPayload, n: Notice, blockId: string): Block[] {
+/** A reminder before a notice's deadline, saying how long is left at `now`. */
+export function deadlineBlocks(p: AlertPayload, n: Notice, blockId: string, now?: string): Block[] {
   const blocks: Block[] = [
-    header(plainLine(`\u23f0 ${shortPipelineName(p)}: ${dueLabel(p)}`, 150), blockId),
+    header(plainLine(`\u23f0 ${shortPipelineName(p)}: ${dueLabel(p, now)}`, 150), blockId),
   ];
   if (oneLine(n.subject)) blocks.push(section(`*${mdLine(n.subject, 1000)}*`));
   const pairs: Array<[string, string]> = [];
@@ -106,28 +110,21 @@ export function deadlineBlocks(p: AlertPayload, n: Notice, blockId: string): Blo
   return blocks;
 }
 
-/** `Low OAC` or `OAC recovered`. */
-export function capacityState(p: AlertPayload): string {
-  return p.state === 'resolved' ? 'OAC recovered' : 'Low OAC';
-}
-
-/** A capacity alert: firing (OAC below the threshold) or resolved (back above). */
+/**
+ * A capacity alert: firing (OAC below the threshold) or resolved (back above), its
+ * headline, then one table of its locations. A merged alert names each of its rules.
+ */
 export function capacityBlocks(p: AlertPayload): Block[] {
   const c = p.capacity;
   if (!c) return [header(plainLine(`${shortPipelineName(p)}: ${capacityState(p)}`, 150))];
-  const [first] = c.locations;
-  const where =
-    c.locations.length === 1 && first ? locationLabel(first) : `${c.locations.length} locations`;
   const icon = p.state === 'resolved' ? '\u2705' : '\ud83d\udd3b';
   const what = p.state === 'resolved' ? 'back above the recovery level' : 'below the threshold';
+  const count = `${c.locations.length} location${c.locations.length === 1 ? '' : 's'}`;
+  const lead = `OAC ${what} at ${count}:`;
   return [
-    header(plainLine(`${icon} ${shortPipelineName(p)}: ${capacityState(p)} at ${where}`, 150)),
-    fields([
-      ['Cycle', mdLine(c.cycle, 100)],
-      ['Gas day', mdLine(c.gas_day, 100)],
-    ]),
-    section(`OAC ${what}:\n${capacityTable(c.locations, p.state, 2900)}`),
-    footer([p.rule]),
+    header(plainLine(`${icon} ${shortPipelineName(p)}: ${headline(p)}`, 150)),
+    section(`${lead}\n${capacityTable(c.locations, p.state, LIMITS.section - lead.length - 1)}`),
+    footer(p.rule.split(', ')),
   ];
 }
 

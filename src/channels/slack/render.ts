@@ -1,13 +1,15 @@
 /**
- * Alerts as a Slack message, `{ text, blocks }`, pure. One alert gets its full layout
- * (`layouts.ts`); several become a compact digest: a header, one section per alert with
- * a link to the notice and its key facts, capacity alerts of the same rule, pipeline,
- * cycle, gas day and state merged into one table, and the rules at the end. `text` is
- * the notification fallback, always set. Every piece of upstream text is escaped (see
+ * Alerts as a Slack message, `{ text, blocks }`, pure. Capacity alerts of the same
+ * pipeline, cycle, gas day and state are merged into one table first (`../capacity.ts`).
+ * One alert gets its full layout (`layouts.ts`); several become a compact digest: a
+ * header, one section per alert with a link to the notice and its key facts, and the
+ * rules at the end. `text` is the notification fallback, always set. Reminders say how
+ * long is left at the send time. Every piece of upstream text is escaped (see
  * `escape.ts`), and every message stays within Block Kit's limits.
  */
 import type { AlertPayload } from '../../alerts/payload.js';
 import type { Notice } from '../../upstream/schemas.js';
+import { mergeCapacityPayloads } from '../capacity.js';
 import { headline, shortPipelineName, title } from '../text.js';
 import type { Alert } from '../types.js';
 import type { Block } from './blocks.js';
@@ -16,7 +18,6 @@ import { capacityTable } from './capacity.js';
 import { mdLine, mdLink, plainLine, safeUrl, slackDate } from './escape.js';
 import {
   capacityBlocks,
-  capacityState,
   deadlineBlocks,
   footer,
   noticeBlocks,
@@ -36,12 +37,16 @@ export const MAX_DIGEST = 10;
 /** Longest link that goes into a digest section (the section holds 3000 characters). */
 const DIGEST_URL_MAX = 1500;
 
-/** The message for 1 to `MAX_DIGEST` alerts. */
-export function renderSlack(alerts: readonly Alert[]): SlackMessage {
-  const payloads = alerts.map((a) => a.payload);
+/**
+ * The message for 1 to `MAX_DIGEST` alerts. `now` is the send time, from which a
+ * reminder's time left is worked out; without it a reminder names its offset.
+ */
+export function renderSlack(alerts: readonly Alert[], now?: string): SlackMessage {
+  const payloads = mergeCapacityPayloads(alerts.map((a) => a.payload));
   const [only] = payloads;
-  if (payloads.length === 1 && only) return { text: fallback(only), blocks: single(only) };
-  return digest(payloads);
+  if (payloads.length === 1 && only)
+    return { text: fallback(only, now), blocks: single(only, now) };
+  return digest(payloads, now);
 }
 
 /** Ids of the notices a message announces as notices (not reminders), in order. */
@@ -74,75 +79,55 @@ export function markSuperseded(
   return { text: message.text, blocks };
 }
 
-function fallback(p: AlertPayload): string {
-  return mdLine(title(p), 1000);
+function fallback(p: AlertPayload, now: string | undefined): string {
+  return mdLine(title(p, now), 1000);
 }
 
-function single(p: AlertPayload): Block[] {
+function single(p: AlertPayload, now: string | undefined): Block[] {
   const n = p.notice;
   if (p.kind === 'capacity' && p.capacity) return capacityBlocks(p);
-  if (p.kind === 'deadline' && n) return deadlineBlocks(p, n, `deadline-${n.id}`);
+  if (p.kind === 'deadline' && n) return deadlineBlocks(p, n, `deadline-${n.id}`, now);
   if (p.kind === 'notice' && n) return noticeBlocks(p, n, `notice-${n.id}`);
   return operationsBlocks(p);
 }
 
-type Item = { kind: 'alert'; p: AlertPayload } | { kind: 'capacity'; group: AlertPayload[] };
-
-/** Alerts in order, capacity alerts of one rule, pipeline, cycle, day and state together. */
-function items(payloads: readonly AlertPayload[]): Item[] {
-  const out: Item[] = [];
-  const groups = new Map<string, AlertPayload[]>();
-  for (const p of payloads) {
-    if (p.kind !== 'capacity' || !p.capacity) {
-      out.push({ kind: 'alert', p });
-      continue;
-    }
-    const c = p.capacity;
-    const key = JSON.stringify([p.rule, p.pipeline.slug, c.cycle, c.gas_day, p.state]);
-    const group = groups.get(key);
-    if (group) group.push(p);
-    else {
-      const created = [p];
-      groups.set(key, created);
-      out.push({ kind: 'capacity', group: created });
-    }
-  }
-  return out;
-}
-
-function digest(payloads: readonly AlertPayload[]): SlackMessage {
+function digest(payloads: readonly AlertPayload[], now: string | undefined): SlackMessage {
   const first = payloads[0];
   const onePipeline =
     first !== undefined && payloads.every((p) => p.pipeline.slug === first.pipeline.slug);
   const name = onePipeline && first ? shortPipelineName(first) : 'pipewatch';
   const ids = blockIds();
   const blocks: Block[] = [header(plainLine(`${name}: ${payloads.length} alerts`, 150))];
-  for (const item of items(payloads)) {
+  for (const p of payloads) {
     if (blocks.length >= LIMITS.blocks - 1) break;
-    if (item.kind === 'capacity') {
-      blocks.push(section(capacityItem(item.group, !onePipeline)));
-      continue;
-    }
-    const { p } = item;
     const n = p.notice;
-    if ((p.kind === 'notice' || p.kind === 'deadline') && n) {
-      blocks.push(section(alertItem(p, n, !onePipeline), ids(`${p.kind}-${n.id}`)));
+    if (p.kind === 'capacity' && p.capacity) {
+      blocks.push(section(capacityItem(p, !onePipeline)));
+    } else if ((p.kind === 'notice' || p.kind === 'deadline') && n) {
+      blocks.push(section(alertItem(p, n, !onePipeline, now), ids(`${p.kind}-${n.id}`)));
     } else {
       blocks.push(section(otherItem(p, !onePipeline)));
     }
   }
-  blocks.push(footer(payloads.map((p) => p.rule)));
-  const lines = payloads.map((p) => `• ${mdLine(onePipeline ? headline(p) : title(p), 300)}`);
+  blocks.push(footer(payloads.flatMap((p) => p.rule.split(', '))));
+  const lines = payloads.map(
+    (p) => `• ${mdLine(onePipeline ? headline(p, now) : title(p, now), 300)}`,
+  );
   const text = `${mdLine(`${name}: ${payloads.length} alerts`, 200)}\n${lines.join('\n')}`;
   return { text: text.slice(0, LIMITS.text), blocks };
 }
 
 /** One notice or reminder in a digest: linked headline, then facts on one line. */
-function alertItem(p: AlertPayload, n: Notice, withPipeline: boolean): string {
+function alertItem(
+  p: AlertPayload,
+  n: Notice,
+  withPipeline: boolean,
+  now: string | undefined,
+): string {
   const what =
     p.kind === 'notice'
       ? `${p.state === 'updated' ? 'Updated ' : ''}${noticeType(n)}: ${n.subject}`
-      : headline(p);
+      : headline(p, now);
   const label = mdLine(withPipeline ? `${shortPipelineName(p)}: ${what}` : what, 300);
   const url = safeUrl(n.url);
   const linked = url && url.length <= DIGEST_URL_MAX ? mdLink(url, label) : label;
@@ -176,14 +161,10 @@ function otherItem(p: AlertPayload, withPipeline: boolean): string {
   return facts.length > 0 ? `*${label}*\n${facts.join(' · ')}` : `*${label}*`;
 }
 
-/** Capacity alerts of one rule, pipeline, cycle, day and state: one heading, one table. */
-function capacityItem(group: readonly AlertPayload[], withPipeline: boolean): string {
-  const [p] = group as [AlertPayload];
-  const c = p.capacity!;
-  const heading = mdLine(
-    `${capacityState(p)}${withPipeline ? ` · ${shortPipelineName(p)}` : ''} · ${c.cycle} cycle · gas day ${c.gas_day}`,
-    300,
-  );
-  const locations = group.flatMap((g) => g.capacity?.locations ?? []);
+/** A (merged) capacity alert in a digest: its headline, then one table. */
+function capacityItem(p: AlertPayload, withPipeline: boolean): string {
+  const what = headline(p);
+  const heading = mdLine(withPipeline ? `${shortPipelineName(p)}: ${what}` : what, 300);
+  const locations = p.capacity?.locations ?? [];
   return `*${heading}*\n${capacityTable(locations, p.state, LIMITS.section - heading.length - 10)}`;
 }

@@ -148,7 +148,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     alerts: readonly Alert[],
     ctx: SendContext,
   ): Promise<Delivered> {
-    const message = renderSlack(alerts);
+    const message = renderSlack(alerts, ctx.now);
     const common = {
       text: message.text,
       blocks: message.blocks,

@@ -36,19 +36,18 @@ describe('the console channel', () => {
     expect(renderConsole(deadlineAlert().payload, 'slack_dm:U0123')).toMatch(
       /^ALERT ofo-reminders → slack_dm:U0123: transco reminder: response_at 2026-11-20T20:00:00Z in 2h for #101 /,
     );
-    const block = renderConsole(
-      capacityAlert([
-        location(),
-        location({ location: 'STATION 90', identifier: '1001290', oac: 0 }),
-      ]).payload,
-      'email:ops@example.com',
-    ).split('\n');
+    const capacity = capacityAlert([
+      location(),
+      location({ location: 'STATION 90', identifier: '1001290', oac: 0 }),
+    ]);
+    Object.assign(capacity.payload.capacity!.locations[1]!, { repeat: true });
+    const block = renderConsole(capacity.payload, 'email:ops@example.com').split('\n');
     expect(block[0]).toMatch(
       /capacity firing at STATION 85 \(1001234\) \(\+1 more\): OAC 30,000, threshold 50,000/,
     );
     expect(block.slice(1)).toEqual([
       '    STATION 85 (1001234) D: OAC 30,000 of OPC 800,000, threshold 50,000, clears above 60,000',
-      '    STATION 90 (1001290) D: OAC 0 of OPC 800,000, threshold 50,000, clears above 60,000',
+      '    STATION 90 (1001290) D: OAC 0 of OPC 800,000, threshold 50,000, clears above 60,000 (repeat: still low)',
     ]);
   });
 

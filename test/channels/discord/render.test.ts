@@ -72,7 +72,7 @@ const manyLocations = (n: number) =>
   Array.from({ length: n }, (_, i) =>
     location({
       id: i,
-      location: `${'STATION '.repeat(40)}${i}`,
+      location: `${'STATION '.repeat(i % 2 === 0 ? 40 : 1)}${i}`,
       identifier: `${1000 + i}`,
       reason: 'x'.repeat(900),
     }),
@@ -96,13 +96,35 @@ describe('limits', () => {
     for (const e of digest.embeds) expect(e.title).toMatch(/^Capacity Constraint|^Type/);
   });
 
-  it('holds capacity alerts with many locations to 25 fields, alone and in a full digest', () => {
-    const one = renderMessage([capacityAlert(manyLocations(40))], NOW);
+  it('shows many locations as one table, cut by whole rows, alone and in a full digest', () => {
+    const fences = (e: { description?: string }) => e.description!.split('```').length - 1;
+    const one = renderMessage([capacityAlert(manyLocations(300))], NOW);
     expectWithinLimits(one);
-    expect(one.embeds[0]!.fields!.at(-1)!.name).toBe('…and 18 more');
-    const ten = Array.from({ length: 10 }, () => capacityAlert(manyLocations(40)));
-    expectWithinLimits(renderMessage(ten, NOW));
-    expectWithinLimits(renderMessage([...ten, ...ten], NOW));
+    expect(one.embeds).toHaveLength(1);
+    expect(one.embeds[0]!.title).toBe(
+      'Low OAC at 300 locations — timely cycle, gas day 2026-11-21',
+    );
+    expect(fences(one.embeds[0]!)).toBe(2);
+    const hidden = Number(/…and (\d+) more locations$/.exec(one.embeds[0]!.description!)![1]);
+    const rows = one.embeds[0]!.description!.split('\n').filter((l) => /^STATION/.test(l));
+    expect(rows.length + hidden).toBe(300);
+    expect(rows.length).toBeGreaterThan(40);
+    const ten = Array.from({ length: 10 }, () => capacityAlert(manyLocations(30)));
+    const merged = renderMessage(ten, NOW);
+    expectWithinLimits(merged);
+    expect(merged.embeds).toHaveLength(1);
+    expect(merged.embeds[0]!.title).toMatch(/^Low OAC at 300 locations/);
+    const crowded = renderMessage(
+      [capacityAlert(manyLocations(300)), ...Array.from({ length: 9 }, (_, i) => longAlert(i))],
+      NOW,
+    );
+    expectWithinLimits(crowded);
+    const table = crowded.embeds[0]!;
+    expect(fences(table)).toBe(2);
+    expect(table.description).toMatch(/```\n…and \d+ more locations$/);
+    const shown = table.description!.split('\n').filter((l) => /^STATION/.test(l)).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(rows.length);
   });
 
   it('re-fits embeds after they are marked superseded', () => {
@@ -169,35 +191,47 @@ describe('layout', () => {
     expect(e!.fields!.find((f) => f.name === 'Changed')!.value).toBe('status, subject');
   });
 
-  it('lays out a deadline reminder around the deadline', () => {
+  it('lays out a deadline reminder around the deadline, saying how long is left', () => {
     const [e] = renderMessage([deadlineAlert()], NOW).embeds;
     const at = unix('2026-11-20T20:00:00Z');
-    expect(e!.title).toBe('Response due in 2h: Capacity Constraint - Station 165');
+    expect(e!.title).toBe('Response due in 5 h: Capacity Constraint - Station 165');
     expect(e!.description).toContain(`**Response due** <t:${at}:R>: <t:${at}:F>`);
     expect(e!.description).toContain(localTime('2026-11-20T20:00:00Z', 'America/New_York'));
     expect(e!.fields!.map((f) => f.name)).not.toContain('Response deadline');
     expect(e!.footer!.text).toContain('reminder 2h before response_at');
   });
 
-  it('lays out capacity alerts per location, firing and resolved, absolute and percent', () => {
+  it('lays out a capacity alert as one table, firing and resolved, absolute and percent', () => {
     const [e] = renderMessage([capacityAlert()], NOW).embeds;
-    expect(e!.fields!.slice(0, 2)).toEqual([
+    expect(e!.title).toBe('Low OAC at STATION 85 — timely cycle, gas day 2026-11-21');
+    expect(e!.fields).toEqual([
       { name: 'Cycle', value: 'timely', inline: true },
       { name: 'Gas day', value: '2026-11-21', inline: true },
     ]);
-    const loc = e!.fields![2]!;
-    expect(loc.name).toBe('STATION 85 (1001234)');
-    expect(loc.value).toContain('OAC **30,000** · threshold 50,000 · clear above 60,000');
-    expect(loc.value).toContain('OPC 800,000 · TSQ 770,000 · DC 1,000,000');
-    expect(e!.description).toBe('OAC is below the threshold at 1 location.');
+    const [lead, fence, head, row, close] = e!.description!.split('\n');
+    expect([lead, fence, close]).toEqual([
+      'OAC is below the threshold at 1 location.',
+      '```',
+      '```',
+    ]);
+    expect(head).toMatch(/^Location\s+Flow\s+OAC\s+OPC\s+Threshold$/);
+    expect(row).toMatch(/^STATION 85 \(1001234\)\s+D\s+30,000\s+800,000\s+50,000$/);
     const resolved = renderMessage([capacityAlert([location({ oac: 90_000 })], 'resolved')], NOW);
-    expect(resolved.embeds[0]!.title).toMatch(/^OAC recovered at STATION 85/);
+    expect(resolved.embeds[0]!.title).toMatch(/^OAC recovered at STATION 85 — /);
+    expect(resolved.embeds[0]!.description).toMatch(/Clear above\n.*90,000\s+800,000\s+60,000\n/);
     const pct = capacityAlert();
     for (const l of pct.payload.capacity!.locations)
       Object.assign(l, { unit: 'percent', threshold: 10, clear_above: 12 });
-    expect(renderMessage([pct], NOW).embeds[0]!.fields![2]!.value).toContain(
-      'OAC **3.8%** of OPC (30,000) · threshold 10% · clear above 12%',
+    expect(renderMessage([pct], NOW).embeds[0]!.description).toMatch(
+      /30,000 \(3\.8%\)\s+800,000\s+10% of OPC/,
     );
+  });
+
+  it('keeps a location name from closing the table or mentioning anyone', () => {
+    const alert = capacityAlert([location({ location: '``` @everyone <@&1> \u202eX' })]);
+    const d = renderMessage([alert], NOW).embeds[0]!.description!;
+    expect(d.split('```')).toHaveLength(3);
+    expect(d).not.toMatch(/@everyone|<@&|\u202e/);
   });
 });
 

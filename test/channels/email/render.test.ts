@@ -31,20 +31,59 @@ describe('renderEmail', () => {
     expect(renderEmail([a], options).messageId).not.toBe(one);
   });
 
-  it('threads capacity alerts per rule and locations, firing and resolved alike', () => {
+  it('threads capacity alerts per rule and pipeline, whatever their locations', () => {
     const firing = renderEmail([capacityAlert()], options);
-    const resolved = renderEmail([capacityAlert([location()], 'resolved')], options);
-    const elsewhere = renderEmail([capacityAlert([location({ identifier: '42' })])], options);
+    const resolved = renderEmail(
+      [capacityAlert([location({ identifier: '42' }), location()], 'resolved')],
+      options,
+    );
+    const other = capacityAlert();
+    other.payload = { ...other.payload, rule: 'another-rule' };
+    const tetco = capacityAlert();
+    tetco.payload = { ...tetco.payload, pipeline: { slug: 'texas-eastern', name: 'TETCO' } };
     expect(firing.inReplyTo).toMatch(/^<capacity-transco-[0-9a-f]{16}@pipewatch\.example\.com>$/);
+    expect(firing.references).toEqual([firing.inReplyTo]);
     expect(resolved.inReplyTo).toBe(firing.inReplyTo);
-    expect(elsewhere.inReplyTo).not.toBe(firing.inReplyTo);
+    expect(renderEmail([other], options).inReplyTo).not.toBe(firing.inReplyTo);
+    expect(renderEmail([tetco], options).inReplyTo).toMatch(/^<capacity-texas-eastern-/);
   });
 
-  it('threads a digest only when all its alerts are about one notice', () => {
-    expect(renderEmail([noticeAlert(), deadlineAlert({ id: 101 })], options).references).toEqual([
+  it('threads a digest under every root it carries, the first as its parent', () => {
+    const one = renderEmail([noticeAlert(), deadlineAlert({ id: 101 })], options);
+    expect(one.inReplyTo).toBe('<notice-transco-101@pipewatch.example.com>');
+    expect(one.references).toEqual(['<notice-transco-101@pipewatch.example.com>']);
+    const mixed = renderEmail([noticeAlert(), capacityAlert()], options);
+    expect(mixed.inReplyTo).toBe('<notice-transco-101@pipewatch.example.com>');
+    expect(mixed.references).toEqual([
       '<notice-transco-101@pipewatch.example.com>',
+      renderEmail([capacityAlert()], options).inReplyTo,
     ]);
-    expect(renderEmail([noticeAlert(), capacityAlert()], options).references).toBeUndefined();
+    const many = Array.from({ length: 30 }, (_, i) => noticeAlert({ id: i }, `r|notice:${i}|x`));
+    expect(renderEmail(many, options).references).toHaveLength(20);
+  });
+
+  it('merges capacity alerts of two rules for one cycle into one table and subject', () => {
+    const other = capacityAlert([location({ location: 'STATION 86', identifier: '1001235' })]);
+    other.payload = { ...other.payload, rule: 'station-86-watch' };
+    const m = renderEmail([capacityAlert(), other], options);
+    expect(m.subject).toBe('[Transco] Low OAC at 2 locations — timely cycle, gas day 2026-11-21');
+    expect(m.text).toContain(
+      'OAC is below the threshold of rules transco-low-oac, station-86-watch at 2 locations.',
+    );
+    expect(m.html.match(/<table role="presentation" border="1"/g)).toHaveLength(1);
+    expect(m.references).toHaveLength(2);
+    const resolved = renderEmail(
+      [
+        capacityAlert(
+          [location(), location({ identifier: '9' }), location({ identifier: '8' })],
+          'resolved',
+        ),
+      ],
+      options,
+    );
+    expect(resolved.subject).toBe(
+      '[Transco] OAC recovered at 3 locations — timely cycle, gas day 2026-11-21',
+    );
   });
 
   it('shows percent thresholds with their quantity and says when a reminder is late', () => {

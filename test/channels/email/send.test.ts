@@ -161,7 +161,7 @@ describe('email delivery', () => {
     ];
     const { mail } = await deliver([capacityAlert(locations)]);
     expect(mail.subject).toBe(
-      '[Transco] Low OAC at STATION 85 (+2 more), timely cycle, gas day 2026-11-21',
+      '[Transco] Low OAC at 3 locations — timely cycle, gas day 2026-11-21',
     );
     const html = mail.html as string;
     for (const part of [mail.text!, html]) {
@@ -190,7 +190,10 @@ describe('email delivery', () => {
         expect(part).toContain(v);
       }
     }
-    expect(html.match(/<tr><t[dh] style="padding:4px 8px;border/g)).toHaveLength(4);
+    expect(
+      html.match(/<tr style="background:#f4f5f7"><th align="left">Location<\/th>/g),
+    ).toHaveLength(1);
+    expect(html.match(/<tr><td>/g)).toHaveLength(3);
     const rows = mail.text!.split('\n').filter((l) => /^(Location|STATION|ZONE)/.test(l));
     expect(new Set(rows.map((r) => r.length)).size).toBe(1);
   });
@@ -199,18 +202,22 @@ describe('email delivery', () => {
     const alert = capacityAlert([location({ oac: 90_000 })], 'resolved');
     const { mail } = await deliver([alert]);
     expect(mail.subject).toBe(
-      '[Transco] OAC recovered at STATION 85, timely cycle, gas day 2026-11-21',
+      '[Transco] OAC recovered at STATION 85 — timely cycle, gas day 2026-11-21',
     );
     expect(mail.text).toContain('recovered above the clear level');
     expect(mail.text).toContain('60,000 Dth');
     expect(mail.text).not.toContain('below the threshold');
   });
 
-  it('sends a deadline reminder with the deadline in local time and UTC', async () => {
+  it('sends a deadline reminder with the time left and the deadline in local time and UTC', async () => {
     const { mail } = await deliver([deadlineAlert()]);
-    expect(mail.subject).toBe('[Transco] Response due in 2h: Capacity Constraint - Station 165');
+    // Sent at 14:05 for a deadline at 20:00.
+    expect(mail.subject).toBe(
+      '[Transco] Response due in 5 h 55 min: Capacity Constraint - Station 165',
+    );
     for (const part of [mail.text!, mail.html as string]) {
-      expect(part).toContain('2h before the deadline');
+      expect(part).toContain('Response due in 5 h 55 min: Fri, Nov 20, 2026, 3:00 PM EST');
+      expect(part).toContain('reminder 2h before the deadline');
       expect(part).toContain('Fri, Nov 20, 2026, 3:00 PM EST (2026-11-20 20:00 UTC)');
       expect(part).toContain('Operational Flow Order');
     }
@@ -231,14 +238,51 @@ describe('email delivery', () => {
     expect(fake.messages.length).toBe(before + 1);
     expect(mail.subject).toBe('[pipewatch] 5 alerts: Transco, Texas Eastern');
     expect(fake.messages.at(-1)!.envelope.to).toEqual(['a@example.com', 'b@example.com']);
-    expect(mail.inReplyTo).toBeUndefined();
     for (const part of [mail.text!, mail.html as string]) {
       expect(part).toContain('5 alerts');
       expect(part).toContain('[Texas Eastern] Capacity Constraint: OFO lifted');
-      expect(part).toContain('[Transco] Response due in 2h');
+      expect(part).toContain('[Transco] Response due in 5 h 55 min');
       expect(part).toContain('[Transco] Low OAC at STATION 85');
       expect(part).toContain('[Transco] Updated Capacity Constraint');
     }
     expect(channel.maxDigest).toBe(20);
+  });
+
+  it('threads a digest under the root of every alert it carries', async () => {
+    const tetco = noticeAlert({ id: 300, subject: 'OFO lifted' }, 'r|notice:300:v1|x');
+    tetco.payload = {
+      ...tetco.payload,
+      pipeline: { slug: 'texas-eastern', name: 'Texas Eastern' },
+    };
+    const digest = (await deliver([updatedAlert(), tetco, deadlineAlert({ id: 101 })])).mail;
+    const single = (await deliver([noticeAlert()])).mail;
+    const tetcoRoot = '<notice-texas-eastern-300@pipewatch.example.com>';
+    expect(digest.inReplyTo).toBe(ROOT);
+    expect([digest.references].flat()).toEqual([ROOT, tetcoRoot]);
+    expect(digest.messageId).not.toBe(single.messageId);
+    expect(single.inReplyTo).toBe(ROOT);
+
+    const firing = (await deliver([capacityAlert()])).mail;
+    const recovered = (
+      await deliver([capacityAlert([location({ identifier: '42', oac: 90_000 })], 'resolved')])
+    ).mail;
+    const both = (await deliver([noticeAlert(), capacityAlert()])).mail;
+    expect(firing.inReplyTo).toMatch(/^<capacity-transco-[0-9a-f]{16}@pipewatch\.example\.com>$/);
+    expect(recovered.inReplyTo).toBe(firing.inReplyTo);
+    expect(both.inReplyTo).toBe(ROOT);
+    expect([both.references].flat()).toEqual([ROOT, firing.inReplyTo]);
+  });
+
+  it('sends 17 locations breaching in one cycle as one message with one table', async () => {
+    const seventeen = Array.from({ length: 17 }, (_, i) =>
+      location({ id: i, location: `STATION ${80 + i}`, identifier: String(1_001_200 + i) }),
+    );
+    const { mail } = await deliver([capacityAlert(seventeen)]);
+    expect(mail.subject).toBe(
+      '[Transco] Low OAC at 17 locations — timely cycle, gas day 2026-11-21',
+    );
+    expect((mail.html as string).match(/<table role="presentation" border="1"/g)).toHaveLength(1);
+    expect((mail.html as string).match(/<tr><td>STATION \d+<\/td>/g)).toHaveLength(17);
+    expect(mail.text!.split('\n').filter((l) => l.startsWith('STATION'))).toHaveLength(17);
   });
 });

@@ -111,41 +111,51 @@ describe('a notice', () => {
 });
 
 describe('a deadline reminder', () => {
-  it('says what is due and when, with the notice’s facts', () => {
-    const m = accepted([deadlineAlert()]);
-    expect(headerText(m.blocks)).toBe('\u23f0 Transco: Response due in 2h');
+  const NOW = '2026-11-20T18:30:00Z';
+
+  it('says what is due, how long is left at the send time, and when, with the notice’s facts', () => {
+    const m = renderSlack([deadlineAlert()], NOW);
+    expect(checkMessage(m.text, m.blocks)).toBeUndefined();
+    expect(headerText(m.blocks)).toBe('\u23f0 Transco: Response due in 1 h 30 min');
     const due = Date.parse('2026-11-20T20:00:00Z') / 1000;
     const fields = fieldTexts(m.blocks);
     expect(fields[0]).toBe(
       `*Due*\n<!date^${due}^{date_short_pretty} {time}|Fri, Nov 20, 2026, 3:00 PM EST>`,
     );
     expect(fields).toContain('*Type*\nOperational Flow Order');
-    expect(m.text).toBe('[Transco] Response due in 2h: Capacity Constraint - Station 165');
+    expect(m.text).toBe('[Transco] Response due in 1 h 30 min: Capacity Constraint - Station 165');
   });
 
-  it('says when it is late', () => {
+  it('names its offset when rendered without a send time, and says when it is late', () => {
     const alert = deadlineAlert();
+    expect(headerText(accepted([alert]).blocks)).toBe('\u23f0 Transco: Response due in 2h');
     alert.payload.deadline!.late = true;
-    expect(headerText(accepted([alert]).blocks)).toBe('\u23f0 Transco: Response due in 2h (late)');
+    expect(headerText(renderSlack([alert], NOW).blocks)).toBe(
+      '\u23f0 Transco: Response due in 1 h 30 min (late)',
+    );
   });
 });
 
 describe('a capacity alert', () => {
   const tableOf = (blocks: Block[]) => allTexts(blocks).find((t) => t.includes('```'))!;
 
-  it('lists the locations with OAC, OPC and the threshold, with cycle and gas day', () => {
+  it('says where, which cycle and gas day in its header, then one table', () => {
     const m = accepted([
       capacityAlert([
         location(),
         location({ location: 'STATION 90', identifier: '1009', oac: 12_000 }),
       ]),
     ]);
-    expect(headerText(m.blocks)).toBe('\ud83d\udd3b Transco: Low OAC at 2 locations');
-    expect(fieldTexts(m.blocks)).toEqual(['*Cycle*\ntimely', '*Gas day*\n2026-11-21']);
+    expect(headerText(m.blocks)).toBe(
+      '\ud83d\udd3b Transco: Low OAC at 2 locations — timely cycle, gas day 2026-11-21',
+    );
+    expect(m.text).toBe('[Transco] Low OAC at 2 locations — timely cycle, gas day 2026-11-21');
     const table = tableOf(m.blocks);
+    expect(table).toMatch(/^OAC below the threshold at 2 locations:\n```\n/);
     expect(table).toContain('Threshold');
     expect(table).toMatch(/STATION 85 \(1001234\)\s+D\s+30,000\s+800,000\s+50,000/);
     expect(table).toMatch(/STATION 90 \(1009\)\s+D\s+12,000\s+800,000\s+50,000/);
+    expect(table).not.toContain('Alert');
   });
 
   it('shows the recovery level once resolved, and percentages for percent rules', () => {
@@ -153,22 +163,49 @@ describe('a capacity alert', () => {
     const [l] = alert.payload.capacity!.locations;
     Object.assign(l!, { unit: 'percent', threshold: 10, clear_above: 11 });
     const m = accepted([alert]);
-    expect(headerText(m.blocks)).toBe('\u2705 Transco: OAC recovered at STATION 85 (1001234)');
+    expect(headerText(m.blocks)).toBe(
+      '\u2705 Transco: OAC recovered at STATION 85 — timely cycle, gas day 2026-11-21',
+    );
     const table = tableOf(m.blocks);
     expect(table).toContain('Clear above');
     expect(table).toContain('100,000 (12.5%)');
     expect(table).toContain('11% of OPC');
   });
 
-  it('fits hundreds of locations into one section and counts the rest', () => {
+  it('marks the locations that are repeats of an alert still firing', () => {
+    const alert = capacityAlert([location(), location({ location: 'STATION 90', oac: 1 })]);
+    Object.assign(alert.payload.capacity!.locations[1]!, { repeat: true });
+    const table = tableOf(accepted([alert]).blocks);
+    expect(table).toMatch(/Threshold\s+Alert\n/);
+    expect(table).toMatch(/STATION 85 .*50,000\s+new\n/);
+    expect(table).toMatch(/STATION 90 .*50,000\s+repeat\n/);
+  });
+
+  it('fits 300 locations into one message with one table and counts the rest', () => {
     const many = Array.from({ length: 300 }, (_, i) =>
       location({ id: i, location: `METER ${i} <&>`, identifier: String(40_000 + i) }),
     );
     const m = accepted([capacityAlert(many)]);
-    const table = tableOf(m.blocks);
+    expect(headerText(m.blocks)).toMatch(/Low OAC at 300 locations — /);
+    const tables = allTexts(m.blocks).filter((t) => t.includes('```'));
+    expect(tables).toHaveLength(1);
+    const table = tables[0]!;
     expect(table.length).toBeLessThanOrEqual(3000);
-    expect(table).toMatch(/…and \d+ more locations$/);
+    const hidden = Number(/…and (\d+) more locations$/.exec(table)![1]);
+    const rows = table.split('\n').filter((l) => l.startsWith('METER'));
+    expect(rows.length + hidden).toBe(300);
+    expect(rows.length).toBeGreaterThan(30);
     expect(table).toContain('METER 0 &lt;&amp;&gt;');
+  });
+
+  it('merges the tables of two rules for one pipeline, cycle, gas day and state', () => {
+    const other = capacityAlert([location({ location: 'STATION 86', identifier: '1001235' })]);
+    other.payload = { ...other.payload, rule: 'station-86-watch' };
+    other.key = 'station-86-watch|capacity:x|slack:#gas';
+    const m = accepted([capacityAlert(), other]);
+    expect(headerText(m.blocks)).toMatch(/Low OAC at 2 locations — timely cycle/);
+    expect(allTexts(m.blocks).filter((t) => t.includes('```'))).toHaveLength(1);
+    expect(allTexts(m.blocks).at(-1)).toBe('pipewatch · rules transco-low-oac, station-86-watch');
   });
 });
 
@@ -234,24 +271,27 @@ describe('a digest', () => {
   it('has one section per alert, linked to the notice, within every limit', () => {
     const alerts = ten();
     expect(alerts).toHaveLength(MAX_DIGEST);
-    const m = accepted(alerts);
-    expect(headerText(m.blocks)).toBe('Transco: 10 alerts');
+    const m = renderSlack(alerts, '2026-11-20T18:30:00Z');
+    expect(checkMessage(m.text, m.blocks)).toBeUndefined();
+    // 10 alerts: two capacity alerts of the same cycle and state share one table.
+    expect(headerText(m.blocks)).toBe('Transco: 9 alerts');
     expect(m.blocks.length).toBeLessThanOrEqual(50);
     const sections = byType(m.blocks, 'section').map((b) => (b.text as { text: string }).text);
-    // 10 alerts: two capacity alerts of the same rule, cycle and state share one table.
     expect(sections).toHaveLength(9);
     expect(sections[0]).toMatch(
       /^\*<https:\/\/www\.1line\.williams\.com\/xhtml\/notice\.jsf\?id=101\|Capacity Constraint: Capacity Constraint - Station 165>\*\n/,
     );
     expect(sections[1]).toMatch(/^\*Capacity Constraint: /);
     expect(sections[2]).toContain('Updated Capacity Constraint');
-    expect(sections[3]).toMatch(/^\*Response due in 2h: .*\*\ndue <!date\^/);
-    expect(sections[4]).toMatch(/^\*Low OAC · timely cycle · gas day 2026-11-21\*\n```/);
+    expect(sections[3]).toMatch(/^\*Response due in 1 h 30 min: .*\*\ndue <!date\^/);
+    expect(sections[4]).toMatch(
+      /^\*Low OAC at 2 locations — timely cycle, gas day 2026-11-21\*\n```/,
+    );
     expect(sections[4]).toContain('STATION 85');
     expect(sections[4]).toContain('STATION 86');
-    expect(sections[5]).toMatch(/^\*OAC recovered/);
+    expect(sections[5]).toMatch(/^\*OAC recovered at STATION 87 — /);
     for (const s of sections) expect(s.length).toBeLessThanOrEqual(3000);
-    expect(m.text.split('\n')[0]).toBe('Transco: 10 alerts');
+    expect(m.text.split('\n')[0]).toBe('Transco: 9 alerts');
   });
 
   it('stays within limits with ten long hostile notices', () => {
