@@ -4,9 +4,10 @@
  * temporarily, naming the variable to set, so its alerts wait (up to the delivery's
  * maximum age) instead of being lost; the demo prints them instead.
  */
-import { createPrintingChannel } from '../channels/console/send.js';
+import { createConsoleChannel } from '../channels/console/send.js';
 import { createDiscordChannels } from '../channels/discord/index.js';
 import { createEmailChannel } from '../channels/email/index.js';
+import { createPreviewChannel } from '../channels/preview.js';
 import { createSlackChannels } from '../channels/slack/index.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
 import { DeliveryError } from '../channels/types.js';
@@ -43,7 +44,10 @@ function unconfigured<K extends TargetKind>(kind: K): Channel<K> {
 export interface ChannelOptions {
   /** Where console alerts go. */
   print: (text: string) => void;
-  /** Print alerts for channels that are not configured instead of holding them (the demo). */
+  /**
+   * Print alerts for channels that are not configured, as they would look there, instead
+   * of holding them (the demo).
+   */
   standIn?: boolean;
 }
 
@@ -60,7 +64,7 @@ export class Channels implements ChannelSet {
       channels.set(c.kind, c);
       configured.add(c.kind);
     };
-    put(createPrintingChannel('console', options.print));
+    put(createConsoleChannel(options.print));
     put(createWebhookChannel({ secret: config.webhookSecret }, deps));
     if (config.slack.botToken) {
       const slack = createSlackChannels(
@@ -101,7 +105,7 @@ export class Channels implements ChannelSet {
       channels.set(
         kind,
         (options.standIn
-          ? createPrintingChannel(kind, options.print, ` (${kind} not configured: printed here)`)
+          ? createPreviewChannel(kind, options.print, ` (${kind} not configured: printed here)`)
           : unconfigured(kind)) as AnyChannel,
       );
     }

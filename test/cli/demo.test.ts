@@ -7,11 +7,14 @@ afterEach(async () => {
   demo = undefined;
 });
 
-/** The lines of the block that starts with the first match of `header`. */
+/**
+ * The message under the first `ALERT` line matching `header`: the indented lines that
+ * follow it, blank ones included, up to the next line that is not indented.
+ */
 function block(stdout: string, header: RegExp): string[] {
   const lines = stdout.split('\n');
   const start = lines.findIndex((l) => header.test(l));
-  const end = lines.findIndex((l, i) => i > start && l.trim() === '');
+  const end = lines.findIndex((l, i) => i > start && l !== '' && !l.startsWith('    '));
   return lines.slice(start, end === -1 ? undefined : end);
 }
 
@@ -23,12 +26,27 @@ describe('pipewatch demo as a process', () => {
     expect(out).toMatch(/^pipewatch demo: watching the built-in simulator/m);
     expect(out).toMatch(/^\[demo\] baseline stored \d+ notices quietly/m);
 
-    // A constraint posted after the baseline, in a Slack channel.
-    expect(block(out, STORIES.channel).join('\n')).toMatch(/Capacity Constraint - /);
-    // A reminder of the flow order that needs a response within 90 minutes: at once.
-    expect(block(out, STORIES.reminder).join('\n')).toMatch(/OPERATIONAL FLOW ORDER - IMBALANCE/);
-    // OAC at Station 85 below the example rule's 50,000.
-    expect(block(out, STORIES.email).join('\n')).toMatch(/STATION 85/);
+    // A constraint posted after the baseline, as Slack would show it in the channel.
+    const channel = block(out, STORIES.channel).join('\n');
+    expect(channel).toMatch(/^ {4}Transco: Capacity Constraint$/m);
+    expect(channel).toMatch(/^ {4}Capacity Constraint - /m);
+    expect(channel).toMatch(/^ {4}\[Open notice\]$/m);
+    // A reminder of the flow order that needs a response within 90 minutes: at once,
+    // saying how long is left, as a Slack DM.
+    const reminder = block(out, STORIES.reminder).join('\n');
+    expect(reminder).toMatch(
+      /^ {4}⏰ Texas Eastern Transmission: Response due in 1 h [0-9]+ min$/m,
+    );
+    expect(reminder).toMatch(/^ {4}OPERATIONAL FLOW ORDER - IMBALANCE$/m);
+    // OAC at Station 85 below the example rule's 50,000, as an email with its table.
+    const email = block(out, STORIES.email).join('\n');
+    expect(email).toMatch(/^ {4}Subject: \[Transco\] Low OAC at STATION 85 — \w+ cycle, gas day /m);
+    expect(email).toMatch(/^ {4}STATION 85 +1000085 +D .* 50,000 Dth$/m);
+    // Each message stands apart from the log and event lines around it.
+    for (const pattern of Object.values(STORIES)) {
+      const lines = out.split('\n');
+      expect(lines[lines.findIndex((l) => pattern.test(l)) - 1]).toBe('');
+    }
 
     expect(Object.keys(seen).sort()).toEqual(['channel', 'email', 'reminder']);
     expect(await demo.stop()).toBe(0);

@@ -1,29 +1,19 @@
 /**
- * The console channel: each alert as a readable block on standard output. The demo also
- * uses it as a stand-in for channels that are not configured, showing the real target.
+ * The console channel: each alert as a readable block on standard output, saying how
+ * long is left before a reminder's deadline at the moment it is printed.
  */
-import type { TargetKind } from '../../rules/types.js';
 import { targetKey } from '../../rules/types.js';
 import type { Channel } from '../types.js';
 import { renderConsole } from './render.js';
 
-/** A channel that prints to `print` instead of sending; `note` follows the target shown. */
-export function createPrintingChannel<K extends TargetKind>(
-  kind: K,
-  print: (text: string) => void,
-  note = '',
-): Channel<K> {
+/** The console channel, printing to `print`. */
+export function createConsoleChannel(print: (text: string) => void): Channel<'console'> {
   return {
-    kind,
+    kind: 'console',
     maxDigest: 1,
-    async send(target, alerts) {
-      for (const a of alerts) print(renderConsole(a.payload, `${targetKey(target)}${note}`));
+    async send(target, alerts, ctx) {
+      for (const a of alerts) print(renderConsole(a.payload, targetKey(target), ctx.now));
       return { detail: `ok printed ${alerts.length}` };
     },
   };
-}
-
-/** The console channel. */
-export function createConsoleChannel(print: (text: string) => void): Channel<'console'> {
-  return createPrintingChannel('console', print);
 }

@@ -1,0 +1,97 @@
+/**
+ * A Slack message as plain text, for reading in a terminal where Slack is not at hand:
+ * the header, the text of each block with Slack's formatting taken off, fields as
+ * `Label: value`, date tokens as their fallback text, links as `label (url)`, buttons as
+ * `[Open notice]`. What upstream wrote stays as Slack would show it (escaped markup
+ * reads as typed); making it safe for a terminal is the caller's part (`../preview.ts`).
+ */
+import type { Alert } from '../types.js';
+import type { Block } from './blocks.js';
+import { renderSlack, type SlackMessage } from './render.js';
+
+type TextObject = { type: string; text: string };
+type Json = Record<string, unknown>;
+
+/** Entities back to characters, `&amp;` last so `&amp;lt;` stays `&lt;`. */
+function decodeEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** `*bold*`, `_italic_` and `~strike~` that Slack would format, as their text. */
+function unformat(text: string): string {
+  let out = text;
+  for (const mark of ['\\*', '_', '~']) {
+    const pair = new RegExp(`(^|[^\\p{L}\\p{N}])${mark}([^\\n]+?)${mark}(?![\\p{L}\\p{N}])`, 'gmu');
+    out = out.replace(pair, '$1$2');
+  }
+  return out.replace(/`([^`\n]+)`/g, '$1');
+}
+
+/**
+ * mrkdwn as the plain text a reader sees: date tokens as their fallback, links as
+ * `label (url)`, code blocks as their lines (unformatted inside, as Slack shows them),
+ * formatting marks taken off, entities as characters.
+ */
+export function mrkdwnToPlain(mrkdwn: string): string {
+  const tokens = mrkdwn
+    .replace(/<!date\^[^|<>]*\|([^<>]*)>/g, '$1')
+    .replace(/<(https?:[^|<>]*)\|([^<>]*)>/g, (_m, url: string, label: string) =>
+      label === url ? url : `${label} (${url})`,
+    )
+    .replace(/<(https?:[^|<>]*)>/g, '$1');
+  const parts = tokens.split('```');
+  const plain = parts.map((part, i) =>
+    i % 2 === 1 ? part.replace(/^\n/, '').replace(/\n$/, '') : unformat(part),
+  );
+  return decodeEntities(plain.join(''));
+}
+
+function textOf(t: TextObject | undefined): string {
+  if (!t) return '';
+  return t.type === 'mrkdwn' ? mrkdwnToPlain(t.text) : decodeEntities(t.text);
+}
+
+function button(e: Json): string {
+  return `[${textOf(e.text as TextObject | undefined)}]`;
+}
+
+/** One block as the lines a reader sees. */
+function blockLines(block: Block): string[] {
+  const b = block as unknown as Json;
+  switch (b.type) {
+    case 'header':
+      return [textOf(b.text as TextObject)];
+    case 'section': {
+      const lines: string[] = [];
+      if (b.text) lines.push(textOf(b.text as TextObject));
+      for (const f of (b.fields as TextObject[] | undefined) ?? []) {
+        const [label = '', ...value] = textOf(f).split('\n');
+        lines.push(value.length > 0 ? `${label}: ${value.join(' ')}` : label);
+      }
+      if (b.accessory) lines.push(button(b.accessory as Json));
+      return lines;
+    }
+    case 'context':
+      return [((b.elements as TextObject[] | undefined) ?? []).map(textOf).join(' · ')];
+    case 'actions':
+      return [((b.elements as Json[] | undefined) ?? []).map(button).join(' ')];
+    case 'divider':
+      return ['───'];
+    default:
+      return [];
+  }
+}
+
+/** A rendered Slack message as plain text, its blocks apart as Slack spaces them. */
+export function slackMessageText(message: SlackMessage): string {
+  if (message.blocks.length === 0) return mrkdwnToPlain(message.text);
+  return message.blocks
+    .map((b) => blockLines(b).join('\n'))
+    .filter((text) => text !== '')
+    .join('\n\n');
+}
+
+/** How `alerts` look in Slack at `now`, as plain text. */
+export function previewSlack(alerts: readonly Alert[], now: string): string {
+  return slackMessageText(renderSlack(alerts, now));
+}
