@@ -1,86 +1,155 @@
 /**
- * Each rule's verdict on a notice, as the rules stand now, without writing anything:
- * what `pipewatch why` adds to the audit trail for rules that never saw the notice, and
- * what `pipewatch rules test` prints.
+ * Each rule's verdict on a notice, as the daemon would act on it, without writing
+ * anything: what `pipewatch rules test` prints and `pipewatch why` adds to the audit
+ * trail. A stored notice is judged against what the daemon already did with it (the
+ * baseline, the outbox, the reminders it planned, the audit trail); a notice that is not
+ * stored (from a file) is judged as if it arrived now. Only a verdict that would really
+ * alert says so.
  */
-import { formatDuration } from '../lib/duration.js';
 import { prepareNotice } from '../rules/match.js';
-import { type DeadlineRule, type NoticeRule, targetKey } from '../rules/types.js';
+import { type NoticeRule, targetKey } from '../rules/types.js';
+import type { Store } from '../store/index.js';
+import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
-import { isTerminal } from './reminders.js';
+import { judgeDeadline } from './explain-deadlines.js';
+import type { OutboxRow } from './outbox.js';
 import type { CompiledRules } from './rules.js';
+import {
+  BASELINE,
+  deliveryView,
+  describeDelivery,
+  type ExplainOptions,
+  lastDecision,
+  type NoticeHistory,
+  no,
+  notInForce,
+  pipelineOf,
+  type ReminderRow,
+  stored,
+  tooOld,
+  type Verdict,
+} from './verdict.js';
 
-export interface Verdict {
-  rule: string;
-  kind: 'notices' | 'deadlines' | 'capacity';
-  fires: boolean;
-  /** Targets it would go to, when it fires. */
-  targets: string[];
-  reason: string;
+export { planReminders } from './explain-deadlines.js';
+export * from './verdict.js';
+
+/** Reads what the daemon did with a stored notice. */
+export function noticeHistory(store: Store, noticeId: number): NoticeHistory {
+  return {
+    audit: store.audit.forNotice(noticeId),
+    outbox: store.outbox.forSubject(`notice:${noticeId}:`),
+    reminders: store.db
+      .prepare<[number], ReminderRow>(
+        'SELECT rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason FROM reminders WHERE notice_id = ? ORDER BY offset_ms DESC',
+      )
+      .all(noticeId),
+  };
 }
 
-/** How every rule would judge `notice` as a new notice at `now`. */
+/**
+ * What the daemon did with each of many stored notices, read in one pass over the
+ * outbox and the reminders rather than one search per notice.
+ */
+export function noticeHistories(
+  store: Store,
+  ids: readonly number[],
+): (noticeId: number) => NoticeHistory {
+  const wanted = new Set(ids);
+  const outbox = new Map<number, OutboxRow[]>();
+  for (const row of store.outbox.forSubject('notice:')) {
+    const id = Number(/\|notice:(\d+):/.exec(row.key)?.[1]);
+    if (!wanted.has(id)) continue;
+    outbox.set(id, [...(outbox.get(id) ?? []), row]);
+  }
+  const reminders = new Map<number, ReminderRow[]>();
+  const rows = store.db
+    .prepare<[], ReminderRow>(
+      'SELECT rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason FROM reminders ORDER BY offset_ms DESC',
+    )
+    .all();
+  for (const row of rows) {
+    if (!wanted.has(row.notice_id)) continue;
+    reminders.set(row.notice_id, [...(reminders.get(row.notice_id) ?? []), row]);
+  }
+  return (id) => ({
+    audit: store.audit.forNotice(id),
+    outbox: outbox.get(id) ?? [],
+    reminders: reminders.get(id) ?? [],
+  });
+}
+
+/** How every notice and deadline rule treats `notice`. */
 export function explainNotice(
   rules: CompiledRules,
-  notice: Notice,
-  now: Date,
-  maxAlertAgeMs: number,
+  notice: Notice | StoredNotice,
+  options: ExplainOptions,
 ): Verdict[] {
-  const posted = notice.posted_at ?? notice.service_created_at;
-  const tooOld = posted !== null && Date.parse(posted) < now.getTime() - maxAlertAgeMs;
   const prepared = prepareNotice(notice);
   const verdicts: Verdict[] = [];
   for (const g of [...rules.notices.groups, ...rules.deadlines.groups]) {
     const mismatch = g.match(prepared);
     const excluded = mismatch === null && g.exclude?.(prepared) === null;
     for (const r of g.rules) {
-      verdicts.push(judge(r, mismatch, excluded));
+      if (mismatch !== null) verdicts.push(no(r, 'not-matched', `not matched on ${mismatch}`));
+      else if (excluded) verdicts.push(no(r, 'excluded', 'excluded by its not: filter'));
+      else if (r.kind === 'notices') verdicts.push(judgeNotice(r, notice, options));
+      else verdicts.push(judgeDeadline(r, notice, options));
     }
-  }
-  function judge(
-    r: NoticeRule | DeadlineRule,
-    mismatch: string | null,
-    excluded: boolean,
-  ): Verdict {
-    const base = { rule: r.name, kind: r.kind, targets: [] as string[] };
-    if (mismatch !== null) return { ...base, fires: false, reason: `not matched on ${mismatch}` };
-    if (excluded) return { ...base, fires: false, reason: 'excluded by its not: filter' };
-    if (tooOld) {
-      return {
-        ...base,
-        fires: false,
-        reason: `too old: posted ${posted}, more than ${formatDuration(maxAlertAgeMs)} ago`,
-      };
-    }
-    const targets = r.notify.map(targetKey);
-    if (r.kind === 'notices') {
-      if (!r.on.includes('new'))
-        return { ...base, fires: false, reason: `matches, but only on: [${r.on.join(', ')}]` };
-      return { ...base, fires: true, targets, reason: 'matches' };
-    }
-    const deadline = notice[r.field];
-    if (deadline === null)
-      return { ...base, fires: false, reason: `matches, but ${r.field} is empty` };
-    if (isTerminal(notice))
-      return {
-        ...base,
-        fires: false,
-        reason: `matches, but the notice status is ${notice.status}`,
-      };
-    if (Date.parse(deadline) <= now.getTime()) {
-      return { ...base, fires: false, reason: `matches, but ${r.field} ${deadline} has passed` };
-    }
-    const when = r.beforeMs.map((o) => `${formatDuration(o)} before`).join(', ');
-    return { ...base, fires: true, targets, reason: `reminders ${when} ${r.field} ${deadline}` };
-  }
-  for (const c of rules.capacity) {
-    verdicts.push({
-      rule: c.rule.name,
-      kind: 'capacity',
-      fires: false,
-      targets: [],
-      reason: 'a capacity rule: not about notices',
-    });
   }
   return verdicts;
+}
+
+function judgeNotice(r: NoticeRule, n: Notice | StoredNotice, o: ExplainOptions): Verdict {
+  const history = o.history;
+  if (stored(n) && history) {
+    const mine = history.outbox.filter(
+      (d) => d.rule === r.name && d.key.startsWith(`${r.name}|notice:${n.id}:v`),
+    );
+    if (mine.length > 0) {
+      const version = (d: OutboxRow) => Number(/:v(\d+)\|/.exec(d.key)?.[1] ?? 0);
+      const latest = Math.max(...mine.map(version));
+      const deliveries = mine.filter((d) => version(d) === latest).map(deliveryView);
+      return no(
+        r,
+        'alerted',
+        `already alerted: v${latest} → ${deliveries.map(describeDelivery).join('; ')}`,
+        { deliveries },
+      );
+    }
+    if (n.baseline) return no(r, 'baseline', BASELINE);
+  }
+  const old = tooOld(n, o);
+  if (old) return no(r, 'too-old', old);
+  if (!r.on.includes('new'))
+    return no(
+      r,
+      'not-applicable',
+      `matches, but only on: [${r.on.join(', ')}]: it alerts when the notice is updated`,
+    );
+  if (stored(n) && history) {
+    const last = lastDecision(r.name, o);
+    if (last) return no(r, 'not-applicable', `${last.decision} at ${last.at}: ${last.reason}`);
+    const then = r.on.includes('updated')
+      ? 'this one alerts only if it is updated'
+      : 'with on: [new] it never alerts on this one';
+    return no(r, 'not-in-force', notInForce(n, then));
+  }
+  const source = stored(n) ? 'matches' : 'matches, judged as new (the notice is not stored)';
+  return {
+    ...no(r, 'fires', source),
+    fires: true,
+    targets: r.notify.map(targetKey),
+    alert: {
+      subject: `notice:${n.id}:v1`,
+      payload: {
+        version: 1,
+        kind: 'notice',
+        state: 'new',
+        rule: r.name,
+        pipeline: pipelineOf(n),
+        zone: o.zone,
+        notice: n,
+      },
+    },
+  };
 }

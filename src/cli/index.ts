@@ -4,6 +4,7 @@
  * configuration). Runs in-process with injected streams, environment and signal.
  */
 import { Command, CommanderError } from 'commander';
+import { ZodError } from 'zod';
 import { ConfigError } from '../config/index.js';
 import { VERSION } from '../lib/version.js';
 import { DatabaseError } from '../store/index.js';
@@ -12,6 +13,7 @@ import { apiCommand } from './api.js';
 import { CliContext, type CliIo } from './context.js';
 import { RulesInvalidError } from './daemon.js';
 import { demoCommand } from './demo.js';
+import { BadInputError } from './errors.js';
 import { rulesCommand } from './rules.js';
 import { runCommand } from './run.js';
 import { sendTestCommand } from './send-test.js';
@@ -87,7 +89,30 @@ function report(error: unknown, ctx: CliContext): number {
     ctx.err(`pipewatch: ${error.message}`);
     return ExitCode.Failed;
   }
+  if (error instanceof BadInputError) {
+    for (const line of error.lines) ctx.err(`pipewatch: ${line}`);
+    return ExitCode.Usage;
+  }
   if (ctx.signal.aborted && (error as { name?: string })?.name === 'AbortError') return ExitCode.Ok;
-  ctx.err(`pipewatch: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (error instanceof ZodError) {
+    const issue = error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+    ctx.err(`pipewatch: invalid data: ${where}${issue?.message ?? 'does not match its schema'}`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.err(`pipewatch: ${message.replace(/\s*\n\s*/g, ' ')}`);
+  }
+  if (error instanceof Error && error.stack && debugging(ctx)) ctx.err(error.stack);
   return ExitCode.Failed;
+}
+
+/** Whether LOG_LEVEL asks for detail (debug or trace): then a failure's stack is printed too. */
+function debugging(ctx: CliContext): boolean {
+  let level: string | undefined;
+  try {
+    level = ctx.config.logLevel;
+  } catch {
+    level = ctx.io.env.LOG_LEVEL;
+  }
+  return level === 'debug' || level === 'trace';
 }

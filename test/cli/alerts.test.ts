@@ -137,7 +137,7 @@ describe('alerts end to end', () => {
       clock: clock(),
     });
     expect(test.code).toBe(0);
-    expect(test.stdout).toMatch(/transco-constraints: fires → console \(matches\)/);
+    expect(test.stdout).toMatch(/transco-constraints: no: already alerted: v1 → console sent/);
     expect(test.stdout).toMatch(/tetco-response: no: not matched on pipelines/);
   });
 

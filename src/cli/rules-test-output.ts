@@ -1,0 +1,195 @@
+/**
+ * What `rules test` prints: per notice, each rule's verdict (one line, starting with what
+ * the daemon does); the capacity rules over the latest stored cycles; a summary per rule
+ * by outcome. Or all of it as JSON for scripts, with `--render`'s messages inside the
+ * verdicts that send them.
+ */
+
+import { OUTCOME_LABELS, type Outcome, type Verdict, verdictLine } from '../alerts/explain.js';
+import type { CapacityJudgement } from '../alerts/explain-capacity.js';
+import { oneLine } from '../channels/text.js';
+import type { StoredNotice } from '../store/notices.js';
+import type { Notice, UtcIso } from '../upstream/schemas.js';
+import type { CliContext } from './context.js';
+import { clip, toJson } from './format.js';
+import { type Renderer, renderedJson, renderedText } from './rules-test-render.js';
+
+/** One notice and the verdicts of the notice and deadline rules on it. */
+export interface NoticeReport {
+  notice: Notice | StoredNotice;
+  stored: boolean;
+  verdicts: Verdict[];
+}
+
+/** What was judged. */
+export interface TestScope {
+  now: UtcIso;
+  source: 'stored' | 'file';
+  file: string | null;
+  /** The `--since` window, for stored notices without `--notice`. */
+  since: string | null;
+  /** One notice: every verdict is listed and no summary is printed. */
+  single: boolean;
+}
+
+/** One rule's verdicts counted by outcome. */
+export interface RuleSummary {
+  rule: string;
+  kind: Verdict['kind'];
+  outcomes: Partial<Record<Outcome, number>>;
+  /** Not matched, by the filter field that failed. */
+  not_matched: Record<string, number>;
+  /** Capacity rules: locations judged that are neither below the threshold nor in an episode. */
+  at_or_above?: number;
+}
+
+/** Outcomes worth listing a notice for when many are judged; the rest are only counted. */
+const LISTED: ReadonlySet<Outcome> = new Set(['fires', 'scheduled', 'alerted', 'not-in-force']);
+
+/** Counts every verdict by rule and outcome. */
+export function summarise(
+  reports: readonly NoticeReport[],
+  capacity: readonly CapacityJudgement[],
+): RuleSummary[] {
+  const byRule = new Map<string, RuleSummary>();
+  const entry = (v: Pick<Verdict, 'rule' | 'kind'>) => {
+    let s = byRule.get(v.rule);
+    if (!s) {
+      s = { rule: v.rule, kind: v.kind, outcomes: {}, not_matched: {} };
+      byRule.set(v.rule, s);
+    }
+    return s;
+  };
+  for (const { verdicts } of reports) {
+    for (const v of verdicts) {
+      const s = entry(v);
+      s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
+      const field = /^not matched on (\w+)/.exec(v.reason)?.[1];
+      if (v.outcome === 'not-matched' && field)
+        s.not_matched[field] = (s.not_matched[field] ?? 0) + 1;
+    }
+  }
+  for (const c of capacity) {
+    const s = entry({ rule: c.rule, kind: 'capacity' });
+    for (const v of c.verdicts) s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
+    s.at_or_above = c.locations - c.verdicts.length;
+  }
+  return [...byRule.values()];
+}
+
+function summaryLine(s: RuleSummary): string {
+  const parts: string[] = [];
+  const always: Outcome = s.kind === 'capacity' ? 'next-cycle' : 'fires';
+  for (const outcome of Object.keys(OUTCOME_LABELS) as Outcome[]) {
+    const n = s.outcomes[outcome] ?? 0;
+    if (n === 0 && outcome !== always) continue;
+    const fields = Object.entries(s.not_matched)
+      .sort((a, b) => b[1] - a[1])
+      .map(([f, c]) => `${f} ${c}`)
+      .join(', ');
+    const detail = outcome === 'not-matched' && fields ? ` (${fields})` : '';
+    parts.push(`${OUTCOME_LABELS[outcome]} ${n}${detail}`);
+  }
+  if (s.at_or_above !== undefined) parts.push(`at or above the threshold ${s.at_or_above}`);
+  return `  ${s.rule}: ${parts.join(' · ')}`;
+}
+
+function header(r: NoticeReport, scope: TestScope): string[] {
+  const n = r.notice;
+  const lines = [
+    `#${n.id} ${n.pipeline_slug} ${n.posted_at ?? '-'} ${clip(oneLine(n.subject), 70)}`,
+  ];
+  if (!scope.single) return lines;
+  if ('baseline' in n)
+    lines.push(
+      `  stored: first seen ${n.first_seen_at}, version ${n.version}${n.baseline ? ', by the baseline' : ''}`,
+    );
+  else lines.push(`  from ${scope.file}: not stored, so judged as new`);
+  return lines;
+}
+
+/** Prints the report for people. */
+export function printText(
+  ctx: CliContext,
+  scope: TestScope,
+  reports: readonly NoticeReport[],
+  capacity: readonly CapacityJudgement[],
+  summary: readonly RuleSummary[],
+  renderer: Renderer | undefined,
+): void {
+  let listed = 0;
+  for (const r of reports) {
+    const shown = scope.single ? r.verdicts : r.verdicts.filter((v) => v.outcome !== 'not-matched');
+    if (!scope.single && !shown.some((v) => LISTED.has(v.outcome))) continue;
+    listed++;
+    for (const line of header(r, scope)) ctx.out(line);
+    for (const v of shown) {
+      ctx.out(`  ${verdictLine(v)}`);
+      for (const m of renderer?.verdict(v) ?? []) ctx.out(renderedText(m));
+    }
+  }
+  for (const c of capacity) {
+    const cycles = c.cycles.map((x) => `${x.pipeline} ${x.cycle} ${x.gas_day}`).join(', ');
+    ctx.out(`\n${c.rule} (capacity ${c.threshold}; latest stored cycles: ${cycles || 'none'}):`);
+    if (c.cycles.length === 0) ctx.out('  no stored cycle of its pipelines and cycles');
+    else if (c.verdicts.length === 0)
+      ctx.out(`  nothing below the threshold (${c.locations} locations)`);
+    for (const v of c.verdicts) {
+      const where = `${v.pipeline} ${v.location}${v.identifier ? ` (${v.identifier})` : ''}`;
+      ctx.out(
+        `  ${where}: ${v.fires ? `${OUTCOME_LABELS[v.outcome]} → ${v.targets.join(', ')}: ` : 'no: '}${v.reason}`,
+      );
+    }
+    for (const m of renderer?.capacity(c.rule, c.alerts) ?? []) ctx.out(renderedText(m, '  '));
+  }
+  if (scope.single) return;
+  const what =
+    scope.source === 'file'
+      ? `${reports.length} notices from ${scope.file}, judged as new`
+      : `${reports.length} notices posted in the last ${scope.since}`;
+  const hidden = reports.length - listed;
+  ctx.out(
+    `\n${what}, at ${scope.now}${hidden > 0 ? ` (${hidden} with nothing to show are only counted)` : ''}:`,
+  );
+  for (const s of summary) ctx.out(summaryLine(s));
+}
+
+function verdictJson(v: Verdict, renderer: Renderer | undefined): Record<string, unknown> {
+  const { alert: _alert, ...rest } = v;
+  return renderer ? { ...rest, rendered: renderer.verdict(v).map(renderedJson) } : rest;
+}
+
+/** The report as JSON: ISO 8601 UTC datetimes, `null` for absent ones. */
+export function toJsonReport(
+  scope: TestScope,
+  reports: readonly NoticeReport[],
+  capacity: readonly CapacityJudgement[],
+  summary: readonly RuleSummary[],
+  renderer: Renderer | undefined,
+): string {
+  return toJson({
+    now: scope.now,
+    source: scope.source,
+    file: scope.file,
+    since: scope.since,
+    notices: reports.map((r) => ({
+      id: r.notice.id,
+      pipeline_slug: r.notice.pipeline_slug,
+      subject: r.notice.subject,
+      posted_at: r.notice.posted_at,
+      stored: r.stored,
+      baseline: 'baseline' in r.notice ? r.notice.baseline : null,
+      first_seen_at: 'first_seen_at' in r.notice ? r.notice.first_seen_at : null,
+      verdicts: r.verdicts.map((v) => verdictJson(v, renderer)),
+    })),
+    capacity: capacity.map((c) => ({
+      rule: c.rule,
+      threshold: c.threshold,
+      cycles: c.cycles,
+      locations: c.locations,
+      verdicts: c.verdicts.map((v) => verdictJson(v, undefined)),
+      ...(renderer ? { rendered: renderer.capacity(c.rule, c.alerts).map(renderedJson) } : {}),
+    })),
+    summary,
+  });
+}
