@@ -1,14 +1,14 @@
 # syntax=docker/dockerfile:1
 
-# Build: compile TypeScript and the better-sqlite3 native addon, then drop dev dependencies.
+# Build: compile TypeScript and the native addons (better-sqlite3, re2), then drop dev dependencies.
 FROM node:20-slim AS build
 WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# Scripts are skipped here because `prepare` needs the sources; the addon is built explicitly.
-RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
+# Scripts are skipped here because `prepare` needs the sources; the addons are built explicitly.
+RUN npm ci --ignore-scripts && npm rebuild better-sqlite3 re2
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
