@@ -10,6 +10,7 @@
  * carriage returns are removed, and every line of a message is indented under its
  * `ALERT …` line, so upstream text can neither move the cursor nor fake an alert line.
  */
+import { terminalSafe } from '../lib/terminal.js';
 import type { Target, TargetKind } from '../rules/types.js';
 import { targetKey } from '../rules/types.js';
 import { renderConsole } from './console/render.js';
@@ -36,23 +37,6 @@ export interface PreviewOptions {
 
 /** What each message line is indented by. */
 const INDENT = '    ';
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Text a terminal shows as it is: line breaks (CR LF, CR, U+2028/9) as `\n`, tabs as two
- * spaces, every other control character (ESC and C1 included) and bidirectional control
- * removed.
- */
-export function terminalSafe(text: string): string {
-  return text
-    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-    .replace(/\t/g, '  ')
-    .replace(UNSAFE, '')
-    .replace(BIDI, '');
-}
 
 /** The message alone, as plain text, for a target of `kind`; not yet made terminal-safe. */
 export function previewBody(kind: TargetKind, alerts: readonly Alert[], now: string): string {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type Config, loadConfig, readEnvironment } from '../config/index.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
-import { colourWanted } from '../lib/terminal.js';
+import { colourWanted, terminalSafe } from '../lib/terminal.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
 
 export interface CliIo {
@@ -60,14 +60,18 @@ export class CliContext {
     return this.loggerCache;
   }
 
-  /** Writes a line to stdout. */
+  /**
+   * Writes a line to stdout, without the control characters and bidirectional overrides
+   * that upstream text may carry (`terminalSafe`): a notice can neither run an escape
+   * sequence on the reader's terminal nor reorder what it shows.
+   */
   out(line = ''): void {
-    this.io.stdout.write(`${line}\n`);
+    this.io.stdout.write(`${terminalSafe(line)}\n`);
   }
 
-  /** Writes a line to stderr. */
+  /** Writes a line to stderr, made safe as `out` does. */
   err(line: string): void {
-    this.io.stderr.write(`${line}\n`);
+    this.io.stderr.write(`${terminalSafe(line)}\n`);
   }
 }
 

@@ -2,10 +2,15 @@
  * Output helpers shared by commands: aligned text tables for people and JSON for
  * scripts (ISO 8601 UTC datetimes, `null` for absent ones, numbers for quantities).
  */
+import { escapeJsonForTerminal } from '../lib/terminal.js';
 
-/** Pretty JSON, as every `--json` output prints it. */
+/**
+ * Pretty JSON, as every `--json` output prints it; characters a terminal would act on
+ * (C1 controls, bidirectional overrides) are `\u` escapes, so the output is safe to read
+ * on a terminal and parses to the same value.
+ */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2);
+  return escapeJsonForTerminal(JSON.stringify(value, null, 2));
 }
 
 /** Shortens text to `width` characters on one line. */

@@ -4,6 +4,37 @@
  * a command was given rather than from `process`, so tests can set it.
  */
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/** Bidirectional controls: they reorder what follows on the line (U+202E "right-to-left override"). */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text a terminal shows as it is: line breaks (CR LF, CR, U+2028/9) as `\n`, tabs as two
+ * spaces, every other control character (ESC and C1 included, so no escape sequence can
+ * run) and bidirectional control removed. Everything pipewatch prints for people passes
+ * through it, since much of it was written by the pipelines.
+ */
+export function terminalSafe(text: string): string {
+  return text
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(/\t/g, '  ')
+    .replace(UNSAFE, '')
+    .replace(BIDI, '');
+}
+
+/** Characters that JSON leaves as they are but that a terminal acts on or reorders. */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/**
+ * JSON text with the characters a terminal would act on written as `\uXXXX` escapes: the
+ * same JSON value (nothing is lost), safe to print. `JSON.stringify` already escapes the
+ * C0 controls.
+ */
+export function escapeJsonForTerminal(json: string): string {
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** The environment variables the colour rule reads. */
 export type ColourEnv = Readonly<Record<string, string | undefined>>;
 

@@ -10,10 +10,10 @@ import {
   previewMessage,
   previewSlack,
   previewWebhook,
-  terminalSafe,
 } from '../../src/channels/preview.js';
 import type { Alert } from '../../src/channels/types.js';
 import { renderWebhook } from '../../src/channels/webhook/render.js';
+import { terminalSafe } from '../../src/lib/terminal.js';
 import type { Target } from '../../src/rules/types.js';
 import {
   capacityAlert,
