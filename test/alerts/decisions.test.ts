@@ -437,6 +437,18 @@ describe('capacity decisions', () => {
     expect(states()).toEqual(['firing', 'resolved', 'firing']);
   });
 
+  it('fires strictly below the threshold and resolves strictly above the recovery level', () => {
+    const { engine } = setup([lowOac]);
+    capacity(engine, 50_000, 'timely');
+    expect(states()).toEqual([]);
+    capacity(engine, 49_999, 'evening');
+    expect(states()).toEqual(['firing']);
+    capacity(engine, 60_000, 'id1');
+    expect(states()).toEqual(['firing']);
+    capacity(engine, 60_001, 'id2');
+    expect(states()).toEqual(['firing', 'resolved']);
+  });
+
   it('ignores a cycle older than the last one judged', () => {
     const { engine } = setup([lowOac]);
     capacity(engine, 40_000, 'id2');
