@@ -138,7 +138,7 @@ export class Daemon {
       throw new RulesInvalidError(missing);
     }
     const clock = setup.clock ?? ctx.clock;
-    const store = Store.open(setup.dataDir);
+    const store = Store.open(setup.dataDir, { warn: (message) => ctx.logger.warn(message) });
     let target: ApiTarget;
     try {
       target = setup.api ?? (await openApi(ctx, setup.simulator ?? { live: true }));
