@@ -4,7 +4,8 @@
  * Slack user and channel, a webhook whose URL holds a token) and a feed failing, so that
  * the database holds every kind of text that names a person or quotes an error.
  * `/healthz`, `/metrics` and the public `/status` carry none of it; the full `/status`,
- * for the status token, carries all of it.
+ * for the status token, carries all of it. The tests share one database and run in
+ * order: the first makes the failures the others read.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
