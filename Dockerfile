@@ -15,16 +15,23 @@ RUN npm run build && npm prune --omit=dev
 
 # Run: production dependencies and compiled code only, as an unprivileged user.
 FROM node:20-slim
+# Every interface, not loopback: inside a container loopback is the container's own, so
+# a published port (-p 8080:8080) could reach nothing. The HEALTHCHECK below would work
+# either way, since it runs inside. /healthz and /metrics answer anyone who reaches the
+# port; /status only with PIPEWATCH_STATUS_TOKEN. Publish it to the host's loopback
+# (-p 127.0.0.1:8080:8080) unless other hosts need it.
 ENV NODE_ENV=production \
     PIPEWATCH_DATA_DIR=/app/data \
     PIPEWATCH_RULES_DIR=/app/rules \
-    PIPEWATCH_HTTP_PORT=8080
+    PIPEWATCH_HTTP_PORT=8080 \
+    PIPEWATCH_HTTP_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY rules ./rules
-RUN mkdir -p /app/data && chown node:node /app/data
+# Owner-only, as pipewatch makes a data directory itself; a new named volume copies this.
+RUN install -d -m 0700 -o node -g node /app/data
 USER node
 VOLUME ["/app/data"]
 EXPOSE 8080

@@ -13,7 +13,7 @@ import { renderEmail } from './email/render.js';
 import type { Block } from './slack/blocks.js';
 import { renderSlack } from './slack/render.js';
 import type { Alert } from './types.js';
-import { deliveryId, renderWebhook, signature } from './webhook/render.js';
+import { deliveryId, renderWebhook, signatureHeaders } from './webhook/render.js';
 
 /** The sender shown when `EMAIL_FROM` is not set; its domain names the message ids. */
 export const PLACEHOLDER_FROM = 'pipewatch <alerts@localhost>';
@@ -143,6 +143,6 @@ function webhookRequest(url: string, alert: Alert, options: RenderOptions): Webh
     'x-pipewatch-delivery': deliveryId(alert.key),
   };
   if (options.webhookSecret)
-    headers['x-pipewatch-signature'] = signature(raw, options.webhookSecret);
+    Object.assign(headers, signatureHeaders(raw, options.webhookSecret, new Date(options.now)));
   return { method: 'POST', url, headers, body: JSON.parse(raw), raw };
 }

@@ -10,6 +10,7 @@ import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/chan
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
 import { assessHealth } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
+import { type FullStatus, publicStatus, withErrorCodes } from '../http/public-view.js';
 import { type RunningHttpServer, startHttpServer } from '../http/server.js';
 import { type CapacityPlan, capacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
@@ -29,6 +30,10 @@ export interface DaemonSetup {
   rulesDir: string;
   /** HTTP port; undefined: no HTTP server. */
   httpPort?: number | undefined;
+  /** Address the HTTP port listens on; default loopback. */
+  httpHost?: string | undefined;
+  /** Bearer token of the full `/status`. */
+  statusToken?: string | undefined;
   /** Ingest events, besides deciding alerts on them (the demo prints them). */
   hooks?: IngestHooks;
   /** Credentials of the delivery channels. */
@@ -138,7 +143,7 @@ export class Daemon {
       throw new RulesInvalidError(missing);
     }
     const clock = setup.clock ?? ctx.clock;
-    const store = Store.open(setup.dataDir);
+    const store = Store.open(setup.dataDir, { warn: (message) => ctx.logger.warn(message) });
     let target: ApiTarget;
     try {
       target = setup.api ?? (await openApi(ctx, setup.simulator ?? { live: true }));
@@ -218,18 +223,43 @@ export class Daemon {
       try {
         daemon.http = await startHttpServer({
           port: setup.httpPort,
+          host: setup.httpHost,
+          statusToken: setup.statusToken,
           metrics,
           logger: ctx.logger,
-          health: () =>
-            assessHealth(scheduler.feeds, store.syncState.all(), clock.now(), daemon.startedAt),
+          health: () => daemon.publicHealth(),
           status: () => daemon.status(),
+          publicStatus: () => publicStatus(daemon.status(), daemon.publicHealth()),
         });
       } catch (error) {
         await daemon.close();
         throw error;
       }
+      daemon.reportExposure(daemon.http, setup.statusToken !== undefined);
     }
     return daemon;
+  }
+
+  /** Says what a port listening beyond loopback serves to whom. */
+  private reportExposure(http: RunningHttpServer, withToken: boolean): void {
+    if (http.loopback) return;
+    const fields = { listening: http.listening, statusToken: withToken };
+    if (withToken)
+      this.ctx.logger.info(
+        fields,
+        `HTTP on ${http.listening}, reachable from other hosts: /healthz and /metrics are open, /status needs the status token`,
+      );
+    else
+      this.ctx.logger.warn(
+        fields,
+        `HTTP on ${http.listening}, reachable from other hosts, without PIPEWATCH_STATUS_TOKEN: /status refuses every request; /healthz and /metrics are open`,
+      );
+  }
+
+  /** Health with each feed's error as its code, for readers without the status token. */
+  publicHealth() {
+    const states = withErrorCodes(this.store.syncState.all());
+    return assessHealth(this.scheduler.feeds, states, this.clock.now(), this.startedAt);
   }
 
   /** The HTTP server's base URL, when it runs. */
@@ -237,7 +267,8 @@ export class Daemon {
     return this.http?.url;
   }
 
-  status() {
+  /** The full status: errors as they were, dead deliveries' reasons, rule names. */
+  status(): FullStatus {
     return {
       ...statusReport(this.store, this.clock.now(), {
         feeds: this.scheduler.feeds,

@@ -22,6 +22,8 @@ export function runCommand(ctx: CliContext): Command {
         dataDir: config.dataDir,
         rulesDir: config.rulesDir,
         httpPort: opts.once ? undefined : config.httpPort,
+        httpHost: config.httpHost,
+        statusToken: config.statusToken,
         channels: config,
         opsTarget: config.opsTarget,
         delivery: config.delivery,

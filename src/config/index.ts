@@ -42,6 +42,10 @@ export interface Config {
   baselinePages: number;
   baselineAgeMs: number;
   httpPort: number;
+  /** Address the HTTP port listens on; loopback unless set. */
+  httpHost: string;
+  /** Bearer token of the full `/status`; unset: no one gets it over HTTP. */
+  statusToken: string | undefined;
   webhookSecret: string | undefined;
   /** Where operational alerts (schema drift) go; undefined: only logged. */
   opsTarget: Target | undefined;
@@ -62,6 +66,8 @@ export interface Config {
     from: string | undefined;
     /** Messages per second. */
     ratePerSecond: number;
+    /** An `smtp://` login may go without STARTTLS (a local relay). */
+    allowPlaintext: boolean;
   };
   delivery: {
     /** Alerts for one target due within this many milliseconds of each other form one digest. */
@@ -104,6 +110,36 @@ function apiUrlProblem(url: string | undefined): string | undefined {
   if (!suffix.test(url)) return undefined;
   const name = VARIABLES.apiUrl.name;
   return `${name} must not end in /api/v1: the client appends /api/v1 itself; got ${show(url)} (set ${name}=${url.replace(suffix, '')} instead)`;
+}
+
+/** Query parameters of an SMTP URL (read by nodemailer) that let a login go in clear text. */
+const PLAINTEXT_PARAMETERS: ReadonlyArray<[string, string]> = [
+  ['ignoreTLS', 'true'],
+  ['requireTLS', 'false'],
+  ['opportunisticTLS', 'true'],
+];
+
+/**
+ * An `smtp://` URL with a login always requires STARTTLS, unless SMTP_ALLOW_PLAINTEXT is
+ * true. A URL whose query turns that off (`?ignoreTLS=true`, `requireTLS=false`,
+ * `opportunisticTLS=true`, which nodemailer reads and would obey) is a contradiction
+ * caught at start-up rather than a password sent in clear text later.
+ */
+function smtpPlaintextProblem(smtpUrl: string | undefined, allowed: boolean): string | undefined {
+  if (smtpUrl === undefined || allowed) return undefined;
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'smtp:' || (url.username === '' && url.password === '')) return undefined;
+  const found = PLAINTEXT_PARAMETERS.find(
+    ([key, value]) => url.searchParams.get(key)?.toLowerCase() === value,
+  );
+  if (found === undefined) return undefined;
+  const setting = `${found[0]}=${found[1]}`;
+  return `${VARIABLES.smtpUrl.name} turns STARTTLS off (${setting}) but logs in, so the password would cross the network in clear text; remove ${setting}, or set ${VARIABLES.smtpAllowPlaintext.name}=true for a local relay`;
 }
 
 /**
@@ -150,6 +186,8 @@ export function loadConfig(
     baselinePages: read('baselinePages'),
     baselineAgeMs: read('baselineAge'),
     httpPort: read('httpPort'),
+    httpHost: read('httpHost'),
+    statusToken: read('statusToken'),
     webhookSecret: read('webhookSecret'),
     opsTarget: read('opsTarget'),
     slack: {
@@ -164,7 +202,12 @@ export function loadConfig(
       publicKey: read('discordPublicKey'),
       apiUrl: read('discordApiUrl'),
     },
-    email: { smtpUrl: read('smtpUrl'), from: read('emailFrom'), ratePerSecond: read('emailRate') },
+    email: {
+      smtpUrl: read('smtpUrl'),
+      from: read('emailFrom'),
+      ratePerSecond: read('emailRate'),
+      allowPlaintext: read('smtpAllowPlaintext'),
+    },
     delivery: { digestWindowMs: read('digestWindow'), maxAgeMs: read('deliveryMaxAge') },
     logLevel: read('logLevel'),
     warnings,
@@ -183,6 +226,8 @@ export function loadConfig(
       `${VARIABLES.emailFrom.name} is missing: email needs a sender when ${VARIABLES.smtpUrl.name} is set (example: ${VARIABLES.emailFrom.name}=${VARIABLES.emailFrom.example})`,
     );
   }
+  const plaintext = smtpPlaintextProblem(config.email.smtpUrl, config.email.allowPlaintext);
+  if (plaintext !== undefined) errors.push(plaintext);
   if (errors.length > 0) throw new ConfigError([...errors, ...warnings]);
   return config;
 }
@@ -204,6 +249,7 @@ export function secretValues(config: Config): string[] {
     config.slack.signingSecret,
     config.slack.appToken,
     config.discord.botToken,
+    config.statusToken,
     smtpPassword,
   ].filter((v): v is string => v !== undefined && v !== '');
 }

@@ -3,6 +3,7 @@
  * addresses. Each failure message starts with "is" or "must", so that it reads after the
  * variable's name in a configuration error.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { formatDuration, parseDuration } from '../lib/duration.js';
 import { parseTarget } from '../rules/targets.js';
@@ -66,6 +67,34 @@ export const smtpUrl = z.string().refine((v) => {
     return false;
   }
 }, 'must be an smtp:// or smtps:// URL with a host');
+
+/** `true` or `false`, in any case. */
+export const boolean = z
+  .string()
+  .transform((v) => v.toLowerCase())
+  .refine((v) => v === 'true' || v === 'false', 'must be true or false')
+  .transform((v) => v === 'true');
+
+/**
+ * An address to listen on: an IP address (`127.0.0.1`, `::1`; `0.0.0.0` or `::` for
+ * every interface) or `localhost`. Other host names are refused: which interfaces one
+ * resolves to is up to DNS, so what is exposed would be too.
+ */
+export const listenHost = z
+  .string()
+  .refine(
+    (v) => isIP(v) !== 0 || v.toLowerCase() === 'localhost',
+    'must be an IP address (127.0.0.1, 0.0.0.0, ::1, ::) or localhost',
+  );
+
+/**
+ * A bearer token (RFC 6750 characters: letters, digits, `-._~+/`, trailing `=`) of at
+ * least 16 characters, so that it goes in an `Authorization` header as it is.
+ */
+export const bearerToken = z
+  .string()
+  .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be letters, digits and -._~+/ only (no spaces)')
+  .min(16, 'must be at least 16 characters');
 
 /** `alerts@example.com` or `pipewatch <alerts@example.com>`. */
 export const emailAddress = z

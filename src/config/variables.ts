@@ -8,9 +8,12 @@ import { z } from 'zod';
 import { LOG_LEVELS } from '../lib/logger.js';
 import { httpUrl } from '../rules/schema-parts.js';
 import {
+  bearerToken,
+  boolean,
   duration,
   emailAddress,
   integer,
+  listenHost,
   positiveNumber,
   prefixed,
   slugList,
@@ -149,12 +152,29 @@ export const VARIABLES = {
     description:
       'port of `/healthz`, `/status`, `/metrics` and the Slack and Discord endpoints; `0` picks a free port',
   }),
+  httpHost: variable({
+    name: 'PIPEWATCH_HTTP_HOST',
+    default: '127.0.0.1',
+    parse: listenHost,
+    example: '0.0.0.0',
+    secret: false,
+    description:
+      'address the HTTP port listens on: loopback by default; `0.0.0.0` (or `::`) for every interface',
+  }),
+  statusToken: variable({
+    name: 'PIPEWATCH_STATUS_TOKEN',
+    parse: bearerToken,
+    example: 'a-long-random-token-0123456789',
+    secret: true,
+    description:
+      'bearer token for the full `/status`; needed to read `/status` at all when `PIPEWATCH_HTTP_HOST` is not loopback',
+  }),
   webhookSecret: variable({
     name: 'PIPEWATCH_WEBHOOK_SECRET',
     parse: z.string().min(16, 'must be at least 16 characters'),
     example: 'a-long-random-string',
     secret: true,
-    description: 'key of the `X-Pipewatch-Signature` HMAC on webhook bodies',
+    description: 'key of the `X-Pipewatch-Signature` HMAC of each webhook timestamp and body',
   }),
   slackBotToken: variable({
     name: 'SLACK_BOT_TOKEN',
@@ -220,6 +240,15 @@ export const VARIABLES = {
     example: 'smtps://user:password@smtp.example.com:465',
     secret: true,
     description: '`smtp://user:pass@host:port` or `smtps://…`',
+  }),
+  smtpAllowPlaintext: variable({
+    name: 'SMTP_ALLOW_PLAINTEXT',
+    default: 'false',
+    parse: boolean,
+    example: 'true',
+    secret: false,
+    description:
+      '`true` lets an `smtp://` URL with a password log in without STARTTLS (a local relay); otherwise a server offering no STARTTLS is refused',
   }),
   emailFrom: variable({
     name: 'EMAIL_FROM',

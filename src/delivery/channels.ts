@@ -95,6 +95,7 @@ export class Channels implements ChannelSet {
             smtpUrl: config.email.smtpUrl,
             from: config.email.from,
             ratePerSecond: config.email.ratePerSecond,
+            allowPlaintext: config.email.allowPlaintext,
           },
           deps,
         ),

@@ -1,39 +1,123 @@
 /**
  * The daemon's HTTP endpoints: `/healthz` (200 or 503 with the reasons), `/status`
  * (JSON) and `/metrics` (Prometheus text). Later stages mount their endpoints here too.
+ *
+ * It listens on loopback unless told otherwise. `/healthz` and `/metrics` are open: the
+ * first says healthy or not per feed with error codes only, the second's labels are fixed
+ * vocabularies (feeds, results, error codes, channel kinds). `/status` in full needs the
+ * status token as a bearer token; without one, a loopback address serves its public
+ * summary (see `public-view.ts`) and any other address refuses it, so that a reverse
+ * proxy on the same host cannot make a remote reader look local.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BlockList, isIPv6 } from 'node:net';
 import type { Logger } from '../lib/logger.js';
 import type { HealthReport } from './health.js';
 import type { Metrics } from './metrics.js';
+import { healthBody } from './public-view.js';
+
+/** Where the server listens when not told: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
 
 export interface HttpServerDeps {
   port: number;
+  /** Address to listen on; default loopback (`DEFAULT_HOST`). */
   host?: string;
+  /** Bearer token of the full `/status`; unset: nobody gets it over HTTP. */
+  statusToken?: string | undefined;
   metrics: Metrics;
+  /** Health for `/healthz`, built from states whose errors are codes (`withErrorCodes`). */
   health: () => HealthReport;
+  /** The full status, for a reader with the token. */
   status: () => unknown;
+  /** The status without addresses or error text, for a reader without it on loopback. */
+  publicStatus: () => unknown;
   logger: Logger;
 }
 
 export interface RunningHttpServer {
+  /** A URL that reaches the server from this host. */
   url: string;
   port: number;
+  /** The address and port it listens on (`0.0.0.0:8080`: every interface). */
+  listening: string;
+  /** Whether only this host can reach it. */
+  loopback: boolean;
   close(): Promise<void>;
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+
+/** Whether listening on `host` keeps the port to this machine. */
+export function isLoopbackHost(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
+  try {
+    return LOOPBACK.check(host, isIPv6(host) ? 'ipv6' : 'ipv4');
+  } catch {
+    return false;
+  }
+}
+
+/** Compares tokens in constant time: both are hashed first, so lengths leak nothing either. */
+function sameToken(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+type Access = 'full' | 'public' | { refused: string; invalidToken: boolean };
+
+/** Who may read `/status`, from the `Authorization` header and where the server listens. */
+function statusAccess(
+  req: IncomingMessage,
+  token: string | undefined,
+  loopback: boolean,
+  where: string,
+): Access {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const given = /^Bearer +(\S+) *$/i.exec(header)?.[1];
+    if (token !== undefined && given !== undefined && sameToken(given, token)) return 'full';
+    return { refused: 'the bearer token is not the status token', invalidToken: true };
+  }
+  if (loopback) return 'public';
+  return {
+    refused:
+      token === undefined
+        ? `/status is not served on ${where} without PIPEWATCH_STATUS_TOKEN; run \`pipewatch status\` on the host`
+        : '/status needs Authorization: Bearer <PIPEWATCH_STATUS_TOKEN>',
+    invalidToken: false,
+  };
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
+    ...headers,
   });
   res.end(`${JSON.stringify(body, null, 2)}\n`);
 }
 
+/** `host:port`, IPv6 in brackets. */
+function hostPort(host: string, port: number): string {
+  return isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
 /** Starts the server; `port` 0 picks a free one. */
 export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttpServer> {
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const host = deps.host ?? DEFAULT_HOST;
+  const loopback = isLoopbackHost(host);
+  const handle = async (req: IncomingMessage, res: ServerResponse, where: string) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -41,14 +125,17 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
     }
     if (path === '/healthz') {
       const report = deps.health();
-      const reasons = report.feeds.flatMap((f) => (f.reason ? [f.reason] : []));
-      json(res, report.healthy ? 200 : 503, {
-        status: report.healthy ? 'ok' : 'unhealthy',
-        reasons,
-        feeds: report.feeds,
-      });
+      json(res, report.healthy ? 200 : 503, healthBody(report));
     } else if (path === '/status') {
-      json(res, 200, deps.status());
+      const access = statusAccess(req, deps.statusToken, loopback, where);
+      if (access === 'full') json(res, 200, deps.status());
+      else if (access === 'public') json(res, 200, deps.publicStatus());
+      else {
+        const challenge = access.invalidToken
+          ? 'Bearer realm="pipewatch", error="invalid_token"'
+          : 'Bearer realm="pipewatch"';
+        json(res, 401, { error: access.refused }, { 'www-authenticate': challenge });
+      }
     } else if (path === '/metrics') {
       const text = await deps.metrics.text();
       res.writeHead(200, { 'content-type': deps.metrics.contentType });
@@ -60,8 +147,9 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
       });
     }
   };
+  let where = host;
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res, where).catch((error: unknown) => {
       deps.logger.error({ err: error, path: req.url }, 'http handler failed');
       if (!res.headersSent) json(res, 500, { error: 'internal error' });
       else res.end();
@@ -69,15 +157,20 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(deps.port, deps.host ?? '0.0.0.0', () => {
+    server.listen(deps.port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
+  where = hostPort(address, port);
+  // A wildcard address is reached locally through loopback.
+  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${hostPort(local, port)}`,
     port,
+    listening: where,
+    loopback,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -28,6 +28,7 @@ const SECRET_KEYS = [
   'signingSecret',
   'appToken',
   'smtpUrl',
+  'statusToken',
   'PIPEWATCH_API_KEY',
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
@@ -36,6 +37,7 @@ const SECRET_KEYS = [
   'DISCORD_PUBLIC_KEY',
   'SMTP_URL',
   'PIPEWATCH_WEBHOOK_SECRET',
+  'PIPEWATCH_STATUS_TOKEN',
 ];
 
 /** pino redaction paths covering each secret key at depth 0, 1 and 2. */

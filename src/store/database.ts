@@ -1,12 +1,18 @@
 /**
  * The SQLite database: one file, one connection, WAL, foreign keys on, a busy timeout,
  * and the schema brought up to date by the migrations on open. A database written by a
- * newer pipewatch is refused rather than misread.
+ * newer pipewatch is refused rather than misread. Its directory is created owner-only and
+ * its files are made owner-only (see `permissions.ts`).
  */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import {
+  type PermissionWarning,
+  prepareDatabaseFile,
+  prepareDataDirectory,
+  restrictSideFiles,
+} from './permissions.js';
 
 export type Db = Database.Database;
 
@@ -18,12 +24,31 @@ export class DatabaseError extends Error {
   readonly code = 'DATABASE';
 }
 
-/** Opens (creating if needed) the database at `path` and migrates it. */
-export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+/** What opening a database may report. */
+export interface OpenOptions {
+  /** Receives permission warnings (a data directory open to others); default: none. */
+  warn?: PermissionWarning;
+}
+
+/**
+ * Opens (creating if needed) the database at `path` and migrates it; the directory and
+ * files it creates, and the database files it finds, are owner-only.
+ */
+export function openDatabase(
+  path: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  options: OpenOptions = {},
+): Db {
+  const onDisk = path !== ':memory:';
+  const warn = options.warn ?? (() => {});
+  if (onDisk) {
+    prepareDataDirectory(dirname(path), warn);
+    prepareDatabaseFile(path, warn);
+  }
   const db = new Database(path);
   try {
     db.pragma('journal_mode = WAL');
+    if (onDisk) restrictSideFiles(path, warn);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');

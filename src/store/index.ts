@@ -9,12 +9,18 @@ import { OutboxStore } from '../alerts/outbox.js';
 import { ThreadStore } from '../delivery/threads.js';
 import { CapacityStore } from './capacity.js';
 import { CatalogStore } from './catalog.js';
-import { DATABASE_FILE, type Db, openDatabase, openDatabaseReadonly } from './database.js';
+import {
+  DATABASE_FILE,
+  type Db,
+  type OpenOptions,
+  openDatabase,
+  openDatabaseReadonly,
+} from './database.js';
 import { NoticeStore } from './notices.js';
 import { PipelineStore } from './pipelines.js';
 import { SyncStateStore } from './sync-state.js';
 
-export { DATABASE_FILE, DatabaseError } from './database.js';
+export { DATABASE_FILE, DatabaseError, type OpenOptions } from './database.js';
 
 /** Row counts, for status output. */
 export interface StoreCounts {
@@ -44,11 +50,16 @@ export class Store {
     this.threads = new ThreadStore(db);
   }
 
-  /** Opens `<dataDir>/pipewatch.db` (or `:memory:`). */
-  static open(dataDirOrMemory: string): Store {
+  /**
+   * Opens `<dataDir>/pipewatch.db` (or `:memory:`), creating the directory 0700 and the
+   * files 0600; `options.warn` hears of a data directory open to other users.
+   */
+  static open(dataDirOrMemory: string, options: OpenOptions = {}): Store {
     return new Store(
       openDatabase(
         dataDirOrMemory === ':memory:' ? ':memory:' : join(dataDirOrMemory, DATABASE_FILE),
+        undefined,
+        options,
       ),
     );
   }

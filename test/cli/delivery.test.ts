@@ -59,7 +59,8 @@ beforeAll(async () => {
   });
   slack = await startSlackFake();
   discord = await startDiscordFake({ token: DISCORD_TOKEN });
-  smtp = await startSmtpFake();
+  // A relay on loopback without STARTTLS, as SMTP_ALLOW_PLAINTEXT is for.
+  smtp = await startSmtpFake({ starttls: false });
   hooks = await startWebhookReceiver({ secret: WEBHOOK_SECRET });
   const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
   writeFileSync(join(rulesDir, 'rules.yaml'), rules());
@@ -77,6 +78,7 @@ beforeAll(async () => {
     DISCORD_BOT_TOKEN: DISCORD_TOKEN,
     DISCORD_API_URL: discord.url,
     SMTP_URL: smtp.url,
+    SMTP_ALLOW_PLAINTEXT: 'true',
     EMAIL_FROM: 'pipewatch <alerts@example.com>',
     LOG_LEVEL: 'debug',
   };

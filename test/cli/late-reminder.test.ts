@@ -44,7 +44,8 @@ beforeAll(async () => {
     control: true,
   });
   slack = await startSlackFake();
-  smtp = await startSmtpFake();
+  // A relay on loopback without STARTTLS, as SMTP_ALLOW_PLAINTEXT is for.
+  smtp = await startSmtpFake({ starttls: false });
   const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
   writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
   env = {
@@ -57,6 +58,7 @@ beforeAll(async () => {
     SLACK_BOT_TOKEN: SLACK_TOKEN,
     SLACK_API_URL: slack.url,
     SMTP_URL: smtp.url,
+    SMTP_ALLOW_PLAINTEXT: 'true',
     EMAIL_FROM: 'pipewatch <alerts@example.com>',
   };
 });

@@ -36,6 +36,9 @@ describe('loadConfig', () => {
     expect(config.capacityIntervalMs).toBe(900_000);
     expect(config.maxAlertAgeMs).toBe(86_400_000);
     expect(config.httpPort).toBe(8080);
+    expect(config.httpHost).toBe('127.0.0.1');
+    expect(config.statusToken).toBeUndefined();
+    expect(config.email.allowPlaintext).toBe(false);
     expect(config.logLevel).toBe('info');
     expect(config.pipelines).toEqual([]);
     expect(config.capacityPipelines).toEqual([]);
@@ -96,6 +99,9 @@ describe('loadConfig', () => {
     ['PIPEWATCH_BASELINE_PAGES', '0', /between 1 and 1000/],
     ['PIPEWATCH_BASELINE_AGE', 'forever', /is not a duration/],
     ['PIPEWATCH_HTTP_PORT', 'http', /whole number/],
+    ['PIPEWATCH_HTTP_HOST', 'pipewatch.example.com', /must be an IP address .* or localhost/],
+    ['PIPEWATCH_STATUS_TOKEN', 'short-token', /at least 16 characters/],
+    ['PIPEWATCH_STATUS_TOKEN', 'a token with spaces in it', /no spaces/],
     ['PIPEWATCH_WEBHOOK_SECRET', 'short', /at least 16 characters/],
     ['SLACK_BOT_TOKEN', 'xoxp-user-token', /starting with "xoxb-"/],
     ['SLACK_SIGNING_SECRET', 'not-hex', /32 hexadecimal/],
@@ -106,6 +112,7 @@ describe('loadConfig', () => {
     ['DISCORD_PUBLIC_KEY', 'xyz', /64 hexadecimal/],
     ['DISCORD_API_URL', 'discord', /http:\/\/ or https:\/\//],
     ['SMTP_URL', 'http://mail.example.com', /smtp:\/\/ or smtps:\/\//],
+    ['SMTP_ALLOW_PLAINTEXT', 'yes', /must be true or false/],
     ['EMAIL_FROM', 'alerts at example', /must be an email address/],
     ['PIPEWATCH_EMAIL_RATE', '0', /greater than 0/],
     ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
@@ -158,6 +165,33 @@ describe('loadConfig', () => {
       expect(line).not.toMatch(/S3KR1T/);
     }
   });
+
+  it('takes listening addresses, a status token and SMTP_ALLOW_PLAINTEXT', () => {
+    for (const host of ['0.0.0.0', '::', '::1', '10.0.0.5', 'localhost']) {
+      expect(loadConfig({ PIPEWATCH_HTTP_HOST: host }, '/').httpHost).toBe(host);
+    }
+    const token = 'Zm9vYmFyLWJhei0xMjM0NTY3ODkw==';
+    expect(loadConfig({ PIPEWATCH_STATUS_TOKEN: token }, '/').statusToken).toBe(token);
+    expect(loadConfig({ SMTP_ALLOW_PLAINTEXT: 'TRUE' }, '/').email.allowPlaintext).toBe(true);
+    expect(errorsFor({ PIPEWATCH_STATUS_TOKEN: 'S3KR1T with space' })[0]).toContain(
+      '(value hidden)',
+    );
+  });
+
+  it.each([['ignoreTLS=true'], ['requireTLS=false'], ['opportunisticTLS=true']])(
+    'refuses an smtp:// login whose URL turns STARTTLS off with %s',
+    (setting) => {
+      const env = {
+        SMTP_URL: `smtp://u:p4ss@mail.example.com:587/?${setting}`,
+        EMAIL_FROM: 'a@b.co',
+      };
+      expect(errorsFor(env)).toEqual([
+        `SMTP_URL turns STARTTLS off (${setting}) but logs in, so the password would cross the network in clear text; remove ${setting}, or set SMTP_ALLOW_PLAINTEXT=true for a local relay`,
+      ]);
+      expect(errorsFor({ ...env, SMTP_ALLOW_PLAINTEXT: 'true' })).toEqual([]);
+      expect(errorsFor({ ...env, SMTP_URL: 'smtp://relay.local:25/?ignoreTLS=true' })).toEqual([]);
+    },
+  );
 
   it('reports every bad variable at once', () => {
     expect(

@@ -1,20 +1,32 @@
 /**
  * A real SMTP server on loopback (the `smtp-server` package) for the email channel's tests
- * and benchmark. It requires a login (PLAIN or LOGIN, user and password checked), offers
- * no STARTTLS (`disabledCommands: ['STARTTLS']`, plain-text login allowed), so nodemailer
- * talks plain SMTP to it without any client-side setting. Accepted messages are parsed
- * with `mailparser` and kept with their envelope; `reject` makes the server refuse the
- * coming messages with a chosen reply at a chosen step.
+ * and benchmark. It requires a login (PLAIN or LOGIN, user and password checked) and
+ * offers STARTTLS with a certificate made for the test (`ca` is what a client trusts);
+ * with `starttls: false` it offers none, as a local relay might. Either way it takes a
+ * login in clear text, like the servers a password must not be sent to, and records
+ * whether each login came over TLS. Accepted messages are parsed with `mailparser` and
+ * kept with their envelope; `reject` makes the server refuse the coming messages with a
+ * chosen reply at a chosen step.
  */
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { selfSignedCertificate } from './certificate.js';
 
 export interface SmtpFakeOptions {
   user?: string;
   pass?: string;
   /** Parse messages with mailparser (default); off, only the raw text is kept. */
   parse?: boolean;
+  /** Offer STARTTLS (default); `false`: plain text only, as a local relay. */
+  starttls?: boolean;
+}
+
+/** A login attempt as the server saw it. */
+export interface SmtpLogin {
+  user: string;
+  /** It came over TLS (after STARTTLS). */
+  secure: boolean;
 }
 
 /** A reply the server gives instead of accepting. */
@@ -45,6 +57,10 @@ export interface SmtpFake {
   port: number;
   user: string;
   pass: string;
+  /** PEM of the certificate STARTTLS presents, for a client to trust. */
+  ca: string;
+  /** Every login attempt, accepted or not. */
+  logins: SmtpLogin[];
   messages: ReceivedMail[];
   /** Connections: opened in all, open now, most open at once. */
   connections: { total: number; open: number; maxOpen: number };
@@ -64,6 +80,9 @@ export async function startSmtpFake(options: SmtpFakeOptions = {}): Promise<Smtp
   const user = options.user ?? 'pipewatch';
   const pass = options.pass ?? 'S3cret-pa55word!';
   const parse = options.parse ?? true;
+  const starttls = options.starttls ?? true;
+  const certificate = selfSignedCertificate();
+  const logins: SmtpLogin[] = [];
   const messages: ReceivedMail[] = [];
   const faults: Array<
     Required<Pick<SmtpFault, 'code' | 'message' | 'stage' | 'times'>> & SmtpFault
@@ -90,7 +109,8 @@ export async function startSmtpFake(options: SmtpFakeOptions = {}): Promise<Smtp
 
   const server = new SMTPServer({
     secure: false,
-    disabledCommands: ['STARTTLS'],
+    ...(starttls ? { key: certificate.key, cert: certificate.cert } : {}),
+    disabledCommands: starttls ? [] : ['STARTTLS'],
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
@@ -106,7 +126,8 @@ export async function startSmtpFake(options: SmtpFakeOptions = {}): Promise<Smtp
     onClose() {
       connections.open -= 1;
     },
-    onAuth(auth, _session, callback) {
+    onAuth(auth, session, callback) {
+      logins.push({ user: auth.username ?? '', secure: session.secure });
       if (auth.username === user && auth.password === pass) {
         callback(null, { user: auth.username });
       } else {
@@ -155,6 +176,8 @@ export async function startSmtpFake(options: SmtpFakeOptions = {}): Promise<Smtp
     port,
     user,
     pass,
+    ca: certificate.cert,
+    logins,
     messages,
     connections,
     reject(fault) {

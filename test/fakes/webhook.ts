@@ -1,11 +1,14 @@
 /**
  * A webhook receiver on loopback: records each POST with its headers and raw body,
- * checks `X-Pipewatch-Signature` when given the secret, and answers with scripted
- * statuses (`fail`) before accepting again.
+ * checks `X-Pipewatch-Signature` when given the secret, as the README tells receivers to
+ * (`verifyWebhookSignature`), refusing a bad one with 401, and answers with scripted
+ * statuses (`fail`) before accepting again. Given a clock, it refuses a signature made
+ * more than five minutes from its time too; without one it checks the HMAC only, since
+ * a test's sender may run on a clock of its own.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifyWebhookSignature } from '../../src/channels/webhook/verify.js';
 
 export interface ReceivedHook {
   path: string;
@@ -15,6 +18,14 @@ export interface ReceivedHook {
   signatureValid: boolean | undefined;
 }
 
+/** A request the receiver refused for its signature. */
+export interface RefusedHook {
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Why, as `verifyWebhookSignature` says. */
+  reason: string;
+}
+
 export interface WebhookReceiver {
   /** Base URL: `http://127.0.0.1:<port>`. */
   url: string;
@@ -22,16 +33,19 @@ export interface WebhookReceiver {
   received: ReceivedHook[];
   /** Every request, answered or refused. */
   requests: number;
+  /** Requests refused for their signature. */
+  refused: RefusedHook[];
   /** The next `count` requests are answered with `status` (and `Retry-After` seconds). */
   fail(status: number, count?: number, retryAfterSeconds?: number): void;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(
-  options: { secret?: string } = {},
+  options: { secret?: string; clock?: { now(): Date } } = {},
 ): Promise<WebhookReceiver> {
   const faults: Array<{ status: number; retryAfter?: number }> = [];
   const received: ReceivedHook[] = [];
+  const refused: RefusedHook[] = [];
   const state = { requests: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -45,16 +59,22 @@ export async function startWebhookReceiver(
         res.writeHead(fault.status, headers).end(`refused with ${fault.status}`);
         return;
       }
-      const body = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
       let signatureValid: boolean | undefined;
       if (options.secret !== undefined) {
-        const expected = Buffer.from(
-          `sha256=${createHmac('sha256', options.secret).update(body).digest('hex')}`,
+        const check = verifyWebhookSignature(
+          options.secret,
+          req.headers['x-pipewatch-signature'] as string | undefined,
+          raw,
+          options.clock
+            ? { now: options.clock.now() }
+            : { toleranceSeconds: Number.POSITIVE_INFINITY },
         );
-        const given = Buffer.from(String(req.headers['x-pipewatch-signature'] ?? ''));
-        signatureValid = given.length === expected.length && timingSafeEqual(given, expected);
-        if (!signatureValid) {
-          res.writeHead(401).end('bad signature');
+        signatureValid = check.ok;
+        if (!check.ok) {
+          refused.push({ headers: req.headers, body, reason: check.reason });
+          res.writeHead(401).end(`bad signature: ${check.reason}`);
           return;
         }
       }
@@ -67,6 +87,7 @@ export async function startWebhookReceiver(
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    refused,
     get requests() {
       return state.requests;
     },

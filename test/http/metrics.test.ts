@@ -89,6 +89,7 @@ describe('/metrics exposition', () => {
       logger: silentLogger,
       health: () => assessHealth([], [], new Date(0), new Date(0)),
       status: () => ({}),
+      publicStatus: () => ({}),
     });
     const response = await fetch(`${server.url}/metrics`);
     expect(response.status).toBe(200);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assessHealth } from '../../src/http/health.js';
 import { Metrics } from '../../src/http/metrics.js';
+import { withErrorCodes } from '../../src/http/public-view.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
@@ -58,7 +59,9 @@ describe('HTTP endpoints', () => {
   let store: Store | undefined;
   afterEach(async () => {
     await server?.close();
+    server = undefined;
     store?.close();
+    store = undefined;
   });
 
   it('serves /healthz (200 or 503 with reasons), /status and /metrics', async () => {
@@ -72,7 +75,8 @@ describe('HTTP endpoints', () => {
       metrics,
       logger: silentLogger,
       health: () => assessHealth(feeds, store!.syncState.all(), now, start),
-      status: () => ({ counts: store!.counts() }),
+      status: () => ({ full: true }),
+      publicStatus: () => ({ counts: store!.counts() }),
     });
     const healthy = await fetch(`${server.url}/healthz`);
     expect(healthy.status).toBe(200);
@@ -90,4 +94,130 @@ describe('HTTP endpoints', () => {
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
     expect((await fetch(`${server.url}/status`, { method: 'POST' })).status).toBe(405);
   });
+
+  it('says healthy or not per feed, with error codes and nothing the error said', async () => {
+    const states = [
+      {
+        feed: 'notices',
+        last_attempt_at: '2026-11-20T12:00:00Z',
+        last_success_at: null,
+        last_error: 'the API refused user scheduler1 (GET /ip/notices on api.example.com)',
+        last_error_code: 'UPSTREAM_AUTH',
+        last_error_at: '2026-11-20T12:00:00Z',
+        consecutive_failures: 3,
+      },
+    ];
+    server = await startHttpServer({
+      ...endpoints(),
+      health: () =>
+        assessHealth(feeds, withErrorCodes(states), new Date('2026-11-20T13:00:00Z'), start),
+    });
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(503);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({
+      status: 'unhealthy',
+      reasons: [
+        'no successful notices sync since start (30 min); last error: UPSTREAM_AUTH',
+        'no successful capacity sync since start (45 min)',
+      ],
+      feeds: [
+        {
+          feed: 'notices',
+          healthy: false,
+          last_success_at: null,
+          reason: 'no successful notices sync since start (30 min); last error: UPSTREAM_AUTH',
+        },
+        {
+          feed: 'capacity',
+          healthy: false,
+          last_success_at: null,
+          reason: 'no successful capacity sync since start (45 min)',
+        },
+      ],
+    });
+    expect(body).not.toMatch(/scheduler1|api\.example\.com/);
+  });
+
+  it('listens on loopback unless told otherwise', async () => {
+    const { host: _host, ...withoutHost } = endpoints();
+    server = await startHttpServer(withoutHost);
+    expect(server.listening).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(server.loopback).toBe(true);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
+  it('on any other address serves /status only for the status token, compared whole', async () => {
+    server = await startHttpServer({ ...endpoints(), host: '0.0.0.0', statusToken: TOKEN });
+    expect(server.loopback).toBe(false);
+    const status = (authorization?: string) =>
+      fetch(`${server!.url}/status`, authorization ? { headers: { authorization } } : {});
+
+    const missing = await status();
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="pipewatch"');
+    expect(await missing.json()).toEqual({
+      error: '/status needs Authorization: Bearer <PIPEWATCH_STATUS_TOKEN>',
+    });
+    for (const wrong of [
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}X`,
+      `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}`,
+      `Bearer`,
+    ]) {
+      const refused = await status(wrong);
+      expect([wrong, refused.status]).toEqual([wrong, 401]);
+      expect(refused.headers.get('www-authenticate')).toBe(
+        'Bearer realm="pipewatch", error="invalid_token"',
+      );
+    }
+    expect(await (await status(`Bearer ${TOKEN}`)).json()).toEqual({ full: true });
+    expect(await (await status(`bearer ${TOKEN}`)).json()).toEqual({ full: true });
+    // The other endpoints stay open.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+  });
+
+  it('on any other address without a status token refuses /status to everyone', async () => {
+    server = await startHttpServer({ ...endpoints(), host: '0.0.0.0' });
+    const response = await fetch(`${server.url}/status`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="pipewatch"');
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /^\/status is not served on 0\.0\.0\.0:\d+ without PIPEWATCH_STATUS_TOKEN; run `pipewatch status` on the host$/,
+    );
+    const guessed = await fetch(`${server.url}/status`, {
+      headers: { authorization: 'Bearer undefined' },
+    });
+    expect(guessed.status).toBe(401);
+  });
+
+  it('on loopback serves the public status without a token, the full one with it', async () => {
+    server = await startHttpServer({ ...endpoints(), statusToken: TOKEN });
+    expect(await (await fetch(`${server.url}/status`)).json()).toEqual({ public: true });
+    const full = await fetch(`${server.url}/status`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(await full.json()).toEqual({ full: true });
+    const wrong = await fetch(`${server.url}/status`, {
+      headers: { authorization: 'Bearer not-the-status-token' },
+    });
+    expect(wrong.status).toBe(401);
+  });
 });
+
+const TOKEN = 'status-token-0123456789abcdef';
+
+/** Endpoints whose answers say which view was served. */
+function endpoints() {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    metrics: new Metrics({ processMetrics: false }),
+    logger: silentLogger,
+    health: () => assessHealth([], [], new Date(0), new Date(0)),
+    status: () => ({ full: true }),
+    publicStatus: () => ({ public: true }),
+  };
+}

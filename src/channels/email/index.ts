@@ -11,4 +11,9 @@ export {
   senderDomain,
   threadRoot,
 } from './render.js';
-export { createEmailChannel, type EmailChannelOptions, pacing } from './send.js';
+export {
+  createEmailChannel,
+  type EmailChannelOptions,
+  NO_STARTTLS_REASON,
+  pacing,
+} from './send.js';

@@ -5,7 +5,10 @@
  * connections (default 2). SMTP answers become typed failures: a 5xx reply is permanent
  * (503, a protocol-state hiccup, is not), a 4xx reply, a refused or dropped connection and
  * a timeout are temporary, a login refused or impossible is permanent. The SMTP password
- * is scrubbed from every reason, error and log line this channel makes.
+ * is scrubbed from every reason, error and log line this channel makes, and never sent
+ * in clear text: an `smtp://` login requires STARTTLS (nodemailer's `requireTLS`), and a
+ * server that offers none fails the delivery for good, unless `allowPlaintext` says the
+ * server is a local relay.
  */
 import { createTransport, type NodemailerError } from 'nodemailer';
 import { clip, oneLine } from '../text.js';
@@ -36,7 +39,21 @@ export interface EmailChannelOptions {
   maxDigest?: number;
   /** Milliseconds to wait for a connection, the greeting or a reply; default 30 s. */
   timeoutMs?: number;
+  /**
+   * SMTP_ALLOW_PLAINTEXT: an `smtp://` login may go without STARTTLS (a local relay).
+   * Default false: it requires STARTTLS.
+   */
+  allowPlaintext?: boolean;
+  /**
+   * A certificate authority to trust besides Node's own (PEM), for a server with a
+   * private certificate; a deployment sets `NODE_EXTRA_CA_CERTS` instead.
+   */
+  ca?: string;
 }
+
+/** Why a login to a server without STARTTLS is refused, as the delivery's reason. */
+export const NO_STARTTLS_REASON =
+  'email: the server offers no STARTTLS; the password is not sent in clear text (set SMTP_ALLOW_PLAINTEXT=true for a local relay)';
 
 /** Codes of failures that no retry mends: the login, the configuration, the envelope. */
 const PERMANENT_CODES = new Set(['EAUTH', 'ENOAUTH', 'ECONFIG', 'EENVELOPE', 'EMAXRECIPIENTS']);
@@ -51,6 +68,9 @@ export function createEmailChannel(
   const host = url.hostname;
   const port = Number(url.port) || (secure ? 465 : 587);
   const user = decodeURIComponent(url.username);
+  const login = url.username !== '' || url.password !== '';
+  // With implicit TLS (smtps) nodemailer ignores requireTLS; it matters for smtp:// only.
+  const requireTLS = login && !(options.allowPlaintext ?? false);
   const where = { server: `${host}:${port}`, user };
   const scrub = scrubber([url.password, decodeURIComponent(url.password), options.smtpUrl]);
   const timeout = options.timeoutMs ?? 30_000;
@@ -66,6 +86,8 @@ export function createEmailChannel(
     disableFileAccess: true,
     disableUrlAccess: true,
     logger: false,
+    requireTLS,
+    ...(options.ca ? { tls: { ca: options.ca } } : {}),
   });
   transporter.on('error', (err: Error) => {
     const { reason } = describe(err, where, scrub);
@@ -119,7 +141,8 @@ export function createEmailChannel(
       } catch (err) {
         throw describe(err, where, scrub);
       }
-      return `email: ${host}:${port}${user ? ` as ${user}` : ' without login'}`;
+      const tls = secure ? 'TLS' : requireTLS ? 'STARTTLS required' : 'STARTTLS when offered';
+      return `email: ${host}:${port}${user ? ` as ${user}` : ' without login'} (${tls})`;
     },
 
     async close() {
@@ -171,7 +194,11 @@ function describe(
   const reply = e.responseCode;
   let reason: string;
   let permanent: boolean;
-  if (typeof reply === 'number' && reply >= 400) {
+  if (code === 'ETLS' && e.command === 'STARTTLS' && typeof reply === 'number') {
+    // requireTLS asked for STARTTLS and the server refused the command: it has none.
+    reason = NO_STARTTLS_REASON;
+    permanent = true;
+  } else if (typeof reply === 'number' && reply >= 400) {
     permanent = typeof e.permanent === 'boolean' ? e.permanent : reply >= 500;
     const response = oneLine(e.response ?? '') || `${reply} ${message}`;
     const who = e.rejected?.length ? ` (${e.rejected.join(', ')})` : '';

@@ -1,11 +1,25 @@
 /**
  * The webhook body: the payload of the product contract (version 1) with `sent_at`, as
- * compact JSON, and its signature: `sha256=<hex HMAC-SHA256 of the exact body>` under
- * `PIPEWATCH_WEBHOOK_SECRET`. Receivers verify the signature over the raw bytes.
+ * compact JSON, and its signatures under `PIPEWATCH_WEBHOOK_SECRET`:
+ *
+ * - `X-Pipewatch-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, the
+ *   scheme Stripe and Slack use: the time is signed with the body, so a receiver that
+ *   refuses a `t` older than five minutes cannot be fed a recorded request again
+ *   (`verify.ts` checks it as a receiver should);
+ * - `X-Pipewatch-Signature-256: sha256=<hex HMAC-SHA256 of the body>`, the earlier
+ *   scheme, which proves the body but not when it was sent. Deprecated: kept for
+ *   receivers not yet moved, for one minor version.
+ *
+ * Receivers verify over the raw bytes, before parsing.
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
 import type { UtcIso } from '../../upstream/schemas.js';
+
+/** The signature with its time: `t=…,v1=…`. */
+export const SIGNATURE_HEADER = 'x-pipewatch-signature';
+/** The earlier signature of the body alone, `sha256=…`; deprecated. */
+export const LEGACY_SIGNATURE_HEADER = 'x-pipewatch-signature-256';
 
 /** The JSON body of one alert. */
 export function renderWebhook(payload: AlertPayload, sentAt: UtcIso): string {
@@ -13,9 +27,24 @@ export function renderWebhook(payload: AlertPayload, sentAt: UtcIso): string {
   return JSON.stringify({ ...contract, sent_at: sentAt });
 }
 
-/** The `X-Pipewatch-Signature` value for `body`. */
-export function signature(body: string, secret: string): string {
+/** The `X-Pipewatch-Signature` value for `body` sent at `at`. */
+export function signature(body: string, secret: string, at: Date): string {
+  const t = Math.floor(at.getTime() / 1000);
+  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return `t=${t},v1=${v1}`;
+}
+
+/** The `X-Pipewatch-Signature-256` value for `body`: its HMAC alone, replayable. */
+export function legacySignature(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/** Both signature headers of `body` sent at `at`. */
+export function signatureHeaders(body: string, secret: string, at: Date): Record<string, string> {
+  return {
+    [SIGNATURE_HEADER]: signature(body, secret, at),
+    [LEGACY_SIGNATURE_HEADER]: legacySignature(body, secret),
+  };
 }
 
 /**

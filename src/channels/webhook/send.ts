@@ -11,10 +11,10 @@ import { VERSION } from '../../lib/version.js';
 import type { UtcIso } from '../../upstream/schemas.js';
 import type { Alert, Channel, ChannelDeps } from '../types.js';
 import { DeliveryError } from '../types.js';
-import { deliveryId, renderWebhook, signature } from './render.js';
+import { deliveryId, renderWebhook, signatureHeaders } from './render.js';
 
 export interface WebhookOptions {
-  /** Key of the `X-Pipewatch-Signature` HMAC; unset: unsigned. */
+  /** Key of the `X-Pipewatch-Signature` HMACs; unset: unsigned. */
   secret?: string | undefined;
   /** Requests per second per receiving host. */
   perSecond?: number;
@@ -51,7 +51,9 @@ export function createWebhookChannel(
       'user-agent': `pipewatch/${VERSION}`,
       'x-pipewatch-delivery': deliveryId(alert.key),
     };
-    if (options.secret) headers['x-pipewatch-signature'] = signature(body, options.secret);
+    // Signed at the real time, which the receiver's clock checks, whatever `now` says.
+    if (options.secret)
+      Object.assign(headers, signatureHeaders(body, options.secret, deps.clock.now()));
     const where = origin(url);
     let response: Awaited<ReturnType<typeof request>>;
     try {

@@ -24,7 +24,7 @@ let channel: Channel<'email'>;
 beforeAll(async () => {
   fake = await startSmtpFake();
   channel = createEmailChannel(
-    { smtpUrl: fake.url, from: 'alerts@example.com', ratePerSecond: 1000 },
+    { smtpUrl: fake.url, from: 'alerts@example.com', ratePerSecond: 1000, ca: fake.ca },
     deps,
   );
 });
@@ -79,6 +79,7 @@ describe('email failures', () => {
         smtpUrl: fake.url.replace(encodeURIComponent(fake.pass), wrong),
         from: 'alerts@example.com',
         ratePerSecond: 1000,
+        ca: fake.ca,
       },
       { clock: systemClock, logger },
     );
@@ -147,14 +148,14 @@ describe('email failures', () => {
 describe('email verify and pool', () => {
   it('verifies the login and names the server and user, not the password', async () => {
     const who = await channel.verify!();
-    expect(who).toBe(`email: 127.0.0.1:${fake.port} as pipewatch`);
+    expect(who).toBe(`email: 127.0.0.1:${fake.port} as pipewatch (STARTTLS required)`);
     expect(who).not.toContain(fake.pass);
   });
 
   it('delivers 50 messages through the pool over at most two connections', async () => {
     const pooled = await startSmtpFake({ parse: false });
     const pool = createEmailChannel(
-      { smtpUrl: pooled.url, from: 'alerts@example.com', ratePerSecond: 10_000 },
+      { smtpUrl: pooled.url, from: 'alerts@example.com', ratePerSecond: 10_000, ca: pooled.ca },
       deps,
     );
     try {

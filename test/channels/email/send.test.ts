@@ -28,7 +28,12 @@ let channel: Channel<'email'>;
 beforeAll(async () => {
   fake = await startSmtpFake();
   channel = createEmailChannel(
-    { smtpUrl: fake.url, from: 'pipewatch <alerts@example.com>', ratePerSecond: 1000 },
+    {
+      smtpUrl: fake.url,
+      from: 'pipewatch <alerts@example.com>',
+      ratePerSecond: 1000,
+      ca: fake.ca,
+    },
     { clock: systemClock, logger: silentLogger },
   );
 });
