@@ -5,6 +5,7 @@
  */
 import type { Metrics } from '../http/metrics.js';
 import type { Clock } from '../lib/clock.js';
+import { formatTimeLeft } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
 import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
@@ -43,6 +44,11 @@ export const schedulerDefaults = {
   failureBaseMs: 30_000,
   /** …doubling, but never longer than the interval. After an auth failure: at least this. */
   authBackoffMs: 3_600_000,
+  /**
+   * The API's `Retry-After` is honoured up to this, or up to the feed's interval when that
+   * is longer: a longer ask (no working API makes one) would stop the feed for good.
+   */
+  maxRetryAfterMs: 3_600_000,
 } as const;
 
 export class Scheduler {
@@ -88,6 +94,11 @@ export class Scheduler {
           `${feed.name} sync: the API refused the credentials: ${error.message}. Check PIPEWATCH_API_USER and PIPEWATCH_API_KEY; next try in ${Math.round(nextDelayMs / 60_000)} min`,
         );
       } else {
+        const asked = retryAfterOf(error);
+        const cut =
+          asked > nextDelayMs
+            ? `; next try in ${formatTimeLeft(nextDelayMs)}, not after the ${formatTimeLeft(asked)} the API asked for, which is longer than pipewatch waits`
+            : '';
         logger.warn(
           {
             feed: feed.name,
@@ -95,7 +106,7 @@ export class Scheduler {
             failures: streak,
             nextInSeconds: Math.round(nextDelayMs / 1000),
           },
-          `${feed.name} sync failed: ${error.message}`,
+          `${feed.name} sync failed: ${error.message}${cut}`,
         );
       }
       return { feed: feed.name, ok: false, error, nextDelayMs };
@@ -142,8 +153,14 @@ export class Scheduler {
   private backoff(feed: Feed, error: Error, streak: number): number {
     if (error instanceof AuthenticationError)
       return Math.max(feed.intervalMs, schedulerDefaults.authBackoffMs);
-    const retryAfter = error instanceof UpstreamError ? (error.retryAfterMs ?? 0) : 0;
+    const cap = Math.max(feed.intervalMs, schedulerDefaults.maxRetryAfterMs);
     const exponential = schedulerDefaults.failureBaseMs * 2 ** (streak - 1);
-    return Math.max(retryAfter, Math.min(feed.intervalMs, exponential));
+    return Math.max(Math.min(retryAfterOf(error), cap), Math.min(feed.intervalMs, exponential));
   }
+}
+
+/** How long the API asked to be left alone, in milliseconds; 0 when it did not say. */
+function retryAfterOf(error: Error): number {
+  const ms = error instanceof UpstreamError ? error.retryAfterMs : undefined;
+  return ms !== undefined && ms > 0 ? ms : 0;
 }
