@@ -10,6 +10,7 @@ import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { readLimitedBody } from './body.js';
 import {
   AuthenticationError,
   MalformedBodyError,
@@ -21,7 +22,7 @@ import {
   SchemaError,
   ServerError,
   TimeoutError,
-  type UpstreamError,
+  UpstreamError,
 } from './errors.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { EnvelopeSchema } from './schemas.js';
@@ -53,6 +54,8 @@ export interface TransportOptions {
   timeouts: Timeouts;
   rateLimit: RateLimit;
   retry: RetryPolicy;
+  /** A response body longer than this fails with `BodyTooLargeError`, unread beyond it. */
+  maxBodyBytes: number;
   clock: Clock;
   random: () => number;
   logger: Logger;
@@ -185,9 +188,9 @@ export class Transport {
       });
       status = res.statusCode;
       responseHeaders = res.headers;
-      text = await res.body.text();
+      text = await readLimitedBody(res, this.options.maxBodyBytes, context);
     } catch (error) {
-      if (req.signal?.aborted) throw error;
+      if (req.signal?.aborted || error instanceof UpstreamError) throw error;
       throw this.transportError(error, context, deadline.aborted);
     }
     this.options.logger.debug(

@@ -1,13 +1,15 @@
 /**
- * An API that sends values no page should hold: the client loses only the record at
- * fault when one record is too large or too deep.
+ * An API that sends more than any page needs, or values no page should hold: the client
+ * reads no further than its limit, fails that request with a coded error, and loses only
+ * the record at fault when one record is too large or too deep.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
+import { BodyTooLargeError, UpstreamErrorCode } from '../../src/upstream/errors.js';
 import { TEXT_LIMITS } from '../../src/upstream/schemas.js';
-import { type ScriptedApi, startScriptedApi } from '../fakes/scripted-api.js';
+import { chunks, type ScriptedApi, startScriptedApi } from '../fakes/scripted-api.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
@@ -41,6 +43,65 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await sim.close();
+});
+
+describe('the response body limit', () => {
+  it('stops reading a streamed body at the limit and fails that request, once', async () => {
+    // 200 MB announced by nothing: chunked, as a server streaming a huge page sends it.
+    const fake = await startScriptedApi(() => ({
+      stream: chunks(
+        '{"status":"success","messages":[],"meta":{},"data":[{"notice":"',
+        64_000,
+        3125,
+      ),
+    }));
+    fakes.push(fake);
+    const api = client({ maxBodyBytes: 2 * MB }, fake.url);
+    const error = await api.notices().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BodyTooLargeError);
+    expect(error).toMatchObject({
+      code: UpstreamErrorCode.BodyTooLarge,
+      retryable: false,
+      limitBytes: 2 * MB,
+    });
+    expect((error as Error).message).toBe(
+      'response body is larger than the 2 MB pipewatch reads (PIPEWATCH_API_MAX_BODY) (GET /ip/notices?page=1 on ' +
+        `${new URL(fake.url).host})`,
+    );
+    await expect
+      .poll(() => fake.requests[0]?.finished === false && fake.requests[0].sent)
+      .toBeTruthy();
+    // The connection is dropped at the limit: the server could not send much more than it.
+    expect(fake.requests[0]!.sent).toBeLessThan(12 * MB);
+    expect(fake.requests).toHaveLength(1);
+    expect(api.stats).toMatchObject({ requests: 1, retries: 0, failures: 1 });
+  });
+
+  it('refuses a body whose Content-Length is over the limit without reading it', async () => {
+    const fake = await startScriptedApi(() => ({
+      headers: { 'content-length': String(200 * MB) },
+      stream: chunks('{"status":"success","data":["', 64_000, 3125, '"]}'),
+    }));
+    fakes.push(fake);
+    const error = await client({ maxBodyBytes: 2 * MB }, fake.url)
+      .pipelines()
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^response body of 200 MB is larger than the 2 MB pipewatch reads/,
+    );
+    expect(fake.requests[0]!.finished).toBe(false);
+  });
+
+  it('reads a body up to the limit, and the simulator streams a page of any size', async () => {
+    sim.control.injectFault({ kind: 'large-body', bytes: 3 * MB, path: '/ip/notices', count: 2 });
+    const error = await client({ maxBodyBytes: 2 * MB })
+      .notices()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BodyTooLargeError);
+    const page = await client({ maxBodyBytes: 4 * MB }).notices();
+    expect(page.rawCount).toBe(20);
+    expect(page.data).toHaveLength(19);
+  });
 });
 
 describe('a record too large or too deep', () => {
