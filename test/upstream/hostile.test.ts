@@ -164,3 +164,13 @@ describe('a record too large or too deep', () => {
     expect(seen.map((m) => m.length)).toEqual([TEXT_LIMITS.text + 1, TEXT_LIMITS.text + 1]);
   });
 });
+
+describe('timeouts', () => {
+  it('longer than a timer holds do not time every request out at once', async () => {
+    const month = 30 * 86_400_000;
+    const api = client({
+      timeouts: { connectMs: month, headersMs: month, bodyMs: month, totalMs: 2 * month },
+    });
+    expect((await api.hello()).data).toEqual({ name: 'World' });
+  });
+});
