@@ -8,7 +8,6 @@ import { AlertEngine } from '../alerts/engine.js';
 import { type Config, ConfigError } from '../config/index.js';
 import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
-import { assessHealth } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../http/server.js';
 import { type CapacityPlan, capacityPlan } from '../ingest/capacity-plan.js';
@@ -220,8 +219,7 @@ export class Daemon {
           port: setup.httpPort,
           metrics,
           logger: ctx.logger,
-          health: () =>
-            assessHealth(scheduler.feeds, store.syncState.all(), clock.now(), daemon.startedAt),
+          health: () => scheduler.health(clock.now(), daemon.startedAt),
           status: () => daemon.status(),
         });
       } catch (error) {
@@ -242,6 +240,7 @@ export class Daemon {
       ...statusReport(this.store, this.clock.now(), {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
+        health: this.scheduler.health(this.clock.now(), this.startedAt),
         capacityPlan: planReport(
           this.store,
           this.capacityPlan(),

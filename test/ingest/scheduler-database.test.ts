@@ -13,11 +13,16 @@ import { Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
+import { startCli, until } from '../cli/run-cli.js';
+import { type Harness, harness, premium } from './harness.js';
 
 let store: Store | undefined;
-afterEach(() => {
+let h: Harness | undefined;
+afterEach(async () => {
   store?.close();
   store = undefined;
+  await h?.close();
+  h = undefined;
 });
 
 /** Makes every write to `sync_state` fail, through a second connection, as a full disk would. */
@@ -118,5 +123,60 @@ describe('a database that cannot record a sync', () => {
       'capacity sync failed (the API is down) but could not be recorded in the database: database or disk is full; the feed is unhealthy until one is; next try in 30 s',
     );
     expect(scheduler.health(clock.now(), clock.now()).feeds[0]?.healthy).toBe(false);
+  });
+
+  it("shows on the daemon's /healthz and /status at once, and clears when the database records again", async () => {
+    h = await harness();
+    const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-sched-db-'));
+    Store.open(dataDir).close();
+    const repair = refuseSyncStateWrites(dataDir);
+    const clock = new ManualClock('2026-11-20T15:00:00Z');
+    const stop = new AbortController();
+    const running = startCli(
+      ['run'],
+      {
+        PIPEWATCH_API_URL: h.sim.url,
+        PIPEWATCH_API_USER: premium.username,
+        PIPEWATCH_API_KEY: premium.key,
+        PIPEWATCH_API_RATE: '100',
+        PIPEWATCH_DATA_DIR: dataDir,
+        PIPEWATCH_RULES_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-rules-')),
+        PIPEWATCH_HTTP_PORT: '0',
+        LOG_LEVEL: 'info',
+      },
+      { clock, signal: stop.signal },
+    );
+    const unrecorded = /notices sync .*could not be recorded in the database/;
+    await until(() => unrecorded.test(running.stderr.text), running);
+    const url = /health, status and metrics on (http:\/\/[\d.:]+)/.exec(running.stderr.text)![1]!;
+    const sick = await fetch(`${url}/healthz`);
+    expect(sick.status).toBe(503);
+    const body = (await sick.json()) as { reasons: string[] };
+    expect(body.reasons).toContain(
+      'notices sync could not be recorded in the database: database or disk is full',
+    );
+    const status = (await (await fetch(`${url}/status`)).json()) as {
+      healthy: boolean;
+      feeds: Array<{ feed: string; healthy: boolean }>;
+    };
+    expect(status.healthy).toBe(false);
+    expect(status.feeds.find((f) => f.feed === 'notices')?.healthy).toBe(false);
+
+    repair();
+    const noticesHealthy = async () => {
+      const report = (await (await fetch(`${url}/healthz`)).json()) as {
+        feeds: Array<{ feed: string; healthy: boolean }>;
+      };
+      return report.feeds.find((f) => f.feed === 'notices')?.healthy === true;
+    };
+    // The next run, 30 s later as after any failure, is recorded: the feed is healthy again.
+    let healthy = false;
+    for (let s = 0; s < 300 && !healthy; s++) {
+      clock.advance(1_000);
+      healthy = await noticesHealthy();
+    }
+    expect(healthy).toBe(true);
+    stop.abort();
+    expect((await running.done).code).toBe(0);
   });
 });
