@@ -62,7 +62,7 @@ export const clientDefaults = {
   retry: defaultRetryPolicy,
   /** A notice walk never goes past this page, whatever the pagination claims. */
   maxPages: 1000,
-  /** `PIPEWATCH_API_MAX_BODY`'s default: a page of notices is some 100 KB. */
+  /** `PIPEWATCH_API_MAX_BODY`'s default: a page of notices is some 50 KB. */
   maxBodyBytes: 20_000_000,
 } as const satisfies {
   timeouts: Timeouts;
