@@ -3,6 +3,7 @@
  * a bounded time, never less than a sane ask, and never spins.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { syncCapacity } from '../../src/ingest/capacity-sync.js';
 import { NOTICES_FEED, noticeSyncDefaults, syncNotices } from '../../src/ingest/notice-sync.js';
 import { Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { parseRetryAfter, RETRY_AFTER_CEILING_MS } from '../../src/lib/backoff.js';
@@ -92,5 +93,22 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('Thu, 19 Nov 2026 15:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(Number.isFinite(new Date(now.getTime() + RETRY_AFTER_CEILING_MS).getTime())).toBe(true);
+  });
+
+  it('ends a capacity run at the first Retry-After: no other pipeline is asked sooner', async () => {
+    h = await harness();
+    const { sim, client, store } = h;
+    sim.control.injectFault({ kind: '429', count: 100, retryAfter: 600, path: '/ip/capacity' });
+    const deps = { client, store, clock: h.clock, logger: silentLogger };
+    const error = await syncCapacity(deps, {
+      pipelines: ['transco', 'texas-eastern', 'anr'],
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterMs).toBe(600_000);
+    expect(client.stats.requests).toBe(1);
+    const s = new Scheduler({ store, clock: new ManualClock(), logger: silentLogger }, [
+      { name: 'capacity', intervalMs: 900_000, run: () => Promise.reject(error) },
+    ]);
+    expect((await s.runFeed(s.feeds[0]!, new AbortController().signal)).nextDelayMs).toBe(600_000);
   });
 });
