@@ -166,7 +166,7 @@ export class Scheduler {
       const asked = retryAfterOf(error);
       const cut =
         asked > nextDelayMs
-          ? `; next try in ${formatTimeLeft(nextDelayMs)}, not after the ${formatTimeLeft(asked)} the API asked for, which is longer than pipewatch waits`
+          ? `; next try in ${formatTimeLeft(nextDelayMs)}, the longest pipewatch waits for a Retry-After`
           : '';
       logger.warn(fields, `${feed.name} sync failed: ${error.message}${cut}`);
     }

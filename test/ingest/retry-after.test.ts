@@ -2,13 +2,14 @@
  * An API that asks to be left alone for longer than any real one would: the daemon waits
  * a bounded time, never less than a sane ask, and never spins.
  */
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syncCapacity } from '../../src/ingest/capacity-sync.js';
 import { NOTICES_FEED, noticeSyncDefaults, syncNotices } from '../../src/ingest/notice-sync.js';
 import { Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { parseRetryAfter, RETRY_AFTER_CEILING_MS } from '../../src/lib/backoff.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { createLogger, silentLogger } from '../../src/lib/logger.js';
 import { RateLimitedError } from '../../src/upstream/errors.js';
 import { type Harness, harness } from './harness.js';
 
@@ -54,7 +55,15 @@ describe('Retry-After', () => {
     });
     const clock = new ManualClock();
     const deps = { client, store, clock, logger: silentLogger };
-    const scheduler = new Scheduler({ ...deps, random: () => 0.5 }, [
+    const logged: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        logged.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({ level: 'warn', destination });
+    const scheduler = new Scheduler({ store, clock, logger, random: () => 0.5 }, [
       {
         name: NOTICES_FEED,
         intervalMs: 600_000,
@@ -73,6 +82,9 @@ describe('Retry-After', () => {
     });
     expect(store.syncState.get(NOTICES_FEED)?.last_error).toMatch(
       /the API asked to wait 11574 days/,
+    );
+    expect(JSON.parse(logged.join('')).msg).toMatch(
+      /^notices sync failed: rate limited by the API after 1 attempt; the API asked to wait 11574 days 1 h 47 min \(GET .*\); next try in 1 h, the longest pipewatch waits for a Retry-After$/,
     );
     clock.advance(HOUR - 1);
     await settle();
