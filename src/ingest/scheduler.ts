@@ -58,7 +58,7 @@ export class Scheduler {
   private readonly random: () => number;
   private readonly failures = new Map<string, number>();
   /** Feeds whose last run the database could not record, with the database's error. */
-  private readonly unrecorded = new Map<string, string>();
+  private readonly unrecordedRuns = new Map<string, string>();
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -98,7 +98,7 @@ export class Scheduler {
           metrics?.syncs.inc({ feed: feed.name, result: 'ok' });
           metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
           this.failures.delete(feed.name);
-          this.unrecorded.delete(feed.name);
+          this.unrecordedRuns.delete(feed.name);
           return { feed: feed.name, ok: true, nextDelayMs: this.jittered(feed.intervalMs) };
         }
       } else {
@@ -125,7 +125,7 @@ export class Scheduler {
     }
     const report = assessHealth(this.feeds, states, now, startedAt);
     const feeds = report.feeds.map((f): FeedHealth => {
-      const problem = this.unrecorded.get(f.feed) ?? unreadable;
+      const problem = this.unrecordedRuns.get(f.feed) ?? unreadable;
       if (problem === undefined) return f;
       const reason = `${f.feed} sync could not be recorded in the database: ${problem}`;
       return { ...f, healthy: false, reason };
@@ -148,21 +148,20 @@ export class Scheduler {
       failures: streak,
       nextInSeconds: Math.round(nextDelayMs / 1000),
     };
+    if (unrecorded) this.unrecordedRuns.set(feed.name, unrecorded.message);
+    else this.unrecordedRuns.delete(feed.name);
     if (unrecorded) {
-      this.unrecorded.set(feed.name, unrecorded.message);
       const what = error === unrecorded ? 'ran' : `failed (${error.message})`;
       logger.error(
         { ...fields, databaseError: unrecorded.message, databaseCode: codeOf(unrecorded) },
         `${feed.name} sync ${what} but could not be recorded in the database: ${unrecorded.message}; the feed is unhealthy until one is; next try in ${formatTimeLeft(nextDelayMs)}`,
       );
     } else if (error instanceof AuthenticationError) {
-      this.unrecorded.delete(feed.name);
       logger.error(
         { feed: feed.name, code, nextInSeconds: fields.nextInSeconds },
         `${feed.name} sync: the API refused the credentials: ${error.message}. Check PIPEWATCH_API_USER and PIPEWATCH_API_KEY; next try in ${Math.round(nextDelayMs / 60_000)} min`,
       );
     } else {
-      this.unrecorded.delete(feed.name);
       const asked = retryAfterOf(error);
       const cut =
         asked > nextDelayMs
