@@ -41,6 +41,7 @@ export async function openApi(
     clock: ctx.clock,
     logger: ctx.logger,
     rateLimit: { maxConcurrent: api.concurrency, minTimeMs: Math.ceil(1000 / api.ratePerSecond) },
+    maxBodyBytes: api.maxBodyBytes,
     timeouts: {
       connectMs: api.timeoutMs,
       headersMs: api.timeoutMs,

@@ -8,7 +8,6 @@ import { AlertEngine } from '../alerts/engine.js';
 import { type Config, ConfigError } from '../config/index.js';
 import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
-import { assessHealth } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type FullStatus, publicStatus, withErrorCodes } from '../http/public-view.js';
 import { type RunningHttpServer, startHttpServer } from '../http/server.js';
@@ -258,8 +257,7 @@ export class Daemon {
 
   /** Health with each feed's error as its code, for readers without the status token. */
   publicHealth() {
-    const states = withErrorCodes(this.store.syncState.all());
-    return assessHealth(this.scheduler.feeds, states, this.clock.now(), this.startedAt);
+    return this.scheduler.health(this.clock.now(), this.startedAt, withErrorCodes);
   }
 
   /** The HTTP server's base URL, when it runs. */
@@ -273,6 +271,7 @@ export class Daemon {
       ...statusReport(this.store, this.clock.now(), {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
+        health: this.scheduler.health(this.clock.now(), this.startedAt),
         capacityPlan: planReport(
           this.store,
           this.capacityPlan(),

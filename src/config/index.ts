@@ -29,6 +29,8 @@ export interface Config {
     ratePerSecond: number;
     concurrency: number;
     timeoutMs: number;
+    /** A response body larger than this fails its request. */
+    maxBodyBytes: number;
   };
   dataDir: string;
   rulesDir: string;
@@ -175,6 +177,7 @@ export function loadConfig(
       ratePerSecond: read('apiRate'),
       concurrency: read('apiConcurrency'),
       timeoutMs: read('apiTimeout'),
+      maxBodyBytes: read('apiMaxBody'),
     },
     dataDir: resolve(cwd, read('dataDir') ?? '.'),
     rulesDir: resolve(cwd, read('rulesDir') ?? '.'),

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { formatByteSize, parseByteSize } from '../lib/byte-size.js';
 import { formatDuration, parseDuration } from '../lib/duration.js';
 import { parseTarget } from '../rules/targets.js';
 
@@ -30,6 +31,28 @@ export function duration(minMs: number) {
       return z.NEVER;
     }
     return ms;
+  });
+}
+
+/** A size from `min` to `max` bytes (`20MB`, `512KB`), returned in bytes. */
+export function byteSize(min: number, max: number) {
+  return z.string().transform((v, ctx) => {
+    const bytes = parseByteSize(v);
+    if (bytes === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'is not a size (a number and a unit: B, KB, MB or GB)',
+      });
+      return z.NEVER;
+    }
+    if (bytes < min || bytes > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be between ${formatByteSize(min)} and ${formatByteSize(max)}`,
+      });
+      return z.NEVER;
+    }
+    return bytes;
   });
 }
 

@@ -10,6 +10,7 @@ import { httpUrl } from '../rules/schema-parts.js';
 import {
   bearerToken,
   boolean,
+  byteSize,
   duration,
   emailAddress,
   integer,
@@ -71,6 +72,15 @@ export const VARIABLES = {
     example: '30s',
     secret: false,
     description: 'timeout for connecting, for the response headers and between body chunks',
+  }),
+  apiMaxBody: variable({
+    name: 'PIPEWATCH_API_MAX_BODY',
+    default: '20MB',
+    parse: byteSize(64_000, 500_000_000),
+    example: '20MB',
+    secret: false,
+    description:
+      'largest API response body read; a larger one fails its request, unread beyond this',
   }),
   dataDir: variable({
     name: 'PIPEWATCH_DATA_DIR',

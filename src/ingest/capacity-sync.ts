@@ -149,9 +149,10 @@ function resting(deps: CapacitySyncDeps, p: PlannedPipeline, recheckMs: number):
 }
 
 /**
- * Runs one capacity sync over `options.pipelines`. An authentication failure ends the run
- * at once (no other pipeline can do better); any other failure is recorded and the run
- * goes on, ending in `CapacitySyncError`.
+ * Runs one capacity sync over `options.pipelines`. An authentication failure, or a failure
+ * with the API's `Retry-After`, ends the run at once (no other pipeline can do better, and
+ * the scheduler honours the wait); any other failure is recorded and the run goes on,
+ * ending in `CapacitySyncError`.
  */
 export async function syncCapacity(
   deps: CapacitySyncDeps,
@@ -253,7 +254,9 @@ async function fetchCycle(
     deps.metrics?.capacityCycles.inc({ change: stored.change });
     return 'stored';
   } catch (error) {
-    if (error instanceof AuthenticationError || signal?.aborted) throw error;
+    // Refused credentials, or an API asking to be left alone: no other pipeline does better.
+    const backOff = error instanceof UpstreamError && error.retryAfterMs !== undefined;
+    if (error instanceof AuthenticationError || backOff || signal?.aborted) throw error;
     if (error instanceof NotFoundError && gasDay !== null) {
       result.notYetPosted++;
       logger.debug(where, `${what}: not posted yet`);

@@ -157,11 +157,13 @@ export function statusReport(
     feeds: ReadonlyArray<{ name: string; intervalMs: number }>;
     startedAt?: Date | undefined;
     capacityPlan?: CapacityPlanReport | null;
+    /** The running scheduler's health, which knows of runs the database could not record. */
+    health?: HealthReport | undefined;
   },
 ): StatusReport {
   const states = store.syncState.all();
   const health: HealthReport | undefined = scheduled
-    ? assessHealth(scheduled.feeds, states, now, scheduled.startedAt)
+    ? (scheduled.health ?? assessHealth(scheduled.feeds, states, now, scheduled.startedAt))
     : undefined;
   const names = [
     ...new Set([...(scheduled?.feeds.map((f) => f.name) ?? []), ...states.map((s) => s.feed)]),

@@ -1,12 +1,16 @@
 /**
  * Runs the feeds: each on its own interval with jitter, never overlapping itself, backing
  * off after failures (far longer after an authentication failure, which retrying cannot
- * fix), and recording every attempt in `sync_state` and the metrics.
+ * fix), and recording every attempt in `sync_state` and the metrics. A database that
+ * cannot record a run fails that run, not the feed: it goes on, marked unhealthy.
  */
+import { assessHealth, type FeedHealth, type HealthReport } from '../http/health.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Clock } from '../lib/clock.js';
+import { formatTimeLeft } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
+import type { FeedState } from '../store/sync-state.js';
 import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
 import { toUtcIso } from '../upstream/schemas.js';
 
@@ -43,11 +47,18 @@ export const schedulerDefaults = {
   failureBaseMs: 30_000,
   /** …doubling, but never longer than the interval. After an auth failure: at least this. */
   authBackoffMs: 3_600_000,
+  /**
+   * The API's `Retry-After` is honoured up to this, or up to the feed's interval when that
+   * is longer: a longer ask (no working API makes one) would stop the feed for good.
+   */
+  maxRetryAfterMs: 3_600_000,
 } as const;
 
 export class Scheduler {
   private readonly random: () => number;
   private readonly failures = new Map<string, number>();
+  /** Feeds whose last run the database could not record, with the database's error. */
+  private readonly unrecordedRuns = new Map<string, string>();
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -56,52 +67,115 @@ export class Scheduler {
     this.random = deps.random ?? Math.random;
   }
 
-  /** Runs one feed once, recording the outcome. Never throws (but for an abort). */
+  /**
+   * Runs one feed once, recording the outcome. Never throws (but for an abort): a database
+   * that cannot record the run makes it a failure, logged, and the feed unhealthy at once.
+   */
   async runFeed(feed: Feed, signal: AbortSignal): Promise<FeedOutcome> {
-    const { store, clock, logger, metrics } = this.deps;
-    store.syncState.attempted(feed.name, toUtcIso(clock.now()));
+    const { store, clock, metrics } = this.deps;
+    let unrecorded: Error | undefined;
+    const record = (write: () => void) => {
+      try {
+        write();
+      } catch (caught) {
+        unrecorded ??= asError(caught);
+      }
+    };
+    record(() => store.syncState.attempted(feed.name, toUtcIso(clock.now())));
     const started = performance.now();
     try {
-      await feed.run(signal);
-      const at = clock.now();
-      store.syncState.succeeded(feed.name, toUtcIso(at));
-      metrics?.syncs.inc({ feed: feed.name, result: 'ok' });
-      metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
-      this.failures.delete(feed.name);
-      return { feed: feed.name, ok: true, nextDelayMs: this.jittered(feed.intervalMs) };
-    } catch (caught) {
-      if (signal.aborted) throw caught;
-      const error = caught instanceof Error ? caught : new Error(String(caught));
-      const code =
-        error instanceof UpstreamError
-          ? error.code
-          : ((error as { code?: string }).code ?? 'ERROR');
-      const streak = (this.failures.get(feed.name) ?? 0) + 1;
-      this.failures.set(feed.name, streak);
-      store.syncState.failed(feed.name, toUtcIso(clock.now()), { message: error.message, code });
-      metrics?.syncs.inc({ feed: feed.name, result: 'error' });
-      metrics?.syncErrors.inc({ feed: feed.name, code });
-      const nextDelayMs = this.backoff(feed, error, streak);
-      if (error instanceof AuthenticationError) {
-        logger.error(
-          { feed: feed.name, code, nextInSeconds: Math.round(nextDelayMs / 1000) },
-          `${feed.name} sync: the API refused the credentials: ${error.message}. Check PIPEWATCH_API_USER and PIPEWATCH_API_KEY; next try in ${Math.round(nextDelayMs / 60_000)} min`,
-        );
-      } else {
-        logger.warn(
-          {
-            feed: feed.name,
-            code,
-            failures: streak,
-            nextInSeconds: Math.round(nextDelayMs / 1000),
-          },
-          `${feed.name} sync failed: ${error.message}`,
-        );
+      let error: Error | undefined;
+      try {
+        await feed.run(signal);
+      } catch (caught) {
+        if (signal.aborted) throw caught;
+        error = asError(caught);
       }
-      return { feed: feed.name, ok: false, error, nextDelayMs };
+      const at = clock.now();
+      if (error === undefined) {
+        record(() => store.syncState.succeeded(feed.name, toUtcIso(at)));
+        if (unrecorded === undefined) {
+          metrics?.syncs.inc({ feed: feed.name, result: 'ok' });
+          metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
+          this.failures.delete(feed.name);
+          this.unrecordedRuns.delete(feed.name);
+          return { feed: feed.name, ok: true, nextDelayMs: this.jittered(feed.intervalMs) };
+        }
+      } else {
+        const failure = { message: error.message, code: codeOf(error) };
+        record(() => store.syncState.failed(feed.name, toUtcIso(at), failure));
+      }
+      return this.failed(feed, error ?? unrecorded!, unrecorded);
     } finally {
       metrics?.syncDuration.observe({ feed: feed.name }, (performance.now() - started) / 1000);
     }
+  }
+
+  /**
+   * Health as `sync_state` tells it, except that a feed whose last run could not be
+   * recorded there is unhealthy at once, with the reason; for `/healthz` and `/status`.
+   * `view` chooses what of each state is shown (the public `/healthz` names errors by
+   * their code only).
+   */
+  health(
+    now: Date,
+    startedAt?: Date,
+    view: (states: FeedState[]) => FeedState[] = (states) => states,
+  ): HealthReport {
+    let states: FeedState[] = [];
+    let unreadable: string | undefined;
+    try {
+      states = view(this.deps.store.syncState.all());
+    } catch (caught) {
+      unreadable = asError(caught).message;
+    }
+    const report = assessHealth(this.feeds, states, now, startedAt);
+    const feeds = report.feeds.map((f): FeedHealth => {
+      const problem = this.unrecordedRuns.get(f.feed) ?? unreadable;
+      if (problem === undefined) return f;
+      const reason = `${f.feed} sync could not be recorded in the database: ${problem}`;
+      return { ...f, healthy: false, reason };
+    });
+    return { healthy: feeds.every((f) => f.healthy), feeds };
+  }
+
+  /** Counts, records and logs a failed run (or one the database could not record). */
+  private failed(feed: Feed, error: Error, unrecorded: Error | undefined): FeedOutcome {
+    const { logger, metrics } = this.deps;
+    const code = codeOf(error);
+    const streak = (this.failures.get(feed.name) ?? 0) + 1;
+    this.failures.set(feed.name, streak);
+    metrics?.syncs.inc({ feed: feed.name, result: 'error' });
+    metrics?.syncErrors.inc({ feed: feed.name, code });
+    const nextDelayMs = this.backoff(feed, error, streak);
+    const fields = {
+      feed: feed.name,
+      code,
+      failures: streak,
+      nextInSeconds: Math.round(nextDelayMs / 1000),
+    };
+    if (unrecorded) this.unrecordedRuns.set(feed.name, unrecorded.message);
+    else this.unrecordedRuns.delete(feed.name);
+    if (unrecorded) {
+      const what = error === unrecorded ? 'ran' : `failed (${error.message})`;
+      logger.error(
+        { ...fields, databaseError: unrecorded.message, databaseCode: codeOf(unrecorded) },
+        `${feed.name} sync ${what} but could not be recorded in the database: ${unrecorded.message}; the feed is unhealthy until one is; next try in ${formatTimeLeft(nextDelayMs)}`,
+      );
+    } else if (error instanceof AuthenticationError) {
+      logger.error(
+        { feed: feed.name, code, nextInSeconds: fields.nextInSeconds },
+        `${feed.name} sync: the API refused the credentials: ${error.message}. Check PIPEWATCH_API_USER and PIPEWATCH_API_KEY; next try in ${Math.round(nextDelayMs / 60_000)} min`,
+      );
+    } else {
+      const asked = retryAfterOf(error);
+      const cut =
+        asked > nextDelayMs
+          ? `; next try in ${formatTimeLeft(nextDelayMs)}, the longest pipewatch waits for a Retry-After`
+          : '';
+      logger.warn(fields, `${feed.name} sync failed: ${error.message}${cut}`);
+    }
+    return { feed: feed.name, ok: false, error, nextDelayMs };
   }
 
   /** Runs every feed once, in order; for `run --once`. */
@@ -121,14 +195,19 @@ export class Scheduler {
 
   private async loop(feed: Feed, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      let outcome: FeedOutcome;
+      let delayMs = feed.intervalMs;
       try {
-        outcome = await this.runFeed(feed, signal);
-      } catch {
-        return;
+        delayMs = (await this.runFeed(feed, signal)).nextDelayMs;
+      } catch (error) {
+        if (signal.aborted) return;
+        // runFeed records its own failures; whatever escapes it must not end the feed.
+        this.deps.logger.error(
+          { feed: feed.name, err: error },
+          `${feed.name} sync: unexpected error, next try in ${formatTimeLeft(delayMs)}: ${asError(error).message}`,
+        );
       }
       try {
-        await this.deps.clock.sleep(outcome.nextDelayMs, signal);
+        await this.deps.clock.sleep(delayMs, signal);
       } catch {
         return;
       }
@@ -142,8 +221,25 @@ export class Scheduler {
   private backoff(feed: Feed, error: Error, streak: number): number {
     if (error instanceof AuthenticationError)
       return Math.max(feed.intervalMs, schedulerDefaults.authBackoffMs);
-    const retryAfter = error instanceof UpstreamError ? (error.retryAfterMs ?? 0) : 0;
+    const cap = Math.max(feed.intervalMs, schedulerDefaults.maxRetryAfterMs);
     const exponential = schedulerDefaults.failureBaseMs * 2 ** (streak - 1);
-    return Math.max(retryAfter, Math.min(feed.intervalMs, exponential));
+    return Math.max(Math.min(retryAfterOf(error), cap), Math.min(feed.intervalMs, exponential));
   }
+}
+
+function asError(caught: unknown): Error {
+  return caught instanceof Error ? caught : new Error(String(caught));
+}
+
+/** The code a failure is counted and recorded under: the API's, the database's, or `ERROR`. */
+function codeOf(error: Error): string {
+  if (error instanceof UpstreamError) return error.code;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'ERROR';
+}
+
+/** How long the API asked to be left alone, in milliseconds; 0 when it did not say. */
+function retryAfterOf(error: Error): number {
+  const ms = error instanceof UpstreamError ? error.retryAfterMs : undefined;
+  return ms !== undefined && ms > 0 ? ms : 0;
 }

@@ -28,6 +28,12 @@ export function backoffDelay(
   return Math.round(random() * ceiling);
 }
 
+/**
+ * The longest `Retry-After` read as given (a century): a larger number, or one that is not
+ * finite, is read as this, so that every time computed from it is still a valid date.
+ */
+export const RETRY_AFTER_CEILING_MS = 100 * 365 * 86_400_000;
+
 /** Reads `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(
   value: string | string[] | undefined,
@@ -35,7 +41,9 @@ export function parseRetryAfter(
 ): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined || text.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text.trim()) * 1000);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+  const ms = /^\d+(\.\d+)?$/.test(text.trim())
+    ? Math.round(Number(text.trim()) * 1000)
+    : Date.parse(text) - now.getTime();
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(0, ms), RETRY_AFTER_CEILING_MS);
 }

@@ -1,6 +1,6 @@
 /**
- * Injected failures: errors, rate limits, slow and broken responses and dropped
- * connections, queued first in, first out, so client tests can script what goes wrong.
+ * Injected failures: errors, rate limits, slow, broken, huge and deeply nested responses
+ * and dropped connections, queued first in, first out, so client tests can script what goes wrong.
  */
 import { z } from 'zod';
 import { SimulatorInputError } from './errors.js';
@@ -8,11 +8,29 @@ import type { FaultSpec } from './types.js';
 
 /** The accepted form of a fault, shared by the in-process and HTTP control APIs. */
 export const faultSchema = z.strictObject({
-  kind: z.enum(['500', '503', '429', 'delay', 'malformed-json', 'broken-record', 'reset']),
+  kind: z.enum([
+    '500',
+    '503',
+    '429',
+    'delay',
+    'malformed-json',
+    'broken-record',
+    'reset',
+    'large-body',
+    'deep-record',
+  ]),
   count: z.number().int().positive().optional(),
   path: z.string().startsWith('/').optional(),
   retryAfter: z.number().int().nonnegative().optional(),
   delayMs: z.number().nonnegative().finite().optional(),
+  bytes: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 40)
+    .optional(),
+  depth: z.number().int().positive().max(10_000_000).optional(),
+  field: z.string().min(1).optional(),
 });
 
 /** A queued fault with its remaining count. */
@@ -33,6 +51,12 @@ export class FaultQueue {
     }
     if (parsed.data.kind === 'delay' && parsed.data.delayMs === undefined) {
       throw new SimulatorInputError('invalid fault: delay needs delayMs');
+    }
+    if (parsed.data.kind === 'large-body' && parsed.data.bytes === undefined) {
+      throw new SimulatorInputError('invalid fault: large-body needs bytes');
+    }
+    if (parsed.data.kind === 'deep-record' && parsed.data.depth === undefined) {
+      throw new SimulatorInputError('invalid fault: deep-record needs depth');
     }
     this.queue.push({
       ...parsed.data,

@@ -9,6 +9,7 @@ import type { SimulatorControl } from './control.js';
 import { routeControl } from './control-http.js';
 import type { SimulatorCore } from './core.js';
 import type { ActiveFault } from './faults.js';
+import { sendDeepRecord, sendLargeBody } from './hostile.js';
 import { type ApiResponse, BodyTooLargeError, failure, readBody, send } from './http.js';
 
 const API_PREFIX = '/api/v1';
@@ -100,6 +101,20 @@ export function createSimulatorServer(
       origin: host ? `http://${host}` : fallbackOrigin(),
     });
     if (fault?.kind === 'broken-record') breakRecord(response);
+    if (fault?.kind === 'large-body' && response.status === 200) {
+      const written = await sendLargeBody(res, response, fault.bytes ?? 0, fault.field);
+      if (!res.writableFinished) {
+        core.opts.logger?.warn(
+          { method, path: url.pathname + url.search, fault: fault.kind, written },
+          'simulator request (client hung up)',
+        );
+      }
+      return;
+    }
+    if (fault?.kind === 'deep-record' && response.status === 200) {
+      sendDeepRecord(res, response, fault.depth ?? 1, fault.field);
+      return;
+    }
     send(res, response, fault?.kind === 'malformed-json');
   };
 

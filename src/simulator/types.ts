@@ -153,7 +153,9 @@ export type FaultKind =
   | 'delay'
   | 'malformed-json'
   | 'broken-record'
-  | 'reset';
+  | 'reset'
+  | 'large-body'
+  | 'deep-record';
 
 /** A queued fault. `path` is a prefix of the path after /api/v1; default: every path. */
 export interface FaultSpec {
@@ -162,4 +164,10 @@ export interface FaultSpec {
   path?: string;
   retryAfter?: number;
   delayMs?: number;
+  /** `large-body`: about how many bytes the body has, streamed. */
+  bytes?: number;
+  /** `deep-record`: how many levels of arrays one field of one record holds. */
+  depth?: number;
+  /** `large-body`, `deep-record`: the record's field that takes the value. */
+  field?: string;
 }

@@ -45,6 +45,8 @@ export interface ClientOptions {
   timeouts?: Partial<Timeouts>;
   rateLimit?: Partial<RateLimit>;
   retry?: Partial<RetryPolicy>;
+  /** A response body larger than this fails with `BodyTooLargeError` (default 20 MB). */
+  maxBodyBytes?: number;
   clock?: Clock;
   /** Source of jitter; inject for deterministic backoff. */
   random?: () => number;
@@ -60,11 +62,14 @@ export const clientDefaults = {
   retry: defaultRetryPolicy,
   /** A notice walk never goes past this page, whatever the pagination claims. */
   maxPages: 1000,
+  /** `PIPEWATCH_API_MAX_BODY`'s default: a page of notices is some 50 KB. */
+  maxBodyBytes: 20_000_000,
 } as const satisfies {
   timeouts: Timeouts;
   rateLimit: RateLimit;
   retry: RetryPolicy;
   maxPages: number;
+  maxBodyBytes: number;
 };
 
 /** A parsed response. */
@@ -130,6 +135,7 @@ export class PipelineApiClient {
       timeouts: { ...clientDefaults.timeouts, ...options.timeouts },
       rateLimit: { ...clientDefaults.rateLimit, ...options.rateLimit },
       retry: { ...clientDefaults.retry, ...options.retry },
+      maxBodyBytes: options.maxBodyBytes ?? clientDefaults.maxBodyBytes,
       clock: options.clock ?? systemClock,
       random: options.random ?? Math.random,
       logger: this.logger,

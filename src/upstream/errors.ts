@@ -15,6 +15,7 @@ export const UpstreamErrorCode = {
   Network: 'UPSTREAM_NETWORK',
   Timeout: 'UPSTREAM_TIMEOUT',
   MalformedBody: 'UPSTREAM_MALFORMED_BODY',
+  BodyTooLarge: 'UPSTREAM_BODY_TOO_LARGE',
   Unavailable: 'UPSTREAM_UNAVAILABLE',
 } as const;
 export type UpstreamErrorCode = (typeof UpstreamErrorCode)[keyof typeof UpstreamErrorCode];
@@ -94,6 +95,21 @@ export class SchemaError extends PermanentUpstreamError {
   constructor(message: string, options: UpstreamErrorOptions & { field: string }) {
     super(message, options);
     this.field = options.field;
+  }
+}
+
+/**
+ * The response body is larger than the client reads. Not worth retrying: the same page
+ * would be as large again; the limit is `PIPEWATCH_API_MAX_BODY`.
+ */
+export class BodyTooLargeError extends PermanentUpstreamError {
+  override readonly code = UpstreamErrorCode.BodyTooLarge;
+  /** The limit that was exceeded, in bytes. */
+  readonly limitBytes: number;
+
+  constructor(message: string, options: UpstreamErrorOptions & { limitBytes: number }) {
+    super(message, options);
+    this.limitBytes = options.limitBytes;
   }
 }
 

@@ -8,8 +8,9 @@ export { parseRetryAfter } from '../lib/backoff.js';
 import Bottleneck from 'bottleneck';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../lib/backoff.js';
-import type { Clock } from '../lib/clock.js';
+import { type Clock, MAX_TIMER_MS } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { readLimitedBody } from './body.js';
 import {
   AuthenticationError,
   MalformedBodyError,
@@ -21,7 +22,7 @@ import {
   SchemaError,
   ServerError,
   TimeoutError,
-  type UpstreamError,
+  UpstreamError,
 } from './errors.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { EnvelopeSchema } from './schemas.js';
@@ -53,6 +54,8 @@ export interface TransportOptions {
   timeouts: Timeouts;
   rateLimit: RateLimit;
   retry: RetryPolicy;
+  /** A response body longer than this fails with `BodyTooLargeError`, unread beyond it. */
+  maxBodyBytes: number;
   clock: Clock;
   random: () => number;
   logger: Logger;
@@ -91,9 +94,19 @@ export class Transport {
   private readonly limiter: Bottleneck;
   private readonly apiRoot: URL;
   private readonly authorization: string | undefined;
+  private readonly timeouts: Timeouts;
   readonly stats: TransportStats = { requests: 0, retries: 0, failures: 0 };
 
   constructor(private readonly options: TransportOptions) {
+    // Node's timers fire at once for a longer delay, which would time out every request.
+    const t = options.timeouts;
+    const cap = (ms: number) => Math.min(ms, MAX_TIMER_MS);
+    this.timeouts = {
+      connectMs: cap(t.connectMs),
+      headersMs: cap(t.headersMs),
+      bodyMs: cap(t.bodyMs),
+      totalMs: cap(t.totalMs),
+    };
     this.apiRoot = new URL(`${options.baseUrl.replace(/\/+$/, '')}/api/v1`);
     this.authorization =
       options.user !== undefined && options.key !== undefined
@@ -102,9 +115,9 @@ export class Transport {
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 120_000,
-      connect: { timeout: options.timeouts.connectMs },
-      headersTimeout: options.timeouts.headersMs,
-      bodyTimeout: options.timeouts.bodyMs,
+      connect: { timeout: this.timeouts.connectMs },
+      headersTimeout: this.timeouts.headersMs,
+      bodyTimeout: this.timeouts.bodyMs,
     });
     this.limiter = new Bottleneck({
       maxConcurrent: options.rateLimit.maxConcurrent,
@@ -169,7 +182,7 @@ export class Transport {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(req.form).toString();
     }
-    const deadline = AbortSignal.timeout(this.options.timeouts.totalMs);
+    const deadline = AbortSignal.timeout(this.timeouts.totalMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
     const started = performance.now();
     let status: number;
@@ -185,9 +198,9 @@ export class Transport {
       });
       status = res.statusCode;
       responseHeaders = res.headers;
-      text = await res.body.text();
+      text = await readLimitedBody(res, this.options.maxBodyBytes, context);
     } catch (error) {
-      if (req.signal?.aborted) throw error;
+      if (req.signal?.aborted || error instanceof UpstreamError) throw error;
       throw this.transportError(error, context, deadline.aborted);
     }
     this.options.logger.debug(

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { type RequestContext, SchemaError } from './errors.js';
+import { PREVIEW_CHARS, preview } from './preview.js';
 
 /** A record that was skipped, and why. */
 export interface RecordIssue {
@@ -75,7 +76,12 @@ export function parseRecords<S extends z.ZodType>(
     skipped.push({
       endpoint: context.endpoint,
       location: `${location}[${index}]`,
-      id: typeof rawId === 'number' || typeof rawId === 'string' ? rawId : null,
+      id:
+        typeof rawId === 'number' || (typeof rawId === 'string' && rawId.length <= PREVIEW_CHARS)
+          ? rawId
+          : typeof rawId === 'string'
+            ? preview(rawId)
+            : null,
       field: issue ? fieldPath(issue.path) || '(record)' : '(record)',
       message: issue?.message ?? 'invalid record',
     });

@@ -5,6 +5,7 @@
  */
 import { backoffDelay, type RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
+import { formatTimeLeft } from '../lib/duration.js';
 import {
   RateLimitedError,
   type RequestContext,
@@ -65,7 +66,7 @@ function exhausted(
 ): RetryableUpstreamError {
   const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
   const after =
-    retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)}s`;
+    retryAfterMs === undefined ? '' : `; the API asked to wait ${formatTimeLeft(retryAfterMs)}`;
   if (last instanceof RateLimitedError) {
     return new RateLimitedError(`rate limited by the API after ${tries}${after}`, {
       context,

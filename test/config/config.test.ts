@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       ratePerSecond: 2,
       concurrency: 1,
       timeoutMs: 30_000,
+      maxBodyBytes: 20_000_000,
     });
     expect(config.dataDir).toBe('/srv/pipewatch/data');
     expect(config.rulesDir).toBe('/srv/pipewatch/rules');
@@ -93,6 +94,8 @@ describe('loadConfig', () => {
     ['PIPEWATCH_NOTICES_INTERVAL', 'often', /is not a duration/],
     ['PIPEWATCH_CAPACITY_INTERVAL', '10x', /is not a duration/],
     ['PIPEWATCH_MAX_ALERT_AGE', '10s', /below the minimum/],
+    ['PIPEWATCH_API_MAX_BODY', '20', /is not a size/],
+    ['PIPEWATCH_API_MAX_BODY', '2GB', /must be between 64 KB and 500 MB/],
     ['PIPEWATCH_HTTP_PORT', '70000', /between 0 and 65535/],
     ['PIPEWATCH_PIPELINES', 'transco, Texas Eastern', /"texas eastern" is not a slug/],
     ['PIPEWATCH_CAPACITY_PIPELINES', 'transco;anr', /separated by commas/],

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Metrics } from '../../src/http/metrics.js';
 import { type Feed, Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -124,5 +124,34 @@ describe('Scheduler', () => {
       ['a', true],
       ['b', false],
     ]);
+  });
+
+  it('spreads the runs of a feed over ±10% of its interval, so daemons started together drift apart', async () => {
+    const { clock } = setup();
+    const draws = [0, 0.25, 0.5, 0.75, 0.999_999];
+    let draw = 0;
+    const runs: number[] = [];
+    const s = new Scheduler(
+      { store, clock, logger: silentLogger, random: () => draws[draw++ % draws.length]! },
+      [
+        {
+          name: 'notices',
+          intervalMs: 600_000,
+          run: async () => void runs.push(clock.now().getTime()),
+        },
+      ],
+    );
+    const stop = new AbortController();
+    const running = s.start(stop.signal);
+    for (let i = 0; i < draws.length; i++) {
+      await vi.waitFor(() => expect(clock.sleeps).toHaveLength(i + 1));
+      clock.advance(clock.sleeps[i]!);
+    }
+    await vi.waitFor(() => expect(runs).toHaveLength(draws.length + 1));
+    stop.abort();
+    await running;
+    const gaps = runs.slice(1).map((t, i) => (t - runs[i]!) / 1000);
+    expect(schedulerDefaults.jitter).toBe(0.1);
+    expect(gaps).toEqual([540, 570, 600, 630, 660]);
   });
 });
