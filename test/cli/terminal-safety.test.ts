@@ -26,8 +26,8 @@ rules:
       - console: true
 `;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 let sim: Simulator;
