@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Config, loadConfig, readEnvironment } from '../config/index.js';
+import { type Config, loadConfig, readEnvironment, secretValues } from '../config/index.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { colourWanted, terminalSafe } from '../lib/terminal.js';
@@ -54,6 +54,7 @@ export class CliContext {
   get logger(): Logger {
     this.loggerCache ??= createLogger({
       level: this.config.logLevel,
+      secrets: secretValues(this.config),
       destination: this.io.stderr,
       colour: colourWanted(this.io.env, this.io.stderr),
     });

@@ -1,12 +1,15 @@
 /**
  * Logging with pino: JSON lines on stderr by default; on a terminal, one readable line
- * per event (see `log-line.ts`), coloured when `colourWanted` says so. Credentials and
- * tokens are redacted wherever they appear in a log object, so a careless
- * `log.info({ config })` cannot leak them. Logs go to stderr so that commands printing
- * JSON on stdout stay machine-readable.
+ * per event (see `log-line.ts`), coloured when `colourWanted` says so. Values under
+ * secret-sounding keys are censored, so a careless `log.info({ config })` cannot leak
+ * them, and every line is passed whole through the one redaction (`redact.ts`) before it
+ * is written: a secret quoted in a message or in an error from outside is replaced
+ * wherever it stands. Logs go to stderr so that commands printing JSON on stdout stay
+ * machine-readable.
  */
 import { pino } from 'pino';
 import { formatLogLine } from './log-line.js';
+import { redactor } from './redact.js';
 import { type Painter, painter } from './terminal.js';
 
 export type Logger = pino.Logger;
@@ -51,24 +54,35 @@ export interface LoggerOptions {
   colour?: boolean;
   /** Where lines go; defaults to stderr. */
   destination?: NodeJS.WritableStream;
+  /** Secret values (API key, tokens, passwords) to replace wherever they appear in a line. */
+  secrets?: readonly string[];
 }
 
 /** Creates the process logger. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const destination = options.destination ?? process.stderr;
   const readable = options.pretty ?? Boolean((destination as { isTTY?: boolean }).isTTY);
+  // A line is JSON: a secret appears in it as JSON writes it, quotes and backslashes escaped.
+  const secrets = options.secrets ?? [];
+  const redact = redactor([...secrets, ...secrets.map((v) => JSON.stringify(v).slice(1, -1))]);
   const base: pino.LoggerOptions = {
     level: options.level ?? 'info',
     base: { name: 'pipewatch' },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (!readable) return pino(base, destination as pino.DestinationStream);
+  if (!readable)
+    return pino(base, {
+      write(json: string) {
+        destination.write(redact(json));
+      },
+    });
   const paint = painter(options.colour ?? false);
   // The level is read at each event, so fields appear as soon as debug is switched on.
   const logger: Logger = pino(base, {
     write(json: string) {
-      destination.write(`${readableLine(json, paint, logger.isLevelEnabled('debug'))}\n`);
+      const line = readableLine(redact(json), paint, logger.isLevelEnabled('debug'));
+      destination.write(`${line}\n`);
     },
   });
   return logger;

@@ -10,6 +10,7 @@ import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../lib/backoff.js';
 import { type Clock, MAX_TIMER_MS } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { type Redact, redactor } from '../lib/redact.js';
 import { readLimitedBody } from './body.js';
 import {
   AuthenticationError,
@@ -25,7 +26,7 @@ import {
   UpstreamError,
 } from './errors.js';
 import { type RetryPolicy, withRetry } from './retry.js';
-import { EnvelopeSchema } from './schemas.js';
+import { clipMessage, EnvelopeSchema } from './schemas.js';
 
 /** Timeouts of one attempt, in milliseconds. */
 export interface Timeouts {
@@ -94,6 +95,8 @@ export class Transport {
   private readonly limiter: Bottleneck;
   private readonly apiRoot: URL;
   private readonly authorization: string | undefined;
+  /** Redacts the key (and the header made of it) from whatever the API or the network said. */
+  private readonly redact: Redact;
   private readonly timeouts: Timeouts;
   readonly stats: TransportStats = { requests: 0, retries: 0, failures: 0 };
 
@@ -112,6 +115,7 @@ export class Transport {
       options.user !== undefined && options.key !== undefined
         ? `Basic ${Buffer.from(`${options.user}:${options.key}`).toString('base64')}`
         : undefined;
+    this.redact = redactor([options.key, this.authorization?.slice('Basic '.length)]);
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 120_000,
@@ -233,7 +237,7 @@ export class Transport {
               : 'the request';
       return new TimeoutError(`timed out ${which}`, { context, cause: error });
     }
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = this.redact(error instanceof Error ? error.message : String(error));
     return new NetworkError(`network error: ${code ? `${code} ` : ''}${detail}`, {
       context,
       cause: error,
@@ -255,7 +259,8 @@ export class Transport {
     }
     const parsed = jsonOk ? EnvelopeSchema.safeParse(json) : undefined;
     const envelope = parsed?.success ? parsed.data : undefined;
-    const apiMessages = envelope?.messages ?? [];
+    // An API that echoes the key it refused must not get it into logs, status or sync_state.
+    const apiMessages = (envelope?.messages ?? []).map((m) => clipMessage(this.redact(m)));
     const said = apiMessages.length > 0 ? `: ${apiMessages.join(' ')}` : '';
     const retryAfterMs = parseRetryAfter(headers['retry-after'], this.options.clock.now());
     const base = { context, status, apiMessages, retryAfterMs };
@@ -274,7 +279,7 @@ export class Transport {
       return fail(new RequestRejectedError(`request rejected (HTTP ${status})${said}`, base));
     }
     if (!jsonOk) {
-      const preview = JSON.stringify(text.slice(0, 60));
+      const preview = JSON.stringify(this.redact(text.slice(0, 200)).slice(0, 60));
       return fail(
         new MalformedBodyError(
           `response is not valid JSON (${text.length} bytes, starting ${preview})`,
@@ -303,7 +308,7 @@ export class Transport {
     }
     return {
       status: envelope.status,
-      messages: envelope.messages,
+      messages: apiMessages,
       meta: envelope.meta ?? {},
       data: envelope.data,
     };

@@ -46,8 +46,16 @@ const LooseUrlRef = z
   .optional()
   .transform((v) => v ?? null);
 
-/** The envelope's messages kept (each cut at `TEXT_LIMITS.text` characters): they are logged. */
+/**
+ * The envelope's messages kept. They are logged: the transport redacts each and then
+ * cuts it at `TEXT_LIMITS.text` characters (`clipMessage`), in that order.
+ */
 const MAX_MESSAGES = 20;
+
+/** An API message as it is logged and stored: at most `TEXT_LIMITS.text` characters. */
+export function clipMessage(text: string): string {
+  return text.length > TEXT_LIMITS.text ? `${text.slice(0, TEXT_LIMITS.text)}…` : text;
+}
 
 /** The envelope every response comes in (spec section 1). */
 export const EnvelopeSchema = z.object({
@@ -58,8 +66,7 @@ export const EnvelopeSchema = z.object({
     .transform((m) =>
       (m == null ? [] : Array.isArray(m) ? m : [m])
         .slice(0, MAX_MESSAGES)
-        .map((x) => (typeof x === 'string' ? x : preview(x, TEXT_LIMITS.text)))
-        .map((x) => (x.length > TEXT_LIMITS.text ? `${x.slice(0, TEXT_LIMITS.text)}…` : x)),
+        .map((x) => (typeof x === 'string' ? x : preview(x, TEXT_LIMITS.text))),
     ),
   meta: z.unknown().optional(),
   data: z.unknown().optional(),

@@ -108,6 +108,22 @@ describe('the logger on a terminal', () => {
     expect(screen.text).toContain('token=[redacted] config={"smtpUrl":"[redacted]"}');
   });
 
+  it('replaces a given secret wherever a line quotes it, on a terminal and as JSON', () => {
+    const secret = 'sim-premium-key-"quoted"';
+    for (const isTTY of [true, false]) {
+      const screen = new Screen(isTTY);
+      const log = createLogger({ level: 'debug', destination: screen, secrets: [secret] });
+      log.error(
+        { err: new Error(`refused key ${secret}`), body: { said: `bad key ${secret}` } },
+        `API refused ${secret}`,
+      );
+      log.info('slack answered invalid_auth for xoxb-9-9-unconfiguredToken');
+      expect(screen.text).not.toContain('sim-premium-key');
+      expect(screen.text).not.toContain('unconfiguredToken');
+      expect(screen.text).toContain('API refused ***');
+    }
+  });
+
   it('colours only when neither NO_COLOR nor FORCE_COLOR=0 says otherwise', () => {
     const coloured = (env: Record<string, string>) => {
       const { screen, log } = terminal('info', env);

@@ -1,0 +1,50 @@
+/**
+ * The one redaction every outgoing string passes through: the secrets pipewatch was
+ * given, wherever they appear (also percent-encoded, as in a URL), and what looks like a
+ * credential even when it was not given.
+ */
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactor, redactPatterns } from '../../src/lib/redact.js';
+
+describe('redactor', () => {
+  it('replaces each given secret wherever it appears, also percent-encoded', () => {
+    const redact = redactor(['s3cr3t-key', 'p@ss/word', undefined, '']);
+    expect(redact('key s3cr3t-key, again s3cr3t-key')).toBe(`key ${REDACTED}, again ${REDACTED}`);
+    expect(redact('smtp://alerts:p%40ss%2Fword@smtp.example.com')).toBe(
+      `smtp://alerts:${REDACTED}@smtp.example.com`,
+    );
+    expect(redact('the password p@ss/word')).toBe(`the password ${REDACTED}`);
+  });
+
+  it('replaces a longer secret whole when it contains a shorter one', () => {
+    const redact = redactor(['abcd', 'abcdefgh-long']);
+    expect(redact('token abcdefgh-long')).toBe(`token ${REDACTED}`);
+  });
+
+  it('ignores secrets too short to tell from ordinary words', () => {
+    expect(redactor(['abc'])('abc def')).toBe('abc def');
+  });
+
+  it('replaces credentials by their form, given or not', () => {
+    expect(redactPatterns('https://user:hunter2@hooks.example.com/x')).toBe(
+      `https://user:${REDACTED}@hooks.example.com/x`,
+    );
+    expect(redactPatterns('invalid_auth for xoxb-1234-5678-abcdefABCDEF')).toBe(
+      `invalid_auth for ${REDACTED}`,
+    );
+    expect(redactPatterns('app token xapp-1-A123-456-abcdef')).toBe(`app token ${REDACTED}`);
+    expect(redactPatterns('Authorization: Basic cGlwZXdhdGNoOnNpbS1rZXk=')).toBe(
+      `Authorization: Basic ${REDACTED}`,
+    );
+    expect(redactPatterns('Bearer abcdefghijklmnop.qrs')).toBe(`Bearer ${REDACTED}`);
+    expect(
+      redactPatterns('bot MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GhIjKl.abcdefghijklmnopqrstuvwxyz01234 ok'),
+    ).toBe(`bot ${REDACTED} ok`);
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text =
+      'slack: channel_not_found (#gas-constraints); WWW-Authenticate: Bearer realm="pipewatch"; https://hooks.example.com/a/b';
+    expect(redactPatterns(text)).toBe(text);
+  });
+});
