@@ -153,6 +153,7 @@ export class Daemon {
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,
+        timeoutMs: setup.delivery.timeoutMs,
         secrets: setup.secrets ?? [],
       },
     );

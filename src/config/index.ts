@@ -68,6 +68,8 @@ export interface Config {
     digestWindowMs: number;
     /** A delivery failing temporarily for longer than this goes dead. */
     maxAgeMs: number;
+    /** Total time of one delivery attempt, connect to complete answer. */
+    timeoutMs: number;
   };
   logLevel: LogLevel;
   /**
@@ -165,7 +167,11 @@ export function loadConfig(
       apiUrl: read('discordApiUrl'),
     },
     email: { smtpUrl: read('smtpUrl'), from: read('emailFrom'), ratePerSecond: read('emailRate') },
-    delivery: { digestWindowMs: read('digestWindow'), maxAgeMs: read('deliveryMaxAge') },
+    delivery: {
+      digestWindowMs: read('digestWindow'),
+      maxAgeMs: read('deliveryMaxAge'),
+      timeoutMs: read('deliveryTimeout'),
+    },
     logLevel: read('logLevel'),
     warnings,
   };

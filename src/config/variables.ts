@@ -262,6 +262,15 @@ export const VARIABLES = {
     description:
       'a delivery still failing with temporary errors this long after it was decided goes dead',
   }),
+  deliveryTimeout: variable({
+    name: 'PIPEWATCH_DELIVERY_TIMEOUT',
+    default: '30s',
+    parse: duration(1_000),
+    example: '30s',
+    secret: false,
+    description:
+      'total time of one delivery attempt on any channel: connecting, sending and the complete answer; one that runs out is retried',
+  }),
   logLevel: variable({
     name: 'LOG_LEVEL',
     default: 'info',

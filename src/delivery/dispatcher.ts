@@ -4,6 +4,8 @@
  * - Rows for one target that fell due within the digest window of each other go out as
  *   one digest message (up to the channel's `maxDigest`); targets are sent to
  *   concurrently, one target's messages in order.
+ * - Every attempt has a total deadline (connect, send and the complete answer); one
+ *   that runs out is a temporary failure, retried with backoff.
  * - A row is claimed (committed) before its send and marked sent only after the
  *   platform confirmed it, with what the platform answered. Claims left by a crash are
  *   released on start, so those rows are sent again: at-least-once, with duplicates
@@ -15,11 +17,12 @@
  * - Each alert sent or given up on is one log line (see `delivery-log.ts`).
  */
 import type { OutboxRow } from '../alerts/outbox.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, withDeadline } from '../channels/deadline.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
 import { DeliveryError } from '../channels/types.js';
 import type { Metrics } from '../http/metrics.js';
 import { backoffDelay, type RetryPolicy } from '../lib/backoff.js';
-import type { Clock } from '../lib/clock.js';
+import { type Clock, systemClock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
@@ -32,6 +35,8 @@ export interface DispatcherOptions {
   digestWindowMs: number;
   /** A row failing temporarily this long after it was decided goes dead. */
   maxAgeMs: number;
+  /** Total time of one attempt, connect to complete answer; default 30 s. */
+  timeoutMs?: number;
   /** Backoff between attempts of one row. */
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;
   /** Rows read per pass. */
@@ -44,7 +49,13 @@ export interface DispatcherOptions {
 export interface DispatcherDeps {
   store: Store;
   channels: ChannelSet;
+  /** The outbox's time: what is due, retries, ages. */
   clock: Clock;
+  /**
+   * The time attempt deadlines run on: real time by default, since platforms answer in
+   * real time even when the outbox's clock runs faster (the demo); tests inject theirs.
+   */
+  deadlineClock?: Clock;
   logger: Logger;
   metrics?: Metrics;
 }
@@ -262,11 +273,19 @@ export class Dispatcher {
     const target = rows[0]!.target;
     const started = clock.now();
     try {
-      const delivered = await channel.send(target, alerts, {
-        now: toUtcIso(started),
-        threads: store.threads,
-        ...(signal ? { signal } : {}),
-      });
+      const deadline = {
+        kind: channel.kind,
+        ms: this.options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+        clock: this.deps.deadlineClock ?? systemClock,
+        signal,
+      };
+      const delivered = await withDeadline(deadline, (bounded) =>
+        channel.send(target, alerts, {
+          now: toUtcIso(started),
+          threads: store.threads,
+          signal: bounded,
+        }),
+      );
       const detail = this.scrub(delivered.detail);
       store.outbox.markSent(ids, toUtcIso(clock.now()), detail);
       metrics?.deliveries.inc({ channel: channel.kind, result: 'sent' }, rows.length);

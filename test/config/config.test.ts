@@ -111,6 +111,7 @@ describe('loadConfig', () => {
     ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
     ['PIPEWATCH_DIGEST_WINDOW', 'soon', /is not a duration/],
     ['PIPEWATCH_DELIVERY_MAX_AGE', '10s', /below the minimum of 1m/],
+    ['PIPEWATCH_DELIVERY_TIMEOUT', '0s', /below the minimum of 1s/],
     ['LOG_LEVEL', 'verbose', /must be one of fatal, error, warn, info, debug, trace, silent/],
   ];
 

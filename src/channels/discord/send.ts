@@ -12,6 +12,7 @@
  */
 import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes } from 'discord.js';
 import { targetKey } from '../../rules/types.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineReason } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
 import { DeliveryError } from '../types.js';
@@ -28,7 +29,7 @@ export interface DiscordOptions {
   token: string;
   /** Base URL without the version (`https://discord.com/api`); a trailing `/v10` is dropped. */
   apiUrl?: string | undefined;
-  /** Per request; default 10 s. */
+  /** Total time of one request, the answer's body included; default 30 s. */
   timeoutMs?: number;
   /** Longest rate-limit wait done in place; longer ones fail with `retryAfterMs`. Default 10 s. */
   maxRateLimitWaitMs?: number;
@@ -97,7 +98,7 @@ function subjectOf(alert: Alert): string | undefined {
 export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps): DiscordChannels {
   const log = deps.logger.child({ channel: 'discord' });
   const { token } = options;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
   const api = (options.apiUrl ?? 'https://discord.com/api')
     .replace(/\/+$/, '')
@@ -157,7 +158,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
     if (signal?.aborted) return fail(`discord: aborted (${where})`, false);
     const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };
     if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
-      return fail(`discord: no answer within ${timeoutMs} ms (${where})`, false);
+      return fail(`${deadlineReason('discord', timeoutMs)} (${where})`, false);
     }
     const code = e?.cause?.code ?? e?.code ?? e?.message ?? String(err);
     return fail(`discord: network error ${code} (${where})`, false, undefined, err);
@@ -175,7 +176,9 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
     try {
       // The client adds an abort listener to a request's signal and never removes it: each
       // request gets its own signal, following the caller's, so none pile up on that one.
-      return (await fn(signal && AbortSignal.any([signal]))) as T;
+      // The client's own timeout ends when the headers arrive; this one covers the body.
+      const limit = AbortSignal.timeout(timeoutMs);
+      return (await fn(signal ? AbortSignal.any([signal, limit]) : limit)) as T;
     } catch (err) {
       const failure = classify(err, where, signal);
       log.debug(

@@ -8,6 +8,7 @@
  * is scrubbed from every reason, error and log line this channel makes.
  */
 import { createTransport, type NodemailerError } from 'nodemailer';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineReason } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import {
   type Alert,
@@ -34,7 +35,10 @@ export interface EmailChannelOptions {
   maxConnections?: number;
   /** Most alerts per message; default 20. */
   maxDigest?: number;
-  /** Milliseconds to wait for a connection, the greeting or a reply; default 30 s. */
+  /**
+   * Total time of one message, connecting to the server's last reply, and the longest
+   * wait for a connection, the greeting or any reply; default 30 s.
+   */
   timeoutMs?: number;
 }
 
@@ -53,7 +57,7 @@ export function createEmailChannel(
   const user = decodeURIComponent(url.username);
   const where = { server: `${host}:${port}`, user };
   const scrub = scrubber([url.password, decodeURIComponent(url.password), options.smtpUrl]);
-  const timeout = options.timeoutMs ?? 30_000;
+  const timeout = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const log = deps.logger.child({ channel: 'email' });
   const transporter = createTransport({
     pool: true,
@@ -62,7 +66,7 @@ export function createEmailChannel(
     ...pacing(options.ratePerSecond),
     connectionTimeout: timeout,
     greetingTimeout: timeout,
-    socketTimeout: timeout * 2,
+    socketTimeout: timeout,
     disableFileAccess: true,
     disableUrlAccess: true,
     logger: false,
@@ -86,6 +90,8 @@ export function createEmailChannel(
           permanent: true,
         });
       }
+      // The socket timeouts watch silence only: a server trickling its replies passes them.
+      const limit = AbortSignal.timeout(timeout);
       try {
         const info = await transporter.sendMail({
           from: options.from,
@@ -98,7 +104,7 @@ export function createEmailChannel(
           ...(message.references ? { references: message.references } : {}),
           headers: message.headers,
           date: new Date(ctx.now),
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          signal: ctx.signal ? AbortSignal.any([ctx.signal, limit]) : limit,
         });
         const rejected = info.rejected.length > 0 ? ` rejected=${info.rejected.length}` : '';
         if (rejected)
@@ -109,6 +115,10 @@ export function createEmailChannel(
         const detail = `ok ${info.messageId} accepted=${info.accepted.length}${rejected} ${oneLine(info.response)}`;
         return { detail: clip(scrub(detail), TEXT_MAX) } satisfies Delivered;
       } catch (err) {
+        if (limit.aborted)
+          throw new DeliveryError(`${deadlineReason('email', timeout)} (${where.server})`, {
+            permanent: false,
+          });
         throw describe(err, where, scrub);
       }
     },

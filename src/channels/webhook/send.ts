@@ -9,6 +9,7 @@ import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../lib/backoff.js';
 import { VERSION } from '../../lib/version.js';
 import type { UtcIso } from '../../upstream/schemas.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineReason } from '../deadline.js';
 import type { Alert, Channel, ChannelDeps } from '../types.js';
 import { DeliveryError } from '../types.js';
 import { deliveryId, renderWebhook, signature } from './render.js';
@@ -18,6 +19,7 @@ export interface WebhookOptions {
   secret?: string | undefined;
   /** Requests per second per receiving host. */
   perSecond?: number;
+  /** Total time of one request: connect, send, and the whole answer, body included. */
   timeoutMs?: number;
 }
 
@@ -36,8 +38,13 @@ export function createWebhookChannel(
   options: WebhookOptions,
   deps: ChannelDeps,
 ): Channel<'webhook'> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 4 });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const agent = new Agent({
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connections: 4,
+  });
   const perSecond = options.perSecond ?? 5;
   const hosts = new Bottleneck.Group({
     maxConcurrent: 2,
@@ -53,20 +60,24 @@ export function createWebhookChannel(
     };
     if (options.secret) headers['x-pipewatch-signature'] = signature(body, options.secret);
     const where = origin(url);
+    // The undici timeouts watch one phase each; a receiver dripping bytes passes them all.
+    const limit = AbortSignal.timeout(timeoutMs);
     let response: Awaited<ReturnType<typeof request>>;
+    let text: string;
     try {
       response = await request(url, {
         method: 'POST',
         headers,
         body,
         dispatcher: agent,
-        signal: signal ?? AbortSignal.timeout(timeoutMs),
+        signal: signal ? AbortSignal.any([signal, limit]) : limit,
       });
+      text = (await response.body.text()).slice(0, 200);
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as Error).name;
-      throw new DeliveryError(`webhook: ${code} (${where})`, { permanent: false, cause: error });
+      const what = limit.aborted ? deadlineReason('webhook', timeoutMs) : `webhook: ${code}`;
+      throw new DeliveryError(`${what} (${where})`, { permanent: false, cause: error });
     }
-    const text = (await response.body.text()).slice(0, 200);
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { detail: `ok HTTP ${status} ${where}` };
     const reason = `webhook: HTTP ${status} (${where})`;
