@@ -37,6 +37,17 @@ export interface OutboxSummary extends Record<OutboxStatus, number> {
   dead_reasons: Array<{ reason: string; count: number; last_at: UtcIso }>;
 }
 
+/** One target's waiting deliveries (see `OutboxStore.backlog`). */
+export interface OutboxBacklog {
+  target: Target;
+  pending: number;
+  in_flight: number;
+  /** When the oldest waiting delivery was decided, and so fell due. */
+  oldest_at: UtcIso;
+  /** The error of the first waiting delivery that failed, if any did. */
+  last_error: string | null;
+}
+
 interface Row extends Omit<OutboxRow, 'target' | 'payload'> {
   target_json: string;
   payload: string;
@@ -134,6 +145,27 @@ export class OutboxStore {
       )
       .get();
     return (row?.at as UtcIso | null | undefined) ?? null;
+  }
+
+  /**
+   * Each target with deliveries waiting: how many, how many in flight, when the oldest
+   * was decided and the error of the first that failed, for health, `status` and metrics.
+   */
+  backlog(): OutboxBacklog[] {
+    return this.db
+      .prepare<[], Omit<OutboxBacklog, 'target'> & { target_json: string }>(
+        `SELECT target_json, count(*) AS pending,
+                sum(claimed_at IS NOT NULL) AS in_flight, min(created_at) AS oldest_at,
+                (SELECT e.last_error FROM outbox e
+                 WHERE e.target = o.target AND e.status = 'pending' AND e.last_error IS NOT NULL
+                 ORDER BY e.id LIMIT 1) AS last_error
+         FROM outbox o WHERE status = 'pending' GROUP BY target ORDER BY oldest_at`,
+      )
+      .all()
+      .map(({ target_json, ...rest }) => ({
+        ...rest,
+        target: JSON.parse(target_json) as Target,
+      }));
   }
 
   /** When the next pending delivery falls due; null when none waits. */

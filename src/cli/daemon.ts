@@ -6,9 +6,10 @@
 
 import { AlertEngine } from '../alerts/engine.js';
 import { type Config, ConfigError } from '../config/index.js';
+import { deliveryBacklog } from '../delivery/backlog.js';
 import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
-import { assessHealth } from '../http/health.js';
+import { assessHealth, withDelivery } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../http/server.js';
 import { type CapacityPlan, capacityPlan } from '../ingest/capacity-plan.js';
@@ -157,6 +158,8 @@ export class Daemon {
         secrets: setup.secrets ?? [],
       },
     );
+    const backlog = () => deliveryBacklog(store, clock.now(), setup.delivery.stuckAfterMs);
+    metrics.watchDelivery(backlog);
     const wake = () => dispatcher.wake();
     const engine = new AlertEngine(
       {
@@ -222,7 +225,10 @@ export class Daemon {
           metrics,
           logger: ctx.logger,
           health: () =>
-            assessHealth(scheduler.feeds, store.syncState.all(), clock.now(), daemon.startedAt),
+            withDelivery(
+              assessHealth(scheduler.feeds, store.syncState.all(), clock.now(), daemon.startedAt),
+              backlog(),
+            ),
           status: () => daemon.status(),
         });
       } catch (error) {

@@ -70,6 +70,8 @@ export interface Config {
     maxAgeMs: number;
     /** Total time of one delivery attempt, connect to complete answer. */
     timeoutMs: number;
+    /** A target whose oldest waiting delivery fell due longer ago than this is stuck. */
+    stuckAfterMs: number;
   };
   logLevel: LogLevel;
   /**
@@ -171,6 +173,7 @@ export function loadConfig(
       digestWindowMs: read('digestWindow'),
       maxAgeMs: read('deliveryMaxAge'),
       timeoutMs: read('deliveryTimeout'),
+      stuckAfterMs: read('deliveryStuckAfter'),
     },
     logLevel: read('logLevel'),
     warnings,

@@ -271,6 +271,15 @@ export const VARIABLES = {
     description:
       'total time of one delivery attempt on any channel: connecting, sending and the complete answer; one that runs out is retried',
   }),
+  deliveryStuckAfter: variable({
+    name: 'PIPEWATCH_DELIVERY_STUCK_AFTER',
+    default: '10m',
+    parse: duration(60_000),
+    example: '10m',
+    secret: false,
+    description:
+      'a target whose oldest undelivered alert fell due longer ago than this is stuck: `/healthz` answers 503, `status` lists it',
+  }),
   logLevel: variable({
     name: 'LOG_LEVEL',
     default: 'info',

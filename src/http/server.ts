@@ -42,10 +42,12 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
     if (path === '/healthz') {
       const report = deps.health();
       const reasons = report.feeds.flatMap((f) => (f.reason ? [f.reason] : []));
+      reasons.push(...(report.delivery?.reasons ?? []));
       json(res, report.healthy ? 200 : 503, {
         status: report.healthy ? 'ok' : 'unhealthy',
         reasons,
         feeds: report.feeds,
+        ...(report.delivery ? { delivery: report.delivery } : {}),
       });
     } else if (path === '/status') {
       json(res, 200, deps.status());
