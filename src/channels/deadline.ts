@@ -2,14 +2,16 @@
  * The total time limit of one delivery attempt. A platform's own timeouts mostly watch
  * one phase at a time (connecting, the headers, the gap between two chunks), so a
  * receiver that answers a byte every few seconds never trips them; this limit covers the
- * whole attempt, connect, send and the complete answer. When it passes, the attempt's
- * signal aborts (so the channel drops its connection) and the attempt fails at once as
- * a temporary failure, whether or not the channel noticed the abort.
+ * whole request, connect, send and the complete answer. Each channel starts it where
+ * its request starts, after its own pacing: waiting for a turn is not the receiver's
+ * slowness. When it passes, the request's signal aborts (so the channel drops its
+ * connection) and the attempt fails at once as a temporary failure, whether or not the
+ * platform's client noticed the abort.
  */
-import type { Clock } from '../lib/clock.js';
+import { systemClock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
 import type { TargetKind } from '../rules/types.js';
-import { DeliveryError } from './types.js';
+import { type AttemptLimit, DeliveryError, type SendContext } from './types.js';
 
 /** The default of `PIPEWATCH_DELIVERY_TIMEOUT`. */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
@@ -19,14 +21,27 @@ export function deadlineReason(kind: TargetKind, ms: number): string {
   return `${kind}: no complete answer within ${formatDuration(ms)}`;
 }
 
-/** What bounds one attempt. */
-export interface Deadline {
+/** What bounds one request. */
+export interface Deadline extends AttemptLimit {
   kind: TargetKind;
-  ms: number;
-  /** Whose time counts: real time for platforms, an injected clock in tests. */
-  clock: Clock;
-  /** Stopping (shutdown): aborts the attempt too, with its own reason. */
+  /** Where the request goes, for the reason: `(https://hooks.example.com)`. */
+  where?: string | undefined;
+  /** Stopping (shutdown): aborts the request too, with its own reason. */
   signal?: AbortSignal | undefined;
+}
+
+/**
+ * The deadline of a request sent for `ctx`: the limit the dispatcher gave, or else the
+ * channel's own `ownMs` in real time (as for `send-test`).
+ */
+export function deadlineFor(
+  kind: TargetKind,
+  ctx: Pick<SendContext, 'deadline' | 'signal'>,
+  ownMs: number,
+  where?: string,
+): Deadline {
+  const limit = ctx.deadline ?? { ms: ownMs, clock: systemClock };
+  return { kind, ms: limit.ms, clock: limit.clock, where, signal: ctx.signal };
 }
 
 /**
@@ -38,7 +53,10 @@ export async function withDeadline<T>(
   attempt: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const { clock, ms, signal: parent } = deadline;
-  const expired = new DeliveryError(deadlineReason(deadline.kind, ms), { permanent: false });
+  const where = deadline.where ? ` (${deadline.where})` : '';
+  const expired = new DeliveryError(`${deadlineReason(deadline.kind, ms)}${where}`, {
+    permanent: false,
+  });
   const own = new AbortController();
   // `any` follows the parent without adding a listener to it: attempts in flight at once
   // would otherwise pile listeners on the one shutdown signal.

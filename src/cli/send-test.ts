@@ -5,14 +5,12 @@
  * as a configuration error naming what to set (exit 2) rather than trying.
  */
 import { Command, Option } from 'commander';
-import { withDeadline } from '../channels/deadline.js';
 import { SAMPLE_KINDS, type SampleKind, sampleAlert } from '../channels/sample.js';
 import { DeliveryError } from '../channels/types.js';
 import { ConfigError, secretValues } from '../config/index.js';
 import { CHANNEL_SETTINGS, Channels } from '../delivery/channels.js';
 import { redact } from '../delivery/redact.js';
 import { MemoryThreads } from '../delivery/threads.js';
-import { systemClock } from '../lib/clock.js';
 import { parseTarget } from '../rules/targets.js';
 import { targetKey } from '../rules/types.js';
 import { toUtcIso } from '../upstream/schemas.js';
@@ -52,24 +50,19 @@ export function sendTestCommand(ctx: CliContext): Command {
           ]);
         }
         const now = ctx.clock.now();
-        // The platform answers in real time, whatever clock the command runs on.
-        const deadline = {
-          kind: target.kind,
-          ms: config.delivery.timeoutMs,
-          clock: systemClock,
-          signal: ctx.signal,
-        };
-        const delivered = await withDeadline(deadline, (signal) =>
-          channels.for(target.kind).send(
-            target as never,
-            [
-              {
-                key: `send-test|${now.toISOString()}|${key}`,
-                payload: sampleAlert(opts.kind, now),
-              },
-            ],
-            { now: toUtcIso(now), threads: new MemoryThreads(), signal },
-          ),
+        const delivered = await channels.for(target.kind).send(
+          target as never,
+          [
+            {
+              key: `send-test|${now.toISOString()}|${key}`,
+              payload: sampleAlert(opts.kind, now),
+            },
+          ],
+          {
+            now: toUtcIso(now),
+            threads: new MemoryThreads(),
+            signal: ctx.signal,
+          },
         );
         ctx.out(`${key}: ${redact(delivered.detail, secretValues(config))}`);
       } catch (error) {

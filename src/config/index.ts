@@ -68,7 +68,7 @@ export interface Config {
     digestWindowMs: number;
     /** A delivery failing temporarily for longer than this goes dead. */
     maxAgeMs: number;
-    /** Total time of one delivery attempt, connect to complete answer. */
+    /** Total time of one request to a platform, connect to complete answer. */
     timeoutMs: number;
     /** A target whose oldest waiting delivery fell due longer ago than this is stuck. */
     stuckAfterMs: number;

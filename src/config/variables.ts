@@ -269,7 +269,7 @@ export const VARIABLES = {
     example: '30s',
     secret: false,
     description:
-      'total time of one delivery attempt on any channel: connecting, sending and the complete answer; one that runs out is retried',
+      "total time of one request to a delivery platform: connecting, sending and the complete answer, once the channel's pacing lets it go; one that runs out is retried",
   }),
   deliveryStuckAfter: variable({
     name: 'PIPEWATCH_DELIVERY_STUCK_AFTER',

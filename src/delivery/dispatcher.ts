@@ -7,8 +7,9 @@
  *   whenever a lane ends, a row falls due or new rows are written. A slow or stuck
  *   target holds back only its own later alerts; every other target's go out on time
  *   while it is in flight. A target is never claimed twice while its lane runs.
- * - Every attempt has a total deadline (connect, send and the complete answer); one
- *   that runs out is a temporary failure, retried with backoff.
+ * - Every request of an attempt has a total deadline, connect to complete answer, which
+ *   the channel starts once its pacing lets the request go, on the dispatcher's deadline
+ *   clock; one that runs out is a temporary failure, retried with backoff.
  * - A row is claimed (committed) before its send and marked sent only after the
  *   platform confirmed it, with what the platform answered. Claims left by a crash are
  *   released on start, and those of a lane or pass that failed (the database, not a
@@ -38,7 +39,7 @@ export interface DispatcherOptions {
   digestWindowMs: number;
   /** A row failing temporarily this long after it was decided goes dead. */
   maxAgeMs: number;
-  /** Total time of one attempt, connect to complete answer; default 30 s. */
+  /** Total time of each request of an attempt, connect to complete answer; default 30 s. */
   timeoutMs?: number;
   /** Backoff between attempts of one row. */
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;

@@ -1,11 +1,10 @@
 /**
  * Sending one target's claimed deliveries: its messages in order (digests of what fell
- * due together), each attempt bounded by the delivery timeout, each outcome written to
+ * due together), each request bounded by the delivery timeout, each outcome written to
  * the outbox at once: sent with the platform's answer, retried later with backoff (the
  * target's remaining messages waiting with it), or dead with its reason.
  */
 import type { OutboxRow } from '../alerts/outbox.js';
-import { withDeadline } from '../channels/deadline.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
 import { DeliveryError } from '../channels/types.js';
 import type { Metrics } from '../http/metrics.js';
@@ -118,19 +117,12 @@ export class Sender {
     const target = rows[0]!.target;
     const started = clock.now();
     try {
-      const deadline = {
-        kind: channel.kind,
-        ms: this.options.timeoutMs,
-        clock: this.deps.deadlineClock,
-        signal,
-      };
-      const delivered = await withDeadline(deadline, (bounded) =>
-        channel.send(target, alerts, {
-          now: toUtcIso(started),
-          threads: store.threads,
-          signal: bounded,
-        }),
-      );
+      const delivered = await channel.send(target, alerts, {
+        now: toUtcIso(started),
+        threads: store.threads,
+        ...(signal ? { signal } : {}),
+        deadline: { ms: this.options.timeoutMs, clock: this.deps.deadlineClock },
+      });
       const detail = this.scrub(delivered.detail);
       store.outbox.markSent(ids, toUtcIso(clock.now()), detail);
       metrics?.deliveries.inc({ channel: channel.kind, result: 'sent' }, rows.length);

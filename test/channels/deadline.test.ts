@@ -1,9 +1,9 @@
 /**
- * Every channel bounds the whole of one attempt, answer included: against servers that
+ * Every channel bounds the whole of each request, answer included: against servers that
  * answer a byte at a time (never silent long enough for a per-phase timeout), each
  * channel gives up at its time limit with a temporary failure saying so, and drops the
- * connection. The platforms' limits run in real time, so these use 250 ms; the generic
- * deadline the dispatcher puts around every attempt runs on an injected clock.
+ * connection. A channel's own limit runs in real time, so these use 250 ms; the limit
+ * the dispatcher gives runs on its clock, from the moment pacing lets the request go.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDeadline } from '../../src/channels/deadline.js';
@@ -16,6 +16,7 @@ import { ManualClock, systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { failure, memoryThreads, noticeAlert } from '../fakes/alerts.js';
 import { startDripReceiver, startDripSmtp } from '../fakes/drip.js';
+import { type SlackFake, startSlackFake } from '../fakes/slack.js';
 
 const LIMIT_MS = 250;
 const deps = { clock: systemClock, logger: silentLogger };
@@ -119,6 +120,58 @@ describe('a server that answers a byte at a time', () => {
     expect(error).toMatchObject({
       permanent: false,
       reason: `email: no complete answer within 250ms (${server.url.slice('smtp://'.length)})`,
+    });
+    await until(() => server.abandoned === 1, 'the connection to be dropped');
+  });
+});
+
+describe('the deadline the dispatcher gives', () => {
+  it('runs on its clock and counts from when pacing lets the request go', async () => {
+    const clock = new ManualClock();
+    const fake: SlackFake = await startSlackFake();
+    closing.push(() => fake.close());
+    const slack = createSlackChannels(
+      { token: fake.token, apiUrl: fake.url, timeoutMs: LIMIT_MS },
+      { clock, logger: silentLogger },
+    );
+    closing.push(() => slack.slack.close?.());
+    const bounded = { ...ctx(), deadline: { ms: 30_000, clock } };
+    const gas = { kind: 'slack' as const, channel: '#gas' };
+    // Slack asks to wait 40 s: the channel holds #gas that long.
+    fake.inject({ method: 'chat.postMessage', status: 429, retryAfter: 40 });
+    expect(await failure(slack.slack.send(gas, [noticeAlert()], bounded))).toMatchObject({
+      retryAfterMs: 40_000,
+    });
+    const held = slack.slack.send(gas, [noticeAlert()], bounded);
+    await until(() => clock.pending === 1, 'the hold');
+    clock.advance(30_000);
+    clock.advance(10_000);
+    await expect(held).resolves.toMatchObject({
+      detail: expect.stringMatching(/^ok channel=C0GAS /),
+    });
+  });
+
+  it('ends a webhook request at its end, on that clock', async () => {
+    const clock = new ManualClock();
+    const server = await startDripReceiver({ clock, everyMs: 5_000 });
+    closing.push(() => server.close());
+    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    closing.push(() => webhook.close?.());
+    const sending = webhook.send({ kind: 'webhook', url: `${server.url}/hook` }, [noticeAlert()], {
+      ...ctx(),
+      deadline: { ms: 30_000, clock },
+    });
+    sending.catch(() => undefined);
+    for (let t = 5; t < 30; t += 5) {
+      const bytes = server.bytes;
+      await until(() => server.open === 1 && clock.pending === 2, 'the drip and the deadline');
+      clock.advance(5_000);
+      await until(() => server.bytes === bytes + 1, `the drip at ${t}s`);
+    }
+    clock.advance(5_000);
+    expect(await failure(sending)).toMatchObject({
+      permanent: false,
+      reason: `webhook: no complete answer within 30s (${server.url})`,
     });
     await until(() => server.abandoned === 1, 'the connection to be dropped');
   });

@@ -146,7 +146,7 @@ describe('a webhook receiver that drips its answer', () => {
       status: 'pending',
       attempts: 1,
       claimed_at: null,
-      last_error: 'webhook: no complete answer within 30s',
+      last_error: `webhook: no complete answer within 30s (${drip.url})`,
       next_attempt_at: at(32_500),
     });
     // The connection is dropped, and the alert behind still waits for the retry.
@@ -199,7 +199,7 @@ describe('a webhook receiver that drips its answer', () => {
     const status = await cli(['status'], env, { clock });
     expect(status.stdout).toContain(
       'delivery stuck: 1 target with an alert undelivered for more than 10m\n' +
-        `  webhook:${drip.url}/…: oldest undelivered alert 10m1s old (due ${at(0)}), 2 pending, 2 in flight; last error: webhook: no complete answer within 30s\n`,
+        `  webhook:${drip.url}/…: oldest undelivered alert 10m1s old (due ${at(0)}), 2 pending, 2 in flight; last error: webhook: no complete answer within 30s (${drip.url})\n`,
     );
     expect(status.stdout).not.toContain('T0KEN');
     expect(status.code).toBe(1);

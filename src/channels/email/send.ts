@@ -8,7 +8,7 @@
  * is scrubbed from every reason, error and log line this channel makes.
  */
 import { createTransport, type NodemailerError } from 'nodemailer';
-import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineReason } from '../deadline.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import {
   type Alert,
@@ -91,21 +91,24 @@ export function createEmailChannel(
         });
       }
       // The socket timeouts watch silence only: a server trickling its replies passes them.
-      const limit = AbortSignal.timeout(timeout);
+      // The deadline counts the wait for a pooled connection too.
+      const deadline = deadlineFor('email', ctx, timeout, where.server);
       try {
-        const info = await transporter.sendMail({
-          from: options.from,
-          to: target.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          messageId: message.messageId,
-          ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
-          ...(message.references ? { references: message.references } : {}),
-          headers: message.headers,
-          date: new Date(ctx.now),
-          signal: ctx.signal ? AbortSignal.any([ctx.signal, limit]) : limit,
-        });
+        const info = await withDeadline(deadline, (signal) =>
+          transporter.sendMail({
+            from: options.from,
+            to: target.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+            messageId: message.messageId,
+            ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
+            ...(message.references ? { references: message.references } : {}),
+            headers: message.headers,
+            date: new Date(ctx.now),
+            signal,
+          }),
+        );
         const rejected = info.rejected.length > 0 ? ` rejected=${info.rejected.length}` : '';
         if (rejected)
           log.warn(
@@ -115,10 +118,7 @@ export function createEmailChannel(
         const detail = `ok ${info.messageId} accepted=${info.accepted.length}${rejected} ${oneLine(info.response)}`;
         return { detail: clip(scrub(detail), TEXT_MAX) } satisfies Delivered;
       } catch (err) {
-        if (limit.aborted)
-          throw new DeliveryError(`${deadlineReason('email', timeout)} (${where.server})`, {
-            permanent: false,
-          });
+        if (err instanceof DeliveryError) throw err;
         throw describe(err, where, scrub);
       }
     },

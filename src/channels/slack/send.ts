@@ -9,7 +9,12 @@
 import { webApi } from '@slack/bolt';
 import type { Logger } from '../../lib/logger.js';
 import { targetKey } from '../../rules/types.js';
-import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineReason } from '../deadline.js';
+import {
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  deadlineFor,
+  deadlineReason,
+  withDeadline,
+} from '../deadline.js';
 import { oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
 import { DeliveryError } from '../types.js';
@@ -97,18 +102,24 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     }
   }
 
-  /** Posts one message when `pace` may take it; a 429 holds `pace` for Retry-After. */
+  /**
+   * Posts one message when `pace` may take it, within the attempt's deadline from then;
+   * a 429 holds `pace` for Retry-After.
+   */
   function post(
     pace: string,
     destination: string,
     args: webApi.ChatPostMessageArguments,
-    signal?: AbortSignal,
+    ctx: SendContext,
   ): Promise<{ channel: string; ts: string }> {
+    // The client cannot be handed a signal per call: the deadline stops waiting for it,
+    // and the client's own timeout (the same length) ends the request.
+    const deadline = deadlineFor('slack', ctx, timeoutMs, where(destination));
     return pacer.run(
       pace,
       async () => {
         try {
-          const res = await client.chat.postMessage(args);
+          const res = await withDeadline(deadline, () => client.chat.postMessage(args));
           return { channel: String(res.channel ?? args.channel), ts: String(res.ts ?? '') };
         } catch (error) {
           const failure = failureOf(error, destination);
@@ -123,7 +134,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
           throw failure;
         }
       },
-      signal,
+      ctx.signal,
     );
   }
 
@@ -181,7 +192,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
         channel,
         destination,
         { ...common, channel: root.channel, thread_ts: root.ts, reply_broadcast: true },
-        ctx.signal,
+        ctx,
       ).catch((error: unknown) => {
         // The first message is gone: post the update on its own.
         if (error instanceof DeliveryError && LOST_THREAD.test(error.reason)) return undefined;
@@ -193,7 +204,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
         return { detail: `ok channel=${reply.channel} ts=${reply.ts} thread=${root.ts}` };
       }
     }
-    const res = await post(channel, destination, { ...common, channel }, ctx.signal);
+    const res = await post(channel, destination, { ...common, channel }, ctx);
     // Updated notices whose first message is elsewhere: mark that message superseded.
     const earlier = new Map<string, ThreadRef>();
     for (const a of alerts) {
