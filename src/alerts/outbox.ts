@@ -154,12 +154,14 @@ export class OutboxStore {
   backlog(): OutboxBacklog[] {
     return this.db
       .prepare<[], Omit<OutboxBacklog, 'target'> & { target_json: string }>(
-        `SELECT target_json, count(*) AS pending,
-                sum(claimed_at IS NOT NULL) AS in_flight, min(created_at) AS oldest_at,
-                (SELECT e.last_error FROM outbox e
-                 WHERE e.target = o.target AND e.status = 'pending' AND e.last_error IS NOT NULL
-                 ORDER BY e.id LIMIT 1) AS last_error
-         FROM outbox o WHERE status = 'pending' GROUP BY target ORDER BY oldest_at`,
+        `WITH targets AS (
+           SELECT target_json, count(*) AS pending, sum(claimed_at IS NOT NULL) AS in_flight,
+                  min(created_at) AS oldest_at,
+                  min(CASE WHEN last_error IS NOT NULL THEN id END) AS failed_id
+           FROM outbox WHERE status = 'pending' GROUP BY target)
+         SELECT t.target_json, t.pending, t.in_flight, t.oldest_at, e.last_error
+         FROM targets t LEFT JOIN outbox e ON e.id = t.failed_id
+         ORDER BY t.oldest_at`,
       )
       .all()
       .map(({ target_json, ...rest }) => ({
