@@ -37,6 +37,17 @@ export interface OutboxSummary extends Record<OutboxStatus, number> {
   dead_reasons: Array<{ reason: string; count: number; last_at: UtcIso }>;
 }
 
+/** One target's waiting deliveries (see `OutboxStore.backlog`). */
+export interface OutboxBacklog {
+  target: Target;
+  pending: number;
+  in_flight: number;
+  /** When the oldest waiting delivery was decided, and so fell due. */
+  oldest_at: UtcIso;
+  /** The error of the first waiting delivery that failed, if any did. */
+  last_error: string | null;
+}
+
 interface Row extends Omit<OutboxRow, 'target' | 'payload'> {
   target_json: string;
   payload: string;
@@ -97,6 +108,68 @@ export class OutboxStore {
       .map(fromRow);
   }
 
+  /**
+   * The deliveries to send now, oldest first, keeping each target's alerts in order: a
+   * target with a delivery in flight gives none (it is never claimed twice), and one
+   * whose earliest waiting delivery is not due yet (a retry) gives only what came before
+   * it, so a new alert never overtakes one waiting for a retry.
+   */
+  ready(now: UtcIso, limit = 500): OutboxRow[] {
+    return this.db
+      .prepare<{ now: string; limit: number }, Row>(
+        `WITH heads AS (
+           SELECT target, max(claimed_at IS NOT NULL) AS busy,
+                  min(CASE WHEN next_attempt_at > @now THEN id END) AS held
+           FROM outbox WHERE status = 'pending' GROUP BY target)
+         SELECT o.* FROM outbox o JOIN heads h ON h.target = o.target
+         WHERE o.status = 'pending' AND h.busy = 0 AND o.next_attempt_at <= @now
+           AND (h.held IS NULL OR o.id < h.held)
+         ORDER BY o.id LIMIT @limit`,
+      )
+      .all({ now, limit })
+      .map(fromRow);
+  }
+
+  /**
+   * When `ready` next gives something: the earliest due time of the first waiting
+   * delivery of each target with none in flight; null when no such target exists.
+   */
+  nextReadyAt(): UtcIso | null {
+    const row = this.db
+      .prepare<[], { at: string | null }>(
+        `WITH heads AS (
+           SELECT min(id) AS id, max(claimed_at IS NOT NULL) AS busy
+           FROM outbox WHERE status = 'pending' GROUP BY target)
+         SELECT min(o.next_attempt_at) AS at FROM heads h JOIN outbox o ON o.id = h.id
+         WHERE h.busy = 0`,
+      )
+      .get();
+    return (row?.at as UtcIso | null | undefined) ?? null;
+  }
+
+  /**
+   * Each target with deliveries waiting: how many, how many in flight, when the oldest
+   * was decided and the error of the first that failed, for health, `status` and metrics.
+   */
+  backlog(): OutboxBacklog[] {
+    return this.db
+      .prepare<[], Omit<OutboxBacklog, 'target'> & { target_json: string }>(
+        `WITH targets AS (
+           SELECT target_json, count(*) AS pending, sum(claimed_at IS NOT NULL) AS in_flight,
+                  min(created_at) AS oldest_at,
+                  min(CASE WHEN last_error IS NOT NULL THEN id END) AS failed_id
+           FROM outbox WHERE status = 'pending' GROUP BY target)
+         SELECT t.target_json, t.pending, t.in_flight, t.oldest_at, e.last_error
+         FROM targets t LEFT JOIN outbox e ON e.id = t.failed_id
+         ORDER BY t.oldest_at`,
+      )
+      .all()
+      .map(({ target_json, ...rest }) => ({
+        ...rest,
+        target: JSON.parse(target_json) as Target,
+      }));
+  }
+
   /** When the next pending delivery falls due; null when none waits. */
   nextDueAt(): UtcIso | null {
     const row = this.db
@@ -118,16 +191,18 @@ export class OutboxStore {
   }
 
   /**
-   * Returns deliveries left in flight by a crash to the queue, due now: they are sent
-   * again (at-least-once). Returns how many.
+   * Returns deliveries left in flight by a crash or a failed pass to the queue, due
+   * now: they are sent again (at-least-once). Claims of the targets in `keep`, still in
+   * flight, stay. Returns how many were released.
    */
-  releaseClaims(at: UtcIso): number {
+  releaseClaims(at: UtcIso, keep: readonly string[] = []): number {
     return this.db
       .prepare(
         `UPDATE outbox SET claimed_at = NULL, next_attempt_at = min(next_attempt_at, ?)
-         WHERE status = 'pending' AND claimed_at IS NOT NULL`,
+         WHERE status = 'pending' AND claimed_at IS NOT NULL
+           AND target NOT IN (SELECT value FROM json_each(?))`,
       )
-      .run(at).changes;
+      .run(at, JSON.stringify(keep)).changes;
   }
 
   /** The platform confirmed: `detail` is what it answered. */

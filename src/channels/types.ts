@@ -63,12 +63,24 @@ export interface Delivered {
   detail: string;
 }
 
+/** The total time of one request to a platform, and whose time counts. */
+export interface AttemptLimit {
+  ms: number;
+  /** Real time for platforms; an injected clock in tests. */
+  clock: Clock;
+}
+
 /** What `send` gets besides the message. */
 export interface SendContext {
   /** `sent_at` of the webhook payload and of every rendered message. */
   now: UtcIso;
   threads: Threads;
   signal?: AbortSignal;
+  /**
+   * The limit of each request, connect to complete answer (`PIPEWATCH_DELIVERY_TIMEOUT`);
+   * unset: the channel's own, in real time.
+   */
+  deadline?: AttemptLimit;
 }
 
 /** What every channel is built with. */

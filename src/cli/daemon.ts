@@ -6,8 +6,10 @@
 
 import { AlertEngine } from '../alerts/engine.js';
 import { type Config, ConfigError } from '../config/index.js';
+import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
 import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
+import { withDelivery } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type FullStatus, publicStatus, withErrorCodes } from '../http/public-view.js';
 import { type RunningHttpServer, startHttpServer } from '../http/server.js';
@@ -157,9 +159,11 @@ export class Daemon {
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,
+        timeoutMs: setup.delivery.timeoutMs,
         secrets: setup.secrets ?? [],
       },
     );
+    metrics.watchDelivery(() => daemon.backlog());
     const wake = () => dispatcher.wake();
     const engine = new AlertEngine(
       {
@@ -255,9 +259,18 @@ export class Daemon {
       );
   }
 
-  /** Health with each feed's error as its code, for readers without the status token. */
+  /**
+   * Health with each feed's error as its code, and stuck deliveries by channel kind, for
+   * readers without the status token.
+   */
   publicHealth() {
-    return this.scheduler.health(this.clock.now(), this.startedAt, withErrorCodes);
+    const feeds = this.scheduler.health(this.clock.now(), this.startedAt, withErrorCodes);
+    return withDelivery(feeds, this.backlog());
+  }
+
+  /** What waits in the outbox per target, each judged against the stuck threshold. */
+  backlog(): DeliveryBacklog {
+    return deliveryBacklog(this.store, this.clock.now(), this.setup.delivery.stuckAfterMs);
   }
 
   /** The HTTP server's base URL, when it runs. */
@@ -267,11 +280,12 @@ export class Daemon {
 
   /** The full status: errors as they were, dead deliveries' reasons, rule names. */
   status(): FullStatus {
+    const backlog = this.backlog();
     return {
       ...statusReport(this.store, this.clock.now(), {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
-        health: this.scheduler.health(this.clock.now(), this.startedAt),
+        health: withDelivery(this.scheduler.health(this.clock.now(), this.startedAt), backlog),
         capacityPlan: planReport(
           this.store,
           this.capacityPlan(),
@@ -279,6 +293,7 @@ export class Daemon {
         ),
       }),
       outbox: this.store.outbox.summary(),
+      delivery: backlog,
       rules: this.engine.rules.length,
     };
   }

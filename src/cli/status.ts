@@ -1,9 +1,13 @@
 /**
  * `pipewatch status`: each feed's last attempt, success and error, what is stored, the
- * capacity plan (which pipelines and cycles are fetched, and which rule asked), and the
- * outbox: pending (with the oldest one's age), sent, and dead with their reasons.
+ * capacity plan (which pipelines and cycles are fetched, and which rule asked), the
+ * outbox: pending (with the oldest one's age), sent, and dead with their reasons, and
+ * the delivery targets that are stuck (an alert undelivered for longer than
+ * `PIPEWATCH_DELIVERY_STUCK_AFTER`), each with the age of its oldest undelivered alert.
+ * Exits 1 when a feed is unhealthy or a target is stuck, as `/healthz` answers 503.
  */
 import { Command } from 'commander';
+import { type DeliveryBacklog, deliveryBacklog, stuckTargets } from '../delivery/backlog.js';
 import { capacityPlan } from '../ingest/capacity-plan.js';
 import {
   type CapacityPlanReport,
@@ -28,12 +32,17 @@ export function statusCommand(ctx: CliContext): Command {
       if (!store) return;
       try {
         const now = ctx.clock.now();
+        const feeds = statusReport(store, now, {
+          feeds: feedSchedule(config),
+          capacityPlan: currentPlan(ctx, store),
+        });
+        const backlog = deliveryBacklog(store, now, config.delivery.stuckAfterMs);
+        const stuck = stuckTargets(backlog);
         const report = {
-          ...statusReport(store, now, {
-            feeds: feedSchedule(config),
-            capacityPlan: currentPlan(ctx, store),
-          }),
+          ...feeds,
+          healthy: feeds.healthy && stuck.length === 0,
           outbox: store.outbox.summary(),
+          delivery: { stuck_after_seconds: backlog.stuck_after_seconds, stuck },
         };
         if (opts.json) {
           ctx.out(toJson(report));
@@ -62,12 +71,30 @@ export function statusCommand(ctx: CliContext): Command {
         ctx.out(`outbox: ${o.pending} pending${oldest}, ${o.sent} sent, ${o.dead} dead`);
         for (const d of o.dead_reasons)
           ctx.out(`  dead: ${d.count} × ${d.reason} (last decided ${d.last_at})`);
+        printStuck(ctx, backlog);
         for (const f of report.feeds) if (f.reason) ctx.out(`${f.feed}: ${f.reason}`);
         ctx.exitCode = report.healthy ? 0 : 1;
       } finally {
         store.close();
       }
     });
+}
+
+/** The stuck targets, each with its oldest undelivered alert's age and the last error. */
+function printStuck(ctx: CliContext, backlog: DeliveryBacklog): void {
+  const stuck = stuckTargets(backlog);
+  if (stuck.length === 0) return;
+  const limit = formatDuration(backlog.stuck_after_seconds * 1000);
+  const n = stuck.length === 1 ? '1 target' : `${stuck.length} targets`;
+  ctx.out(`delivery stuck: ${n} with an alert undelivered for more than ${limit}`);
+  for (const t of stuck) {
+    const age = formatDuration(t.oldest_pending_age_seconds * 1000);
+    const flight = t.in_flight > 0 ? `, ${t.in_flight} in flight` : '';
+    const error = t.last_error ? `; last error: ${t.last_error}` : '';
+    ctx.out(
+      `  ${t.target}: oldest undelivered alert ${age} old (due ${t.oldest_pending_at}), ${t.pending} pending${flight}${error}`,
+    );
+  }
 }
 
 /** The plan the daemon would follow with the rule files as they are; null when they are invalid. */

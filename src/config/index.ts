@@ -76,6 +76,10 @@ export interface Config {
     digestWindowMs: number;
     /** A delivery failing temporarily for longer than this goes dead. */
     maxAgeMs: number;
+    /** Total time of one request to a platform, connect to complete answer. */
+    timeoutMs: number;
+    /** A target whose oldest waiting delivery fell due longer ago than this is stuck. */
+    stuckAfterMs: number;
   };
   logLevel: LogLevel;
   /**
@@ -211,7 +215,12 @@ export function loadConfig(
       ratePerSecond: read('emailRate'),
       allowPlaintext: read('smtpAllowPlaintext'),
     },
-    delivery: { digestWindowMs: read('digestWindow'), maxAgeMs: read('deliveryMaxAge') },
+    delivery: {
+      digestWindowMs: read('digestWindow'),
+      maxAgeMs: read('deliveryMaxAge'),
+      timeoutMs: read('deliveryTimeout'),
+      stuckAfterMs: read('deliveryStuckAfter'),
+    },
     logLevel: read('logLevel'),
     warnings,
   };

@@ -301,6 +301,24 @@ export const VARIABLES = {
     description:
       'a delivery still failing with temporary errors this long after it was decided goes dead',
   }),
+  deliveryTimeout: variable({
+    name: 'PIPEWATCH_DELIVERY_TIMEOUT',
+    default: '30s',
+    parse: duration(1_000),
+    example: '30s',
+    secret: false,
+    description:
+      "total time of one request to a delivery platform: connecting, sending and the complete answer, once the channel's pacing lets it go; one that runs out is retried",
+  }),
+  deliveryStuckAfter: variable({
+    name: 'PIPEWATCH_DELIVERY_STUCK_AFTER',
+    default: '10m',
+    parse: duration(60_000),
+    example: '10m',
+    secret: false,
+    description:
+      'a target whose oldest undelivered alert fell due longer ago than this is stuck: `/healthz` answers 503, `status` lists it',
+  }),
   logLevel: variable({
     name: 'LOG_LEVEL',
     default: 'info',

@@ -16,7 +16,10 @@ import type { Config } from '../config/index.js';
 import type { TargetKind } from '../rules/types.js';
 
 /** The configuration channels need. */
-export type ChannelConfig = Pick<Config, 'slack' | 'discord' | 'email' | 'webhookSecret'>;
+export type ChannelConfig = Pick<
+  Config,
+  'slack' | 'discord' | 'email' | 'webhookSecret' | 'delivery'
+>;
 
 /** What to set to make a channel work. */
 export const CHANNEL_SETTINGS: Record<TargetKind, string> = {
@@ -65,12 +68,15 @@ export class Channels implements ChannelSet {
       configured.add(c.kind);
     };
     put(createConsoleChannel(options.print));
-    put(createWebhookChannel({ secret: config.webhookSecret }, deps));
+    // Each platform client's own limits follow the total time of one attempt.
+    const timeout = { timeoutMs: config.delivery.timeoutMs };
+    put(createWebhookChannel({ secret: config.webhookSecret, ...timeout }, deps));
     if (config.slack.botToken) {
       const slack = createSlackChannels(
         {
           token: config.slack.botToken,
           ...(config.slack.apiUrl ? { apiUrl: config.slack.apiUrl } : {}),
+          ...timeout,
         },
         deps,
       );
@@ -82,6 +88,7 @@ export class Channels implements ChannelSet {
         {
           token: config.discord.botToken,
           ...(config.discord.apiUrl ? { apiUrl: config.discord.apiUrl } : {}),
+          ...timeout,
         },
         deps,
       );
@@ -96,6 +103,7 @@ export class Channels implements ChannelSet {
             from: config.email.from,
             ratePerSecond: config.email.ratePerSecond,
             allowPlaintext: config.email.allowPlaintext,
+            ...timeout,
           },
           deps,
         ),

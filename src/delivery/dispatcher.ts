@@ -1,40 +1,49 @@
 /**
- * The dispatcher: takes due outbox rows and sends them through their channel.
+ * The dispatcher: takes due outbox rows and sends them through their channel, each
+ * target in a lane of its own.
  *
- * - Rows for one target that fell due within the digest window of each other go out as
- *   one digest message (up to the channel's `maxDigest`); targets are sent to
- *   concurrently, one target's messages in order.
+ * - Each target progresses on its own: the dispatcher claims a target's due rows and
+ *   hands them to a lane that sends them in order (see `sender.ts`), then looks again
+ *   whenever a lane ends, a row falls due or new rows are written. A slow or stuck
+ *   target holds back only its own later alerts; every other target's go out on time
+ *   while it is in flight. A target is never claimed twice while its lane runs.
+ * - Every request of an attempt has a total deadline, connect to complete answer, which
+ *   the channel starts once its pacing lets the request go, on the dispatcher's deadline
+ *   clock; one that runs out is a temporary failure, retried with backoff.
  * - A row is claimed (committed) before its send and marked sent only after the
  *   platform confirmed it, with what the platform answered. Claims left by a crash are
- *   released on start, so those rows are sent again: at-least-once, with duplicates
- *   only for what was in flight.
+ *   released on start, and those of a lane or pass that failed (the database, not a
+ *   platform) right after it, so those rows are sent again: at-least-once, with
+ *   duplicates only for what was in flight.
  * - A temporary failure is retried with capped exponential backoff and full jitter, or
- *   after the platform's `Retry-After`; the target's remaining messages wait with it.
- *   A permanent failure, or a temporary one older than the maximum age, makes the row
- *   dead with its reason, logged once and counted.
- * - Each alert sent or given up on is one log line (see `delivery-log.ts`).
+ *   after the platform's `Retry-After`; the target's later alerts wait behind it, new
+ *   ones included. A permanent failure, or a temporary one older than the maximum age,
+ *   makes the row dead with its reason, logged once and counted.
  */
 import type { OutboxRow } from '../alerts/outbox.js';
-import type { Alert, Channel, ChannelSet } from '../channels/types.js';
-import { DeliveryError } from '../channels/types.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS } from '../channels/deadline.js';
+import type { ChannelSet } from '../channels/types.js';
 import type { Metrics } from '../http/metrics.js';
-import { backoffDelay, type RetryPolicy } from '../lib/backoff.js';
-import type { Clock } from '../lib/clock.js';
-import { formatDuration } from '../lib/duration.js';
+import type { RetryPolicy } from '../lib/backoff.js';
+import { type Clock, systemClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { targetKey } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { toUtcIso } from '../upstream/schemas.js';
-import { logDead, logSent } from './delivery-log.js';
-import { redact } from './redact.js';
+import { type Outcomes, Sender } from './sender.js';
+
+export { digests } from './sender.js';
 
 export interface DispatcherOptions {
   /** Rows for one target due within this many milliseconds of each other form one digest. */
   digestWindowMs: number;
   /** A row failing temporarily this long after it was decided goes dead. */
   maxAgeMs: number;
+  /** Total time of each request of an attempt, connect to complete answer; default 30 s. */
+  timeoutMs?: number;
   /** Backoff between attempts of one row. */
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;
-  /** Rows read per pass. */
+  /** Rows read at a time. */
   batchSize?: number;
   /** Values that must never be written anywhere (tokens, passwords), scrubbed from reasons. */
   secrets?: readonly string[];
@@ -44,18 +53,24 @@ export interface DispatcherOptions {
 export interface DispatcherDeps {
   store: Store;
   channels: ChannelSet;
+  /** The outbox's time: what is due, retries, ages. */
   clock: Clock;
+  /**
+   * The time attempt deadlines run on: real time by default, since platforms answer in
+   * real time even when the outbox's clock runs faster (the demo); tests inject theirs.
+   */
+  deadlineClock?: Clock;
   logger: Logger;
   metrics?: Metrics;
 }
 
-/** What one pass or one drain did. */
+/** What one drain did. */
 export interface DispatchResult {
   /** Alerts confirmed by their platform. */
   sent: number;
   /** Messages sent (a digest is one message for many alerts). */
   messages: number;
-  /** Alerts waiting for a retry. */
+  /** Alerts waiting for a retry at the end. */
   retrying: number;
   /** Alerts given up on. */
   dead: number;
@@ -63,266 +78,220 @@ export interface DispatchResult {
 
 /** After a pass failed (the database, not a platform), the next one waits this long. */
 const PAUSE_AFTER_FAILURE_MS = 5_000;
-/** Never sooner than this: full jitter can draw 0. */
-const MIN_RETRY_MS = 1_000;
 const DEFAULT_RETRY = { baseDelayMs: 5_000, maxDelayMs: 15 * 60_000 };
 
-function empty(): DispatchResult {
-  return { sent: 0, messages: 0, retrying: 0, dead: 0 };
-}
+const UNCOUNTED: Outcomes = { sent() {}, retrying() {}, dead() {} };
 
-function add(into: DispatchResult, more: DispatchResult): DispatchResult {
-  into.sent += more.sent;
-  into.messages += more.messages;
-  into.retrying += more.retrying;
-  into.dead += more.dead;
-  return into;
-}
+/** Counts what lanes report while a drain runs. */
+class Tally implements Outcomes {
+  private readonly waiting = new Set<number>();
+  readonly result: DispatchResult = { sent: 0, messages: 0, retrying: 0, dead: 0 };
 
-/**
- * Splits one target's due rows (oldest first) into messages: a new digest starts when a
- * row falls due more than the window after the digest's first row, or the digest is full.
- */
-export function digests(
-  rows: readonly OutboxRow[],
-  windowMs: number,
-  maxDigest: number,
-): OutboxRow[][] {
-  const out: OutboxRow[][] = [];
-  let current: OutboxRow[] = [];
-  let start = 0;
-  for (const row of rows) {
-    const at = Date.parse(row.next_attempt_at);
-    if (current.length === 0 || current.length >= maxDigest || at - start > windowMs) {
-      if (current.length > 0) out.push(current);
-      current = [];
-      start = at;
-    }
-    current.push(row);
+  sent(ids: readonly number[], messages: number): void {
+    this.result.sent += ids.length;
+    this.result.messages += messages;
+    for (const id of ids) this.waiting.delete(id);
   }
-  if (current.length > 0) out.push(current);
-  return out;
+  retrying(ids: readonly number[]): void {
+    for (const id of ids) this.waiting.add(id);
+  }
+  dead(ids: readonly number[]): void {
+    this.result.dead += ids.length;
+    for (const id of ids) this.waiting.delete(id);
+  }
+  final(): DispatchResult {
+    return { ...this.result, retrying: this.waiting.size };
+  }
 }
 
 export class Dispatcher {
-  private readonly retry: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;
-  private readonly random: () => number;
+  private readonly sender: Sender;
+  /** The lane of each target in flight, by target key. */
+  private readonly lanes = new Map<string, Promise<void>>();
+  /** Failures of lanes (the database), not yet handled by the loop. */
+  private readonly failures: unknown[] = [];
+  /** Where lanes report: a drain's tally, or nowhere while the daemon runs. */
+  private tally: Outcomes = UNCOUNTED;
   private wakeUp: AbortController | undefined;
+  private woken = false;
 
   constructor(
     private readonly deps: DispatcherDeps,
     private readonly options: DispatcherOptions,
   ) {
-    this.retry = options.retry ?? DEFAULT_RETRY;
-    this.random = options.random ?? Math.random;
+    this.sender = new Sender(
+      { ...deps, deadlineClock: deps.deadlineClock ?? systemClock },
+      {
+        digestWindowMs: options.digestWindowMs,
+        maxAgeMs: options.maxAgeMs,
+        timeoutMs: options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+        retry: options.retry ?? DEFAULT_RETRY,
+        secrets: options.secrets ?? [],
+        random: options.random ?? Math.random,
+      },
+    );
   }
 
-  /** Returns rows a crash left in flight to the queue; call once before sending. */
+  /**
+   * Returns rows whose sending ended without an outcome (a crash, a failed pass) to the
+   * queue; rows of lanes still in flight keep their claims. Call once before sending.
+   */
   recover(): number {
-    const released = this.deps.store.outbox.releaseClaims(toUtcIso(this.deps.clock.now()));
+    const released = this.deps.store.outbox.releaseClaims(toUtcIso(this.deps.clock.now()), [
+      ...this.lanes.keys(),
+    ]);
     if (released > 0)
       this.deps.logger.warn(
         { released },
-        `delivery: ${released} alert${released === 1 ? ' was' : 's were'} in flight at the last stop and will be sent again`,
+        `delivery: ${released} alert${released === 1 ? ' was' : 's were'} in flight without an outcome and will be sent again`,
       );
     return released;
   }
 
-  /** Sends every row due now, pass after pass until none is left; returns what happened. */
-  async dispatchDue(signal?: AbortSignal): Promise<DispatchResult> {
-    const total = empty();
-    for (;;) {
-      signal?.throwIfAborted();
-      const pass = await this.pass(signal);
-      add(total, pass);
-      if (pass.sent + pass.dead + pass.retrying === 0) break;
-    }
-    this.observe();
-    return total;
+  /** Sends every row due now, and waits for every target it started; returns what happened. */
+  dispatchDue(signal?: AbortSignal): Promise<DispatchResult> {
+    return this.drain(0, signal);
   }
 
   /**
    * Sends what is due and waits for what falls due within `boundMs` (retries, the
-   * platform's `Retry-After`); rows due later stay for the next run.
+   * platform's `Retry-After`) and for every lane to end; rows due later stay for the
+   * next run. A failure of the database ends it, once no lane is in flight.
    */
   async drain(boundMs: number, signal?: AbortSignal): Promise<DispatchResult> {
     const until = this.deps.clock.now().getTime() + boundMs;
-    const total = empty();
-    for (;;) {
-      const result = await this.dispatchDue(signal);
-      add(total, result);
-      total.retrying = result.retrying;
-      const next = this.deps.store.outbox.nextDueAt();
-      if (next === null) return total;
-      const at = Date.parse(next);
-      if (at > until) return total;
-      await this.deps.clock.sleep(Math.max(0, at - this.deps.clock.now().getTime()), signal);
+    const tally = new Tally();
+    this.tally = tally;
+    try {
+      for (;;) {
+        this.throwFailure();
+        signal?.throwIfAborted();
+        this.pump(signal);
+        const next = this.nextDue();
+        const soon = next !== null && next <= until;
+        if (!soon && this.lanes.size === 0) break;
+        const now = this.deps.clock.now().getTime();
+        await this.rest(soon ? Math.max(0, next - now) : undefined, signal);
+      }
+    } finally {
+      await this.settle();
+      this.tally = UNCOUNTED;
     }
+    this.throwFailure();
+    this.observe();
+    return tally.final();
   }
 
   /** Sends as rows fall due until `signal` aborts; `wake` makes it look at once. */
   async run(signal: AbortSignal, idleMs = 30_000): Promise<void> {
     this.recover();
-    while (!signal.aborted) {
-      let failed = false;
-      try {
-        await this.dispatchDue(signal);
-      } catch (error) {
-        failed = true;
-        if (signal.aborted) break;
-        this.deps.logger.error({ err: error }, 'delivery pass failed; trying again shortly');
-        // Nothing is in flight once a pass has ended: what it claimed goes back to the queue.
-        this.recover();
+    let failed = false;
+    try {
+      while (!signal.aborted) {
+        try {
+          // What a failed pass or lane claimed is not in flight: it goes back to the queue.
+          if (failed) this.recover();
+          failed = false;
+          this.throwFailure();
+          this.pump(signal);
+          this.observe();
+        } catch (error) {
+          if (signal.aborted) break;
+          failed = true;
+          this.deps.logger.error({ err: error }, 'delivery pass failed; trying again shortly');
+          // Lanes ending must not cut the pause short.
+          await this.deps.clock.sleep(PAUSE_AFTER_FAILURE_MS, signal).catch(() => undefined);
+          continue;
+        }
+        const next = this.nextDue();
+        const now = this.deps.clock.now().getTime();
+        await this.rest(next === null ? idleMs : Math.min(idleMs, Math.max(0, next - now)), signal);
       }
-      const next = this.deps.store.outbox.nextDueAt();
-      const now = this.deps.clock.now().getTime();
-      const wait = failed
-        ? PAUSE_AFTER_FAILURE_MS
-        : next === null
-          ? idleMs
-          : Math.min(idleMs, Math.max(0, Date.parse(next) - now));
-      this.wakeUp = new AbortController();
-      try {
-        await this.deps.clock.sleep(wait, AbortSignal.any([signal, this.wakeUp.signal]));
-      } catch {
-        // Woken, or stopping: the loop condition decides.
-      }
+    } finally {
+      await this.settle();
     }
   }
 
-  /** New rows were written: send them now rather than at the next timer. */
+  /** New rows were written, or a lane ended: look at once rather than at the next timer. */
   wake(): void {
+    this.woken = true;
     this.wakeUp?.abort();
   }
 
-  private async pass(signal?: AbortSignal): Promise<DispatchResult> {
+  /** Claims what is ready and starts a lane for each target; returns how many started. */
+  private pump(signal?: AbortSignal): number {
     const { store, clock } = this.deps;
     const now = toUtcIso(clock.now());
-    const rows = store.outbox.due(now, this.options.batchSize ?? 500);
-    if (rows.length === 0) return empty();
     const byTarget = new Map<string, OutboxRow[]>();
-    for (const row of rows) {
-      const key = JSON.stringify(row.target);
+    for (const row of store.outbox.ready(now, this.options.batchSize ?? 500)) {
+      const key = targetKey(row.target);
+      // A lane about to end has settled its rows but still holds its target.
+      if (this.lanes.has(key)) continue;
       const list = byTarget.get(key);
       if (list) list.push(row);
       else byTarget.set(key, [row]);
     }
-    store.transaction(() =>
-      store.outbox.claim(
-        rows.map((r) => r.id),
-        now,
-      ),
-    );
-    // Every target finishes before a failure is reported, so that none is in flight after.
-    const settled = await Promise.allSettled(
-      [...byTarget.values()].map((targetRows) => this.sendTarget(targetRows, signal)),
-    );
-    const failed = settled.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.reduce(
-      (total, r) => (r.status === 'fulfilled' ? add(total, r.value) : total),
-      empty(),
-    );
-  }
-
-  /** One target's rows: its messages in order; the first temporary failure holds the rest. */
-  private async sendTarget(rows: OutboxRow[], signal?: AbortSignal): Promise<DispatchResult> {
-    const result = empty();
-    const target = rows[0]!.target;
-    const channel = this.deps.channels.for(target.kind) as Channel;
-    const messages = digests(rows, this.options.digestWindowMs, Math.max(1, channel.maxDigest));
-    for (const [i, message] of messages.entries()) {
-      const outcome = await this.sendMessage(channel, message, signal);
-      add(result, outcome.result);
-      if (outcome.holdUntil !== undefined) {
-        const rest = messages.slice(i + 1).flat();
-        if (rest.length > 0) {
-          this.deps.store.outbox.retryLater(
-            rest.map((r) => r.id),
-            'waiting: an earlier alert to this target failed',
-            outcome.holdUntil,
-            false,
-          );
-          result.retrying += rest.length;
-        }
-        break;
-      }
+    if (byTarget.size === 0) return 0;
+    const ids = [...byTarget.values()].flat().map((r) => r.id);
+    store.transaction(() => store.outbox.claim(ids, now));
+    for (const [key, rows] of byTarget) {
+      const lane = this.sender
+        .sendTarget(rows, this.tally, signal)
+        .catch((error: unknown) => {
+          this.failures.push(error);
+        })
+        .finally(() => {
+          this.lanes.delete(key);
+          this.wake();
+        });
+      this.lanes.set(key, lane);
     }
-    return result;
+    return byTarget.size;
   }
 
-  private async sendMessage(
-    channel: Channel,
-    rows: OutboxRow[],
-    signal?: AbortSignal,
-  ): Promise<{ result: DispatchResult; holdUntil?: ReturnType<typeof toUtcIso> }> {
-    const { store, clock, logger, metrics } = this.deps;
-    const ids = rows.map((r) => r.id);
-    const alerts: Alert[] = rows.map((r) => ({ key: r.key, payload: r.payload }));
-    const target = rows[0]!.target;
-    const started = clock.now();
+  /** When `pump` next has something to start (clock milliseconds); null: nothing waits. */
+  private nextDue(): number | null {
+    const at = this.deps.store.outbox.nextReadyAt();
+    return at === null ? null : Date.parse(at);
+  }
+
+  /**
+   * Waits `ms` on the clock, or without a timer (`undefined`) until woken: a lane in
+   * flight ends with a wake, and a clock that does not wait (tests) must not spin.
+   */
+  private async rest(ms: number | undefined, signal?: AbortSignal): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return;
+    }
+    const wakeUp = new AbortController();
+    this.wakeUp = wakeUp;
+    const stop = AbortSignal.any(signal ? [signal, wakeUp.signal] : [wakeUp.signal]);
     try {
-      const delivered = await channel.send(target, alerts, {
-        now: toUtcIso(started),
-        threads: store.threads,
-        ...(signal ? { signal } : {}),
-      });
-      const detail = this.scrub(delivered.detail);
-      store.outbox.markSent(ids, toUtcIso(clock.now()), detail);
-      metrics?.deliveries.inc({ channel: channel.kind, result: 'sent' }, rows.length);
-      metrics?.deliveryMessages.inc({ channel: channel.kind });
-      logSent(logger, rows, detail, (text) => this.scrub(text));
-      return { result: { ...empty(), sent: rows.length, messages: 1 } };
-    } catch (error) {
-      const failure =
-        error instanceof DeliveryError
-          ? error
-          : new DeliveryError(`${channel.kind}: ${(error as Error)?.message ?? String(error)}`, {
-              permanent: false,
-              cause: error,
-            });
-      if (!(error instanceof DeliveryError))
-        logger.error({ err: error, channel: channel.kind }, 'delivery failed unexpectedly');
-      const reason = this.scrub(failure.reason);
-      const now = clock.now();
-      const oldest = Math.min(...rows.map((r) => Date.parse(r.created_at)));
-      const expired = now.getTime() - oldest >= this.options.maxAgeMs;
-      if (failure.permanent || expired) {
-        const why = failure.permanent
-          ? reason
-          : `gave up after ${formatDuration(this.options.maxAgeMs)}: ${reason}`;
-        store.outbox.markDead(ids, why);
-        metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
-        logDead(logger, rows, why, failure.permanent, (text) => this.scrub(text));
-        return { result: { ...empty(), dead: rows.length } };
-      }
-      const attempts = Math.max(...rows.map((r) => r.attempts)) + 1;
-      const delay = Math.max(
-        MIN_RETRY_MS,
-        backoffDelay(
-          {
-            ...this.retry,
-            attempts: Number.POSITIVE_INFINITY,
-            maxElapsedMs: this.options.maxAgeMs,
-          },
-          attempts,
-          this.random,
-          failure.retryAfterMs,
-        ),
-      );
-      const retryAt = toUtcIso(new Date(now.getTime() + delay));
-      store.outbox.retryLater(ids, reason, retryAt);
-      metrics?.deliveries.inc({ channel: channel.kind, result: 'retry' }, rows.length);
-      logger.warn(
-        { reason, attempts, retry_at: retryAt, alerts: rows.length },
-        `delivery will be retried: ${reason}`,
-      );
-      return { result: { ...empty(), retrying: rows.length }, holdUntil: retryAt };
+      if (ms !== undefined) await this.deps.clock.sleep(ms, stop);
+      else if (!stop.aborted)
+        await new Promise<void>((resolve) =>
+          stop.addEventListener('abort', () => resolve(), { once: true }),
+        );
+    } catch {
+      // Woken, or stopping: the caller's loop decides.
+    } finally {
+      this.wakeUp = undefined;
+      this.woken = false;
     }
   }
 
-  private scrub(text: string): string {
-    return redact(text, this.options.secrets ?? []);
+  /** Waits for every lane in flight to end. */
+  private async settle(): Promise<void> {
+    while (this.lanes.size > 0) await Promise.allSettled([...this.lanes.values()]);
+  }
+
+  /** Throws the first failure of a lane since the last look (the others said the same). */
+  private throwFailure(): void {
+    if (this.failures.length === 0) return;
+    const [first] = this.failures;
+    this.failures.length = 0;
+    throw first;
   }
 
   private observe(): void {

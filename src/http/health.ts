@@ -1,8 +1,13 @@
 /**
- * Whether the daemon is healthy: every feed has succeeded within three of its intervals.
- * A feed that has not succeeded yet is given three intervals from the daemon's start
- * (without a start time, as for `pipewatch status`, it is unhealthy).
+ * Whether the daemon is healthy: every feed has succeeded within three of its intervals,
+ * and no delivery target is stuck. A feed that has not succeeded yet is given three
+ * intervals from the daemon's start (without a start time, as for `pipewatch status`, it
+ * is unhealthy). A target is stuck when its oldest undelivered alert fell due longer ago
+ * than `PIPEWATCH_DELIVERY_STUCK_AFTER`.
  */
+import { type DeliveryBacklog, stuckTargets } from '../delivery/backlog.js';
+import { formatDuration } from '../lib/duration.js';
+import type { TargetKind } from '../rules/types.js';
 import type { FeedState } from '../store/sync-state.js';
 
 /** How many intervals a feed may go without a success. */
@@ -17,9 +22,63 @@ export interface FeedHealth {
   reason: string | null;
 }
 
+/** The stuck targets of one channel kind (no addresses: `/healthz` may be seen widely). */
+export interface StuckKind {
+  channel: TargetKind;
+  targets: number;
+  oldest_pending_age_seconds: number;
+}
+
+export interface DeliveryHealth {
+  healthy: boolean;
+  stuck_after_seconds: number;
+  stuck: StuckKind[];
+  /** Why it is unhealthy, one line per channel kind. */
+  reasons: string[];
+}
+
 export interface HealthReport {
   healthy: boolean;
   feeds: FeedHealth[];
+  /** Absent where deliveries are not judged. */
+  delivery?: DeliveryHealth;
+}
+
+/** Judges the delivery backlog: unhealthy while any target is stuck. */
+export function assessDelivery(backlog: DeliveryBacklog): DeliveryHealth {
+  const byKind = new Map<TargetKind, StuckKind>();
+  for (const t of stuckTargets(backlog)) {
+    const entry = byKind.get(t.kind) ?? {
+      channel: t.kind,
+      targets: 0,
+      oldest_pending_age_seconds: 0,
+    };
+    entry.targets += 1;
+    entry.oldest_pending_age_seconds = Math.max(
+      entry.oldest_pending_age_seconds,
+      t.oldest_pending_age_seconds,
+    );
+    byKind.set(t.kind, entry);
+  }
+  const limit = formatDuration(backlog.stuck_after_seconds * 1000);
+  const stuck = [...byKind.values()];
+  const reasons = stuck.map((k) => {
+    const age = formatDuration(k.oldest_pending_age_seconds * 1000);
+    const who = k.targets === 1 ? `1 ${k.channel} target` : `${k.targets} ${k.channel} targets`;
+    return `delivery stuck: ${who} with an alert undelivered for ${age} (more than ${limit})`;
+  });
+  return {
+    healthy: stuck.length === 0,
+    stuck_after_seconds: backlog.stuck_after_seconds,
+    stuck,
+    reasons,
+  };
+}
+
+/** A feed report with the deliveries judged too. */
+export function withDelivery(report: HealthReport, backlog: DeliveryBacklog): HealthReport {
+  const delivery = assessDelivery(backlog);
+  return { ...report, healthy: report.healthy && delivery.healthy, delivery };
 }
 
 /** Assesses each scheduled feed against its state. */

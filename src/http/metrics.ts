@@ -3,6 +3,7 @@
  * one) so that each daemon, and each test, counts for itself.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { CHANNEL_KINDS, type DeliveryBacklog } from '../delivery/backlog.js';
 
 /** Suffixes Prometheus keeps for counters (`_total`) and histogram or summary series. */
 const RESERVED_SUFFIXES: Record<string, readonly string[]> = {
@@ -114,8 +115,56 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Reads the delivery backlog when `/metrics` is scraped; unset: the gauges stay empty. */
+  private backlog: (() => DeliveryBacklog) | undefined;
+
+  /**
+   * Age of the oldest undelivered alert per channel kind (0 when none waits). By kind,
+   * not target: targets hold addresses and tokens, and their number is unbounded.
+   */
+  readonly deliveryOldestPending = new Gauge({
+    name: 'pipewatch_delivery_oldest_pending_age_seconds',
+    help: 'Age of the oldest undelivered alert, by channel kind (0 when none waits)',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+    collect: () => {
+      for (const [channel, k] of this.backlogByKind())
+        this.deliveryOldestPending.set({ channel }, k.oldest);
+    },
+  });
+
+  /** Targets whose oldest undelivered alert is older than PIPEWATCH_DELIVERY_STUCK_AFTER. */
+  readonly deliveryStuckTargets = new Gauge({
+    name: 'pipewatch_delivery_stuck_targets',
+    help: 'Delivery targets whose oldest undelivered alert is older than PIPEWATCH_DELIVERY_STUCK_AFTER, by channel kind',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+    collect: () => {
+      for (const [channel, k] of this.backlogByKind())
+        this.deliveryStuckTargets.set({ channel }, k.stuck);
+    },
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics ?? true) collectProcessMetrics(this.registry);
+  }
+
+  /** Where the delivery gauges read the backlog from, at each scrape. */
+  watchDelivery(backlog: () => DeliveryBacklog): void {
+    this.backlog = backlog;
+  }
+
+  /** The oldest age and the stuck targets per channel kind; nothing without a backlog to read. */
+  private backlogByKind(): Map<string, { oldest: number; stuck: number }> {
+    const byKind = new Map<string, { oldest: number; stuck: number }>();
+    if (!this.backlog) return byKind;
+    for (const kind of CHANNEL_KINDS) byKind.set(kind, { oldest: 0, stuck: 0 });
+    for (const t of this.backlog().targets) {
+      const k = byKind.get(t.kind)!;
+      k.oldest = Math.max(k.oldest, t.oldest_pending_age_seconds);
+      if (t.stuck) k.stuck += 1;
+    }
+    return byKind;
   }
 
   /** The exposition text for `/metrics`. */

@@ -8,12 +8,20 @@
  * dead deliveries' reasons.
  */
 import type { OutboxSummary } from '../alerts/outbox.js';
+import type { DeliveryBacklog } from '../delivery/backlog.js';
 import type { CapacityPlanReport, StatusReport } from '../ingest/feeds.js';
 import type { FeedState } from '../store/sync-state.js';
-import type { HealthReport } from './health.js';
+import type { DeliveryHealth, HealthReport } from './health.js';
 
-/** The full `/status` of the daemon: the status report, the outbox and the rule count. */
-export type FullStatus = StatusReport & { outbox: OutboxSummary; rules: number };
+/**
+ * The full `/status` of the daemon: the status report, the outbox, what waits per target
+ * (targets named) and the rule count.
+ */
+export type FullStatus = StatusReport & {
+  outbox: OutboxSummary;
+  delivery: DeliveryBacklog;
+  rules: number;
+};
 
 /** What the public `/status` says is left out, and how to get it. */
 export const REDACTED_NOTE =
@@ -43,16 +51,22 @@ export function healthBody(report: HealthReport): {
   status: 'ok' | 'unhealthy';
   reasons: string[];
   feeds: PublicFeedHealth[];
+  delivery?: DeliveryHealth;
 } {
   return {
     status: report.healthy ? 'ok' : 'unhealthy',
-    reasons: report.feeds.flatMap((f) => (f.reason ? [f.reason] : [])),
+    reasons: [
+      ...report.feeds.flatMap((f) => (f.reason ? [f.reason] : [])),
+      ...(report.delivery?.reasons ?? []),
+    ],
     feeds: report.feeds.map((f) => ({
       feed: f.feed,
       healthy: f.healthy,
       last_success_at: f.last_success_at,
       reason: f.reason,
     })),
+    // Stuck deliveries by channel kind and age only: no target is named.
+    ...(report.delivery ? { delivery: report.delivery } : {}),
   };
 }
 
@@ -99,6 +113,8 @@ export function publicStatus(full: FullStatus, health: HealthReport) {
       dead: full.outbox.dead,
       oldest_pending_at: full.outbox.oldest_pending_at,
     },
+    // Stuck targets by channel kind and age only, as /healthz gives them.
+    delivery: health.delivery ?? null,
     rules: full.rules,
   };
 }

@@ -121,6 +121,8 @@ describe('loadConfig', () => {
     ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
     ['PIPEWATCH_DIGEST_WINDOW', 'soon', /is not a duration/],
     ['PIPEWATCH_DELIVERY_MAX_AGE', '10s', /below the minimum of 1m/],
+    ['PIPEWATCH_DELIVERY_TIMEOUT', '0s', /below the minimum of 1s/],
+    ['PIPEWATCH_DELIVERY_STUCK_AFTER', 'never', /is not a duration/],
     ['LOG_LEVEL', 'verbose', /must be one of fatal, error, warn, info, debug, trace, silent/],
   ];
 

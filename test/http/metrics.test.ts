@@ -48,6 +48,8 @@ function busyMetrics(): Metrics {
   metrics.deliveries.inc({ channel: 'slack', result: 'sent' });
   metrics.deliveryMessages.inc({ channel: 'slack' });
   metrics.outbox.set({ status: 'pending' }, 2);
+  metrics.deliveryOldestPending.set({ channel: 'webhook' }, 601);
+  metrics.deliveryStuckTargets.set({ channel: 'webhook' }, 1);
   return metrics;
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assessHealth } from '../../src/http/health.js';
+import { assessDelivery, assessHealth } from '../../src/http/health.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { withErrorCodes } from '../../src/http/public-view.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
@@ -51,6 +51,49 @@ describe('assessHealth', () => {
     expect(report.feeds[0]?.reason).toBe(
       'no successful notices sync since start (30 min); last error: authentication failed',
     );
+  });
+});
+
+describe('assessDelivery', () => {
+  const target = (kind: 'webhook' | 'email' | 'slack', age: number, stuck: boolean) => ({
+    target: `${kind}:somewhere`,
+    kind,
+    pending: 1,
+    in_flight: 0,
+    oldest_pending_at: '2026-11-20T12:00:00Z' as const,
+    oldest_pending_age_seconds: age,
+    stuck,
+    last_error: null,
+  });
+
+  it('is unhealthy while a target is stuck, one reason per channel kind and no address', () => {
+    const report = assessDelivery({
+      stuck_after_seconds: 600,
+      targets: [
+        target('webhook', 900, true),
+        target('email', 30, false),
+        target('webhook', 3_700, true),
+        target('slack', 601, true),
+      ],
+    });
+    expect(report).toEqual({
+      healthy: false,
+      stuck_after_seconds: 600,
+      stuck: [
+        { channel: 'webhook', targets: 2, oldest_pending_age_seconds: 3_700 },
+        { channel: 'slack', targets: 1, oldest_pending_age_seconds: 601 },
+      ],
+      reasons: [
+        'delivery stuck: 2 webhook targets with an alert undelivered for 1h1m40s (more than 10m)',
+        'delivery stuck: 1 slack target with an alert undelivered for 10m1s (more than 10m)',
+      ],
+    });
+    expect(JSON.stringify(report)).not.toContain('somewhere');
+    const calm = assessDelivery({
+      stuck_after_seconds: 600,
+      targets: [target('email', 30, false)],
+    });
+    expect(calm).toMatchObject({ healthy: true, stuck: [], reasons: [] });
   });
 });
 

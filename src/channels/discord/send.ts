@@ -12,6 +12,12 @@
  */
 import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes } from 'discord.js';
 import { targetKey } from '../../rules/types.js';
+import {
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  deadlineFor,
+  deadlineReason,
+  withDeadline,
+} from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
 import { DeliveryError } from '../types.js';
@@ -28,7 +34,7 @@ export interface DiscordOptions {
   token: string;
   /** Base URL without the version (`https://discord.com/api`); a trailing `/v10` is dropped. */
   apiUrl?: string | undefined;
-  /** Per request; default 10 s. */
+  /** Total time of one request, the answer's body included; default 30 s. */
   timeoutMs?: number;
   /** Longest rate-limit wait done in place; longer ones fail with `retryAfterMs`. Default 10 s. */
   maxRateLimitWaitMs?: number;
@@ -97,7 +103,7 @@ function subjectOf(alert: Alert): string | undefined {
 export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps): DiscordChannels {
   const log = deps.logger.child({ channel: 'discord' });
   const { token } = options;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
   const api = (options.apiUrl ?? 'https://discord.com/api')
     .replace(/\/+$/, '')
@@ -157,7 +163,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
     if (signal?.aborted) return fail(`discord: aborted (${where})`, false);
     const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };
     if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
-      return fail(`discord: no answer within ${timeoutMs} ms (${where})`, false);
+      return fail(`${deadlineReason('discord', timeoutMs)} (${where})`, false);
     }
     const code = e?.cause?.code ?? e?.code ?? e?.message ?? String(err);
     return fail(`discord: network error ${code} (${where})`, false, undefined, err);
@@ -165,7 +171,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
 
   async function call<T>(
     where: string,
-    signal: AbortSignal | undefined,
+    ctx: Pick<SendContext, 'signal' | 'deadline'> | undefined,
     fn: (signal?: AbortSignal) => Promise<unknown>,
   ) {
     if (!token || unauthorized) {
@@ -173,11 +179,14 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       throw new DeliveryError(`discord: ${reason} DISCORD_BOT_TOKEN`, { permanent: true });
     }
     try {
-      // The client adds an abort listener to a request's signal and never removes it: each
-      // request gets its own signal, following the caller's, so none pile up on that one.
-      return (await fn(signal && AbortSignal.any([signal]))) as T;
+      // The client's own timeout ends when the headers arrive; the deadline covers the
+      // body too. The client adds an abort listener to a request's signal and never
+      // removes it: the deadline gives each request a signal of its own, following the
+      // caller's, so none pile up on that one.
+      const deadline = deadlineFor('discord', ctx ?? {}, timeoutMs, where);
+      return (await withDeadline(deadline, (signal) => fn(signal))) as T;
     } catch (err) {
-      const failure = classify(err, where, signal);
+      const failure = classify(err, where, ctx?.signal);
       log.debug(
         { reason: failure.reason, permanent: failure.permanent },
         'discord: request failed',
@@ -194,7 +203,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
   }
 
   /** Greys out the messages that showed the previous versions of updated notices. */
-  async function supersede(previous: Posted[], posted: string, signal?: AbortSignal) {
+  async function supersede(previous: Posted[], posted: string, ctx: SendContext) {
     const byMessage = new Map<string, { channel: string; embeds: Embed[]; indices: number[] }>();
     for (const p of previous) {
       if (p.message === posted) continue;
@@ -211,7 +220,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       const next = fitEmbeds(embeds.map((e, i) => (indices.includes(i) ? supersededEmbed(e) : e)));
       const body = { embeds: next, allowed_mentions: { parse: [] } };
       try {
-        await call(`channel ${channel}`, signal, (scoped) =>
+        await call(`channel ${channel}`, ctx, (scoped) =>
           rest.patch(Routes.channelMessage(channel, message), { body, signal: scoped }),
         );
         remember(edited, message, next);
@@ -251,8 +260,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
         ? { message_reference: { message_id: replyTo.message, fail_if_not_exists: false } }
         : {}),
     };
-    const { signal } = ctx;
-    const sent = await call<{ id: string }>(where, signal, (scoped) =>
+    const sent = await call<{ id: string }>(where, ctx, (scoped) =>
       rest.post(Routes.channelMessages(channel), { body, signal: scoped }),
     );
     const previous: Posted[] = [];
@@ -275,17 +283,17 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
         ctx.threads.set(target, subject, ref);
       }
     });
-    if (previous.length > 0) await supersede(previous, sent.id, signal);
+    if (previous.length > 0) await supersede(previous, sent.id, ctx);
     const reply = replyTo ? ` reply_to=${replyTo.message}` : '';
     log.debug({ target, message: sent.id, alerts: alerts.length }, 'discord: message posted');
     return { detail: `ok channel=${channel} message=${sent.id}${reply}` };
   }
 
   /** The DM channel with a user, opened once and then remembered. */
-  async function dmChannel(user: string, signal?: AbortSignal): Promise<string> {
+  async function dmChannel(user: string, ctx: SendContext): Promise<string> {
     const known = dmChannels.get(user);
     if (known) return known;
-    const opened = await call<{ id: string }>(`user ${user}`, signal, (scoped) =>
+    const opened = await call<{ id: string }>(`user ${user}`, ctx, (scoped) =>
       rest.post(Routes.userChannels(), { body: { recipient_id: user }, signal: scoped }),
     );
     remember(dmChannels, user, opened.id);
@@ -324,7 +332,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       maxDigest: MAX_DIGEST,
       async send(target, alerts, ctx) {
         checkId(target.user, 'user');
-        const channel = await dmChannel(target.user, ctx.signal);
+        const channel = await dmChannel(target.user, ctx);
         try {
           return await deliver(channel, targetKey(target), `user ${target.user}`, alerts, ctx);
         } catch (err) {

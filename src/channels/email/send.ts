@@ -11,6 +11,7 @@
  * server is a local relay.
  */
 import { createTransport, type NodemailerError } from 'nodemailer';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import {
   type Alert,
@@ -37,7 +38,10 @@ export interface EmailChannelOptions {
   maxConnections?: number;
   /** Most alerts per message; default 20. */
   maxDigest?: number;
-  /** Milliseconds to wait for a connection, the greeting or a reply; default 30 s. */
+  /**
+   * Total time of one message, connecting to the server's last reply, and the longest
+   * wait for a connection, the greeting or any reply; default 30 s.
+   */
   timeoutMs?: number;
   /**
    * SMTP_ALLOW_PLAINTEXT: an `smtp://` login may go without STARTTLS (a local relay).
@@ -73,7 +77,7 @@ export function createEmailChannel(
   const requireTLS = login && !(options.allowPlaintext ?? false);
   const where = { server: `${host}:${port}`, user };
   const scrub = scrubber([url.password, decodeURIComponent(url.password), options.smtpUrl]);
-  const timeout = options.timeoutMs ?? 30_000;
+  const timeout = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const log = deps.logger.child({ channel: 'email' });
   const transporter = createTransport({
     pool: true,
@@ -82,7 +86,7 @@ export function createEmailChannel(
     ...pacing(options.ratePerSecond),
     connectionTimeout: timeout,
     greetingTimeout: timeout,
-    socketTimeout: timeout * 2,
+    socketTimeout: timeout,
     disableFileAccess: true,
     disableUrlAccess: true,
     logger: false,
@@ -108,20 +112,25 @@ export function createEmailChannel(
           permanent: true,
         });
       }
+      // The socket timeouts watch silence only: a server trickling its replies passes them.
+      // The deadline counts the wait for a pooled connection too.
+      const deadline = deadlineFor('email', ctx, timeout, where.server);
       try {
-        const info = await transporter.sendMail({
-          from: options.from,
-          to: target.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          messageId: message.messageId,
-          ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
-          ...(message.references ? { references: message.references } : {}),
-          headers: message.headers,
-          date: new Date(ctx.now),
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-        });
+        const info = await withDeadline(deadline, (signal) =>
+          transporter.sendMail({
+            from: options.from,
+            to: target.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+            messageId: message.messageId,
+            ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
+            ...(message.references ? { references: message.references } : {}),
+            headers: message.headers,
+            date: new Date(ctx.now),
+            signal,
+          }),
+        );
         const rejected = info.rejected.length > 0 ? ` rejected=${info.rejected.length}` : '';
         if (rejected)
           log.warn(
@@ -131,6 +140,7 @@ export function createEmailChannel(
         const detail = `ok ${info.messageId} accepted=${info.accepted.length}${rejected} ${oneLine(info.response)}`;
         return { detail: clip(scrub(detail), TEXT_MAX) } satisfies Delivered;
       } catch (err) {
+        if (err instanceof DeliveryError) throw err;
         throw describe(err, where, scrub);
       }
     },

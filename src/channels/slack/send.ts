@@ -9,6 +9,12 @@
 import { webApi } from '@slack/bolt';
 import type { Logger } from '../../lib/logger.js';
 import { targetKey } from '../../rules/types.js';
+import {
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  deadlineFor,
+  deadlineReason,
+  withDeadline,
+} from '../deadline.js';
 import { oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
 import { DeliveryError } from '../types.js';
@@ -23,7 +29,7 @@ export interface SlackOptions {
   apiUrl?: string | undefined;
   /** Pacing per destination; default 1 message a second with a burst of 2. */
   perChannel?: PaceOptions | undefined;
-  /** Time limit of one Web API call. */
+  /** Total time of one Web API call, the answer's body included. */
   timeoutMs?: number | undefined;
 }
 
@@ -67,12 +73,22 @@ function clientLogger(log: Logger, token: string): webApi.Logger {
 /** Creates both Slack channels around one Web API client. */
 export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): SlackChannels {
   const log = deps.logger.child({ component: 'slack' });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  /** A call that ran out of time, whether waiting for the headers or reading the body. */
+  const failureOf = (error: unknown, destination: string): DeliveryError => {
+    const e = error as { name?: string; original?: { name?: string } };
+    const timedOut = e?.name === 'TimeoutError' || e?.original?.name === 'TimeoutError';
+    if (!timedOut) return toDeliveryError(error, destination);
+    return new DeliveryError(`${deadlineReason('slack', timeoutMs)} (${where(destination)})`, {
+      permanent: false,
+    });
+  };
   const client = new webApi.WebClient(options.token, {
     slackApiUrl: options.apiUrl || undefined,
     logger: clientLogger(log, options.token),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-    timeout: options.timeoutMs ?? 15_000,
+    timeout: timeoutMs,
   });
   const pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
   const dmChannels = new Map<string, Promise<string>>();
@@ -82,25 +98,31 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     try {
       return await fn();
     } catch (error) {
-      throw toDeliveryError(error, destination);
+      throw failureOf(error, destination);
     }
   }
 
-  /** Posts one message when `pace` may take it; a 429 holds `pace` for Retry-After. */
+  /**
+   * Posts one message when `pace` may take it, within the attempt's deadline from then;
+   * a 429 holds `pace` for Retry-After.
+   */
   function post(
     pace: string,
     destination: string,
     args: webApi.ChatPostMessageArguments,
-    signal?: AbortSignal,
+    ctx: SendContext,
   ): Promise<{ channel: string; ts: string }> {
+    // The client cannot be handed a signal per call: the deadline stops waiting for it,
+    // and the client's own timeout (the same length) ends the request.
+    const deadline = deadlineFor('slack', ctx, timeoutMs, where(destination));
     return pacer.run(
       pace,
       async () => {
         try {
-          const res = await client.chat.postMessage(args);
+          const res = await withDeadline(deadline, () => client.chat.postMessage(args));
           return { channel: String(res.channel ?? args.channel), ts: String(res.ts ?? '') };
         } catch (error) {
-          const failure = toDeliveryError(error, destination);
+          const failure = failureOf(error, destination);
           if (isRateLimit(failure)) {
             const ms = failure.retryAfterMs ?? 1000;
             pacer.pause(pace, ms);
@@ -112,7 +134,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
           throw failure;
         }
       },
-      signal,
+      ctx.signal,
     );
   }
 
@@ -170,7 +192,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
         channel,
         destination,
         { ...common, channel: root.channel, thread_ts: root.ts, reply_broadcast: true },
-        ctx.signal,
+        ctx,
       ).catch((error: unknown) => {
         // The first message is gone: post the update on its own.
         if (error instanceof DeliveryError && LOST_THREAD.test(error.reason)) return undefined;
@@ -182,7 +204,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
         return { detail: `ok channel=${reply.channel} ts=${reply.ts} thread=${root.ts}` };
       }
     }
-    const res = await post(channel, destination, { ...common, channel }, ctx.signal);
+    const res = await post(channel, destination, { ...common, channel }, ctx);
     // Updated notices whose first message is elsewhere: mark that message superseded.
     const earlier = new Map<string, ThreadRef>();
     for (const a of alerts) {

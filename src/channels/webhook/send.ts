@@ -2,14 +2,15 @@
  * The webhook channel: one `POST` per alert with the JSON payload, signed when a secret
  * is set, paced per receiving host. A 2xx is a delivery; 408, 425, 429 and 5xx are worth
  * retrying (honouring `Retry-After`), as are network errors and timeouts; any other
- * status is permanent. Redirects are not followed: the URL in the rule is the receiver.
+ * status is permanent. Each request has a total time limit, answer included, from the
+ * moment its host's pacing lets it go. Redirects are not followed: the URL in the rule is the receiver.
  */
 import Bottleneck from 'bottleneck';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../lib/backoff.js';
 import { VERSION } from '../../lib/version.js';
-import type { UtcIso } from '../../upstream/schemas.js';
-import type { Alert, Channel, ChannelDeps } from '../types.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
+import type { Alert, Channel, ChannelDeps, SendContext } from '../types.js';
 import { DeliveryError } from '../types.js';
 import { deliveryId, renderWebhook, signatureHeaders } from './render.js';
 
@@ -18,6 +19,10 @@ export interface WebhookOptions {
   secret?: string | undefined;
   /** Requests per second per receiving host. */
   perSecond?: number;
+  /**
+   * Total time of one request (connect, send and the whole answer) when the sender gives
+   * none; default 30 s.
+   */
   timeoutMs?: number;
 }
 
@@ -36,16 +41,21 @@ export function createWebhookChannel(
   options: WebhookOptions,
   deps: ChannelDeps,
 ): Channel<'webhook'> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 4 });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const agent = new Agent({
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connections: 4,
+  });
   const perSecond = options.perSecond ?? 5;
   const hosts = new Bottleneck.Group({
     maxConcurrent: 2,
     minTime: Math.ceil(1000 / perSecond),
   });
 
-  async function post(url: string, alert: Alert, now: UtcIso, signal?: AbortSignal) {
-    const body = renderWebhook(alert.payload, now);
+  async function post(url: string, alert: Alert, ctx: SendContext) {
+    const body = renderWebhook(alert.payload, ctx.now);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': `pipewatch/${VERSION}`,
@@ -55,20 +65,26 @@ export function createWebhookChannel(
     if (options.secret)
       Object.assign(headers, signatureHeaders(body, options.secret, deps.clock.now()));
     const where = origin(url);
-    let response: Awaited<ReturnType<typeof request>>;
+    // The undici timeouts watch one phase each; a receiver dripping bytes passes them all.
+    const deadline = deadlineFor('webhook', ctx, timeoutMs, where);
+    let answer: { response: Awaited<ReturnType<typeof request>>; text: string };
     try {
-      response = await request(url, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher: agent,
-        signal: signal ?? AbortSignal.timeout(timeoutMs),
+      answer = await withDeadline(deadline, async (signal) => {
+        const response = await request(url, {
+          method: 'POST',
+          headers,
+          body,
+          dispatcher: agent,
+          signal,
+        });
+        return { response, text: (await response.body.text()).slice(0, 200) };
       });
     } catch (error) {
+      if (error instanceof DeliveryError) throw error;
       const code = (error as { code?: string }).code ?? (error as Error).name;
       throw new DeliveryError(`webhook: ${code} (${where})`, { permanent: false, cause: error });
     }
-    const text = (await response.body.text()).slice(0, 200);
+    const { response, text } = answer;
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { detail: `ok HTTP ${status} ${where}` };
     const reason = `webhook: HTTP ${status} (${where})`;
@@ -90,7 +106,7 @@ export function createWebhookChannel(
       const limiter = hosts.key(origin(target.url));
       let last = { detail: '' };
       for (const alert of alerts) {
-        last = await limiter.schedule(() => post(target.url, alert, ctx.now, ctx.signal));
+        last = await limiter.schedule(() => post(target.url, alert, ctx));
       }
       return last;
     },

@@ -188,7 +188,7 @@ describe('failures', () => {
     const timeout = await failure(make().discord.send(TARGET, [noticeAlert()], ctx));
     expect(timeout).toMatchObject({
       permanent: false,
-      reason: `discord: no answer within 150 ms (channel ${FAKE_CHANNEL})`,
+      reason: `discord: no complete answer within 150ms (channel ${FAKE_CHANNEL})`,
     });
     await fake.close();
     const refused = await failure(make().discord.send(TARGET, [noticeAlert()], ctx));

@@ -106,7 +106,10 @@ describe('slack', () => {
     const { fake, slack, ctx } = await setup({}, { timeoutMs: 100 });
     fake.inject({ method: 'chat.postMessage', delayMs: 400 });
     const error = await failure(slack.send(GAS, [noticeAlert()], ctx));
-    expect(error).toMatchObject({ permanent: false, reason: 'slack: timeout (#gas)' });
+    expect(error).toMatchObject({
+      permanent: false,
+      reason: 'slack: no complete answer within 100ms (#gas)',
+    });
   });
 
   it('turns a 429 into a retryable error with Retry-After, and holds the channel that long', async () => {

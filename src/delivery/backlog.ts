@@ -1,0 +1,70 @@
+/**
+ * What waits to be delivered, per target, and which targets are stuck: a target whose
+ * oldest undelivered alert fell due longer ago than `PIPEWATCH_DELIVERY_STUCK_AFTER`
+ * (a receiver that never answers in time, a platform refusing for hours). `/healthz`,
+ * `pipewatch status` and `/metrics` read it, so a stuck target is seen without reading
+ * the log. Targets are shown as `targetLabel` shows them (a webhook by scheme and host).
+ */
+import type { TargetKind } from '../rules/types.js';
+import type { Store } from '../store/index.js';
+import type { UtcIso } from '../upstream/schemas.js';
+import { targetLabel } from './delivery-log.js';
+
+const KINDS = {
+  slack: true,
+  slack_dm: true,
+  discord: true,
+  discord_dm: true,
+  email: true,
+  webhook: true,
+  console: true,
+} satisfies Record<TargetKind, true>;
+
+/** Every channel kind, so per-kind gauges have a series for each, waiting or not. */
+export const CHANNEL_KINDS = Object.keys(KINDS) as TargetKind[];
+
+/** One target with alerts waiting. */
+export interface TargetBacklog {
+  /** The target as it may be shown. */
+  target: string;
+  kind: TargetKind;
+  /** Alerts waiting, those in flight included. */
+  pending: number;
+  in_flight: number;
+  /** When the oldest waiting alert was decided, and so fell due. */
+  oldest_pending_at: UtcIso;
+  oldest_pending_age_seconds: number;
+  stuck: boolean;
+  /** Why the first alert that failed did, if one did. */
+  last_error: string | null;
+}
+
+/** The backlog of every target, and the threshold it was judged by. */
+export interface DeliveryBacklog {
+  stuck_after_seconds: number;
+  /** Every target with alerts waiting, oldest first. */
+  targets: TargetBacklog[];
+}
+
+/** Reads the outbox's waiting deliveries per target and judges each against `stuckAfterMs`. */
+export function deliveryBacklog(store: Store, now: Date, stuckAfterMs: number): DeliveryBacklog {
+  const targets = store.outbox.backlog().map((b): TargetBacklog => {
+    const ageMs = Math.max(0, now.getTime() - Date.parse(b.oldest_at));
+    return {
+      target: targetLabel(b.target),
+      kind: b.target.kind,
+      pending: b.pending,
+      in_flight: b.in_flight,
+      oldest_pending_at: b.oldest_at,
+      oldest_pending_age_seconds: Math.floor(ageMs / 1000),
+      stuck: ageMs > stuckAfterMs,
+      last_error: b.last_error,
+    };
+  });
+  return { stuck_after_seconds: stuckAfterMs / 1000, targets };
+}
+
+/** The stuck targets of a backlog. */
+export function stuckTargets(backlog: DeliveryBacklog): TargetBacklog[] {
+  return backlog.targets.filter((t) => t.stuck);
+}

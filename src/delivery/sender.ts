@@ -1,0 +1,198 @@
+/**
+ * Sending one target's claimed deliveries: its messages in order (digests of what fell
+ * due together), each request bounded by the delivery timeout, each outcome written to
+ * the outbox at once: sent with the platform's answer, retried later with backoff (the
+ * target's remaining messages waiting with it), or dead with its reason.
+ */
+import type { OutboxRow } from '../alerts/outbox.js';
+import type { Alert, Channel, ChannelSet } from '../channels/types.js';
+import { DeliveryError } from '../channels/types.js';
+import type { Metrics } from '../http/metrics.js';
+import { backoffDelay, type RetryPolicy } from '../lib/backoff.js';
+import type { Clock } from '../lib/clock.js';
+import { formatDuration } from '../lib/duration.js';
+import type { Logger } from '../lib/logger.js';
+import type { Store } from '../store/index.js';
+import { toUtcIso, type UtcIso } from '../upstream/schemas.js';
+import { logDead, logSent } from './delivery-log.js';
+import { redact } from './redact.js';
+
+/** Never sooner than this: full jitter can draw 0, and a refusing target must not be hammered. */
+const MIN_RETRY_MS = 1_000;
+
+/** What sending needs; see `DispatcherDeps`. */
+export interface SenderDeps {
+  store: Store;
+  channels: ChannelSet;
+  /** The outbox's time: decisions, retries, ages. */
+  clock: Clock;
+  /** The time attempt deadlines run on. */
+  deadlineClock: Clock;
+  logger: Logger;
+  metrics?: Metrics | undefined;
+}
+
+/** How sending behaves; see `DispatcherOptions`. */
+export interface SenderOptions {
+  digestWindowMs: number;
+  maxAgeMs: number;
+  timeoutMs: number;
+  retry: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;
+  secrets: readonly string[];
+  random: () => number;
+}
+
+/** What happened to some deliveries, as it happened. */
+export interface Outcomes {
+  sent(ids: readonly number[], messages: number): void;
+  retrying(ids: readonly number[]): void;
+  dead(ids: readonly number[]): void;
+}
+
+/**
+ * Splits one target's due rows (oldest first) into messages: a new digest starts when a
+ * row falls due more than the window after the digest's first row, or the digest is full.
+ */
+export function digests(
+  rows: readonly OutboxRow[],
+  windowMs: number,
+  maxDigest: number,
+): OutboxRow[][] {
+  const out: OutboxRow[][] = [];
+  let current: OutboxRow[] = [];
+  let start = 0;
+  for (const row of rows) {
+    const at = Date.parse(row.next_attempt_at);
+    if (current.length === 0 || current.length >= maxDigest || at - start > windowMs) {
+      if (current.length > 0) out.push(current);
+      current = [];
+      start = at;
+    }
+    current.push(row);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/** Sends the deliveries of one target at a time; the dispatcher runs one per target. */
+export class Sender {
+  constructor(
+    private readonly deps: SenderDeps,
+    private readonly options: SenderOptions,
+  ) {}
+
+  /** One target's rows: its messages in order; the first temporary failure holds the rest. */
+  async sendTarget(rows: OutboxRow[], report: Outcomes, signal?: AbortSignal): Promise<void> {
+    const target = rows[0]!.target;
+    const channel = this.deps.channels.for(target.kind) as Channel;
+    const messages = digests(rows, this.options.digestWindowMs, Math.max(1, channel.maxDigest));
+    for (const [i, message] of messages.entries()) {
+      const holdUntil = await this.sendMessage(channel, message, report, signal);
+      if (holdUntil === undefined) continue;
+      const rest = messages.slice(i + 1).flat();
+      if (rest.length > 0) {
+        const ids = rest.map((r) => r.id);
+        this.deps.store.outbox.retryLater(
+          ids,
+          'waiting: an earlier alert to this target failed',
+          holdUntil,
+          false,
+        );
+        report.retrying(ids);
+      }
+      return;
+    }
+  }
+
+  /** Sends one message; returns when the target's next attempt is due if it failed temporarily. */
+  private async sendMessage(
+    channel: Channel,
+    rows: OutboxRow[],
+    report: Outcomes,
+    signal?: AbortSignal,
+  ): Promise<UtcIso | undefined> {
+    const { store, clock, logger, metrics } = this.deps;
+    const ids = rows.map((r) => r.id);
+    const alerts: Alert[] = rows.map((r) => ({ key: r.key, payload: r.payload }));
+    const target = rows[0]!.target;
+    const started = clock.now();
+    try {
+      const delivered = await channel.send(target, alerts, {
+        now: toUtcIso(started),
+        threads: store.threads,
+        ...(signal ? { signal } : {}),
+        deadline: { ms: this.options.timeoutMs, clock: this.deps.deadlineClock },
+      });
+      const detail = this.scrub(delivered.detail);
+      store.outbox.markSent(ids, toUtcIso(clock.now()), detail);
+      metrics?.deliveries.inc({ channel: channel.kind, result: 'sent' }, rows.length);
+      metrics?.deliveryMessages.inc({ channel: channel.kind });
+      logSent(logger, rows, detail, (text) => this.scrub(text));
+      report.sent(ids, 1);
+      return undefined;
+    } catch (error) {
+      return this.failed(channel, rows, error, report);
+    }
+  }
+
+  /** Records a failed attempt: dead, or due again after a backoff. */
+  private failed(
+    channel: Channel,
+    rows: OutboxRow[],
+    error: unknown,
+    report: Outcomes,
+  ): UtcIso | undefined {
+    const { store, clock, logger, metrics } = this.deps;
+    const ids = rows.map((r) => r.id);
+    const failure =
+      error instanceof DeliveryError
+        ? error
+        : new DeliveryError(`${channel.kind}: ${(error as Error)?.message ?? String(error)}`, {
+            permanent: false,
+            cause: error,
+          });
+    if (!(error instanceof DeliveryError))
+      logger.error({ err: error, channel: channel.kind }, 'delivery failed unexpectedly');
+    const reason = this.scrub(failure.reason);
+    const now = clock.now();
+    const oldest = Math.min(...rows.map((r) => Date.parse(r.created_at)));
+    const expired = now.getTime() - oldest >= this.options.maxAgeMs;
+    if (failure.permanent || expired) {
+      const why = failure.permanent
+        ? reason
+        : `gave up after ${formatDuration(this.options.maxAgeMs)}: ${reason}`;
+      store.outbox.markDead(ids, why);
+      metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
+      logDead(logger, rows, why, failure.permanent, (text) => this.scrub(text));
+      report.dead(ids);
+      return undefined;
+    }
+    const attempts = Math.max(...rows.map((r) => r.attempts)) + 1;
+    const delay = Math.max(
+      MIN_RETRY_MS,
+      backoffDelay(
+        {
+          ...this.options.retry,
+          attempts: Number.POSITIVE_INFINITY,
+          maxElapsedMs: this.options.maxAgeMs,
+        },
+        attempts,
+        this.options.random,
+        failure.retryAfterMs,
+      ),
+    );
+    const retryAt = toUtcIso(new Date(now.getTime() + delay));
+    store.outbox.retryLater(ids, reason, retryAt);
+    metrics?.deliveries.inc({ channel: channel.kind, result: 'retry' }, rows.length);
+    logger.warn(
+      { reason, attempts, retry_at: retryAt, alerts: rows.length },
+      `delivery will be retried: ${reason}`,
+    );
+    report.retrying(ids);
+    return retryAt;
+  }
+
+  private scrub(text: string): string {
+    return redact(text, this.options.secrets);
+  }
+}
