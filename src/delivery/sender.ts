@@ -8,7 +8,7 @@ import type { OutboxRow } from '../alerts/outbox.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
 import { DeliveryError } from '../channels/types.js';
 import type { Metrics } from '../http/metrics.js';
-import { backoffDelay, type RetryPolicy } from '../lib/backoff.js';
+import { backoffDelay, RETRY_AFTER_CEILING_MS, type RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
@@ -157,10 +157,17 @@ export class Sender {
     const now = clock.now();
     const oldest = Math.min(...rows.map((r) => Date.parse(r.created_at)));
     const expired = now.getTime() - oldest >= this.options.maxAgeMs;
-    if (failure.permanent || expired) {
+    // A platform asking for a wait that ends past the maximum age cannot be retried without
+    // either going against what it asked or keeping the alert beyond its age: give up now.
+    const asked = failure.retryAfterMs;
+    const tooLong = asked !== undefined && now.getTime() + asked > oldest + this.options.maxAgeMs;
+    if (failure.permanent || expired || tooLong) {
+      const age = formatDuration(this.options.maxAgeMs);
       const why = failure.permanent
         ? reason
-        : `gave up after ${formatDuration(this.options.maxAgeMs)}: ${reason}`;
+        : tooLong && !expired
+          ? `gave up: asked to wait ${formatDuration(Math.min(asked, RETRY_AFTER_CEILING_MS))}, past the maximum age of ${age}: ${reason}`
+          : `gave up after ${age}: ${reason}`;
       store.outbox.markDead(ids, why);
       metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
       logDead(logger, rows, why, failure.permanent, (text) => this.scrub(text));

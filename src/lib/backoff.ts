@@ -23,7 +23,11 @@ export function backoffDelay(
   random: () => number,
   retryAfterMs?: number,
 ): number {
-  if (retryAfterMs !== undefined) return retryAfterMs;
+  // What the other side asked, held to a finite bound so that a time computed from it is a date.
+  if (retryAfterMs !== undefined)
+    return Number.isNaN(retryAfterMs)
+      ? 0
+      : Math.min(Math.max(0, retryAfterMs), RETRY_AFTER_CEILING_MS);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(random() * ceiling);
 }

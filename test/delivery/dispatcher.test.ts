@@ -107,6 +107,29 @@ describe('the dispatcher', () => {
     await set.close();
   });
 
+  it('gives up at once when asked to wait past the maximum age, and never waits less than asked', async () => {
+    const set = channels();
+    enqueue(1, hook());
+    enqueue(2, hook('/later'));
+    receiver.fail(429, 1, 999_999_999);
+    const d = dispatcher(set, { maxAgeMs: HOUR });
+    const result = await d.drain(60_000);
+    expect(result).toMatchObject({ sent: 1, dead: 1, retrying: 0 });
+    expect(receiver.requests).toBe(2);
+    expect(store.outbox.summary().dead_reasons[0]?.reason).toMatch(
+      /^gave up: asked to wait 11574d1h46m39s, past the maximum age of 1h: webhook: HTTP 429/,
+    );
+
+    // Asked for 30 minutes, within the maximum age: the retry is due no sooner.
+    enqueue(3, hook());
+    receiver.fail(429, 1, 1_800);
+    const start = clock.now().getTime();
+    expect(await d.dispatchDue()).toMatchObject({ retrying: 1 });
+    const row = store.outbox.due('2030-01-01T00:00:00Z')[0]!;
+    expect(Date.parse(row.next_attempt_at) - start).toBe(1_800_000);
+    await set.close();
+  });
+
   it('leaves a retry due after the bound for the next run', async () => {
     const set = channels();
     enqueue(1, hook());

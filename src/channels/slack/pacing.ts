@@ -4,10 +4,18 @@
  * once, then one every `1000 / perSecond` ms) and sends one message at a time. When Slack
  * answers 429 anyway, `pause` holds that destination for the Retry-After time: the next
  * message in its queue waits it out, and with it everything queued behind; other
- * destinations are not held. Idle destinations are forgotten.
+ * destinations are not held. A hold longer than `MAX_INLINE_HOLD_MS` is not waited out
+ * here: the message fails as rate limited with the time left, and the outbox keeps it
+ * for a retry then (or gives it up, past its maximum age), so that no send sits in a
+ * queue for hours. Idle destinations are forgotten.
  */
 import Bottleneck from 'bottleneck';
 import type { Clock } from '../../lib/clock.js';
+import { formatDuration } from '../../lib/duration.js';
+import { DeliveryError } from '../types.js';
+
+/** The longest hold a message waits out in the queue; a longer one is a retry for the outbox. */
+export const MAX_INLINE_HOLD_MS = 60_000;
 
 export interface PaceOptions {
   /** Messages per second per destination, after the burst. */
@@ -97,6 +105,11 @@ export class Pacer {
         this.holds.delete(destination);
         return;
       }
+      if (wait > MAX_INLINE_HOLD_MS)
+        throw new DeliveryError(
+          `slack: ratelimited, held for ${formatDuration(wait)} more (${destination.slice(0, 100)})`,
+          { permanent: false, retryAfterMs: wait },
+        );
       const signals = signal ? [signal, this.closing.signal] : [this.closing.signal];
       await this.clock.sleep(wait, AbortSignal.any(signals));
     }

@@ -134,6 +134,21 @@ describe('slack', () => {
     expect(fake.http429).toBe(1);
   });
 
+  it('does not hold a message through a long Retry-After: it fails with the time left, for the outbox', async () => {
+    const clock = new ManualClock();
+    const { fake, slack, ctx } = await setup({}, {}, { clock });
+    fake.inject({ method: 'chat.postMessage', status: 429, retryAfter: 999_999_999 });
+    await failure(slack.send(GAS, [noticeAlert()], ctx));
+    const next = await failure(slack.send(GAS, [noticeAlert()], ctx));
+    expect(next).toMatchObject({
+      permanent: false,
+      retryAfterMs: 999_999_999_000,
+      reason: 'slack: ratelimited, held for 11574d1h46m39s more (#gas)',
+    });
+    expect(clock.sleeps).toEqual([]);
+    expect(fake.posts).toHaveLength(0);
+  });
+
   it('passes on the rate limit of a Slack that allows less than configured', async () => {
     const { fake, slack, ctx } = await setup({ rate: { perSecond: 1, burst: 1 } });
     await slack.send(GAS, [noticeAlert()], ctx);
