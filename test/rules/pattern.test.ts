@@ -71,10 +71,17 @@ describe('the engine is linear: what only backtracking can do is refused', () =>
     expect(compilePattern('(\\w+\\s?)+$').test(`${'word '.repeat(MB / 5)}!`)).toBe(false);
   });
 
-  it('answers force.*majeure against 300 KB of "force " with no majeure, and with one at the end', () => {
-    const body = 'force '.repeat(50_000);
+  it('answers force.*majeure against a megabyte of "force " (quadratic for backtracking)', () => {
+    // A backtracking engine needs minutes here: past the test timeout, the test fails.
+    const body = 'force '.repeat(MB / 6);
     expect(compilePattern('force.*majeure').test(body)).toBe(false);
     expect(compilePattern('force.*majeure').test(`${body}majeure`)).toBe(true);
+  });
+
+  it('judges a notice with a 300 KB body of "force " against force.*majeure', () => {
+    const body = 'force '.repeat(50_000);
+    expect(matches('force.*majeure', 'Update', body)).toBe(false);
+    expect(matches('force.*majeure', 'Update', `force majeure ${body}`)).toBe(true);
   });
 
   it('judges a notice whose subject is 30 a and ! against (a+)+$, its text a megabyte', () => {
