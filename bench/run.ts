@@ -12,6 +12,7 @@ import { emailBench } from './email.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
 import { latencyBench } from './latency.js';
 import { pacingBench } from './pacing.js';
+import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
 
 type Figures = Record<string, number | string>;
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   steady_state: steadyStateBench,
   rules: rulesBench,
   ingest_with_rules: ingestWithRulesBench,
+  regex: regexBench,
   email: emailBench,
   latency: latencyBench,
   pacing: pacingBench,

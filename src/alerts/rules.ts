@@ -6,19 +6,21 @@
  * The list fields of a filter give the same verdict for every notice with the same
  * pipeline, type, category and status, and a feed has few such combinations; so each
  * combination is judged once against the index and remembered, and a notice pays only
- * for the groups that match it and for their text regexes.
+ * for the groups that match it and for one pass of their text patterns, all together,
+ * over its subject and over its text.
  */
 import {
-  anyOf,
   type CompiledFilter,
   compileFilter,
   compileFilterParts,
   FilterIndex,
   type FilterParts,
   fieldsKey,
+  matchingPatterns,
   type PreparedNotice,
   textListMatcher,
 } from '../rules/match.js';
+import { PatternSet } from '../rules/pattern.js';
 import type { CapacityRule, DeadlineRule, NoticeFilter, NoticeRule, Rule } from '../rules/types.js';
 
 /** Notice or deadline rules sharing one filter and exclusion, ready to match. */
@@ -38,17 +40,30 @@ export interface GroupMatch<R extends NoticeRule | DeadlineRule> {
   excluded: boolean;
 }
 
-/** The groups one combination of list fields matches, and their text filters as one pattern. */
+/** The groups one combination of list fields matches, and their text filters as one set. */
 interface Cached<R extends NoticeRule | DeadlineRule> {
   matches: CachedMatch<R>[];
-  /** Null: fewer than two distinct text filters, or ones that cannot be combined. */
-  anyText: RegExp | null;
+  /** Every text filter those groups may read, theirs and their exclusions'; null: fewer than two. */
+  texts: PatternSet | null;
 }
 
 interface CachedMatch<R extends NoticeRule | DeadlineRule> {
   group: RuleGroup<R>;
   /** The exclusion's list fields: `no` they differ, `yes` they match and it has no text, `text` its text decides. */
   exclusion: 'no' | 'yes' | 'text';
+  /** The indexes of the group's text filter and of its exclusion's in the combination's set. */
+  text?: number | undefined;
+  excludeText?: number | undefined;
+}
+
+/** A text filter's verdict: from the set's one pass when it had one, else on its own. */
+function judge(
+  parts: FilterParts,
+  index: number | undefined,
+  hits: number[] | null,
+  n: PreparedNotice,
+): boolean {
+  return hits && index !== undefined ? hits.includes(index) : parts.text!(n);
 }
 
 /** Remembered combinations, before the cache starts over (bounds memory on odd feeds). */
@@ -58,6 +73,8 @@ const CACHE_LIMIT = 50_000;
 export class GroupIndex<R extends NoticeRule | DeadlineRule> {
   private readonly index: FilterIndex<RuleGroup<R>>;
   private readonly cache = new Map<string, Cached<R>>();
+  /** Pattern sets by their sources: combinations reading the same patterns share one. */
+  private readonly sets = new Map<string, PatternSet | null>();
 
   constructor(readonly groups: readonly RuleGroup<R>[]) {
     this.index = new FilterIndex(groups);
@@ -68,31 +85,63 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
     const key = fieldsKey(n);
     let cached = this.cache.get(key);
     if (!cached) {
-      const matches: CachedMatch<R>[] = [];
-      const sources = new Set<string>();
-      for (const group of this.index.candidates(n)) {
-        if (group.parts.fields(n) !== null) continue;
-        const ex = group.excludeParts;
-        const exclusion = !ex || ex.fields(n) !== null ? 'no' : ex.text ? 'text' : 'yes';
-        matches.push({ group, exclusion });
-        if (group.parts.textSource !== undefined) sources.add(group.parts.textSource);
+      cached = this.judgeFields(n);
+      if (this.cache.size >= CACHE_LIMIT) {
+        this.cache.clear();
+        this.sets.clear();
       }
-      cached = { matches, anyText: anyOf([...sources]) };
-      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, cached);
     }
-    // Most notices match none of the text filters: one pass says so for all of them.
-    const { anyText } = cached;
-    const textPossible =
-      anyText === null || anyText.test(n.notice.subject) || anyText.test(n.notice.notice);
+    // One pass over each text judges every text filter these groups read.
+    const hits = cached.texts && matchingPatterns(cached.texts, n);
     const out: GroupMatch<R>[] = [];
-    for (const { group, exclusion } of cached.matches) {
-      if (group.parts.text && !(textPossible && group.parts.text(n))) continue;
+    for (const m of cached.matches) {
+      const { group, exclusion } = m;
+      if (group.parts.text && !judge(group.parts, m.text, hits, n)) continue;
       const excluded =
-        exclusion === 'yes' || (exclusion === 'text' && group.excludeParts!.text!(n));
+        exclusion === 'yes' ||
+        (exclusion === 'text' && judge(group.excludeParts!, m.excludeText, hits, n));
       out.push({ group, excluded });
     }
     return out;
+  }
+
+  /** The groups whose list fields match `n`'s combination, and the text filters they read. */
+  private judgeFields(n: PreparedNotice): Cached<R> {
+    const matches: CachedMatch<R>[] = [];
+    for (const group of this.index.candidates(n)) {
+      if (group.parts.fields(n) !== null) continue;
+      const ex = group.excludeParts;
+      matches.push({
+        group,
+        exclusion: !ex || ex.fields(n) !== null ? 'no' : ex.text ? 'text' : 'yes',
+      });
+    }
+    const sources = new Set<string>();
+    for (const { group, exclusion } of matches) {
+      if (group.parts.textSource !== undefined) sources.add(group.parts.textSource);
+      if (exclusion === 'text') sources.add(group.excludeParts!.textSource!);
+    }
+    const texts = this.setOf([...sources].sort());
+    if (texts) {
+      const index = new Map(texts.sources.map((source, i) => [source, i]));
+      for (const m of matches) {
+        const { parts, excludeParts } = m.group;
+        if (parts.textSource !== undefined) m.text = index.get(parts.textSource);
+        if (m.exclusion === 'text') m.excludeText = index.get(excludeParts!.textSource!);
+      }
+    }
+    return { matches, texts };
+  }
+
+  private setOf(sources: string[]): PatternSet | null {
+    const key = JSON.stringify(sources);
+    let set = this.sets.get(key);
+    if (set === undefined) {
+      set = PatternSet.of(sources);
+      this.sets.set(key, set);
+    }
+    return set;
   }
 }
 

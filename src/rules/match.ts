@@ -5,10 +5,12 @@
  * `Capacity Constraint` but not `Unconstrained`; `critical` matches `CRITICAL` but not
  * `Non-Critical`.
  *
- * A notice is prepared once (lower-cased fields, their words, memoised regex results) and
- * then checked against every candidate rule, so the cost of a rule is a few set lookups.
+ * A notice is prepared once (lower-cased fields, their words, memoised pattern results,
+ * the text patterns read) and then checked against every candidate rule, so the cost of a
+ * rule is a few set lookups. Text patterns are RE2's (see `pattern.ts`).
  */
 import type { Notice } from '../upstream/schemas.js';
+import { compilePattern, type Pattern, type PatternSet, patternText } from './pattern.js';
 import type { NoticeFilter } from './types.js';
 
 const WORD = /[\p{L}\p{N}-]+/gu;
@@ -39,6 +41,8 @@ export interface PreparedNotice {
   status: PreparedValue;
   /** Regex results by source, computed on first use. */
   texts: Map<string, boolean>;
+  /** Subject and notice text as patterns read them (`patternText`), made on first use. */
+  patternTexts: readonly [Buffer, Buffer] | undefined;
 }
 
 /** Prepares a notice once for all the rules it meets. */
@@ -50,6 +54,7 @@ export function prepareNotice(notice: Notice): PreparedNotice {
     category: prepareValue(notice.category),
     status: prepareValue(notice.status),
     texts: new Map(),
+    patternTexts: undefined,
   };
 }
 
@@ -61,6 +66,34 @@ function containsWords(valueWords: readonly string[], entryWords: readonly strin
     return true;
   }
   return false;
+}
+
+/**
+ * Whether a pattern matches a notice: anywhere in the first `TEXT_LIMIT` characters of
+ * its subject or of its text.
+ */
+function matchesText(pattern: Pattern, n: PreparedNotice): boolean {
+  const [subject, text] = patternTexts(n);
+  return pattern.test(subject) || pattern.test(text);
+}
+
+function patternTexts(n: PreparedNotice): readonly [Buffer, Buffer] {
+  n.patternTexts ??= [patternText(n.notice.subject), patternText(n.notice.notice)];
+  return n.patternTexts;
+}
+
+/**
+ * The patterns of `set` that match a notice, by their index in `set.sources`: one pass over
+ * its subject and one over its text, whatever their number. Null when the set could not
+ * tell; each pattern must then be asked alone.
+ */
+export function matchingPatterns(set: PatternSet, n: PreparedNotice): number[] | null {
+  const [subject, text] = patternTexts(n);
+  const inSubject = set.match(subject);
+  if (!inSubject || inSubject.length === set.sources.length) return inSubject;
+  const inText = set.match(text);
+  if (!inText) return null;
+  return inSubject.length === 0 ? inText : [...inSubject, ...inText];
 }
 
 /** A list matcher compiled once. */
@@ -130,11 +163,11 @@ export function compileFilterParts(filter: NoticeFilter): FilterParts {
   let text: FilterParts['text'];
   if (filter.text !== undefined) {
     const source = filter.text;
-    const re = new RegExp(source, 'i');
+    const pattern = compilePattern(source);
     text = (n) => {
       let hit = n.texts.get(source);
       if (hit === undefined) {
-        hit = re.test(n.notice.subject) || re.test(n.notice.notice);
+        hit = matchesText(pattern, n);
         n.texts.set(source, hit);
       }
       return hit;
@@ -148,23 +181,6 @@ export function compileFilterParts(filter: NoticeFilter): FilterParts {
     text,
     textSource: filter.text,
   };
-}
-
-/** Sources that change meaning inside a larger pattern: back-references, named groups. */
-const NOT_COMBINABLE = /\\[1-9]|\\k<|\(\?</;
-
-/**
- * One case-insensitive pattern that matches where any of `sources` would, or null when
- * they cannot be combined. It answers "could any of these match?" in one pass over the
- * text, where asking each would take a pass each.
- */
-export function anyOf(sources: readonly string[]): RegExp | null {
-  if (sources.length < 2 || sources.some((s) => NOT_COMBINABLE.test(s))) return null;
-  try {
-    return new RegExp(sources.map((s) => `(?:${s})`).join('|'), 'i');
-  } catch {
-    return null;
-  }
 }
 
 /** Compiles a notice filter. An empty filter matches every notice. */

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseDuration } from '../lib/duration.js';
 import { words } from './match.js';
+import { PATTERN_MAX_LENGTH, patternProblem } from './pattern.js';
 import { exactlyOne, whenMapping } from './schema-parts.js';
 import { targetSchema } from './targets.js';
 
@@ -76,14 +77,14 @@ const duration = z
 const regex = z
   .string()
   .min(1, 'must not be empty; leave it out to match all')
+  .meta({ maxLength: PATTERN_MAX_LENGTH })
   .superRefine((v, ctx) => {
-    try {
-      new RegExp(v, 'i');
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    }
+    const problem = patternProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .describe('regular expression, case-insensitive, on subject and notice text');
+  .describe(
+    'regular expression (RE2: no look-around or back-references), case-insensitive, on the first 64 K characters of subject and of notice text',
+  );
 
 const filterShape = {
   pipelines: list(slug, 'pipeline slugs; omitted: all'),

@@ -50,7 +50,7 @@ export interface NoticeFilter {
   types?: string[];
   categories?: string[];
   statuses?: string[];
-  /** Regular expression source, matched case-insensitively on subject and notice text. */
+  /** Pattern source (RE2), matched case-insensitively on the first 64 K characters of subject and of notice text. */
   text?: string;
 }
 

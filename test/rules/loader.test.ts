@@ -200,9 +200,39 @@ describe('parseRuleFile: problems, each at its line and column', () => {
       problems(
         rule('    notices:\n      text: "force (majeure"\n    notify: [{ console: true }]\n'),
       ),
+    ).toEqual(['r.yaml:4:13: text: not a valid regular expression: missing ): force (majeure']);
+  });
+
+  it('a pattern that needs backtracking, with why, at its text value, in not: too', () => {
+    const why = 'patterns run in linear time, which rules out look-around and back-references';
+    expect(
+      problems(
+        rule(
+          "    notices:\n      text: 'force(?= majeure)'\n      not: { text: '(\\w+) \\1' }\n    notify: [{ console: true }]\n",
+        ),
+      ),
     ).toEqual([
-      'r.yaml:4:13: text: Invalid regular expression: /force (majeure/i: Unterminated group',
+      `r.yaml:4:13: text: look-ahead (?=…) is not supported: ${why}`,
+      `r.yaml:5:20: text: back-reference \\1 is not supported: ${why}; repeat the text instead`,
     ]);
+    expect(
+      problems(
+        rule(
+          '    deadlines:\n      before: 2h\n      text: "(?<!no )OFO"\n    notify: [{ console: true }]\n',
+        ),
+      ),
+    ).toEqual([
+      `r.yaml:5:13: text: negative look-behind (?<!…) is not supported: ${why}; leave notices out with not: text:`,
+    ]);
+  });
+
+  it('a pattern longer than 1000 characters', () => {
+    const text = (pattern: string) =>
+      `rules:\n  - name: r\n    notices:\n      text: "${pattern}"\n    notify: [{ console: true }]\n`;
+    expect(problems(text(`${'ab'.repeat(500)}c`))).toEqual([
+      'r.yaml:4:13: text: is 1001 characters long; a pattern may have at most 1000',
+    ]);
+    expect(rules(text('ab'.repeat(500)))).toHaveLength(1);
   });
 
   it('a bad duration, in a list or alone', () => {
@@ -305,7 +335,7 @@ describe('parseRuleFile: problems, each at its line and column', () => {
 `;
     const parsed = parseRuleFile(text, 'r.yaml');
     expect(parsed.problems.map(formatProblem)).toEqual([
-      'r.yaml:6:43: text: Invalid regular expression: /(/i: Unterminated group',
+      'r.yaml:6:43: text: not a valid regular expression: missing ): (',
       "r.yaml:7:16: unknown target 'slak' — did you mean 'slack'?",
       "r.yaml:8:5: missing 'name' in a rule",
       "r.yaml:8:27: before[0]: '1x' is not a duration (a number and a unit: s, m, h or d, such as 24h)",
