@@ -4,7 +4,7 @@
  */
 
 import type { Target } from '../rules/types.js';
-import { targetKey } from '../rules/types.js';
+import { targetKey, targetLabel } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { Notice, UtcIso } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
@@ -38,7 +38,7 @@ export function enqueueAll(
       json,
       ctx.now,
     );
-    (fresh ? sent : duplicate).push(targetKey(target));
+    (fresh ? sent : duplicate).push(targetLabel(target));
   }
   return { sent, duplicate };
 }

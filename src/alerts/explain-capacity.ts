@@ -7,7 +7,7 @@
  * the locations of one rule that fire in one cycle make one alert.
  */
 import { formatDuration } from '../lib/duration.js';
-import { targetKey } from '../rules/types.js';
+import { targetLabel } from '../rules/types.js';
 import type { StoredCycle } from '../store/capacity.js';
 import type { Store } from '../store/index.js';
 import type { CapacityLocation, UtcIso } from '../upstream/schemas.js';
@@ -220,7 +220,7 @@ function judge(
       ...base,
       outcome: 'next-cycle',
       fires: true,
-      targets: r.notify.map(targetKey),
+      targets: r.notify.map(targetLabel),
       reason,
       deliveries: [],
     },

@@ -5,7 +5,7 @@
  * long is left, the earlier ones skipped; nothing once the deadline has passed.
  */
 import { formatDuration, formatTimeLeft } from '../lib/duration.js';
-import { type DeadlineRule, targetKey } from '../rules/types.js';
+import { type DeadlineRule, targetLabel } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice, UtcIso } from '../upstream/schemas.js';
 import { toUtcIso } from '../upstream/schemas.js';
@@ -146,7 +146,7 @@ export function judgeDeadline(
 ): Verdict {
   const history = o.history;
   const deadline = n[r.field];
-  const targets = r.notify.map(targetKey);
+  const targets = r.notify.map(targetLabel);
   const rows = history?.reminders.filter((row) => row.rule === r.name) ?? [];
   if (stored(n) && rows.length > 0) {
     const reminders = storedReminders(r, n, rows, history?.outbox ?? [], o.now);

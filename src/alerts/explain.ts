@@ -7,7 +7,7 @@
  * alert says so.
  */
 import { prepareNotice } from '../rules/match.js';
-import { type NoticeRule, targetKey } from '../rules/types.js';
+import { type NoticeRule, targetLabel } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -138,7 +138,7 @@ function judgeNotice(r: NoticeRule, n: Notice | StoredNotice, o: ExplainOptions)
   return {
     ...no(r, 'fires', source),
     fires: true,
-    targets: r.notify.map(targetKey),
+    targets: r.notify.map(targetLabel),
     alert: {
       subject: `notice:${n.id}:v1`,
       payload: {

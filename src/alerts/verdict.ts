@@ -5,7 +5,7 @@
  * rules, `explain-capacity.ts` capacity rules.
  */
 import { formatDuration } from '../lib/duration.js';
-import { targetKey } from '../rules/types.js';
+import { keyLabel, targetLabel } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice, UtcIso } from '../upstream/schemas.js';
 import type { AuditEntry } from './audit.js';
@@ -133,8 +133,8 @@ export function verdictLine(v: Verdict): string {
 /** An outbox row as a verdict shows it. */
 export function deliveryView(r: OutboxRow): DeliveryView {
   return {
-    key: r.key,
-    target: targetKey(r.target),
+    key: keyLabel(r.key, r.target),
+    target: targetLabel(r.target),
     status: r.status,
     created_at: r.created_at,
     sent_at: r.sent_at,

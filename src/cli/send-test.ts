@@ -9,8 +9,8 @@ import { SAMPLE_KINDS, type SampleKind, sampleAlert } from '../channels/sample.j
 import { DeliveryError } from '../channels/types.js';
 import { ConfigError, secretValues } from '../config/index.js';
 import { CHANNEL_SETTINGS, Channels } from '../delivery/channels.js';
-import { redact } from '../delivery/redact.js';
 import { MemoryThreads } from '../delivery/threads.js';
+import { redactor } from '../lib/redact.js';
 import { parseTarget } from '../rules/targets.js';
 import { targetKey } from '../rules/types.js';
 import { toUtcIso } from '../upstream/schemas.js';
@@ -64,14 +64,14 @@ export function sendTestCommand(ctx: CliContext): Command {
             signal: ctx.signal,
           },
         );
-        ctx.out(`${key}: ${redact(delivered.detail, secretValues(config))}`);
+        ctx.out(`${key}: ${redactor(secretValues(config))(delivered.detail)}`);
       } catch (error) {
         if (error instanceof ConfigError) throw error;
         const reason =
           error instanceof DeliveryError
             ? `${error.reason}${error.permanent ? '' : ' (temporary: try again)'}`
             : String((error as Error)?.message ?? error);
-        ctx.err(`${key}: failed: ${redact(reason, secretValues(config))}`);
+        ctx.err(`${key}: failed: ${redactor(secretValues(config))(reason)}`);
         ctx.exitCode = 1;
       } finally {
         await channels.close();

@@ -6,9 +6,9 @@
  * the log. Targets are shown as `targetLabel` shows them (a webhook by scheme and host).
  */
 import type { TargetKind } from '../rules/types.js';
+import { targetLabel } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { UtcIso } from '../upstream/schemas.js';
-import { targetLabel } from './delivery-log.js';
 
 const KINDS = {
   slack: true,

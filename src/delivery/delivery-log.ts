@@ -13,7 +13,7 @@ import type { OutboxRow } from '../alerts/outbox.js';
 import type { AlertPayload } from '../alerts/payload.js';
 import { clip, oneLine } from '../channels/text.js';
 import type { Logger } from '../lib/logger.js';
-import { type Target, targetKey } from '../rules/types.js';
+import { targetLabel } from '../rules/types.js';
 
 /** A notice subject is clipped to this many characters in a log line. */
 const SUBJECT_MAX = 60;
@@ -24,21 +24,6 @@ const LOCATIONS_MAX = 50;
 
 /** Replaces secrets in text; the dispatcher's scrub. */
 export type Scrub = (text: string) => string;
-
-/**
- * The target as it may be shown: `slack:#gas-constraints`, `email:a@b.c`, and webhooks
- * as `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo
- * often hold its token.
- */
-export function targetLabel(target: Target): string {
-  if (target.kind !== 'webhook') return targetKey(target);
-  try {
-    const url = new URL(target.url);
-    return `webhook:${url.protocol}//${url.host}/…`;
-  } catch {
-    return 'webhook:…';
-  }
-}
 
 /** What an alert is about, as a phrase and as fields. */
 export interface AlertSummary {

@@ -12,10 +12,10 @@ import { backoffDelay, RETRY_AFTER_CEILING_MS, type RetryPolicy } from '../lib/b
 import type { Clock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
+import { type Redact, redactor } from '../lib/redact.js';
 import type { Store } from '../store/index.js';
 import { toUtcIso, type UtcIso } from '../upstream/schemas.js';
 import { logDead, logSent } from './delivery-log.js';
-import { redact } from './redact.js';
 
 /** Never sooner than this: full jitter can draw 0, and a refusing target must not be hammered. */
 const MIN_RETRY_MS = 1_000;
@@ -76,10 +76,15 @@ export function digests(
 
 /** Sends the deliveries of one target at a time; the dispatcher runs one per target. */
 export class Sender {
+  /** The one redaction, with the configured secrets, for reasons and answers kept or logged. */
+  private readonly redact: Redact;
+
   constructor(
     private readonly deps: SenderDeps,
     private readonly options: SenderOptions,
-  ) {}
+  ) {
+    this.redact = redactor(options.secrets);
+  }
 
   /** One target's rows: its messages in order; the first temporary failure holds the rest. */
   async sendTarget(rows: OutboxRow[], report: Outcomes, signal?: AbortSignal): Promise<void> {
@@ -200,6 +205,6 @@ export class Sender {
   }
 
   private scrub(text: string): string {
-    return redact(text, this.options.secrets);
+    return this.redact(text);
   }
 }

@@ -9,7 +9,7 @@
  */
 import { pino } from 'pino';
 import { formatLogLine } from './log-line.js';
-import { redactor } from './redact.js';
+import { REDACTED, redactor } from './redact.js';
 import { type Painter, painter } from './terminal.js';
 
 export type Logger = pino.Logger;
@@ -68,7 +68,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base: pino.LoggerOptions = {
     level: options.level ?? 'info',
     base: { name: 'pipewatch' },
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (!readable)

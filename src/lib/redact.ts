@@ -11,7 +11,7 @@
  */
 
 /** What a secret is replaced by. */
-export const REDACTED = '***';
+export const REDACTED = '[redacted]';
 
 /** A secret value shorter than this is too likely to be an ordinary word to replace. */
 const MIN_SECRET = 4;
@@ -24,8 +24,8 @@ const MIN_SECRET = 4;
  */
 const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]+@/gi, `$1${REDACTED}@`],
-  [/\bxox[a-z]-[A-Za-z0-9-]+/g, REDACTED],
-  [/\bxapp-[A-Za-z0-9-]+/g, REDACTED],
+  [/(?<![A-Za-z0-9])xox[a-z]-[A-Za-z0-9-]+/g, REDACTED],
+  [/(?<![A-Za-z0-9])xapp-[A-Za-z0-9-]+/g, REDACTED],
   [/\b(Basic|Bearer)\s+[A-Za-z0-9._~+/-]{8,}=*/gi, `$1 ${REDACTED}`],
   [/\b[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}/g, REDACTED],
 ];

@@ -42,6 +42,31 @@ export function targetKey(t: Target): string {
 }
 
 /**
+ * The target as it may be shown, in output, logs and the audit trail:
+ * `slack:#gas-constraints`, `email:a@b.c`, and webhooks as
+ * `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo often
+ * hold its token. `targetKey` stays the target's identity in keys and the database.
+ */
+export function targetLabel(target: Target): string {
+  if (target.kind !== 'webhook') return targetKey(target);
+  try {
+    const url = new URL(target.url);
+    return `webhook:${url.protocol}//${url.host}/…`;
+  } catch {
+    return 'webhook:…';
+  }
+}
+
+/**
+ * An outbox key (`rule|subject|target`) as it may be shown: its target part as
+ * `targetLabel` shows it.
+ */
+export function keyLabel(key: string, target: Target): string {
+  const id = targetKey(target);
+  return key.endsWith(id) ? `${key.slice(0, key.length - id.length)}${targetLabel(target)}` : key;
+}
+
+/**
  * What a notice must look like. Each list matches a value equal to an entry or containing
  * it as whole words (letters, digits and hyphens), case-insensitively; absent: anything.
  */

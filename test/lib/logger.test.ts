@@ -120,7 +120,7 @@ describe('the logger on a terminal', () => {
       log.info('slack answered invalid_auth for xoxb-9-9-unconfiguredToken');
       expect(screen.text).not.toContain('sim-premium-key');
       expect(screen.text).not.toContain('unconfiguredToken');
-      expect(screen.text).toContain('API refused ***');
+      expect(screen.text).toContain('API refused [redacted]');
     }
   });
 

@@ -33,6 +33,7 @@ describe('redactor', () => {
       `invalid_auth for ${REDACTED}`,
     );
     expect(redactPatterns('app token xapp-1-A123-456-abcdef')).toBe(`app token ${REDACTED}`);
+    expect(redactPatterns('invalid_auth_for_xoxb-1-2-abc')).toBe(`invalid_auth_for_${REDACTED}`);
     expect(redactPatterns('Authorization: Basic cGlwZXdhdGNoOnNpbS1rZXk=')).toBe(
       `Authorization: Basic ${REDACTED}`,
     );

@@ -11,6 +11,7 @@
  * message that showed the previous version is edited to say it was superseded.
  */
 import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes } from 'discord.js';
+import { redactor } from '../../lib/redact.js';
 import { targetKey } from '../../rules/types.js';
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
@@ -130,7 +131,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
   /** Message id → its embeds as last edited. */
   const edited = new Map<string, Embed[]>();
 
-  const scrub = (text: string) => (token ? text.split(token).join('[redacted]') : text);
+  const scrub = redactor([token]);
 
   /** Any failure as a DeliveryError, its reason naming `where` and never the token. */
   function classify(err: unknown, where: string, signal?: AbortSignal): DeliveryError {

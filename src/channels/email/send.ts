@@ -11,6 +11,7 @@
  * server is a local relay.
  */
 import { createTransport, type NodemailerError } from 'nodemailer';
+import { redactor } from '../../lib/redact.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import {
@@ -76,7 +77,7 @@ export function createEmailChannel(
   // With implicit TLS (smtps) nodemailer ignores requireTLS; it matters for smtp:// only.
   const requireTLS = login && !(options.allowPlaintext ?? false);
   const where = { server: `${host}:${port}`, user };
-  const scrub = scrubber([url.password, decodeURIComponent(url.password), options.smtpUrl]);
+  const scrub = redactor([options.smtpUrl, url.password, decodeURIComponent(url.password)]);
   const timeout = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const log = deps.logger.child({ channel: 'email' });
   const transporter = createTransport({
@@ -180,16 +181,6 @@ export function pacing(ratePerSecond: number): { rateLimit?: number; rateDelta?:
   if (ratePerSecond < 1) return { rateLimit: 1, rateDelta: Math.round(1000 / ratePerSecond) };
   const rateLimit = Math.round(ratePerSecond);
   return { rateLimit, rateDelta: Math.round((1000 * rateLimit) / ratePerSecond) };
-}
-
-/** Replaces every secret (and any `//user:pass@` in a URL) with `[redacted]`. */
-function scrubber(secrets: string[]): (text: string) => string {
-  const found = [...new Set(secrets.filter((s) => s !== ''))].sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text.replace(/\/\/[^\s/@:]*:[^\s/@]*@/g, '//[redacted]@');
-    for (const s of found) out = out.split(s).join('[redacted]');
-    return out;
-  };
 }
 
 /** A nodemailer failure as a secret-free `DeliveryError`. */

@@ -6,6 +6,8 @@
  * built from codes and numbers only, so no token or message text can reach them.
  */
 import { webApi } from '@slack/bolt';
+import { RETRY_AFTER_CEILING_MS } from '../../lib/backoff.js';
+import { redactPatterns } from '../../lib/redact.js';
 import { oneLine } from '../text.js';
 import { DeliveryError } from '../types.js';
 
@@ -77,9 +79,18 @@ export const TEMPORARY_ERRORS: ReadonlySet<string> = new Set([
 
 const RETRYABLE_HTTP = new Set([408, 425, 429]);
 
-/** A Slack error code or a word from a network error, reduced to what a code looks like. */
+/**
+ * A Slack error code or a word from a network error, reduced to what a code looks like.
+ * Anything shaped like a credential is redacted before the text is cut: the first 60
+ * characters of a token are still most of it.
+ */
 function code(text: unknown, fallback: string): string {
-  const s = typeof text === 'string' ? text.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60) : '';
+  const s =
+    typeof text === 'string'
+      ? redactPatterns(text)
+          .replace(/[^A-Za-z0-9_.[\]-]/g, '')
+          .slice(0, 60)
+      : '';
   return s === '' ? fallback : s;
 }
 
@@ -88,9 +99,10 @@ export function where(destination: string): string {
   return oneLine(destination).slice(0, 100);
 }
 
+/** Slack's `Retry-After` (seconds) in milliseconds, held to a finite bound. */
 function seconds(value: unknown): number | undefined {
   const n = typeof value === 'number' ? value : Number.parseInt(String(value ?? ''), 10);
-  return Number.isFinite(n) && n >= 0 ? n * 1000 : undefined;
+  return Number.isFinite(n) && n >= 0 ? Math.min(n * 1000, RETRY_AFTER_CEILING_MS) : undefined;
 }
 
 /** What a failed Web API call means for delivery to `destination`. */

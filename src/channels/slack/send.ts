@@ -8,6 +8,7 @@
  */
 import { webApi } from '@slack/bolt';
 import type { Logger } from '../../lib/logger.js';
+import { redactor } from '../../lib/redact.js';
 import { targetKey } from '../../rules/types.js';
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
@@ -47,13 +48,11 @@ const LOST_THREAD = /^slack: (thread_not_found|invalid_thread_ts|message_not_fou
 
 /** Web API messages for pipewatch's log, with anything that looks like a token removed. */
 function clientLogger(log: Logger, token: string): webApi.Logger {
-  const scrub = (parts: unknown[]) => {
-    let text = parts
-      .map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? String(p))))
-      .join(' ');
-    if (token.length >= 8) text = text.split(token).join('[redacted]');
-    return text.replace(/xox[a-z]-[A-Za-z0-9-]+/g, '[redacted]');
-  };
+  const redact = redactor([token]);
+  const scrub = (parts: unknown[]) =>
+    redact(
+      parts.map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? String(p)))).join(' '),
+    );
   const at =
     (level: 'trace' | 'debug' | 'warn' | 'error') =>
     (...parts: unknown[]) => {

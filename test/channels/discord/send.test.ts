@@ -226,6 +226,17 @@ describe('failures', () => {
     expect(fake.calls).toHaveLength(0);
   });
 
+  it('never shows a token that Discord quotes back in its refusal', async () => {
+    const { fake, discord, ctx } = await setup();
+    fake.inject({
+      status: 403,
+      body: { message: `Missing Access for ${fake.token}`, code: 50001 },
+    });
+    const error = await failure(discord.send(TARGET, [noticeAlert()], ctx));
+    expect(error.reason).toMatch(/^discord: 403 Missing Access for \[redacted\] \[50001\]/);
+    expect(error.reason).not.toContain(fake.token);
+  });
+
   it('never shows the token in errors, reasons or logs', async () => {
     const { fake, discord, make, lines, ctx } = await setup({}, { timeoutMs: 150 });
     const errors: DeliveryError[] = [];

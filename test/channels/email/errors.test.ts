@@ -66,6 +66,13 @@ describe('email failures', () => {
     expect(fake.messages.at(-1)!.envelope.to).toEqual(['ops@example.com']);
   });
 
+  it('never shows the password when the server quotes it back', async () => {
+    fake.reject({ code: 550, message: `relay denied for login pipewatch:${fake.pass}` });
+    const err = await failure(channel.send(to, [noticeAlert()], ctx()));
+    expect(err.reason).toMatch(/relay denied for login pipewatch:\[redacted\]/);
+    expect(`${err.reason} ${err.message}`).not.toContain(fake.pass);
+  });
+
   it('refuses a wrong password permanently without ever showing it', async () => {
     const wrong = 'Wr0ng-Pa55-xyzzy';
     const lines = new PassThrough();

@@ -183,6 +183,18 @@ describe('slack', () => {
     expect(everything).not.toContain('xoxb-');
   });
 
+  it('never shows a token that Slack quotes back in an error code, however long the code', async () => {
+    const { fake, slack, ctx } = await setup();
+    fake.inject({
+      method: 'chat.postMessage',
+      error: `invalid_auth_because_the_token_presented_was_${fake.token}`,
+    });
+    const error = await failure(slack.send(GAS, [noticeAlert()], ctx));
+    expect(error.reason).toMatch(/^slack: invalid_auth_because_the_token_presented_was_/);
+    expect(error.reason).not.toContain('xoxb-');
+    expect(error.reason).not.toContain('1234-5678');
+  });
+
   it('never shows the good token either, in errors or logs', async () => {
     const { fake, slack, lines, ctx } = await setup();
     fake.inject({ method: 'chat.postMessage', status: 500 });
