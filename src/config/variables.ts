@@ -184,7 +184,8 @@ export const VARIABLES = {
     parse: z.string().min(16, 'must be at least 16 characters'),
     example: 'a-long-random-string',
     secret: true,
-    description: 'key of the `X-Pipewatch-Signature` HMAC of each webhook timestamp and body',
+    description:
+      'key of the webhook signatures: `X-Pipewatch-Signature` (the body) and `X-Pipewatch-Signature-V1` (its time and the body)',
   }),
   slackBotToken: variable({
     name: 'SLACK_BOT_TOKEN',

@@ -324,8 +324,8 @@ describe('pipewatch rules test --file and --render', () => {
     const body = JSON.stringify(request.body);
     const t = RUN_AT.getTime() / 1000;
     const hmac = (text: string) => createHmac('sha256', SECRET).update(text).digest('hex');
-    expect(request.headers['x-pipewatch-signature']).toBe(`t=${t},v1=${hmac(`${t}.${body}`)}`);
-    expect(request.headers['x-pipewatch-signature-256']).toBe(`sha256=${hmac(body)}`);
+    expect(request.headers['x-pipewatch-signature-v1']).toBe(`t=${t},v1=${hmac(`${t}.${body}`)}`);
+    expect(request.headers['x-pipewatch-signature']).toBe(`sha256=${hmac(body)}`);
     expect(request.headers['content-type']).toBe('application/json');
     expect(verdict(report, 990001, 'transco-constraints').rendered).toEqual([]);
   });
@@ -377,7 +377,7 @@ describe('pipewatch rules test --file and --render', () => {
     expect(run.stdout).toContain(
       'Subject: [Transco] Planned Maintenance: Planned Maintenance at Station 90',
     );
-    expect(run.stdout).toMatch(/x-pipewatch-signature: t=\d+,v1=[0-9a-f]{64}/);
+    expect(run.stdout).toMatch(/x-pipewatch-signature-v1: t=\d+,v1=[0-9a-f]{64}/);
     const path = /HTML part: (\S+\.html)/.exec(run.stdout)?.[1];
     expect(path && existsSync(path)).toBe(true);
   });

@@ -15,7 +15,7 @@ import { DeliveryError } from '../types.js';
 import { deliveryId, renderWebhook, signatureHeaders } from './render.js';
 
 export interface WebhookOptions {
-  /** Key of the `X-Pipewatch-Signature` HMACs; unset: unsigned. */
+  /** Key of the `X-Pipewatch-Signature` and `-V1` HMACs; unset: unsigned. */
   secret?: string | undefined;
   /** Requests per second per receiving host. */
   perSecond?: number;

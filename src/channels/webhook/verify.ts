@@ -1,5 +1,5 @@
 /**
- * How a receiver checks a pipewatch webhook: the `X-Pipewatch-Signature` header
+ * How a receiver checks a pipewatch webhook: the `X-Pipewatch-Signature-V1` header
  * (`t=<unix seconds>,v1=<hex>`) must hold an HMAC-SHA256, under the shared secret, of
  * `"<t>.<raw body>"`, compared in constant time, and `t` must be within five minutes of
  * the receiver's clock, so that a request recorded on the way cannot be played again
@@ -23,7 +23,7 @@ export interface VerifyOptions {
 }
 
 /**
- * Checks `header` (the `X-Pipewatch-Signature` value) against the raw `body` as
+ * Checks `header` (the `X-Pipewatch-Signature-V1` value) against the raw `body` as
  * received. Accept the request only when `ok`; `reason` says why not.
  */
 export function verifyWebhookSignature(
@@ -32,7 +32,7 @@ export function verifyWebhookSignature(
   body: string | Buffer,
   options: VerifyOptions = {},
 ): SignatureCheck {
-  if (!header) return { ok: false, reason: 'no X-Pipewatch-Signature header' };
+  if (!header) return { ok: false, reason: 'no X-Pipewatch-Signature-V1 header' };
   let t: string | undefined;
   const signatures: string[] = [];
   for (const part of header.split(',')) {

@@ -71,7 +71,7 @@ describe('verifyWebhookSignature', () => {
     });
     expect(verifyWebhookSignature(SECRET, undefined, BODY, later(0))).toEqual({
       ok: false,
-      reason: 'no X-Pipewatch-Signature header',
+      reason: 'no X-Pipewatch-Signature-V1 header',
     });
     expect(verifyWebhookSignature(SECRET, `t=soon,v1=${v1}`, BODY, later(0)).ok).toBe(false);
   });
@@ -105,16 +105,16 @@ describe('a receiver verifying what the channel sends', () => {
   function replay(headers: Record<string, unknown>, body: string) {
     const signed = {
       'content-type': 'application/json',
-      'x-pipewatch-signature': String(headers['x-pipewatch-signature']),
+      'x-pipewatch-signature-v1': String(headers['x-pipewatch-signature-v1']),
     };
     return request(receiver.url, { method: 'POST', headers: signed, body });
   }
 
-  it('signs with the time of sending, and keeps the deprecated body-only header', async () => {
+  it('signs the time with the body, and the body alone as the contract has always done', async () => {
     const hook = await sendOne();
     expect(hook.signatureValid).toBe(true);
-    expect(hook.headers['x-pipewatch-signature']).toBe(signature(hook.body, SECRET, SENT));
-    expect(hook.headers['x-pipewatch-signature-256']).toBe(`sha256=${hmac(hook.body)}`);
+    expect(hook.headers['x-pipewatch-signature-v1']).toBe(signature(hook.body, SECRET, SENT));
+    expect(hook.headers['x-pipewatch-signature']).toBe(`sha256=${hmac(hook.body)}`);
   });
 
   it('refuses the same request played again six minutes later', async () => {
