@@ -30,7 +30,8 @@ export const LATE_AFTER_MS = 5 * 60_000;
 
 const iso = (ms: number): UtcIso => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
-interface ReminderRow {
+/** A row of the `reminders` table: one offset of one deadline rule for one notice. */
+export interface ReminderRow {
   rule: string;
   notice_id: number;
   offset_ms: number;
@@ -38,6 +39,8 @@ interface ReminderRow {
   deadline_at: UtcIso;
   due_at: UtcIso;
   status: 'scheduled' | 'sent' | 'cancelled' | 'dropped';
+  /** Why it was sent at once, skipped, cancelled or dropped; null while scheduled. */
+  reason: string | null;
 }
 
 /** Whether a notice's status ends it. */

@@ -11,6 +11,7 @@ import type { Notice, UtcIso } from '../upstream/schemas.js';
 import type { AuditEntry } from './audit.js';
 import type { OutboxRow } from './outbox.js';
 import type { AlertPayload } from './payload.js';
+import type { ReminderRow } from './reminders.js';
 
 /**
  * What the daemon does with a notice (or capacity location) under one rule: `fires` it
@@ -97,17 +98,7 @@ export interface NoticeHistory {
   reminders: ReminderRow[];
 }
 
-/** A row of the `reminders` table. */
-export interface ReminderRow {
-  rule: string;
-  notice_id: number;
-  offset_ms: number;
-  field: string;
-  deadline_at: UtcIso;
-  due_at: UtcIso;
-  status: 'scheduled' | 'sent' | 'cancelled' | 'dropped';
-  reason: string | null;
-}
+export type { ReminderRow } from './reminders.js';
 
 /** What judging a notice needs besides the rules and the notice. */
 export interface ExplainOptions {

@@ -33,7 +33,7 @@ function cut(response: ApiResponse, field?: string): [string, string] {
 }
 
 /** Writes `chunk`, waiting while the socket is full; false once the client has gone. */
-function write(res: ServerResponse, chunk: Buffer | string): Promise<boolean> {
+export function writeChunk(res: ServerResponse, chunk: Buffer | string): Promise<boolean> {
   if (res.destroyed) return Promise.resolve(false);
   if (res.write(chunk)) return Promise.resolve(true);
   return new Promise((resolve) => {
@@ -75,11 +75,11 @@ export async function sendLargeBody(
   let left = Math.max(0, bytes - open.length - close.length);
   head(res, response);
   let written = 0;
-  if (!(await write(res, open))) return written;
+  if (!(await writeChunk(res, open))) return written;
   written += open.length;
   while (left > 0) {
     const chunk = left >= PADDING.length ? PADDING : PADDING.subarray(0, left);
-    if (!(await write(res, chunk))) return written;
+    if (!(await writeChunk(res, chunk))) return written;
     written += chunk.length;
     left -= chunk.length;
   }

@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { InstantClock } from '../../src/lib/clock.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
-const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const RULES = `
 rules:
   - name: transco-constraints
@@ -39,23 +39,8 @@ const clock = () => new InstantClock(new Date(START.getTime() + 60_000));
 const sql = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 41,
-    startAt: START,
-    clock: new ManualClock(START),
-    control: true,
-  });
-  const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-  writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
-  env = {
-    PIPEWATCH_API_URL: sim.url,
-    PIPEWATCH_API_USER: premium.username,
-    PIPEWATCH_API_KEY: premium.key,
-    PIPEWATCH_API_RATE: '100',
-    PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-alerts-')),
-    PIPEWATCH_RULES_DIR: rulesDir,
-    LOG_LEVEL: 'warn',
-  };
+  ({ sim, env } = await startSimulatedApi({ seed: 41, start: START, rules: RULES }));
+  env.LOG_LEVEL = 'warn';
 });
 afterAll(async () => {
   await sim.close();

@@ -4,19 +4,16 @@
  * person hears of it at once, on a Slack DM and by email, with how long is left, and
  * again 30 minutes before; nothing more after that.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { InstantClock } from '../../src/lib/clock.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const MINUTE = 60_000;
-const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const RULES = `
 rules:
   - name: ofo-response
@@ -37,24 +34,12 @@ const at = (minutes: number) => new InstantClock(new Date(START.getTime() + minu
 const sql = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 5,
-    startAt: START,
-    clock: new ManualClock(START),
-    control: true,
-  });
+  ({ sim, env } = await startSimulatedApi({ seed: 5, start: START, rules: RULES }));
   slack = await startSlackFake();
   // A relay on loopback without STARTTLS, as SMTP_ALLOW_PLAINTEXT is for.
   smtp = await startSmtpFake({ starttls: false });
-  const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-  writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
   env = {
-    PIPEWATCH_API_URL: sim.url,
-    PIPEWATCH_API_USER: premium.username,
-    PIPEWATCH_API_KEY: premium.key,
-    PIPEWATCH_API_RATE: '100',
-    PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-late-')),
-    PIPEWATCH_RULES_DIR: rulesDir,
+    ...env,
     SLACK_BOT_TOKEN: SLACK_TOKEN,
     SLACK_API_URL: slack.url,
     SMTP_URL: smtp.url,

@@ -3,14 +3,14 @@
  * that quote the token in their errors, get it into no log line, no `status`, no row of
  * the database. Each check reads the database file whole, as anyone with the file could.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { InstantClock } from '../../src/lib/clock.js';
 import { FAKE_CHANNEL, startDiscordFake } from '../fakes/discord.js';
 import { type ScriptedApi, startScriptedApi } from '../fakes/scripted-api.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, startSlackFake } from '../fakes/slack.js';
 import { startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver } from '../fakes/webhook.js';
@@ -85,26 +85,22 @@ describe('an API that echoes the key it refused', () => {
 describe('platforms that quote a secret back in their refusals', () => {
   it('get it, and the token in a webhook URL, into no output, why, status or database row', async () => {
     const start = new Date('2026-11-20T15:00:00Z');
-    const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
     const discordToken = 'MTIzNDU2Nzg5.GhIjKl.discordSecretPart';
     const hookToken = 'T0HOOK/B0HOOK/hookSecretPathToken';
     const hookPassword = 'hookPassw0rd';
-    const sim = await startSimulator({
-      seed: 9,
-      startAt: start,
-      clock: new ManualClock(start),
-      control: true,
-    });
     const slack = await startSlackFake();
     const discord = await startDiscordFake({ token: discordToken });
     const smtp = await startSmtpFake({ starttls: false });
     const hooks = await startWebhookReceiver();
-    try {
-      const hookUrl = hooks.url.replace('http://', `http://relay:${hookPassword}@`);
-      const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-      writeFileSync(
-        join(rulesDir, 'rules.yaml'),
-        `
+    const hookUrl = hooks.url.replace('http://', `http://relay:${hookPassword}@`);
+    const {
+      sim,
+      env: base,
+      dataDir,
+    } = await startSimulatedApi({
+      seed: 9,
+      start,
+      rules: `
 rules:
   - name: everywhere
     notices:
@@ -115,15 +111,10 @@ rules:
       - email: [scheduling@example.com]
       - webhook: ${hookUrl}/${hookToken}?key=queryToken123
 `,
-      );
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-redaction-'));
+    });
+    try {
       const env = {
-        PIPEWATCH_API_URL: sim.url,
-        PIPEWATCH_API_USER: premium.username,
-        PIPEWATCH_API_KEY: premium.key,
-        PIPEWATCH_API_RATE: '100',
-        PIPEWATCH_DATA_DIR: dataDir,
-        PIPEWATCH_RULES_DIR: rulesDir,
+        ...base,
         SLACK_BOT_TOKEN: SLACK_TOKEN,
         SLACK_API_URL: slack.url,
         DISCORD_BOT_TOKEN: discordToken,

@@ -5,16 +5,13 @@
  * `why` and `rules test`. None of those characters reaches the terminal; the JSON
  * outputs keep them, as `\u` escapes, and parse back to the text the API sent.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { InstantClock } from '../../src/lib/clock.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
-const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const SUBJECT = 'Outage \u001b]0;pwned\u0007\u001b[2J\u001b[31mred\u001b[0m \u009b31m \u202eevil';
 const TEXT = 'line one\rALERT fake → console: injected\u001b[2K \u2066isolated\u2069 end';
 const RULES = `
@@ -37,22 +34,7 @@ let consoleOutput: string;
 const clock = () => new InstantClock(new Date(START.getTime() + 60_000));
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 3,
-    startAt: START,
-    clock: new ManualClock(START),
-    control: true,
-  });
-  const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-  writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
-  env = {
-    PIPEWATCH_API_URL: sim.url,
-    PIPEWATCH_API_USER: premium.username,
-    PIPEWATCH_API_KEY: premium.key,
-    PIPEWATCH_API_RATE: '100',
-    PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-terminal-')),
-    PIPEWATCH_RULES_DIR: rulesDir,
-  };
+  ({ sim, env } = await startSimulatedApi({ seed: 3, start: START, rules: RULES }));
   expect((await cli(['run', '--once'], env, { clock: clock() })).code).toBe(0);
   id = sim.control.addNotice({ pipeline_slug: 'transco', subject: SUBJECT, notice: TEXT }).id;
   const run = await cli(['run', '--once'], env, { clock: clock() });

@@ -11,6 +11,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeChunk } from '../../src/simulator/hostile.js';
 
 export interface ScriptedRequest {
   method: string;
@@ -83,22 +84,9 @@ async function stream(
 ): Promise<void> {
   for (const chunk of chunks) {
     if (res.destroyed) return;
-    const more = res.write(chunk);
+    const written = writeChunk(res, chunk);
     request.sent += Buffer.byteLength(chunk);
-    if (!more) {
-      const open = await new Promise<boolean>((resolve) => {
-        const done = (open: boolean) => {
-          res.off('drain', onDrain);
-          res.off('close', onClose);
-          resolve(open);
-        };
-        const onDrain = () => done(true);
-        const onClose = () => done(false);
-        res.once('drain', onDrain);
-        res.once('close', onClose);
-      });
-      if (!open) return;
-    }
+    if (!(await written)) return;
   }
   res.end();
   request.finished = true;
