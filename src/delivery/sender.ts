@@ -4,10 +4,10 @@
  * the outbox at once: sent with the platform's answer, retried later with backoff (the
  * target's remaining messages waiting with it), or dead with its reason.
  */
+import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
 import { DeliveryError } from '../channels/types.js';
-import type { Metrics } from '../http/metrics.js';
 import { backoffDelay, RETRY_AFTER_CEILING_MS, type RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
@@ -16,6 +16,13 @@ import { type Redact, redactor } from '../lib/redact.js';
 import type { Store } from '../store/index.js';
 import { toUtcIso, type UtcIso } from '../upstream/schemas.js';
 import { logDead, logSent } from './delivery-log.js';
+
+/** The metrics delivery keeps (the daemon's `Metrics` has them, with the others). */
+export interface DeliveryMetrics {
+  deliveries: Counter<'channel' | 'result'>;
+  deliveryMessages: Counter<'channel'>;
+  outbox: Gauge<'status'>;
+}
 
 /** Never sooner than this: full jitter can draw 0, and a refusing target must not be hammered. */
 const MIN_RETRY_MS = 1_000;
@@ -29,7 +36,7 @@ export interface SenderDeps {
   /** The time attempt deadlines run on. */
   deadlineClock: Clock;
   logger: Logger;
-  metrics?: Metrics | undefined;
+  metrics?: DeliveryMetrics | undefined;
 }
 
 /** How sending behaves; see `DispatcherOptions`. */

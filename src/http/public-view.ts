@@ -9,9 +9,10 @@
  */
 import type { OutboxSummary } from '../alerts/outbox.js';
 import type { DeliveryBacklog } from '../delivery/backlog.js';
+import type { DeliveryHealth } from '../delivery/health.js';
 import type { CapacityPlanReport, StatusReport } from '../ingest/feeds.js';
 import type { FeedState } from '../store/sync-state.js';
-import type { DeliveryHealth, HealthReport } from './health.js';
+import type { HealthReport } from './health.js';
 
 /**
  * The full `/status` of the daemon: the status report, the outbox, what waits per target

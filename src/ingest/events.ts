@@ -2,7 +2,7 @@
  * What ingest tells the next stage. Events are handed to hooks inside the transaction
  * that stored their cause, so whatever the next stage writes lands with it or not at all.
  */
-import type { Metrics } from '../http/metrics.js';
+import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
@@ -75,6 +75,17 @@ export interface IngestHooks {
   pipelines?(event: PipelinesEvent): void;
 }
 
+/** The metrics the syncs keep (the daemon's `Metrics` has them, with the others). */
+export interface IngestMetrics {
+  syncs: Counter<'feed' | 'result'>;
+  syncErrors: Counter<'feed' | 'code'>;
+  syncDuration: Histogram<'feed'>;
+  lastSuccess: Gauge<'feed'>;
+  notices: Counter<'change'>;
+  capacityCycles: Counter<'change'>;
+  skippedRecords: Counter<'feed'>;
+}
+
 /** What every sync works with: the API, the store, the time, where to log and report. */
 export interface IngestDeps {
   client: PipelineApiClient;
@@ -82,5 +93,5 @@ export interface IngestDeps {
   clock: Clock;
   logger: Logger;
   hooks?: IngestHooks | undefined;
-  metrics?: Metrics | undefined;
+  metrics?: IngestMetrics | undefined;
 }

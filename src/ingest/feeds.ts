@@ -5,7 +5,6 @@
  * `pipewatch status` print.
  */
 import type { Config } from '../config/index.js';
-import { assessHealth, type HealthReport } from '../http/health.js';
 import type { Store, StoreCounts } from '../store/index.js';
 import type { FeedState } from '../store/sync-state.js';
 import { toUtcIso } from '../upstream/schemas.js';
@@ -17,6 +16,7 @@ import {
 } from './capacity-plan.js';
 import { CAPACITY_FEED, syncCapacity } from './capacity-sync.js';
 import type { IngestDeps } from './events.js';
+import { assessHealth, type FeedsHealth } from './health.js';
 import {
   NOTICES_FEED,
   type NoticeSyncOptions,
@@ -158,11 +158,11 @@ export function statusReport(
     startedAt?: Date | undefined;
     capacityPlan?: CapacityPlanReport | null;
     /** The running scheduler's health, which knows of runs the database could not record. */
-    health?: HealthReport | undefined;
+    health?: FeedsHealth | undefined;
   },
 ): StatusReport {
   const states = store.syncState.all();
-  const health: HealthReport | undefined = scheduled
+  const health: FeedsHealth | undefined = scheduled
     ? (scheduled.health ?? assessHealth(scheduled.feeds, states, now, scheduled.startedAt))
     : undefined;
   const names = [

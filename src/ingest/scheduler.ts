@@ -4,8 +4,6 @@
  * fix), and recording every attempt in `sync_state` and the metrics. A database that
  * cannot record a run fails that run, not the feed: it goes on, marked unhealthy.
  */
-import { assessHealth, type FeedHealth, type HealthReport } from '../http/health.js';
-import type { Metrics } from '../http/metrics.js';
 import type { Clock } from '../lib/clock.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
@@ -13,6 +11,8 @@ import type { Store } from '../store/index.js';
 import type { FeedState } from '../store/sync-state.js';
 import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
 import { toUtcIso } from '../upstream/schemas.js';
+import type { IngestMetrics } from './events.js';
+import { assessHealth, type FeedHealth, type FeedsHealth } from './health.js';
 
 /** A unit of scheduled work. */
 export interface Feed {
@@ -35,7 +35,7 @@ export interface SchedulerDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
-  metrics?: Metrics | undefined;
+  metrics?: IngestMetrics | undefined;
   random?: () => number;
 }
 
@@ -121,7 +121,7 @@ export class Scheduler {
     now: Date,
     startedAt?: Date,
     view: (states: FeedState[]) => FeedState[] = (states) => states,
-  ): HealthReport {
+  ): FeedsHealth {
     let states: FeedState[] = [];
     let unreadable: string | undefined;
     try {

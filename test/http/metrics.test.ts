@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assessHealth } from '../../src/http/health.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
+import { assessHealth } from '../../src/ingest/health.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { lintExposition } from './exposition-lint.js';
 

@@ -2,10 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assessDelivery, assessHealth } from '../../src/http/health.js';
+import { assessDelivery } from '../../src/delivery/health.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { withErrorCodes } from '../../src/http/public-view.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
+import { assessHealth } from '../../src/ingest/health.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
 
