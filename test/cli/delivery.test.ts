@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, simulatorDefaults } from '../../src/simulator/index.js';
 import { type DiscordFake, FAKE_CHANNEL, startDiscordFake } from '../fakes/discord.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
@@ -51,26 +52,14 @@ rules:
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 7,
-    startAt: START,
-    clock: new ManualClock(START),
-    control: true,
-  });
   slack = await startSlackFake();
   discord = await startDiscordFake({ token: DISCORD_TOKEN });
   // A relay on loopback without STARTTLS, as SMTP_ALLOW_PLAINTEXT is for.
   smtp = await startSmtpFake({ starttls: false });
   hooks = await startWebhookReceiver({ secret: WEBHOOK_SECRET });
-  const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-  writeFileSync(join(rulesDir, 'rules.yaml'), rules());
+  ({ sim, env } = await startSimulatedApi({ seed: 7, start: START, rules: rules() }));
   env = {
-    PIPEWATCH_API_URL: sim.url,
-    PIPEWATCH_API_USER: premium.username,
-    PIPEWATCH_API_KEY: premium.key,
-    PIPEWATCH_API_RATE: '100',
-    PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-delivery-')),
-    PIPEWATCH_RULES_DIR: rulesDir,
+    ...env,
     PIPEWATCH_CAPACITY_PIPELINES: 'transco',
     PIPEWATCH_WEBHOOK_SECRET: WEBHOOK_SECRET,
     SLACK_BOT_TOKEN: SLACK_TOKEN,

@@ -6,20 +6,17 @@
  * and `status --json` list it with its oldest alert's age; and stopping the daemon ends
  * the attempt in flight and leaves nothing claimed. The daemon runs on a ManualClock.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
 import { type DripReceiver, startDripReceiver } from '../fakes/drip.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { cli, startCli, until } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const MINUTE = 60_000;
-const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 
 let sim: Simulator;
 let drip: DripReceiver;
@@ -27,36 +24,21 @@ let healthy: WebhookReceiver;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 11,
-    startAt: START,
-    clock: new ManualClock(START),
-    control: true,
-  });
   // Its clock never moves: it sends its headers and one byte, then nothing more.
   drip = await startDripReceiver({ clock: new ManualClock(START), everyMs: 5_000 });
   healthy = await startWebhookReceiver();
-  const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-  writeFileSync(
-    join(rulesDir, 'rules.yaml'),
-    `rules:
+  ({ sim, env } = await startSimulatedApi({
+    seed: 11,
+    start: START,
+    rules: `rules:
   - name: transco-constraints
     notices: { pipelines: [transco], types: [constraint] }
     notify:
       - webhook: ${drip.url}/hook/T0KEN
       - webhook: ${healthy.url}/hook
 `,
-  );
-  env = {
-    PIPEWATCH_API_URL: sim.url,
-    PIPEWATCH_API_USER: premium.username,
-    PIPEWATCH_API_KEY: premium.key,
-    PIPEWATCH_API_RATE: '100',
-    PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-stuck-')),
-    PIPEWATCH_RULES_DIR: rulesDir,
-    PIPEWATCH_HTTP_PORT: '0',
-    LOG_LEVEL: 'info',
-  };
+  }));
+  env = { ...env, PIPEWATCH_HTTP_PORT: '0', LOG_LEVEL: 'info' };
 });
 afterAll(async () => {
   await Promise.all([sim.close(), drip.close(), healthy.close()]);

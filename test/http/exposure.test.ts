@@ -7,19 +7,16 @@
  * for the status token, carries all of it. The tests share one database and run in
  * order: the first makes the failures the others read.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstantClock, ManualClock } from '../../src/lib/clock.js';
-import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { cli, startCli, until } from '../cli/run-cli.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
-const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const STATUS_TOKEN = 'status-token-for-the-exposure-test';
 const SMTP_USER = 'mailer-account-7';
 const RECIPIENT = 'bob.dispatcher@example.com';
@@ -35,19 +32,13 @@ let env: Record<string, string>;
 let privateText: string[];
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 7,
-    startAt: START,
-    clock: new ManualClock(START),
-    control: true,
-  });
   slack = await startSlackFake();
   smtp = await startSmtpFake({ user: SMTP_USER, starttls: false });
   hooks = await startWebhookReceiver();
-  const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-  writeFileSync(
-    join(rulesDir, 'rules.yaml'),
-    `rules:
+  ({ sim, env } = await startSimulatedApi({
+    seed: 7,
+    start: START,
+    rules: `rules:
   - name: every-target
     notices:
       pipelines: [transco]
@@ -57,14 +48,9 @@ beforeAll(async () => {
       - slack_dm: "${SLACK_USER}"
       - webhook: ${hooks.url}${HOOK_PATH}
 `,
-  );
+  }));
   env = {
-    PIPEWATCH_API_URL: sim.url,
-    PIPEWATCH_API_USER: premium.username,
-    PIPEWATCH_API_KEY: premium.key,
-    PIPEWATCH_API_RATE: '100',
-    PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-exposure-')),
-    PIPEWATCH_RULES_DIR: rulesDir,
+    ...env,
     SLACK_BOT_TOKEN: SLACK_TOKEN,
     SLACK_API_URL: slack.url,
     SMTP_URL: smtp.url,
