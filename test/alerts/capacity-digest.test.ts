@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { AlertPayload } from '../../src/alerts/payload.js';
-import type { CapacityEvent } from '../../src/ingest/events.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, Rule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
 import type { CapacityLocation } from '../../src/upstream/schemas.js';
+import { transcoCycle } from '../fakes/capacity-event.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
 const EMAIL = { kind: 'email' as const, to: ['scheduling@example.com'] };
@@ -68,7 +68,6 @@ function locations(oac: (i: number) => number): CapacityLocation[] {
   });
 }
 
-let cycleId = 0;
 function decide(
   engine: AlertEngine,
   oac: (i: number) => number,
@@ -76,25 +75,13 @@ function decide(
   gasDay = '2026-11-23',
   version = 1,
 ) {
-  const e: CapacityEvent = {
-    kind: 'capacity',
-    change: version === 1 ? 'new' : 'updated',
-    cycle: {
-      id: ++cycleId,
-      pipeline_id: 3,
-      pipeline_name: 'Transco',
-      pipeline_slug: 'transco',
-      pipeline_url: '',
-      identifier: 'x',
-      cycle,
-      gas_day: gasDay,
-      service_created_at: null,
-      service_updated_at: null,
-    },
+  const e = transcoCycle({
+    cycle,
+    gasDay,
     locations: locations(oac),
     version,
     seenAt: '2026-11-22T23:10:00Z',
-  };
+  });
   store.transaction(() => engine.hooks().capacity?.(e));
 }
 

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { priorIdentifiers } from '../../src/alerts/reminders.js';
-import type { CapacityEvent, NoticeEvent } from '../../src/ingest/events.js';
+import type { NoticeEvent } from '../../src/ingest/events.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
+import { transcoCycle } from '../fakes/capacity-event.js';
 import { makeNotice } from '../fakes/notice.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
@@ -387,7 +388,6 @@ function loc(oac: number, opc = 200_000): CapacityLocation {
   };
 }
 
-let cycleN = 0;
 function capacity(
   engine: AlertEngine,
   oac: number,
@@ -395,25 +395,12 @@ function capacity(
   gasDay = '2026-11-20',
   opc?: number,
 ) {
-  const e: CapacityEvent = {
-    kind: 'capacity',
-    change: 'new',
-    cycle: {
-      id: ++cycleN,
-      pipeline_id: 3,
-      pipeline_name: 'Transco',
-      pipeline_slug: 'transco',
-      pipeline_url: '',
-      identifier: 'x',
-      cycle,
-      gas_day: gasDay,
-      service_created_at: null,
-      service_updated_at: null,
-    },
+  const e = transcoCycle({
+    cycle,
+    gasDay,
     locations: [loc(oac, opc)],
-    version: 1,
     seenAt: '2026-11-20T15:00:00Z',
-  };
+  });
   store.transaction(() => engine.hooks().capacity?.(e));
 }
 
