@@ -4,8 +4,9 @@
  * type, through the index) are not written, to keep the table proportional to alerts;
  * `why` works those out from the current rules.
  */
+
+import type { UtcIso } from '../lib/time.js';
 import type { Db } from '../store/database.js';
-import type { UtcIso } from '../upstream/schemas.js';
 
 /** What a rule decided. */
 export type AuditDecision =

@@ -3,10 +3,11 @@
  * alert age, and how to build the common parts of a payload.
  */
 
-import type { Target } from '../rules/types.js';
-import { targetKey, targetLabel } from '../rules/types.js';
+import type { Target } from '../domain/targets.js';
+import { targetKey, targetLabel } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import type { Notice, UtcIso } from '../upstream/schemas.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
 
 export interface DecisionContext {

@@ -3,13 +3,15 @@
  * transaction that stored the events, with the rules in force. Rules can be replaced
  * while running (hot reload); each event is judged by the rules in force when it arrives.
  */
+
+import type { Target } from '../domain/targets.js';
 import type { IngestHooks } from '../ingest/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { toUtcIso } from '../lib/time.js';
 import { type UnknownPipeline, unknownPipelines } from '../rules/pipeline-check.js';
-import { formatProblem, type Rule, type Target } from '../rules/types.js';
+import { formatProblem, type Rule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
-import { toUtcIso } from '../upstream/schemas.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
 import { decideNotices } from './notice-decisions.js';

@@ -6,11 +6,13 @@
  * since a stored cycle is judged once, when it arrives or changes. As the daemon does,
  * the locations of one rule that fire in one cycle make one alert.
  */
+
+import { targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
-import { targetLabel } from '../rules/types.js';
+import type { UtcIso } from '../lib/time.js';
 import type { StoredCycle } from '../store/capacity.js';
 import type { Store } from '../store/index.js';
-import type { CapacityLocation, UtcIso } from '../upstream/schemas.js';
+import type { CapacityLocation } from '../upstream/schemas.js';
 import { capacitySubject, measure } from './capacity-decisions.js';
 import { deliveryView, describeDelivery, type PlannedAlert, type Verdict } from './explain.js';
 import type { OutboxRow } from './outbox.js';

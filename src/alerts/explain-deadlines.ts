@@ -4,11 +4,14 @@
  * still ahead at their time; of those already passed, the nearest at once, saying how
  * long is left, the earlier ones skipped; nothing once the deadline has passed.
  */
+
+import { targetLabel } from '../domain/targets.js';
 import { formatDuration, formatTimeLeft } from '../lib/duration.js';
-import { type DeadlineRule, targetLabel } from '../rules/types.js';
+import type { UtcIso } from '../lib/time.js';
+import { toUtcIso } from '../lib/time.js';
+import type { DeadlineRule } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
-import type { Notice, UtcIso } from '../upstream/schemas.js';
-import { toUtcIso } from '../upstream/schemas.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { OutboxRow } from './outbox.js';
 import { isTerminal } from './reminders.js';
 import {

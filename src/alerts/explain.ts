@@ -6,8 +6,10 @@
  * stored (from a file) is judged as if it arrived now. Only a verdict that would really
  * alert says so.
  */
+
+import { targetLabel } from '../domain/targets.js';
 import { prepareNotice } from '../rules/match.js';
-import { type NoticeRule, targetLabel } from '../rules/types.js';
+import type { NoticeRule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';

@@ -4,9 +4,11 @@
  * been added, removed or retyped (once per table and new catalog hash); a rule names a
  * pipeline the API does not track, so it can never fire there (once per rule and slug).
  */
+
+import type { Target } from '../domain/targets.js';
 import type { SchemaDriftEvent } from '../ingest/events.js';
 import type { UnknownPipeline } from '../rules/pipeline-check.js';
-import { formatProblem, type Target } from '../rules/types.js';
+import { formatProblem } from '../rules/types.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 
 /** The rule name operational alerts carry. */

@@ -4,10 +4,10 @@
  * twice. Sending reads due rows from here; delivery is at-least-once.
  */
 
-import type { Target } from '../rules/types.js';
-import { targetKey } from '../rules/types.js';
+import type { Target } from '../domain/targets.js';
+import { targetKey } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
 import type { Db } from '../store/database.js';
-import type { UtcIso } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
 
 export type OutboxStatus = 'pending' | 'sent' | 'dead';

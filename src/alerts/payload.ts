@@ -3,7 +3,9 @@
  * (version 1), without `sent_at`, which the channel adds when it sends. Every channel
  * renders from this one shape.
  */
-import type { CapacityLocation, Notice, UtcIso } from '../upstream/schemas.js';
+
+import type { UtcIso } from '../lib/time.js';
+import type { CapacityLocation, Notice } from '../upstream/schemas.js';
 
 export type AlertKind = 'notice' | 'deadline' | 'capacity' | 'operations';
 export type AlertState =

@@ -8,9 +8,10 @@
  * the nearest of them; the earlier ones are skipped and the later ones follow.
  */
 import { formatDuration } from '../lib/duration.js';
+import type { UtcIso } from '../lib/time.js';
 import { words } from '../rules/match.js';
 import type { DeadlineRule } from '../rules/types.js';
-import type { Notice, UtcIso } from '../upstream/schemas.js';
+import type { Notice } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
 
 /** Statuses that end a notice, and with it its reminders. */

@@ -4,10 +4,12 @@
  * rule judges with. `explain.ts` judges notice rules, `explain-deadlines.ts` deadline
  * rules, `explain-capacity.ts` capacity rules.
  */
+
+import { keyLabel, targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
-import { keyLabel, targetLabel } from '../rules/types.js';
+import type { UtcIso } from '../lib/time.js';
 import type { StoredNotice } from '../store/notices.js';
-import type { Notice, UtcIso } from '../upstream/schemas.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { AuditEntry } from './audit.js';
 import type { OutboxRow } from './outbox.js';
 import type { AlertPayload } from './payload.js';

@@ -8,9 +8,10 @@
  * connection) and the attempt fails at once as a temporary failure, whether or not the
  * platform's client noticed the abort.
  */
+
+import type { TargetKind } from '../domain/targets.js';
 import { systemClock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
-import type { TargetKind } from '../rules/types.js';
 import { type AttemptLimit, DeliveryError, type SendContext } from './types.js';
 
 /** The default of `PIPEWATCH_DELIVERY_TIMEOUT`. */

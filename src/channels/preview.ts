@@ -10,9 +10,10 @@
  * carriage returns are removed, and every line of a message is indented under its
  * `ALERT …` line, so upstream text can neither move the cursor nor fake an alert line.
  */
+
+import type { Target, TargetKind } from '../domain/targets.js';
+import { targetKey } from '../domain/targets.js';
 import { terminalSafe } from '../lib/terminal.js';
-import type { Target, TargetKind } from '../rules/types.js';
-import { targetKey } from '../rules/types.js';
 import { renderConsole } from './console/render.js';
 import { previewDiscord } from './discord/preview.js';
 import { MAX_DIGEST as discordDigest } from './discord/render.js';

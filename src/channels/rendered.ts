@@ -4,9 +4,10 @@
  * subject and parts, a webhook's requests with their headers, the console's block. Built
  * from each channel's own pure renderers, so a dry run shows what the daemon sends.
  */
+
+import { type Target, targetKey } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
 import { VERSION } from '../lib/version.js';
-import { type Target, targetKey } from '../rules/types.js';
-import type { UtcIso } from '../upstream/schemas.js';
 import { renderConsole } from './console/render.js';
 import { type DiscordMessage, nonceFor, renderMessage } from './discord/render.js';
 import { renderEmail } from './email/render.js';

@@ -3,7 +3,7 @@
  * `pipewatch send-test` sends to check that alerts reach a destination.
  */
 import type { AlertPayload } from '../alerts/payload.js';
-import { toUtcIso } from '../upstream/schemas.js';
+import { toUtcIso } from '../lib/time.js';
 
 export const SAMPLE_KINDS = ['notice', 'deadline', 'capacity'] as const;
 export type SampleKind = (typeof SAMPLE_KINDS)[number];

@@ -6,10 +6,10 @@
  * itself to its platform's limits and classifies failures as permanent or temporary.
  */
 import type { AlertPayload } from '../alerts/payload.js';
+import type { Target, TargetKind } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { Target, TargetKind } from '../rules/types.js';
-import type { UtcIso } from '../upstream/schemas.js';
+import type { UtcIso } from '../lib/time.js';
 
 /** One alert to deliver, as the outbox holds it. */
 export interface Alert {

@@ -9,6 +9,7 @@ import { type Config, ConfigError } from '../config/index.js';
 import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
 import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
+import type { Target } from '../domain/targets.js';
 import { withDelivery } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type FullStatus, publicStatus, withErrorCodes } from '../http/public-view.js';
@@ -19,7 +20,7 @@ import { buildFeeds, type FeedSettings, planReport, statusReport } from '../inge
 import { type Feed, type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
 import { loadRules } from '../rules/loader.js';
-import { formatProblem, type Rule, type RuleProblem, type Target } from '../rules/types.js';
+import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import { watchRules } from '../rules/watch.js';
 import { Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';

@@ -8,8 +8,9 @@
 import { OUTCOME_LABELS, type Outcome, type Verdict, verdictLine } from '../alerts/explain.js';
 import type { CapacityJudgement } from '../alerts/explain-capacity.js';
 import { oneLine } from '../channels/text.js';
+import type { UtcIso } from '../lib/time.js';
 import type { StoredNotice } from '../store/notices.js';
-import type { Notice, UtcIso } from '../upstream/schemas.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
 import { clip, toJson } from './format.js';
 import { type Renderer, renderedJson, renderedText } from './rules-test-render.js';

@@ -10,7 +10,8 @@ import { alertKey } from '../alerts/context.js';
 import type { PlannedAlert, Verdict } from '../alerts/explain.js';
 import { type Rendered, type RenderOptions, renderFor } from '../channels/rendered.js';
 import type { Alert } from '../channels/types.js';
-import type { Rule, Target } from '../rules/types.js';
+import type { Target } from '../domain/targets.js';
+import type { Rule } from '../rules/types.js';
 
 /** A rendered message, with where an email's HTML part was written. */
 export type RenderedOut = Rendered & { html_file?: string };

@@ -10,10 +10,9 @@ import { DeliveryError } from '../channels/types.js';
 import { ConfigError, secretValues } from '../config/index.js';
 import { CHANNEL_SETTINGS, Channels } from '../delivery/channels.js';
 import { MemoryThreads } from '../delivery/threads.js';
+import { parseTarget, targetKey } from '../domain/targets.js';
 import { redactor } from '../lib/redact.js';
-import { parseTarget } from '../rules/targets.js';
-import { targetKey } from '../rules/types.js';
-import { toUtcIso } from '../upstream/schemas.js';
+import { toUtcIso } from '../lib/time.js';
 import type { CliContext } from './context.js';
 
 /** Registers `send-test`. */

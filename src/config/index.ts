@@ -4,8 +4,8 @@
  * problem and an example of a good value; a secret's value is never repeated.
  */
 import { resolve } from 'node:path';
+import type { Target } from '../domain/targets.js';
 import type { LogLevel } from '../lib/logger.js';
-import type { Target } from '../rules/types.js';
 import type { EnvironmentSources } from './env-file.js';
 import { unknownVariableWarnings } from './unknown-variables.js';
 import { VARIABLES, type VariableValue } from './variables.js';

@@ -5,9 +5,9 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseTarget } from '../domain/targets.js';
 import { formatByteSize, parseByteSize } from '../lib/byte-size.js';
 import { formatDuration, parseDuration } from '../lib/duration.js';
-import { parseTarget } from '../rules/targets.js';
 
 /** Raw text, trimmed; unset and blank both become `undefined`. */
 export const optionalText = z

@@ -5,7 +5,7 @@
  * a warning naming where it was set and, when one is close, the variable most likely
  * meant.
  */
-import { suggest } from '../rules/suggest.js';
+import { suggest } from '../lib/suggest.js';
 import type { EnvironmentSources } from './env-file.js';
 import { VARIABLES } from './variables.js';
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LOG_LEVELS } from '../lib/logger.js';
-import { httpUrl } from '../rules/schema-parts.js';
+import { httpUrl } from '../lib/zod-checks.js';
 import {
   bearerToken,
   boolean,

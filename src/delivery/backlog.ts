@@ -5,10 +5,10 @@
  * `pipewatch status` and `/metrics` read it, so a stuck target is seen without reading
  * the log. Targets are shown as `targetLabel` shows them (a webhook by scheme and host).
  */
-import type { TargetKind } from '../rules/types.js';
-import { targetLabel } from '../rules/types.js';
+import type { TargetKind } from '../domain/targets.js';
+import { targetLabel } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import type { UtcIso } from '../upstream/schemas.js';
 
 const KINDS = {
   slack: true,

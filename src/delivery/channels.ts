@@ -13,7 +13,7 @@ import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/t
 import { DeliveryError } from '../channels/types.js';
 import { createWebhookChannel } from '../channels/webhook/send.js';
 import type { Config } from '../config/index.js';
-import type { TargetKind } from '../rules/types.js';
+import type { TargetKind } from '../domain/targets.js';
 
 /** The configuration channels need. */
 export type ChannelConfig = Pick<

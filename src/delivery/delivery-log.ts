@@ -12,8 +12,8 @@
 import type { OutboxRow } from '../alerts/outbox.js';
 import type { AlertPayload } from '../alerts/payload.js';
 import { clip, oneLine } from '../channels/text.js';
+import { targetLabel } from '../domain/targets.js';
 import type { Logger } from '../lib/logger.js';
-import { targetLabel } from '../rules/types.js';
 
 /** A notice subject is clipped to this many characters in a log line. */
 const SUBJECT_MAX = 60;

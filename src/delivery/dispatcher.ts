@@ -23,12 +23,12 @@
 import type { OutboxRow } from '../alerts/outbox.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from '../channels/deadline.js';
 import type { ChannelSet } from '../channels/types.js';
+import { targetKey } from '../domain/targets.js';
 import type { RetryPolicy } from '../lib/backoff.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { targetKey } from '../rules/types.js';
+import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import { toUtcIso } from '../upstream/schemas.js';
 import { type DeliveryMetrics, type Outcomes, Sender } from './sender.js';
 
 export { digests } from './sender.js';

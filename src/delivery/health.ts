@@ -3,8 +3,9 @@
  * fell due longer ago than `PIPEWATCH_DELIVERY_STUCK_AFTER`. Judged by channel kind, with
  * no address, since `/healthz` may be seen widely.
  */
+
+import type { TargetKind } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
-import type { TargetKind } from '../rules/types.js';
 import { type DeliveryBacklog, stuckTargets } from './backlog.js';
 
 /** The stuck targets of one channel kind (no addresses: `/healthz` may be seen widely). */

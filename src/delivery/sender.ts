@@ -13,8 +13,8 @@ import type { Clock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
+import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import { toUtcIso, type UtcIso } from '../upstream/schemas.js';
 import { logDead, logSent } from './delivery-log.js';
 
 /** The metrics delivery keeps (the daemon's `Metrics` has them, with the others). */

@@ -15,6 +15,7 @@ import {
   NOMINATION_CYCLES,
 } from '../domain/gas-day.js';
 import { formatDuration } from '../lib/duration.js';
+import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
 import {
   AuthenticationError,
@@ -22,7 +23,7 @@ import {
   RetryableUpstreamError,
   UpstreamError,
 } from '../upstream/errors.js';
-import { type CapacityCycle, toUtcIso } from '../upstream/schemas.js';
+import type { CapacityCycle } from '../upstream/schemas.js';
 import { CAPACITY_PIPELINES_VARIABLE, type PlannedPipeline } from './capacity-plan.js';
 import type { CapacityEvent, IngestDeps } from './events.js';
 

@@ -5,6 +5,7 @@
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
 import type { PipelineApiClient } from '../upstream/client.js';
 import type {
@@ -12,7 +13,6 @@ import type {
   CapacityLocation,
   Notice,
   TableDescription,
-  UtcIso,
 } from '../upstream/schemas.js';
 
 /** A notice that is new to pipewatch, or changed since it was last seen. */

@@ -5,9 +5,9 @@
  * `pipewatch status` print.
  */
 import type { Config } from '../config/index.js';
+import { toUtcIso } from '../lib/time.js';
 import type { Store, StoreCounts } from '../store/index.js';
 import type { FeedState } from '../store/sync-state.js';
-import { toUtcIso } from '../upstream/schemas.js';
 import {
   CAPACITY_PIPELINES_VARIABLE,
   type CapacityPlan,

@@ -1,7 +1,8 @@
+import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
 import type { NoticeChange } from '../store/notices.js';
 import type { WalkEnd } from '../upstream/client.js';
-import { type Notice, toUtcIso, type UtcIso } from '../upstream/schemas.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { IngestDeps, IngestHooks, NoticeEvent } from './events.js';
 
 /** The feed name in `sync_state`. */

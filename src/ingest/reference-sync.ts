@@ -1,5 +1,6 @@
+import { toUtcIso } from '../lib/time.js';
 import type { PipelineApiClient } from '../upstream/client.js';
-import { type TableDescription, toUtcIso } from '../upstream/schemas.js';
+import type { TableDescription } from '../upstream/schemas.js';
 import type { IngestDeps, SchemaDriftEvent } from './events.js';
 
 export const PIPELINES_FEED = 'pipelines';

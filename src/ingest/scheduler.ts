@@ -7,10 +7,10 @@
 import type { Clock } from '../lib/clock.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
+import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
 import type { FeedState } from '../store/sync-state.js';
 import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
-import { toUtcIso } from '../upstream/schemas.js';
 import type { IngestMetrics } from './events.js';
 import { assessHealth, type FeedHealth, type FeedsHealth } from './health.js';
 

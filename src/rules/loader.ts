@@ -7,8 +7,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { didYouMean, suggest } from '../lib/suggest.js';
 import { knownKeys, type RuleBody, ruleFileSchema, ruleSchema, TARGET_KINDS } from './schema.js';
-import { didYouMean, suggest } from './suggest.js';
 import { formatProblem, type Rule, type RuleProblem, type SourcePosition } from './types.js';
 
 /** What a directory of rule files holds: the valid rules, and every problem found. */

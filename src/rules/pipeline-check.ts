@@ -3,7 +3,7 @@
  * that a slug looks like one; a typo such as `transcoo` would leave the rule silent
  * forever, so once the API's pipeline list is known every slug is checked against it.
  */
-import { didYouMean, suggest } from './suggest.js';
+import { didYouMean, suggest } from '../lib/suggest.js';
 import type { Rule, RuleProblem } from './types.js';
 
 /** One slug the API does not track, in one rule. */

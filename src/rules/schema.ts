@@ -7,15 +7,16 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { targetSchema } from '../domain/targets.js';
 import { parseDuration } from '../lib/duration.js';
+import { exactlyOne, whenMapping } from '../lib/zod-checks.js';
 import { words } from './match.js';
 import { PATTERN_MAX_LENGTH, patternProblem } from './pattern.js';
-import { exactlyOne, whenMapping } from './schema-parts.js';
-import { targetSchema } from './targets.js';
 
-export { TARGET_KINDS } from './targets.js';
+export { TARGET_KINDS } from '../domain/targets.js';
 
-import { type NoticeFilter, type Rule, targetKey } from './types.js';
+import { targetKey } from '../domain/targets.js';
+import type { NoticeFilter, Rule } from './types.js';
 
 /** A rule as the schema produces it; the loader adds where it was written (`at`). */
 export type RuleBody = Rule extends infer R ? (R extends Rule ? Omit<R, 'at'> : never) : never;

@@ -3,67 +3,13 @@
  * list in lower case, each rule knowing where it was written. The loader produces these
  * from YAML; matching and alert decisions consume them.
  */
+import type { Target } from '../domain/targets.js';
 
 /** Where a rule (or a problem with one) was written. */
 export interface SourcePosition {
   file: string;
   line: number;
   col: number;
-}
-
-/** Where an alert goes. */
-export type Target =
-  | { kind: 'slack'; channel: string }
-  | { kind: 'slack_dm'; user: string }
-  | { kind: 'discord'; channel: string }
-  | { kind: 'discord_dm'; user: string }
-  | { kind: 'email'; to: string[] }
-  | { kind: 'webhook'; url: string }
-  | { kind: 'console' };
-
-export type TargetKind = Target['kind'];
-
-/** `slack:#ops`, `email:a@b.c,d@e.f`: a stable text form, used in keys and output. */
-export function targetKey(t: Target): string {
-  switch (t.kind) {
-    case 'slack':
-    case 'discord':
-      return `${t.kind}:${t.channel}`;
-    case 'slack_dm':
-    case 'discord_dm':
-      return `${t.kind}:${t.user}`;
-    case 'email':
-      return `email:${t.to.join(',')}`;
-    case 'webhook':
-      return `webhook:${t.url}`;
-    case 'console':
-      return 'console';
-  }
-}
-
-/**
- * The target as it may be shown, in output, logs and the audit trail:
- * `slack:#gas-constraints`, `email:a@b.c`, and webhooks as
- * `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo often
- * hold its token. `targetKey` stays the target's identity in keys and the database.
- */
-export function targetLabel(target: Target): string {
-  if (target.kind !== 'webhook') return targetKey(target);
-  try {
-    const url = new URL(target.url);
-    return `webhook:${url.protocol}//${url.host}/…`;
-  } catch {
-    return 'webhook:…';
-  }
-}
-
-/**
- * An outbox key (`rule|subject|target`) as it may be shown: its target part as
- * `targetLabel` shows it.
- */
-export function keyLabel(key: string, target: Target): string {
-  const id = targetKey(target);
-  return key.endsWith(id) ? `${key.slice(0, key.length - id.length)}${targetLabel(target)}` : key;
 }
 
 /**

@@ -6,7 +6,8 @@
  * decision is what the rest of pipewatch acts on.
  */
 import { createHash } from 'node:crypto';
-import type { CapacityCycleInfo, CapacityLocation, UtcIso } from '../upstream/schemas.js';
+import type { UtcIso } from '../lib/time.js';
+import type { CapacityCycleInfo, CapacityLocation } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 
 /** What an upsert found; only `new` and `updated` are worth telling anyone about. */

@@ -1,5 +1,7 @@
 /** The catalog's hashes and table descriptions, to notice when the API's structure changes. */
-import type { TableDescription, UtcIso } from '../upstream/schemas.js';
+
+import type { UtcIso } from '../lib/time.js';
+import type { TableDescription } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 
 export interface CatalogEntry {

@@ -5,7 +5,8 @@
  * what the rest of pipewatch acts on.
  */
 import { createHash } from 'node:crypto';
-import type { Notice, UtcIso } from '../upstream/schemas.js';
+import type { UtcIso } from '../lib/time.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 
 /** What an upsert found. */

@@ -1,5 +1,7 @@
 /** The tracked pipelines, as `/ip/pipelines` last listed them. */
-import type { Pipeline, UtcIso } from '../upstream/schemas.js';
+
+import type { UtcIso } from '../lib/time.js';
+import type { Pipeline } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 
 /** A pipeline with pipewatch's bookkeeping. */

@@ -3,7 +3,7 @@
  * and how many times in a row it has failed, plus a feed-specific cursor. The scheduler
  * writes it; `status`, `/healthz` and `/status` read it.
  */
-import type { UtcIso } from '../upstream/schemas.js';
+import type { UtcIso } from '../lib/time.js';
 import type { Db } from './database.js';
 
 /** The state of one feed. */

@@ -4,18 +4,11 @@
  * schemas of each response (src/upstream/schemas.ts) are tables of these kinds.
  */
 import { z } from 'zod';
+import type { UtcIso } from '../lib/time.js';
 import { preview } from './preview.js';
-
-/** A UTC instant written `YYYY-MM-DDTHH:MM:SSZ`; lexical order is time order. */
-export type UtcIso = string;
 
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|\+00:?00)?$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Formats an instant as `YYYY-MM-DDTHH:MM:SSZ` (no milliseconds), the project's JSON form. */
-export function toUtcIso(date: Date): UtcIso {
-  return `${date.toISOString().slice(0, 19)}Z`;
-}
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

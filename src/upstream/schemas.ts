@@ -10,13 +10,7 @@ import { z } from 'zod';
 import { recordSchema, TEXT_LIMITS, wireText } from './fields.js';
 import { preview } from './preview.js';
 
-export {
-  parseApiDateTime,
-  parseQuantity,
-  TEXT_LIMITS,
-  toUtcIso,
-  type UtcIso,
-} from './fields.js';
+export { parseApiDateTime, parseQuantity, TEXT_LIMITS } from './fields.js';
 
 /** An integer where being wrong must not fail the response (pagination hints). */
 const LooseInt = z

@@ -13,8 +13,8 @@ import {
 } from '../../src/channels/preview.js';
 import type { Alert } from '../../src/channels/types.js';
 import { renderWebhook } from '../../src/channels/webhook/render.js';
+import type { Target } from '../../src/domain/targets.js';
 import { terminalSafe } from '../../src/lib/terminal.js';
-import type { Target } from '../../src/rules/types.js';
 import {
   capacityAlert,
   deadlineAlert,

@@ -16,12 +16,12 @@ import type { CapacityEvent, IngestHooks } from '../../src/ingest/events.js';
 import { syncPipelines } from '../../src/ingest/reference-sync.js';
 import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { toUtcIso } from '../../src/lib/time.js';
 import { parseRuleFile } from '../../src/rules/loader.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
 import { AuthenticationError } from '../../src/upstream/errors.js';
-import { toUtcIso } from '../../src/upstream/schemas.js';
 
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const MINUTE = 60_000;

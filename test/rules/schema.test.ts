@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { suggest } from '../../src/lib/suggest.js';
 import { loadRules } from '../../src/rules/loader.js';
 import { RULES_SCHEMA_FILE, rulesJsonSchemaText } from '../../src/rules/schema.js';
-import { suggest } from '../../src/rules/suggest.js';
 import { formatProblem } from '../../src/rules/types.js';
 
 const RULES_DIR = fileURLToPath(new URL('../../rules/', import.meta.url));

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { toUtcIso } from '../../src/lib/time.js';
 import {
   CapacityLocationSchema,
   NoticeSchema,
   PaginationSchema,
   parseApiDateTime,
   parseQuantity,
-  toUtcIso,
 } from '../../src/upstream/schemas.js';
 
 describe('datetimes', () => {

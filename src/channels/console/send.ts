@@ -2,7 +2,7 @@
  * The console channel: each alert as a readable block on standard output, saying how
  * long is left before a reminder's deadline at the moment it is printed.
  */
-import { targetKey } from '../../rules/types.js';
+import { targetKey } from '../../domain/targets.js';
 import type { Channel } from '../types.js';
 import { renderConsole } from './render.js';
 

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
-import type { UtcIso } from '../../upstream/schemas.js';
+import type { UtcIso } from '../../lib/time.js';
 import { capacityLines, fitLines, mergeCapacity, moreLocations } from '../capacity.js';
 import {
   clip,

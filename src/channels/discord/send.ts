@@ -11,8 +11,8 @@
  * message that showed the previous version is edited to say it was superseded.
  */
 import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes } from 'discord.js';
+import { targetKey } from '../../domain/targets.js';
 import { redactor } from '../../lib/redact.js';
-import { targetKey } from '../../rules/types.js';
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   deadlineFor,

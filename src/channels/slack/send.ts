@@ -7,9 +7,9 @@
  * edited to say it was superseded.
  */
 import { webApi } from '@slack/bolt';
+import { targetKey } from '../../domain/targets.js';
 import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
-import { targetKey } from '../../rules/types.js';
 import {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   deadlineFor,

@@ -15,7 +15,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
-import type { UtcIso } from '../../upstream/schemas.js';
+import type { UtcIso } from '../../lib/time.js';
 
 /** The signature with its time: `t=…,v1=…`. */
 export const SIGNATURE_HEADER = 'x-pipewatch-signature-v1';

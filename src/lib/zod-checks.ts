@@ -1,6 +1,7 @@
 /**
- * Pieces the rule-file schema is built from: checks that give rule writers precise,
- * friendly messages (quote '#ops', one of these keys, an email address).
+ * zod checks that answer people who write YAML or environment values with precise,
+ * friendly messages (quote '#ops', one of these keys, an email address). Rule files,
+ * targets and configuration are built from them.
  */
 import { z } from 'zod';
 
