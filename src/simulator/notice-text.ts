@@ -2,8 +2,8 @@
  * Subjects and HTML bodies of generated notices, modelled on real postings: a header
  * block, the operational message, a table where pipelines use one, and the response line.
  */
+import { escapeHtml } from '../lib/escape-html.js';
 import { zoneFormat } from '../lib/zone-format.js';
-import { escapeHtml } from './notice-html.js';
 import type { NoticeKind, Phase } from './notice-labels.js';
 import type { SimPipeline } from './pipelines.js';
 import type { Random } from './random.js';
