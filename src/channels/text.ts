@@ -73,11 +73,6 @@ export function localTime(iso: string, zone: string): string {
   return localFormat(zone).format(new Date(iso));
 }
 
-/** `1,234,567`; `-` when unknown. */
-export function quantity(value: number | null): string {
-  return value === null ? '-' : value.toLocaleString('en-US');
-}
-
 /** The pipeline's display name. */
 export function pipelineName(p: AlertPayload): string {
   return p.pipeline.name || p.pipeline.slug;

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
 import { formatTimeLeft } from '../../lib/duration.js';
 import { escapeHtml as esc } from '../../lib/escape-html.js';
+import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
 import {
   clip,
@@ -23,7 +24,6 @@ import {
   noticeTimes,
   oneLine,
   pipelineName,
-  quantity,
   timeLeftMs,
   title,
   webUrl,
