@@ -73,6 +73,8 @@ describe('httpUrl', () => {
   });
 
   it('keeps zod’s own message for a value that is not text', () => {
-    expect(problem(httpUrl.safeParse(8080))).toBe('Invalid input: expected string, received number');
+    expect(problem(httpUrl.safeParse(8080))).toBe(
+      'Invalid input: expected string, received number',
+    );
   });
 });
