@@ -6,14 +6,16 @@ import type { Clock } from '../../src/lib/clock.js';
 
 interface Sleeper {
   until: number;
-  resolve: () => void;
-  reject: (reason: unknown) => void;
+  /** Settles the sleep as done, letting go of its signal. */
+  wake: () => void;
 }
 
 /**
  * A clock that moves only when told to. `sleep` returns a promise that settles when
  * `advance` moves the time past its deadline, so code that waits can be driven step by
  * step. `sleeps` records every requested wait, for assertions on backoff and Retry-After.
+ * A sleep holds a listener on its signal only while it waits, so a loop that sleeps
+ * again and again on one signal never piles them up.
  */
 export class ManualClock implements Clock {
   private current: number;
@@ -33,16 +35,19 @@ export class ManualClock implements Clock {
     this.sleeps.push(ms);
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const sleeper: Sleeper = { until: this.current + Math.max(0, ms), resolve, reject };
-      this.sleepers.push(sleeper);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-          reject(signal.reason);
+      const onAbort = () => {
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        reject(signal?.reason);
+      };
+      const sleeper: Sleeper = {
+        until: this.current + Math.max(0, ms),
+        wake: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
         },
-        { once: true },
-      );
+      };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -51,7 +56,7 @@ export class ManualClock implements Clock {
     this.current += ms;
     const due = this.sleepers.filter((s) => s.until <= this.current);
     this.sleepers = this.sleepers.filter((s) => s.until > this.current);
-    for (const s of due) s.resolve();
+    for (const s of due) s.wake();
   }
 
   /** Sets the time to an instant (forward only) and wakes due sleepers. */
