@@ -2,11 +2,12 @@
  * The API client's cost: parsing and normalising notices (the per-record work every sync
  * pays), and walking every page of the simulator over loopback HTTP.
  */
-import { ManualClock } from '../src/lib/clock.js';
+
 import { simulatorDefaults, startSimulator } from '../src/simulator/index.js';
 import { PipelineApiClient } from '../src/upstream/client.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { NoticeSchema } from '../src/upstream/schemas.js';
+import { ManualClock } from '../test/support/clock.js';
 import { wireNotice } from './fixtures.js';
 
 const RECORDS = 100_000;

@@ -10,7 +10,6 @@
  *   index's `PatternSet`, formerly one alternation).
  */
 import { Worker } from 'node:worker_threads';
-import { ManualClock } from '../src/lib/clock.js';
 import { compileFilter, matchingPatterns, prepareNotice } from '../src/rules/match.js';
 import { compilePattern, PatternSet } from '../src/rules/pattern.js';
 import { SimulatorCore } from '../src/simulator/core.js';
@@ -18,6 +17,7 @@ import { wireNotice } from '../src/simulator/notice-store.js';
 import { resolveOptions } from '../src/simulator/options.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { type Notice, NoticeSchema } from '../src/upstream/schemas.js';
+import { ManualClock } from '../test/support/clock.js';
 
 /** How long a `RegExp` case may run before it is stopped. */
 const CAP_MS = 20_000;

@@ -4,7 +4,8 @@
  * itself as aligned plain-text lines, which each channel escapes for its own markup.
  */
 import type { AlertPayload } from '../alerts/payload.js';
-import { clip, oneLine, quantity } from './text.js';
+import { quantity } from '../lib/quantity.js';
+import { clip, oneLine } from './text.js';
 import type { Alert } from './types.js';
 
 /** One location of a capacity alert, with the rule's levels. */

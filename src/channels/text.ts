@@ -6,6 +6,7 @@
 import { convert } from 'html-to-text';
 import type { AlertPayload } from '../alerts/payload.js';
 import { formatTimeLeft } from '../lib/duration.js';
+import { zoneFormat } from '../lib/zone-format.js';
 import type { Notice } from '../upstream/schemas.js';
 
 const ELLIPSIS = '…';
@@ -57,35 +58,19 @@ export function oneLine(text: string): string {
   return text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
 }
 
+const localFormat = zoneFormat({
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
 /** `Fri, Nov 20, 2026, 9:00 AM CST`: a UTC instant shown in a zone. */
 export function localTime(iso: string, zone: string): string {
-  let format = FORMATS.get(zone);
-  if (!format) {
-    format = localFormat(zone);
-    FORMATS.set(zone, format);
-  }
-  return format.format(new Date(iso));
-}
-
-/** One formatter per zone: building one costs far more than using it. */
-const FORMATS = new Map<string, Intl.DateTimeFormat>();
-
-function localFormat(zone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
-}
-
-/** `1,234,567`; `-` when unknown. */
-export function quantity(value: number | null): string {
-  return value === null ? '-' : value.toLocaleString('en-US');
+  return localFormat(zone).format(new Date(iso));
 }
 
 /** The pipeline's display name. */

@@ -4,6 +4,7 @@
  * at what the API sends, and scripting.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { quantity } from '../lib/quantity.js';
 import type { NoticePage } from '../upstream/client.js';
 import {
   CAPACITY_CYCLES,
@@ -14,7 +15,7 @@ import {
 } from '../upstream/schemas.js';
 import { openApi } from './api-target.js';
 import type { CliContext } from './context.js';
-import { clip, quantity, table, toJson, when } from './format.js';
+import { clip, table, toJson, when } from './format.js';
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1)

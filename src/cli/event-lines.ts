@@ -1,6 +1,7 @@
 /** One readable line per ingest event, for the console (the demo, and `run` until alerts exist). */
 import type { CapacityEvent, NoticeEvent, SchemaDriftEvent } from '../ingest/events.js';
-import { clip, quantity, when } from './format.js';
+import { quantity } from '../lib/quantity.js';
+import { clip, when } from './format.js';
 
 export function noticeLine(e: NoticeEvent): string {
   const n = e.notice;

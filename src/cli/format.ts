@@ -33,11 +33,6 @@ export function table(header: string[], rows: string[][], align: Align[] = []): 
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** A quantity with thousands separators, or `-` when absent. */
-export function quantity(n: number | null): string {
-  return n === null ? '-' : n.toLocaleString('en-US');
-}
-
 /** A UTC datetime as `2026-11-20 14:05Z`, or `-`. */
 export function when(iso: string | null): string {
   return iso === null ? '-' : `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;

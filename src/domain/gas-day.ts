@@ -2,6 +2,7 @@
  * The gas day and the NAESB nomination cycles. Gas scheduling runs on Central Clock Time
  * whatever the pipeline's own zone, so every schedule in pipewatch derives from here.
  */
+import { zoneFormat } from '../lib/zone-format.js';
 
 /** A standard NAESB nomination cycle (FERC Order 809). */
 export type Cycle = 'timely' | 'evening' | 'id1' | 'id2' | 'id3';
@@ -25,25 +26,16 @@ const POSTING: Record<Cycle, readonly [number, number, number]> = {
   id3: [0, 22, 0],
 };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
+/** Wall-clock parts (24-hour) in a zone, from which its offset is worked out. */
+const wallClock = zoneFormat({
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
 /** Offsets by zone and 15-minute bucket: every zone's transitions since 1972 fall on one. */
 const offsetCache = new Map<string, Map<number, number>>();
@@ -60,7 +52,7 @@ function offsetMs(instantMs: number, zone: string): number {
   if (cached !== undefined) return cached;
   const at = bucket * BUCKET_MS;
   const parts: Record<string, number> = {};
-  for (const p of formatterFor(zone).formatToParts(new Date(at))) {
+  for (const p of wallClock(zone).formatToParts(new Date(at))) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
   const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;

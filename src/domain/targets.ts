@@ -1,10 +1,17 @@
 /**
  * Where a rule sends its alerts: the `notify` items of a rule file, and the same targets
- * written on one line (`slack:#ops`, `email:a@b.c,d@e.f`) as `send-test` takes them and
- * as `targetKey` prints them.
+ * written on one line (`slack:#ops`, `email:ops@example.com`) as `send-test` takes them
+ * and as `targetKey` prints them.
  */
 import { z } from 'zod';
-import { EMAIL, exactlyOne, httpUrl, textValue, whenMapping } from '../lib/zod-checks.js';
+import {
+  emailAddress,
+  exactlyOne,
+  httpUrl,
+  isEmailAddress,
+  textValue,
+  whenMapping,
+} from '../lib/zod-checks.js';
 
 /** Where an alert goes. */
 export type Target =
@@ -18,7 +25,7 @@ export type Target =
 
 export type TargetKind = Target['kind'];
 
-/** `slack:#ops`, `email:a@b.c,d@e.f`: a stable text form, used in keys and output. */
+/** `slack:#ops`, `email:a@example.com,b@example.com`: a stable text form, for keys and output. */
 export function targetKey(t: Target): string {
   switch (t.kind) {
     case 'slack':
@@ -38,7 +45,7 @@ export function targetKey(t: Target): string {
 
 /**
  * The target as it may be shown, in output, logs and the audit trail:
- * `slack:#gas-constraints`, `email:a@b.c`, and webhooks as
+ * `slack:#gas-constraints`, `email:ops@example.com`, and webhooks as
  * `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo often
  * hold its token. `targetKey` stays the target's identity in keys and the database.
  */
@@ -74,7 +81,6 @@ export const TARGET_KINDS = [
 const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{8,})$/;
 const slackUser = /^[UW][A-Z0-9]{8,}$/;
 const snowflake = /^\d{17,20}$/;
-const address = z.string().trim().regex(EMAIL, 'must be an email address');
 
 /** One `notify` item. */
 export const targetSchema = z
@@ -85,7 +91,7 @@ export const targetSchema = z
       .optional(),
     slack_dm: textValue('a user')
       .refine(
-        (v) => slackUser.test(v) || EMAIL.test(v),
+        (v) => slackUser.test(v) || isEmailAddress(v),
         'must be a Slack user id (U…, W…) or email',
       )
       .describe('Slack user id or email address (looked up)')
@@ -99,7 +105,7 @@ export const targetSchema = z
       .describe('Discord user id')
       .optional(),
     email: z
-      .union([address, z.array(address).min(1, 'must not be empty')], {
+      .union([emailAddress, z.array(emailAddress).min(1, 'must not be empty')], {
         error: 'must be an email address or a list of them',
       })
       .describe('address or list of addresses')
@@ -131,8 +137,8 @@ export const targetSchema = z
 
 /**
  * A target written on one line: `slack:#ops`, `slack_dm:U0123ABCD`, `discord:<id>`,
- * `discord_dm:<id>`, `email:a@b.c,d@e.f`, `webhook:https://…`, `console`. Throws with
- * the same message a rule file would get.
+ * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`, `console`.
+ * Throws with the same message a rule file would get.
  */
 export function parseTarget(text: string): Target {
   const trimmed = text.trim();

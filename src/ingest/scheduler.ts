@@ -4,6 +4,7 @@
  * fix), and recording every attempt in `sync_state` and the metrics. A database that
  * cannot record a run fails that run, not the feed: it goes on, marked unhealthy.
  */
+import { exponentialDelay } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
@@ -222,8 +223,8 @@ export class Scheduler {
     if (error instanceof AuthenticationError)
       return Math.max(feed.intervalMs, schedulerDefaults.authBackoffMs);
     const cap = Math.max(feed.intervalMs, schedulerDefaults.maxRetryAfterMs);
-    const exponential = schedulerDefaults.failureBaseMs * 2 ** (streak - 1);
-    return Math.max(Math.min(retryAfterOf(error), cap), Math.min(feed.intervalMs, exponential));
+    const exponential = exponentialDelay(schedulerDefaults.failureBaseMs, streak, feed.intervalMs);
+    return Math.max(Math.min(retryAfterOf(error), cap), exponential);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Capped exponential backoff with full jitter: how long to wait before trying again,
  * unless the other side said how long (`Retry-After`). Used for the upstream API and
- * for deliveries.
+ * for deliveries, and without jitter for a feed after a failed sync.
  */
 
 /** How hard to try before giving up. */
@@ -28,8 +28,16 @@ export function backoffDelay(
     return Number.isNaN(retryAfterMs)
       ? 0
       : Math.min(Math.max(0, retryAfterMs), RETRY_AFTER_CEILING_MS);
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(random() * ceiling);
+  return Math.round(random() * exponentialDelay(policy.baseDelayMs, attempt, policy.maxDelayMs));
+}
+
+/**
+ * `baseMs` before the second attempt, doubling with each one after, never above `capMs`
+ * (attempt counts from 1): the one growth rule of every retry in pipewatch, jittered by
+ * `backoffDelay` and used as it is by the feeds' scheduler.
+ */
+export function exponentialDelay(baseMs: number, attempt: number, capMs: number): number {
+  return Math.min(capMs, baseMs * 2 ** (attempt - 1));
 }
 
 /**

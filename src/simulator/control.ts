@@ -4,10 +4,11 @@
  */
 import { z } from 'zod';
 import { addDays, type Cycle, gasDayOf, NOMINATION_CYCLES } from '../domain/gas-day.js';
+import { escapeHtml } from '../lib/escape-html.js';
 import type { SimulatorCore } from './core.js';
 import { SimulatorInputError } from './errors.js';
 import { describeIssues } from './faults.js';
-import { escapeHtml, htmlToMobile, htmlToText } from './notice-html.js';
+import { htmlToMobile, htmlToText } from './notice-html.js';
 import { wireNotice } from './notice-store.js';
 import { pipelineBySlug } from './pipelines.js';
 import { formatDateTime, parseDateTime } from './sim-time.js';

@@ -19,15 +19,6 @@ const ENTITIES: Record<string, string> = {
   deg: '\u00b0',
 };
 
-/** Escapes text for inclusion in HTML. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
-}
-
 /** Decodes named and numeric character references; unknown ones are left as they are. */
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {

@@ -2,7 +2,8 @@
  * Subjects and HTML bodies of generated notices, modelled on real postings: a header
  * block, the operational message, a table where pipelines use one, and the response line.
  */
-import { escapeHtml } from './notice-html.js';
+import { escapeHtml } from '../lib/escape-html.js';
+import { zoneFormat } from '../lib/zone-format.js';
 import type { NoticeKind, Phase } from './notice-labels.js';
 import type { SimPipeline } from './pipelines.js';
 import type { Random } from './random.js';
@@ -120,24 +121,18 @@ export function phaseSubject(base: string, ctx: TextContext): string {
   }
 }
 
-const localFormats = new Map<string, Intl.DateTimeFormat>();
+const pageFormat = zoneFormat({
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 
 /** A datetime as the pipeline's own page would print it, in its zone. */
 export function localText(ms: number, zone: string): string {
-  let f = localFormats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    localFormats.set(zone, f);
-  }
-  return f.format(new Date(ms));
+  return pageFormat(zone).format(new Date(ms));
 }
 
 function table(rows: string[][], header: string[]): string {

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { AlertPayload } from '../../src/alerts/payload.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, Rule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
 import type { CapacityLocation } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
+import { ManualClock } from '../support/clock.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
 const EMAIL = { kind: 'email' as const, to: ['scheduling@example.com'] };

@@ -5,13 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { priorIdentifiers } from '../../src/alerts/reminders.js';
 import type { NoticeEvent } from '../../src/ingest/events.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { makeNotice } from '../fakes/notice.js';
+import { ManualClock } from '../support/clock.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
 let store: Store;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { SchemaDriftEvent } from '../../src/ingest/events.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
+import { ManualClock } from '../support/clock.js';
 
 const drift = (hash: string): SchemaDriftEvent => ({
   kind: 'schema-drift',

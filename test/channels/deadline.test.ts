@@ -12,11 +12,12 @@ import { createEmailChannel } from '../../src/channels/email/index.js';
 import { createSlackChannels } from '../../src/channels/slack/index.js';
 import { DeliveryError } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
-import { ManualClock, systemClock } from '../../src/lib/clock.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { failure, memoryThreads, noticeAlert } from '../fakes/alerts.js';
 import { startDripReceiver, startDripSmtp } from '../fakes/drip.js';
 import { type SlackFake, startSlackFake } from '../fakes/slack.js';
+import { ManualClock } from '../support/clock.js';
 
 const LIMIT_MS = 250;
 const deps = { clock: systemClock, logger: silentLogger };

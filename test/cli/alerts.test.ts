@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock } from '../../src/lib/clock.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
+import { InstantClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

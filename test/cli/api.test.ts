@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { PipelineApiClient } from '../../src/upstream/client.js';
+import { ManualClock } from '../support/clock.js';
 import { cli, startCli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 import { cli, startCli, until } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

@@ -8,13 +8,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults } from '../../src/simulator/index.js';
 import { type DiscordFake, FAKE_CHANNEL, startDiscordFake } from '../fakes/discord.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 import { cli, startCli, until } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

@@ -5,11 +5,11 @@
  * again 30 minutes before; nothing more after that.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock } from '../../src/lib/clock.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
+import { InstantClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InstantClock } from '../../src/lib/clock.js';
 import { FAKE_CHANNEL, startDiscordFake } from '../fakes/discord.js';
 import { type ScriptedApi, startScriptedApi } from '../fakes/scripted-api.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, startSlackFake } from '../fakes/slack.js';
 import { startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver } from '../fakes/webhook.js';
+import { InstantClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 
 const KEY = 'k3y-that-must-not-leak-0123456789';

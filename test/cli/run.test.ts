@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
+import { ManualClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

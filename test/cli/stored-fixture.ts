@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 
 /** When the simulator starts and the added notices are posted. */

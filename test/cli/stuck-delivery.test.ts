@@ -7,12 +7,12 @@
  * the attempt in flight and leaves nothing claimed. The daemon runs on a ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
 import { type DripReceiver, startDripReceiver } from '../fakes/drip.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 import { cli, startCli, until } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

@@ -6,9 +6,9 @@
  * outputs keep them, as `\u` escapes, and parse back to the text the API sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock } from '../../src/lib/clock.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
+import { InstantClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');

@@ -9,13 +9,14 @@ import { type AnyChannel, type ChannelSet, DeliveryError } from '../../src/chann
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
 import { Dispatcher, digests } from '../../src/delivery/dispatcher.js';
 import { type Target, targetLabel } from '../../src/domain/targets.js';
-import { InstantClock, ManualClock, systemClock } from '../../src/lib/clock.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger, silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { Store } from '../../src/store/index.js';
 import { capacityAlert, deadlineAlert, noticeAlert } from '../fakes/alerts.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 
 const HOUR = 3_600_000;
 

@@ -13,13 +13,14 @@ import type { ChannelSet } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import { type Target, targetKey } from '../../src/domain/targets.js';
-import { type Clock, InstantClock, ManualClock } from '../../src/lib/clock.js';
+import type { Clock } from '../../src/lib/clock.js';
 import { createLogger, type Logger, silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { Store } from '../../src/store/index.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { startDripReceiver } from '../fakes/drip.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 
 const HOUR = 3_600_000;
 

@@ -21,7 +21,7 @@ import { withDelivery } from '../../src/http/health.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
 import { assessHealth } from '../../src/ingest/health.js';
-import { ManualClock, systemClock } from '../../src/lib/clock.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { Store } from '../../src/store/index.js';
@@ -30,6 +30,7 @@ import { noticeAlert } from '../fakes/alerts.js';
 import { type DripReceiver, startDripReceiver } from '../fakes/drip.js';
 import { type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
+import { ManualClock } from '../support/clock.js';
 
 const T0 = Date.parse('2026-11-20T15:00:00Z');
 const MINUTE = 60_000;

@@ -6,8 +6,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { ManualClock } from '../support/clock.js';
 
 /** A fresh directory holding `yaml` as `rules.yaml`. */
 export function rulesDirWith(yaml: string): string {

@@ -8,13 +8,13 @@
  * order: the first makes the failures the others read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { cli, startCli, until } from '../cli/run-cli.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_TOKEN as SLACK_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const STATUS_TOKEN = 'status-token-for-the-exposure-test';

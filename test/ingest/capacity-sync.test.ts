@@ -14,7 +14,6 @@ import {
 } from '../../src/ingest/capacity-sync.js';
 import type { CapacityEvent, IngestHooks } from '../../src/ingest/events.js';
 import { syncPipelines } from '../../src/ingest/reference-sync.js';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { parseRuleFile } from '../../src/rules/loader.js';
@@ -22,6 +21,7 @@ import { type Simulator, simulatorDefaults, startSimulator } from '../../src/sim
 import { Store } from '../../src/store/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
 import { AuthenticationError } from '../../src/upstream/errors.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const MINUTE = 60_000;

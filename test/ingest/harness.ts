@@ -11,11 +11,11 @@ import type {
   NoticeEvent,
   SchemaDriftEvent,
 } from '../../src/ingest/events.js';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 
 export const START = new Date('2026-11-20T15:00:00Z');
 export const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;

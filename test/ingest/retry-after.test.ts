@@ -8,9 +8,9 @@ import { syncCapacity } from '../../src/ingest/capacity-sync.js';
 import { NOTICES_FEED, noticeSyncDefaults, syncNotices } from '../../src/ingest/notice-sync.js';
 import { Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { parseRetryAfter, RETRY_AFTER_CEILING_MS } from '../../src/lib/backoff.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger, silentLogger } from '../../src/lib/logger.js';
 import { RateLimitedError } from '../../src/upstream/errors.js';
+import { ManualClock } from '../support/clock.js';
 import { type Harness, harness } from './harness.js';
 
 const context = { method: 'GET', endpoint: '/ip/notices', host: 'api.test' };

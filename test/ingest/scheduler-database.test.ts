@@ -10,10 +10,10 @@ import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
 import { startCli, until } from '../cli/run-cli.js';
+import { ManualClock } from '../support/clock.js';
 import { type Harness, harness, premium } from './harness.js';
 
 let store: Store | undefined;

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Metrics } from '../../src/http/metrics.js';
 import { type Feed, Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
 import { AuthenticationError, RateLimitedError, ServerError } from '../../src/upstream/errors.js';
+import { ManualClock } from '../support/clock.js';
 
 const context = { method: 'GET', endpoint: '/ip/notices', host: 'api.test' };
 let store: Store;

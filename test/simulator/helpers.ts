@@ -1,11 +1,11 @@
 import { afterEach } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
 import {
   type Simulator,
   type SimulatorOptions,
   simulatorDefaults,
   startSimulator,
 } from '../../src/simulator/index.js';
+import { ManualClock } from '../support/clock.js';
 
 export const START = '2026-11-20T15:00:00Z';
 export const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;

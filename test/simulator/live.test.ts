@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
+import { ManualClock } from '../support/clock.js';
 import { allNotices, type NoticeRow, START, useSimulators } from './helpers.js';
 
 const start = useSimulators();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
 import {
@@ -13,6 +12,7 @@ import {
   UnavailableError,
   type UpstreamError,
 } from '../../src/upstream/errors.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;

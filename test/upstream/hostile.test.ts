@@ -4,12 +4,12 @@
  * the record at fault when one record is too large or too deep.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InstantClock, ManualClock } from '../../src/lib/clock.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
 import { BodyTooLargeError, UpstreamErrorCode } from '../../src/upstream/errors.js';
 import { TEXT_LIMITS } from '../../src/upstream/schemas.js';
 import { chunks, type ScriptedApi, startScriptedApi } from '../fakes/scripted-api.js';
+import { InstantClock, ManualClock } from '../support/clock.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/lib/clock.js';
 import { simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { PipelineApiClient, type WalkEnd } from '../../src/upstream/client.js';
 import { SchemaError } from '../../src/upstream/errors.js';
 import { envelope, type ScriptedRequest, startScriptedApi } from '../fakes/scripted-api.js';
+import { ManualClock } from '../support/clock.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;

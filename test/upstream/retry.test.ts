@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { InstantClock } from '../../src/lib/clock.js';
 import {
   NetworkError,
   NotFoundError,
@@ -8,6 +7,7 @@ import {
   UnavailableError,
 } from '../../src/upstream/errors.js';
 import { backoffDelay, defaultRetryPolicy, withRetry } from '../../src/upstream/retry.js';
+import { InstantClock } from '../support/clock.js';
 
 const context = { method: 'GET', endpoint: '/ip/notices', host: 'api.test' };
 const policy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 1_000, maxElapsedMs: 10_000 };

@@ -7,15 +7,8 @@
  */
 import type { AlertPayload } from '../../alerts/payload.js';
 import { formatTimeLeft } from '../../lib/duration.js';
-import {
-  clip,
-  localTime,
-  noticeText,
-  noticeTimes,
-  oneLine,
-  quantity,
-  timeLeftMs,
-} from '../text.js';
+import { quantity } from '../../lib/quantity.js';
+import { clip, localTime, noticeText, noticeTimes, oneLine, timeLeftMs } from '../text.js';
 
 const TEXT_LINES = 3;
 

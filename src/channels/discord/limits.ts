@@ -2,23 +2,19 @@
  * Discord's embed limits, and fitting embeds into them: every field and text within
  * its own limit, and all embeds of one message within 6,000 characters together.
  */
+import { type APIEmbed, type APIEmbedField, embedLength } from 'discord.js';
 import { clip } from '../text.js';
 
-export type EmbedField = { name: string; value: string; inline?: boolean };
+/** An embed as Discord's API takes it, in discord.js's own type. */
+export type Embed = APIEmbed;
 
-/** The embed fields pipewatch uses, as Discord's API takes them. */
-export interface Embed {
-  title?: string;
-  description?: string;
-  url?: string;
-  timestamp?: string;
-  color?: number;
-  fields?: EmbedField[];
-  footer?: { text: string };
-  author?: { name: string };
-}
+/** A field of an embed, in discord.js's own type. */
+export type EmbedField = APIEmbedField;
 
-/** Discord's limits, in characters. */
+/**
+ * Discord's limits, in characters. discord.js checks most of them in its embed builder but
+ * exports no constant for any, so they are written here, held to its checks by a test.
+ */
 export const LIMITS = {
   content: 2000,
   title: 256,
@@ -33,13 +29,8 @@ export const LIMITS = {
   embeds: 10,
 } as const;
 
-/** What Discord counts towards the 6,000 characters of a message's embeds. */
-export function embedLength(e: Embed): number {
-  let n = (e.title?.length ?? 0) + (e.description?.length ?? 0);
-  n += (e.footer?.text.length ?? 0) + (e.author?.name.length ?? 0);
-  for (const f of e.fields ?? []) n += f.name.length + f.value.length;
-  return n;
-}
+/** What Discord counts towards the 6,000 characters of a message's embeds, as discord.js counts it. */
+export { embedLength };
 
 const totalLength = (embeds: Embed[]) => embeds.reduce((n, e) => n + embedLength(e), 0);
 

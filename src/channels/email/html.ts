@@ -3,6 +3,7 @@
  * and a small layout of tables and inline styles that mail clients show alike.
  */
 import sanitizeHtml from 'sanitize-html';
+import { escapeHtml } from '../../lib/escape-html.js';
 
 /** A label and its value. */
 export type Field = [label: string, value: string];
@@ -61,13 +62,13 @@ export function sanitizeNoticeHtml(html: string): string {
 }
 
 export function h2(text: string): string {
-  return `<h2 style="margin:0 0 12px;font-size:18px;line-height:1.3;color:#1f2328">${esc(text)}</h2>`;
+  return `<h2 style="margin:0 0 12px;font-size:18px;line-height:1.3;color:#1f2328">${escapeHtml(text)}</h2>`;
 }
 
 export function fieldTable(fields: Field[]): string {
   const rows = fields.map(
     ([l, v]) =>
-      `<tr><td style="padding:2px 12px 2px 0;color:#57606a;vertical-align:top;white-space:nowrap">${esc(l)}</td><td style="padding:2px 0">${esc(v)}</td></tr>`,
+      `<tr><td style="padding:2px 12px 2px 0;color:#57606a;vertical-align:top;white-space:nowrap">${escapeHtml(l)}</td><td style="padding:2px 0">${escapeHtml(v)}</td></tr>`,
   );
   return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 12px;font-size:14px">${rows.join('')}</table>`;
 }
@@ -81,21 +82,14 @@ export function layout(subject: string, sections: Section[], footer: string): st
   const rule = (i: number) => (i > 0 ? ';border-top:2px solid #dde1e6' : '');
   const body = sections.map((s, i) => `<tr><td style="${PAD}${rule(i)}">${s.html}</td></tr>`);
   return `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(subject)}</title></head>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7"><tr><td align="center" style="padding:16px 8px">
 <table role="presentation" width="680" cellpadding="0" cellspacing="0" style="width:100%;max-width:680px;background:#ffffff;border:1px solid #dde1e6;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.45;color:#1f2328;text-align:left">
 ${intro}
 ${body.join('\n')}
-<tr><td style="padding:12px 24px;border-top:1px solid #dde1e6;color:#57606a;font-size:12px">${esc(footer)}</td></tr>
+<tr><td style="padding:12px 24px;border-top:1px solid #dde1e6;color:#57606a;font-size:12px">${escapeHtml(footer)}</td></tr>
 </table></td></tr></table></body></html>`;
 }
 
 const PAD = 'padding:16px 24px';
-// biome-ignore format: a table reads best on one line
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text for HTML content or a quoted attribute. */
-export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}

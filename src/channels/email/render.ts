@@ -13,6 +13,8 @@
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
 import { formatTimeLeft } from '../../lib/duration.js';
+import { escapeHtml as esc } from '../../lib/escape-html.js';
+import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
 import {
   clip,
@@ -22,21 +24,12 @@ import {
   noticeTimes,
   oneLine,
   pipelineName,
-  quantity,
   timeLeftMs,
   title,
   webUrl,
 } from '../text.js';
 import type { Alert } from '../types.js';
-import {
-  esc,
-  type Field,
-  fieldTable,
-  h2,
-  layout,
-  type Section,
-  sanitizeNoticeHtml,
-} from './html.js';
+import { type Field, fieldTable, h2, layout, type Section, sanitizeNoticeHtml } from './html.js';
 
 export { sanitizeNoticeHtml } from './html.js';
 

@@ -3,9 +3,9 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSlack } from '../../../src/channels/slack/index.js';
 import type { Alert } from '../../../src/channels/types.js';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { failure, noticeAlert } from '../../fakes/alerts.js';
 import { type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
+import { ManualClock } from '../../support/clock.js';
 import { capturedLogger, channelsFor, sendContext } from './support.js';
 
 const GAS = { kind: 'slack' as const, channel: '#gas' };

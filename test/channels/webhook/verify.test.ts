@@ -13,10 +13,10 @@ import {
   SIGNATURE_TOLERANCE_SECONDS,
   verifyWebhookSignature,
 } from '../../../src/channels/webhook/verify.js';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook.js';
+import { ManualClock } from '../../support/clock.js';
 
 const SECRET = 'a-long-random-webhook-secret';
 const SENT = new Date('2026-11-20T15:00:00Z');

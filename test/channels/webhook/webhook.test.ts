@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/channels/types.js';
 import { deliveryId } from '../../../src/channels/webhook/render.js';
 import { createWebhookChannel } from '../../../src/channels/webhook/send.js';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { capacityAlert, hostileAlerts, memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook.js';
+import { ManualClock } from '../../support/clock.js';
 
 const SECRET = 'a-long-random-webhook-secret';
 const deps = { clock: new ManualClock(), logger: silentLogger };

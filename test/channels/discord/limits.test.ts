@@ -1,0 +1,30 @@
+import { EmbedAssertions } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../src/channels/discord/limits.js';
+
+/** Throws unless discord.js's check takes the value. */
+type Check = { parse(value: unknown): unknown };
+
+/** The limits discord.js enforces in its embed builder, each next to ours. */
+const CHECKED: ReadonlyArray<readonly [keyof typeof LIMITS, Check]> = [
+  ['title', EmbedAssertions.titlePredicate],
+  ['description', EmbedAssertions.descriptionPredicate],
+  ['fieldName', EmbedAssertions.fieldNamePredicate],
+  ['fieldValue', EmbedAssertions.fieldValuePredicate],
+  ['footer', EmbedAssertions.footerTextPredicate],
+  ['author', EmbedAssertions.authorNamePredicate],
+];
+
+describe("Discord's embed limits", () => {
+  it.each(CHECKED)('%s is the length discord.js allows, and not a character more', (key, check) => {
+    const limit = LIMITS[key];
+    expect(() => check.parse('x'.repeat(limit))).not.toThrow();
+    expect(() => check.parse('x'.repeat(limit + 1))).toThrow();
+  });
+
+  it('fields are as many as discord.js allows on one embed, and not one more', () => {
+    const fields = Array.from({ length: LIMITS.fields - 1 }, () => ({ name: 'n', value: 'v' }));
+    expect(() => EmbedAssertions.validateFieldLength(1, fields)).not.toThrow();
+    expect(() => EmbedAssertions.validateFieldLength(2, fields)).toThrow();
+  });
+});
