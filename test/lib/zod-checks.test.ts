@@ -12,6 +12,8 @@ describe('emailAddress', () => {
     'first.last@example.com',
     'user_name@example.io',
     'OPS@EXAMPLE.COM',
+    'a@b.c',
+    'x!y@example.com',
   ])('takes %s', (address) => {
     expect(emailAddress.safeParse(address)).toEqual({ success: true, data: address });
     expect(isEmailAddress(address)).toBe(true);
@@ -24,17 +26,15 @@ describe('emailAddress', () => {
   it.each([
     ['ops'],
     ['ops@example'],
+    ['ops@localhost'],
     ['ops at example.com'],
     ['ops@example,com'],
     // Typos the check catches at load rather than at send.
     ['ops@example..com'],
     ['ops@example.com.'],
-    ['.ops@example.com'],
-    ['ops@example.c'],
     ['ops@example.com"'],
     // Valid but refused: not what an ops mailbox looks like.
     ['"ops"@example.com'],
-    ['x!y@example.com'],
     ['müller@example.de'],
     ['ops@[10.0.0.5]'],
   ])('refuses %s, saying so', (text) => {
