@@ -7,24 +7,27 @@
 import { AlertEngine } from '../alerts/engine.js';
 import { type Config, ConfigError } from '../config/index.js';
 import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
-import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
+import { type ChannelConfig, Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
 import type { Target } from '../domain/targets.js';
 import { withDelivery } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
-import { type FullStatus, publicStatus, withErrorCodes } from '../http/public-view.js';
-import { type RunningHttpServer, startHttpServer } from '../http/server.js';
-import { type CapacityPlan, capacityPlan } from '../ingest/capacity-plan.js';
+import { type FullStatus, withErrorCodes } from '../http/public-view.js';
+import type { RunningHttpServer } from '../http/server.js';
+import type { CapacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
-import { buildFeeds, type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
-import { type Feed, type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
+import { type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
+import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
 import { loadRules } from '../rules/loader.js';
-import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
-import { watchRules } from '../rules/watch.js';
+import { formatProblem, type RuleProblem } from '../rules/types.js';
 import { Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';
 import type { CliContext } from './context.js';
+import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
+import { daemonFeeds } from './daemon-feeds.js';
+import { reportExposure, startDaemonHttp } from './daemon-http.js';
+import { reloadRulesOnChange } from './daemon-reload.js';
 
 export interface DaemonSetup {
   settings: FeedSettings;
@@ -76,25 +79,6 @@ export class RulesInvalidError extends Error {
   }
 }
 
-/**
- * Rules that send to a channel whose credentials are not set: one problem per rule and
- * channel, at the rule's position.
- */
-export function unconfiguredTargets(rules: readonly Rule[], channels: Channels): RuleProblem[] {
-  const problems: RuleProblem[] = [];
-  for (const rule of rules) {
-    const kinds = new Set(rule.notify.map((t) => t.kind));
-    for (const kind of kinds) {
-      if (channels.configured(kind)) continue;
-      problems.push({
-        ...rule.at,
-        message: `rule '${rule.name}' sends to ${kind}, but ${CHANNEL_SETTINGS[kind]} is not set`,
-      });
-    }
-  }
-  return problems;
-}
-
 /** A wired daemon. */
 export class Daemon {
   private http: RunningHttpServer | undefined;
@@ -132,12 +116,10 @@ export class Daemon {
       print: setup.print,
       standIn: setup.standIn ?? false,
     });
-    const ops = setup.opsTarget;
-    if (ops && !setup.standIn && !channels.configured(ops.kind)) {
+    const opsProblem = unconfiguredOpsTarget(setup.opsTarget, channels, setup.standIn ?? false);
+    if (opsProblem) {
       await channels.close();
-      throw new ConfigError([
-        `PIPEWATCH_OPS_TARGET sends to ${ops.kind}, but ${CHANNEL_SETTINGS[ops.kind]} is not set`,
-      ]);
+      throw new ConfigError([opsProblem]);
     }
     const missing = setup.standIn ? [] : unconfiguredTargets(loaded.rules, channels);
     if (missing.length > 0) {
@@ -176,39 +158,10 @@ export class Daemon {
       },
       loaded.rules,
     );
-    const deps = {
-      client: target.client,
-      store,
-      clock,
-      logger: ctx.logger,
-      hooks: engine.hooks({
-        notices: (events) => {
-          setup.hooks?.notices?.(events);
-          wake();
-        },
-        capacity: (event) => {
-          setup.hooks?.capacity?.(event);
-          wake();
-        },
-        ...(setup.hooks?.schemaDrift ? { schemaDrift: setup.hooks.schemaDrift } : {}),
-      }),
-      metrics,
-    };
-    const alerts: Feed = {
-      name: 'alerts',
-      intervalMs: setup.alertsIntervalMs ?? 15_000,
-      run: async () => {
-        const { sent } = engine.runReminders();
-        if (sent > 0) wake();
-      },
-    };
-    const plan = () =>
-      capacityPlan(
-        engine.rules,
-        setup.settings.capacityPipelines,
-        store.pipelines.all().map((p) => p.slug),
-      );
-    const feeds = [...buildFeeds(deps, setup.settings, plan), alerts];
+    const { feeds, plan } = daemonFeeds(
+      { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },
+      setup,
+    );
     const scheduler = new Scheduler({ store, clock, logger: ctx.logger, metrics }, feeds);
     const daemon = new Daemon(
       ctx,
@@ -225,39 +178,20 @@ export class Daemon {
     engine.checkPipelines();
     if (setup.httpPort !== undefined) {
       try {
-        daemon.http = await startHttpServer({
+        daemon.http = await startDaemonHttp(daemon, {
           port: setup.httpPort,
           host: setup.httpHost,
           statusToken: setup.statusToken,
           metrics,
           logger: ctx.logger,
-          health: () => daemon.publicHealth(),
-          status: () => daemon.status(),
-          publicStatus: () => publicStatus(daemon.status(), daemon.publicHealth()),
         });
       } catch (error) {
         await daemon.close();
         throw error;
       }
-      daemon.reportExposure(daemon.http, setup.statusToken !== undefined);
+      reportExposure(ctx.logger, daemon.http, setup.statusToken !== undefined);
     }
     return daemon;
-  }
-
-  /** Says what a port listening beyond loopback serves to whom. */
-  private reportExposure(http: RunningHttpServer, withToken: boolean): void {
-    if (http.loopback) return;
-    const fields = { listening: http.listening, statusToken: withToken };
-    if (withToken)
-      this.ctx.logger.info(
-        fields,
-        `HTTP on ${http.listening}, reachable from other hosts: /healthz and /metrics are open, /status needs the status token`,
-      );
-    else
-      this.ctx.logger.warn(
-        fields,
-        `HTTP on ${http.listening}, reachable from other hosts, without PIPEWATCH_STATUS_TOKEN: /status refuses every request; /healthz and /metrics are open`,
-      );
   }
 
   /**
@@ -312,25 +246,13 @@ export class Daemon {
 
   /** Every feed on its schedule until the context's signal aborts; rule files reload on change. */
   async run(): Promise<void> {
-    const rejected = (problems: RuleProblem[]) =>
-      this.ctx.logger.error(
-        { problems: problems.map(formatProblem) },
-        `rule change rejected, the previous rules stay in force:\n${problems.map(formatProblem).join('\n')}`,
-      );
-    const watcher = watchRules(this.setup.rulesDir, {
+    const watcher = reloadRulesOnChange({
+      rulesDir: this.setup.rulesDir,
       cwd: this.ctx.io.cwd,
       logger: this.ctx.logger,
-      onChange: (rules) => {
-        const missing = this.setup.standIn ? [] : unconfiguredTargets(rules, this.channels);
-        if (missing.length > 0) {
-          rejected(missing);
-          return;
-        }
-        this.engine.setRules(rules);
-        this.ctx.logger.info({ rules: rules.length }, `rules reloaded: ${rules.length} in force`);
-        this.engine.checkPipelines();
-      },
-      onRejected: rejected,
+      engine: this.engine,
+      channels: this.channels,
+      standIn: this.setup.standIn ?? false,
     });
     this.stopWatching = () => watcher.close();
     try {

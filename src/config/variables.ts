@@ -2,23 +2,21 @@
  * Every environment variable pipewatch reads: its zod schema, default, an example of a
  * good value, and whether it is a secret. This table is the single source for parsing,
  * for error messages and for the README's configuration table (a test keeps them equal,
- * defaults included, and fails on an environment read anywhere else in the code).
+ * defaults included, and fails on an environment read anywhere else in the code). The
+ * delivery platforms' variables are declared as a block in `channel-variables.ts`.
  */
 import { z } from 'zod';
 import { LOG_LEVELS } from '../lib/logger.js';
 import { httpUrl } from '../lib/zod-checks.js';
+import { CHANNEL_VARIABLES } from './channel-variables.js';
 import {
   bearerToken,
-  boolean,
   byteSize,
   duration,
-  emailAddress,
   integer,
   listenHost,
   positiveNumber,
-  prefixed,
   slugList,
-  smtpUrl,
   target,
 } from './parsers.js';
 import { variable } from './variable.js';
@@ -187,87 +185,8 @@ export const VARIABLES = {
     description:
       'key of the webhook signatures: `X-Pipewatch-Signature` (the body) and `X-Pipewatch-Signature-V1` (its time and the body)',
   }),
-  slackBotToken: variable({
-    name: 'SLACK_BOT_TOKEN',
-    parse: prefixed('xoxb-', 'bot token'),
-    example: 'xoxb-1234-5678-abcdef',
-    secret: true,
-    description: 'Slack bot token',
-  }),
-  slackSigningSecret: variable({
-    name: 'SLACK_SIGNING_SECRET',
-    parse: z.string().regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters'),
-    example: '0123456789abcdef0123456789abcdef',
-    secret: true,
-    description: 'Slack signing secret (verifies requests from Slack)',
-  }),
-  slackAppToken: variable({
-    name: 'SLACK_APP_TOKEN',
-    parse: prefixed('xapp-', 'app-level token'),
-    example: 'xapp-1-A123-456-abcdef',
-    secret: true,
-    description: 'Slack app-level token; set it to use Socket Mode',
-  }),
-  slackApiUrl: variable({
-    name: 'SLACK_API_URL',
-    parse: httpUrl,
-    example: 'https://slack.com/api/',
-    secret: false,
-    description: "base URL of the Slack Web API (proxies, tests); unset: Slack's own",
-  }),
-  discordBotToken: variable({
-    name: 'DISCORD_BOT_TOKEN',
-    parse: z
-      .string()
-      .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a bot token (three dot-separated parts)'),
-    example: 'MTIzNDU2Nzg5.GhIjKl.abcdefghijklmnop',
-    secret: true,
-    description: 'Discord bot token',
-  }),
-  discordApplicationId: variable({
-    name: 'DISCORD_APPLICATION_ID',
-    parse: z.string().regex(/^\d{17,20}$/, 'must be a Discord snowflake (17 to 20 digits)'),
-    example: '123456789012345678',
-    secret: false,
-    description: 'Discord application id',
-  }),
-  discordPublicKey: variable({
-    name: 'DISCORD_PUBLIC_KEY',
-    parse: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hexadecimal characters'),
-    example: '<64 hex characters from the Discord developer portal>',
-    secret: false,
-    description: 'Discord application public key (verifies interactions)',
-  }),
-  discordApiUrl: variable({
-    name: 'DISCORD_API_URL',
-    parse: httpUrl,
-    example: 'https://discord.com/api',
-    secret: false,
-    description: "base URL of the Discord REST API (proxies, tests); unset: Discord's own",
-  }),
-  smtpUrl: variable({
-    name: 'SMTP_URL',
-    parse: smtpUrl,
-    example: 'smtps://user:password@smtp.example.com:465',
-    secret: true,
-    description: '`smtp://user:pass@host:port` or `smtps://…`',
-  }),
-  smtpAllowPlaintext: variable({
-    name: 'SMTP_ALLOW_PLAINTEXT',
-    default: 'false',
-    parse: boolean,
-    example: 'true',
-    secret: false,
-    description:
-      '`true` lets an `smtp://` URL with a password log in without STARTTLS (a local relay); otherwise a server offering no STARTTLS is refused',
-  }),
-  emailFrom: variable({
-    name: 'EMAIL_FROM',
-    parse: emailAddress,
-    example: 'pipewatch <alerts@example.com>',
-    secret: false,
-    description: 'sender address of alert email',
-  }),
+  /** The credentials and endpoints of the delivery platforms. */
+  ...CHANNEL_VARIABLES,
   opsTarget: variable({
     name: 'PIPEWATCH_OPS_TARGET',
     parse: target,

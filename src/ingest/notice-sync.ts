@@ -1,7 +1,7 @@
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
 import type { NoticeChange } from '../store/notices.js';
-import type { WalkEnd } from '../upstream/client.js';
+import type { WalkEnd } from '../upstream/pagination.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { IngestDeps, IngestHooks, NoticeEvent } from './events.js';
 

@@ -5,10 +5,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import type { z } from 'zod';
-import { didYouMean, suggest } from '../lib/suggest.js';
-import { knownKeys, type RuleBody, ruleFileSchema, ruleSchema, TARGET_KINDS } from './schema.js';
+import { LineCounter, parseDocument } from 'yaml';
+import { issueMessages, issueProblems, positionAt, type RuleSource } from './issues.js';
+import { type RuleBody, ruleFileSchema, ruleSchema } from './schema.js';
 import { formatProblem, type Rule, type RuleProblem, type SourcePosition } from './types.js';
 
 /** What a directory of rule files holds: the valid rules, and every problem found. */
@@ -21,135 +20,8 @@ export interface LoadedRules {
 }
 
 type Path = PropertyKey[];
-type Issue = z.core.$ZodIssue;
 
 const RULE_FILE = /\.ya?ml$/i;
-const MISSING = 'missing';
-const EXPECTED: Record<string, string> = {
-  string: 'text',
-  number: 'a number',
-  boolean: 'true or false',
-  array: 'a list',
-  object: 'a mapping (key: value)',
-};
-
-function describe(value: unknown): string {
-  if (value === null) return 'nothing';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `'${value}'`;
-  return `${typeof value} ${String(value)}`;
-}
-
-/** Messages for the issues the schema leaves to its defaults. */
-const errorMap: z.core.$ZodErrorMap = (issue) => {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (issue.input === undefined) return MISSING;
-      return `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${describe(issue.input)}${
-        issue.expected === 'object' && issue.input === null
-          ? ' (write {} for an empty mapping)'
-          : ''
-      }`;
-    case 'invalid_value': {
-      const values = issue.values.map(String);
-      const hint = typeof issue.input === 'string' ? didYouMean(issue.input, values) : '';
-      return `${describe(issue.input)} is not one of ${values.join(', ')}${hint}`;
-    }
-    case 'too_small':
-      return issue.origin === 'number' ? `must be at least ${issue.minimum}` : 'must not be empty';
-    case 'too_big':
-      return `must be at most ${issue.maximum}`;
-    default:
-      return undefined;
-  }
-};
-
-/** `before[1]`: the field an issue is about, from its path. */
-function label(path: Path): string {
-  if (path.length === 2 && path[0] === 'rules') return 'rule';
-  const last = path.findLastIndex((s) => typeof s === 'string');
-  if (last < 0) return '';
-  return `${String(path[last])}${path
-    .slice(last + 1)
-    .map((i) => `[${String(i)}]`)
-    .join('')}`;
-}
-
-/** `in notices`, `in a rule`, `at the top level`: where a key was looked for. */
-function where(path: Path): string {
-  if (path.length === 0) return 'at the top level';
-  const l = label(path);
-  return l === 'rule' ? 'in a rule' : `in ${l}`;
-}
-
-interface Finding {
-  path: Path;
-  message: string;
-  /** Point at the key rather than at its value. */
-  atKey: boolean;
-  /** An unknown key that looks like a typo of this key, which then need not be reported missing. */
-  meant?: string | undefined;
-}
-
-/** One issue as findings: an unknown-keys issue gives one per key, a union its best branch. */
-function findings(issue: Issue, base: Path = []): Finding[] {
-  const path = [...base, ...issue.path];
-  switch (issue.code) {
-    case 'unrecognized_keys': {
-      const isTarget = path.length === 4 && path[2] === 'notify';
-      const known = knownKeys(path) ?? [];
-      return issue.keys.map((key) => ({
-        path: [...path, key],
-        atKey: true,
-        meant: suggest(key, isTarget ? TARGET_KINDS : known),
-        message: isTarget
-          ? `unknown target '${key}'${didYouMean(key, TARGET_KINDS) || `; targets are ${TARGET_KINDS.join(', ')}`}`
-          : `unknown key '${key}' ${where(path)}${
-              didYouMean(key, known) || (known.length ? `; expected ${known.join(', ')}` : '')
-            }`,
-      }));
-    }
-    case 'invalid_union': {
-      const typeFails = (branch: Issue[]) =>
-        branch.some(
-          (i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value'),
-        );
-      const branch = issue.errors.find((b) => !typeFails(b));
-      if (branch) return branch.flatMap((i) => findings(i, path));
-      break;
-    }
-    case 'invalid_type':
-      if (issue.message === MISSING) {
-        const key = String(path.at(-1));
-        return [{ path, atKey: false, message: `missing '${key}' ${where(path.slice(0, -1))}` }];
-      }
-      break;
-  }
-  const atKey = (issue as { params?: { at?: string } }).params?.at === 'key';
-  const l = label(path);
-  return [{ path, atKey, message: atKey || l === '' ? issue.message : `${l}: ${issue.message}` }];
-}
-
-/** The YAML node at `path`, or the deepest one there is; with the key it stands under. */
-function locate(root: unknown, path: Path): { node: Node | null; key: Node | null } {
-  let node = root as Node | null;
-  let key: Node | null = null;
-  for (const segment of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment);
-      if (!pair) break;
-      key = pair.key as Node;
-      node = pair.value as Node | null;
-    } else if (isSeq(node) && typeof segment === 'number' && node.items[segment]) {
-      key = null;
-      node = node.items[segment] as Node;
-    } else {
-      break;
-    }
-  }
-  return { node, key };
-}
 
 /** Every pipeline slug a valid rule item names, with its path inside the item. */
 function slugsOf(item: unknown): Array<{ slug: string; path: Path }> {
@@ -199,25 +71,11 @@ function parseFile(text: string, file: string): ParsedFile {
   }
   if (data === null || data === undefined) return out;
 
-  const at = (path: Path, atKey: boolean): SourcePosition => {
-    const { node, key } = locate(doc.contents, path);
-    const empty = isScalar(node) && node.value === null && node.range?.[0] === node.range?.[1];
-    const target = (atKey || empty || !node) && key ? key : (node ?? key);
-    return position(target?.range?.[0] ?? 0);
-  };
-  const result = ruleFileSchema.safeParse(data, { error: errorMap });
-  const invalid = new Set<unknown>();
-  const all = (result.error?.issues ?? []).flatMap((issue) => {
-    if (issue.path[0] === 'rules') invalid.add(issue.path[1]);
-    return findings(issue);
-  });
-  const typos = new Set(
-    all.map((f) => f.meant && JSON.stringify([...f.path.slice(0, -1), f.meant])),
-  );
-  for (const f of all) {
-    if (f.message.startsWith(`${MISSING} `) && typos.has(JSON.stringify(f.path))) continue;
-    out.problems.push({ ...at(f.path, f.atKey), message: f.message });
-  }
+  const source: RuleSource = { file, doc, lines };
+  const at = (path: Path, atKey: boolean) => positionAt(source, path, atKey);
+  const issues = ruleFileSchema.safeParse(data, { error: issueMessages }).error?.issues ?? [];
+  const invalid = new Set(issues.filter((i) => i.path[0] === 'rules').map((i) => i.path[1]));
+  out.problems.push(...issueProblems(issues, source));
   const items = (data as { rules?: unknown }).rules;
   if (!Array.isArray(items)) return out;
   items.forEach((item, i) => {

@@ -5,38 +5,15 @@
  */
 import { addDays, localDate, zonedTime } from '../domain/gas-day.js';
 import { ANCHORS, type Anchor, HOSTILE_BODIES, type HostileBody } from './anchors.js';
-import { htmlToMobile, htmlToText } from './notice-html.js';
-import { NoticeIdentifiers, noticeUrl } from './notice-identifiers.js';
-import {
-  categoryLabel,
-  isCritical,
-  KIND_WEIGHTS,
-  type NoticeKind,
-  type Phase,
-  statusLabel,
-  typeLabel,
-} from './notice-labels.js';
+import { type Chain, chainNotice, chainUpdate, copyChain } from './notice-chain.js';
+import { NoticeIdentifiers } from './notice-identifiers.js';
+import { categoryLabel, isCritical, KIND_WEIGHTS, type Phase, typeLabel } from './notice-labels.js';
 import type { NoticeStore, StoredNotice } from './notice-store.js';
-import { baseSubject, localText, noticeHtml, phaseSubject } from './notice-text.js';
-import { initialTiming, type NoticeTiming, postingLag, supersedeTiming } from './notice-timing.js';
+import { baseSubject } from './notice-text.js';
+import { initialTiming, supersedeTiming } from './notice-timing.js';
 import { PIPELINES, type SimPipeline } from './pipelines.js';
 import { Random } from './random.js';
 import { DAY, formatDateTime, HOUR } from './sim-time.js';
-import type { NoticeFields } from './types.js';
-
-interface Chain {
-  pipeline: SimPipeline;
-  kind: NoticeKind;
-  place: string;
-  base: string;
-  type: string;
-  category: string;
-  timing: NoticeTiming;
-  lastIdentifier: string;
-  lastNoticeId: number;
-  steps: number;
-  startedAt: number;
-}
 
 /** What the generator needs from the simulator options. */
 export interface GeneratorOptions {
@@ -55,17 +32,6 @@ interface HistorySnapshot {
 }
 
 const historyCache = new Map<string, HistorySnapshot>();
-
-function copyChain(chain: Chain): Chain {
-  return { ...chain, timing: { ...chain.timing } };
-}
-
-const UPDATE_LINES = [
-  'Scheduling levels have been revised for the next cycle.',
-  'The estimated return to service has been updated.',
-  'Additional locations have been added to the affected list.',
-  'Corrected the effective gas day stated above.',
-];
 
 /** Writes notices into a store: the history up front, live events on demand. */
 export class NoticeGenerator {
@@ -229,23 +195,7 @@ export class NoticeGenerator {
   private updateInPlace(chain: Chain, at: number, rng: Random): void {
     const notice = this.store.get(chain.lastNoticeId);
     if (!notice || notice.service_updated_at >= formatDateTime(at)) return;
-    const html = `${notice.html}\n<p><b>Update posted ${localText(at, chain.pipeline.timezone)}:</b> ${rng.pick(UPDATE_LINES)}</p>`;
-    const changes: Partial<NoticeFields> = {
-      html,
-      notice: htmlToText(html),
-      mobile: htmlToMobile(html),
-      service_updated_at: formatDateTime(at),
-    };
-    const status = statusLabel('update', chain.pipeline.noticeStyle, rng);
-    if (status !== '') changes.status = status;
-    if (chain.timing.responseAt !== null && rng.chance(0.5)) {
-      chain.timing.responseAt = Math.max(
-        at + HOUR,
-        chain.timing.responseAt + rng.int(2, 12) * HOUR,
-      );
-      changes.response_at = formatDateTime(chain.timing.responseAt);
-    }
-    this.store.update(notice.id, changes);
+    this.store.update(notice.id, chainUpdate(chain, notice, at, rng));
   }
 
   private write(
@@ -255,47 +205,9 @@ export class NoticeGenerator {
     rng: Random,
     body?: HostileBody,
   ): StoredNotice {
-    const p = chain.pipeline;
-    const identifier = this.identifiers.next(p, at);
-    const prior =
-      phase === 'initiate'
-        ? undefined
-        : rng.chance(0.12)
-          ? rng.pick(['0', ''])
-          : chain.lastIdentifier;
-    const { effectiveAt, end, responseAt } = chain.timing;
-    const ctx = {
-      pipeline: p,
-      kind: chain.kind,
-      phase,
-      place: chain.place,
-      identifier,
-      effectiveAt: effectiveAt ?? at,
-      endAt: typeof end === 'number' ? end : null,
-      responseAt,
-      rng,
-      ...(prior === undefined ? {} : { prior }),
-    };
-    const subject = body?.subject ?? phaseSubject(chain.base, ctx);
-    const html = body?.html ?? noticeHtml(ctx, subject);
-    const fields: NoticeFields = {
-      subject,
-      identifier,
-      url: noticeUrl(p, identifier),
-      category: chain.category,
-      type: chain.type,
-      status: statusLabel(phase, p.noticeStyle, rng),
-      notice: body?.notice ?? htmlToText(html),
-      html,
-      mobile: htmlToMobile(html),
-      posted_at: formatDateTime(at - postingLag(rng)),
-      effective_at: effectiveAt === null ? '' : formatDateTime(effectiveAt),
-      end_at: end === null ? '' : typeof end === 'string' ? end : formatDateTime(end),
-      response_at: responseAt === null ? '' : formatDateTime(responseAt),
-      service_created_at: formatDateTime(at),
-      service_updated_at: formatDateTime(at),
-    };
-    const stored = this.store.insert(p.id, fields);
+    const identifier = this.identifiers.next(chain.pipeline, at);
+    const fields = chainNotice(chain, phase, at, rng, identifier, body);
+    const stored = this.store.insert(chain.pipeline.id, fields);
     chain.lastIdentifier = identifier;
     chain.lastNoticeId = stored.id;
     chain.steps++;

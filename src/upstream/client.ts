@@ -16,6 +16,13 @@ import {
   Transport,
   type TransportStats,
 } from './http.js';
+import {
+  type PageWalk,
+  paginationOf,
+  type WalkEnd,
+  type WalkedPage,
+  walkPages,
+} from './pagination.js';
 import { parseRecords, parseStrict, type RecordIssue } from './records.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
 import {
@@ -29,8 +36,6 @@ import {
   HelloSchema,
   type Notice,
   NoticeSchema,
-  type Pagination,
-  PaginationSchema,
   type Pipeline,
   PipelineSchema,
   type TableDescription,
@@ -60,15 +65,12 @@ export const clientDefaults = {
   timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000 },
   rateLimit: { maxConcurrent: 1, minTimeMs: 500 },
   retry: defaultRetryPolicy,
-  /** A notice walk never goes past this page, whatever the pagination claims. */
-  maxPages: 1000,
   /** `PIPEWATCH_API_MAX_BODY`'s default: a page of notices is some 50 KB. */
   maxBodyBytes: 20_000_000,
 } as const satisfies {
   timeouts: Timeouts;
   rateLimit: RateLimit;
   retry: RetryPolicy;
-  maxPages: number;
   maxBodyBytes: number;
 };
 
@@ -83,12 +85,10 @@ export interface ApiResult<T> {
 }
 
 /** One page of `/ip/notices`. */
-export interface NoticePage extends ApiResult<Notice[]> {
+export interface NoticePage extends ApiResult<Notice[]>, WalkedPage {
+  data: Notice[];
   /** The page that was asked for. */
   page: number;
-  pagination: Pagination;
-  /** Items on the page as sent, malformed ones included. */
-  rawCount: number;
 }
 
 export interface NoticeQuery {
@@ -96,13 +96,8 @@ export interface NoticeQuery {
   pipeline?: string | undefined;
 }
 
-export interface NoticeWalk extends NoticeQuery {
-  /** First page to fetch (default 1). */
-  firstPage?: number;
-  /** Fetch at most this many pages (default `clientDefaults.maxPages`). */
-  maxPages?: number;
-  signal?: AbortSignal;
-}
+/** A walk over `/ip/notices`, of one pipeline or all. */
+export interface NoticeWalk extends NoticeQuery, PageWalk {}
 
 export interface CapacityQuery {
   cycle?: CapacityCycle | undefined;
@@ -111,11 +106,7 @@ export interface CapacityQuery {
   signal?: AbortSignal | undefined;
 }
 
-/** Why a notice walk stopped; useful in logs and to the sync that drives it. */
-export type WalkEnd = 'empty-page' | 'last-page' | 'page-bound' | 'repeated-page' | 'consumer';
-
 const MetaSchema = z.record(z.string(), z.unknown()).catch({});
-const NoticesMetaSchema = z.object({ pagination: PaginationSchema.optional() }).catch({});
 
 export class PipelineApiClient {
   private readonly transport: Transport;
@@ -222,56 +213,19 @@ export class PipelineApiClient {
     });
     const context = this.context(`/ip/notices?page=${page}`);
     const { records, skipped } = parseRecords(NoticeSchema, env.data, context, 'data');
-    const pagination = NoticesMetaSchema.parse(env.meta).pagination ?? PaginationSchema.parse({});
+    const pagination = paginationOf(env.meta);
     const result = this.result(env, records, skipped);
     return { ...result, page, pagination, rawCount: (env.data as unknown[]).length };
   }
 
-  /**
-   * Walks `/ip/notices` page by page, latest first. The walk ends at an empty page, at
-   * the last page (by `total_pages`, by `page_next` not moving on, or by a short page),
-   * at a page that repeats the previous one (a server that ignores `page`), or at the
-   * page bound, whichever comes first; it never follows `url_next` blindly.
-   */
+  /** Walks `/ip/notices` latest first until `walkPages` ends it; `lastWalkEnd` says why. */
   async *noticePages(walk: NoticeWalk = {}): AsyncGenerator<NoticePage, WalkEnd> {
-    const first = walk.firstPage ?? 1;
-    const bound = Math.max(1, walk.maxPages ?? clientDefaults.maxPages);
-    let previousIds: string | undefined;
-    let end: WalkEnd = 'page-bound';
     this.lastWalkEnd = undefined;
-    try {
-      for (let page = first; page < first + bound; page++) {
-        const result = await this.notices({
-          pipeline: walk.pipeline,
-          page,
-          ...(walk.signal ? { signal: walk.signal } : {}),
-        });
-        if (result.rawCount === 0) {
-          end = 'empty-page';
-          break;
-        }
-        const ids = result.data.map((n) => n.id).join(',');
-        const reported = result.pagination.page_current ?? result.pagination.current_page;
-        if (
-          (previousIds !== undefined && ids === previousIds) ||
-          (reported !== null && reported < page)
-        ) {
-          end = 'repeated-page';
-          break;
-        }
-        previousIds = ids;
-        end = 'consumer';
-        yield result;
-        if (isLastPage(result, page)) {
-          end = 'last-page';
-          break;
-        }
-        end = 'page-bound';
-      }
-    } finally {
+    const fetchPage = (page: number) =>
+      this.notices({ pipeline: walk.pipeline, page, signal: walk.signal });
+    return yield* walkPages(fetchPage, walk, (end) => {
       this.lastWalkEnd = end;
-    }
-    return end;
+    });
   }
 
   /** Every notice of a walk, latest first. */
@@ -343,12 +297,4 @@ export class PipelineApiClient {
     this.skippedTotal += skipped.length;
     return { data, meta: MetaSchema.parse(env.meta), messages: env.messages, skipped };
   }
-}
-
-function isLastPage(result: NoticePage, page: number): boolean {
-  const p = result.pagination;
-  if (p.total_pages !== null && page >= p.total_pages) return true;
-  if (p.page_next !== null && p.page_next <= page) return true;
-  if (p.per_page !== null && p.per_page > 0 && result.rawCount < p.per_page) return true;
-  return false;
 }

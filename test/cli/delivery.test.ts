@@ -225,6 +225,19 @@ describe('delivery end to end', () => {
     );
     expect(run.stderr).toMatch(/rule 'outside-channel' sends to slack/);
   });
+
+  it("refuses to start when the ops target's channel has no credentials", async () => {
+    const { DISCORD_BOT_TOKEN: _token, ...withoutDiscord } = env;
+    const run = await cli(
+      ['run', '--once'],
+      { ...withoutDiscord, PIPEWATCH_OPS_TARGET: 'discord:123456789012345678' },
+      { clock: clock() },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^pipewatch: PIPEWATCH_OPS_TARGET sends to discord, but DISCORD_BOT_TOKEN is not set$/m,
+    );
+  });
 });
 
 describe('send-test', () => {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
-import { PipelineApiClient, type WalkEnd } from '../../src/upstream/client.js';
+import { PipelineApiClient } from '../../src/upstream/client.js';
 import { SchemaError } from '../../src/upstream/errors.js';
+import type { WalkEnd } from '../../src/upstream/pagination.js';
 import { envelope, type ScriptedRequest, startScriptedApi } from '../fakes/scripted-api.js';
 import { ManualClock } from '../support/clock.js';
 
@@ -110,6 +111,19 @@ describe('notice walk termination', () => {
   it('stops on a page of garbage pagination and no items', async () => {
     const result = await walk(() => envelope([], 'not an object'));
     expect(result).toEqual({ ids: [], end: 'empty-page', requests: 1 });
+  });
+
+  it('starts at the first page asked for and counts the page bound from there', async () => {
+    const fake = await startScriptedApi((req) => ({ body: envelope([notice(pageOf(req))]) }));
+    const api = new PipelineApiClient({ baseUrl: fake.url, rateLimit: { minTimeMs: 0 } });
+    cleanup.push(
+      () => fake.close(),
+      () => api.close(),
+    );
+    const ids: number[] = [];
+    for await (const n of api.allNotices({ firstPage: 4, maxPages: 2 })) ids.push(n.id);
+    expect(ids).toEqual([4, 5]);
+    expect(api.lastWalkEnd).toBe('page-bound');
   });
 
   it('a page whose data is not an array is a SchemaError naming the field', async () => {
