@@ -248,7 +248,23 @@ export type WebhookNotice = z.output<typeof notice>;
 /** A capacity location as a webhook body carries it. */
 export type WebhookLocation = z.output<typeof location>;
 
-/** The JSON Schema of the body (draft 2020-12), as committed in `docs/webhook.schema.json`. */
+/**
+ * The JSON Schema of the body (draft 2020-12), as committed in `docs/webhook.schema.json`.
+ * A nullable value is an `anyOf` rather than a list of types, which validators in strict
+ * mode (Ajv's) refuse to compile.
+ */
 export function webhookJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(webhookBodySchema, { metadata: docs, target: 'draft-2020-12' });
+  const schema = z.toJSONSchema(webhookBodySchema, { metadata: docs, target: 'draft-2020-12' });
+  return withoutTypeLists(schema) as Record<string, unknown>;
+}
+
+function withoutTypeLists(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutTypeLists);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'type' && Array.isArray(value)) out.anyOf = value.map((type) => ({ type }));
+    else out[key] = withoutTypeLists(value);
+  }
+  return out;
 }

@@ -128,6 +128,11 @@ describe('docs/webhook.schema.json', () => {
     expect(objects.length).toBeGreaterThanOrEqual(12);
     for (const o of objects) expect(o.additionalProperties, JSON.stringify(o)).toBe(false);
   });
+
+  it('names one type per schema, as validators in strict mode require', () => {
+    const unions = JSON.stringify(committed).match(/"type":\[[^\]]*\]/g);
+    expect(unions).toBeNull();
+  });
 });
 
 describe('the body schema', () => {
