@@ -22,9 +22,10 @@ import { SAMPLE_KINDS, type SampleKind, SENT_AT } from './payload-samples.js';
 export const FIXTURES = fileURLToPath(new URL('../fixtures/payloads/', import.meta.url));
 
 /** The secret the webhook fixtures are signed with, and the version they name. */
-export const FIXTURE_SECRET = 'fixture-webhook-secret-not-a-real-one';
+const FIXTURE_SECRET = 'fixture-webhook-secret-not-a-real-one';
 const FIXTURE_VERSION = '1.2.3';
 
+/** How one channel's fixtures are made: its sample target, file type and renderer. */
 export interface Fixture {
   /** The target key the sample alerts are keyed to. */
   target: string;

@@ -24,6 +24,7 @@ export const SAMPLE_KINDS = [
   'operations-unknown-pipeline',
   'digest',
 ] as const;
+/** One sample: a kind and state of alert, or the digest. */
 export type SampleKind = (typeof SAMPLE_KINDS)[number];
 
 const TRANSCO = {

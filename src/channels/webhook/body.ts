@@ -16,7 +16,7 @@ export type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.
 
 type Location = NonNullable<AlertPayload['capacity']>['locations'][number];
 
-/** The body of `p` sent at `sentAt`. */
+/** What a receiver gets for alert `p` sent at `sentAt`: its fields, and only the contract's. */
 export function webhookBody(p: AlertPayload, sentAt: UtcIso): WebhookBody {
   const pipeline = { slug: p.pipeline.slug, name: p.pipeline.name };
   const rule = p.rule;
