@@ -14,7 +14,7 @@ import { renderEmail } from './email/render.js';
 import type { Block } from './slack/blocks.js';
 import { renderSlack } from './slack/render.js';
 import type { Alert } from './types.js';
-import { deliveryId, renderWebhook, signatureHeaders } from './webhook/render.js';
+import { renderWebhookRequest, signRequest } from './webhook/render.js';
 
 /** The sender shown when `EMAIL_FROM` is not set; its domain names the message ids. */
 export const PLACEHOLDER_FROM = 'pipewatch <alerts@localhost>';
@@ -137,13 +137,8 @@ export function renderFor(
 }
 
 function webhookRequest(url: string, alert: Alert, options: RenderOptions): WebhookRequest {
-  const raw = renderWebhook(alert.payload, options.now);
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': `pipewatch/${VERSION}`,
-    'x-pipewatch-delivery': deliveryId(alert.key),
-  };
-  if (options.webhookSecret)
-    Object.assign(headers, signatureHeaders(raw, options.webhookSecret, new Date(options.now)));
-  return { method: 'POST', url, headers, body: JSON.parse(raw), raw };
+  const secret = options.webhookSecret;
+  const request = renderWebhookRequest(alert, { sentAt: options.now, version: VERSION, secret });
+  const headers = signRequest(request, secret, new Date(options.now));
+  return { method: 'POST', url, headers, body: JSON.parse(request.body), raw: request.body };
 }

@@ -12,7 +12,7 @@ import { VERSION } from '../../lib/version.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import type { Alert, Channel, ChannelDeps, SendContext } from '../types.js';
 import { DeliveryError } from '../types.js';
-import { deliveryId, renderWebhook, signatureHeaders } from './render.js';
+import { renderWebhookRequest, signRequest } from './render.js';
 
 export interface WebhookOptions {
   /** Key of the `X-Pipewatch-Signature` and `-V1` HMACs; unset: unsigned. */
@@ -55,15 +55,14 @@ export function createWebhookChannel(
   });
 
   async function post(url: string, alert: Alert, ctx: SendContext) {
-    const body = renderWebhook(alert.payload, ctx.now);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': `pipewatch/${VERSION}`,
-      'x-pipewatch-delivery': deliveryId(alert.key),
-    };
+    const rendered = renderWebhookRequest(alert, {
+      sentAt: ctx.now,
+      version: VERSION,
+      secret: options.secret,
+    });
+    const { body } = rendered;
     // Signed at the real time, which the receiver's clock checks, whatever `now` says.
-    if (options.secret)
-      Object.assign(headers, signatureHeaders(body, options.secret, deps.clock.now()));
+    const headers = signRequest(rendered, options.secret, deps.clock.now());
     const where = origin(url);
     // The undici timeouts watch one phase each; a receiver dripping bytes passes them all.
     const deadline = deadlineFor('webhook', ctx, timeoutMs, where);

@@ -1,0 +1,252 @@
+/**
+ * One alert of every kind and state pipewatch sends, at fixed times, built as the
+ * decisions build them (`src/alerts/`): the samples every channel's fixture under
+ * `test/fixtures/payloads/` is rendered from. A reminder's notice is the stored one,
+ * with its bookkeeping, as the reminder decisions read it from the database.
+ */
+import type { AlertPayload } from '../../src/alerts/payload.js';
+import type { Alert } from '../../src/channels/types.js';
+import { noticeHash, type StoredNotice } from '../../src/store/notices.js';
+import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
+
+/** When every sample is sent: 90 minutes before the reminder's deadline. */
+export const SENT_AT = '2026-11-20T18:30:00Z';
+
+/** The sample kinds, one fixture file each, in the order they are listed. */
+export const SAMPLE_KINDS = [
+  'notice-new',
+  'notice-updated',
+  'reminder',
+  'reminder-late',
+  'capacity-firing',
+  'capacity-resolved',
+  'operations-schema-drift',
+  'operations-unknown-pipeline',
+  'digest',
+] as const;
+/** One sample: a kind and state of alert, or the digest. */
+export type SampleKind = (typeof SAMPLE_KINDS)[number];
+
+const TRANSCO = {
+  pipeline: { slug: 'transco', name: 'Transcontinental Gas Pipe Line (Transco)' },
+  zone: 'America/Chicago',
+};
+
+function notice(over: Partial<Notice>): Notice {
+  return {
+    id: 216601,
+    pipeline_id: 3,
+    pipeline_name: 'Transcontinental Gas Pipe Line (Transco)',
+    pipeline_slug: 'transco',
+    pipeline_url: 'https://www.1line.williams.com/Transco/index.html',
+    subject: 'Capacity Constraint - Station 165 Zone 5 Deliveries',
+    identifier: '26-0412',
+    url: 'https://www.1line.williams.com/xhtml/notice_detail.jsf?id=216601',
+    category: 'Critical',
+    type: 'Capacity Constraint',
+    status: 'Initiate',
+    notice:
+      'Effective Timely Cycle for gas day November 21, 2026, Transco will limit deliveries downstream of Station 165.\n\nSecondary out-of-path deliveries will be scheduled at 0%.\n\nContact Gas Control at 713-215-2000 with questions.',
+    html: '<p>Effective <b>Timely Cycle</b> for gas day November 21, 2026, Transco will limit deliveries downstream of Station 165.</p><p>Secondary out-of-path deliveries will be scheduled at 0%.</p><p>Contact Gas Control at 713-215-2000 with questions.</p>',
+    mobile: '',
+    posted_at: '2026-11-20T14:00:00Z',
+    effective_at: '2026-11-21T15:00:00Z',
+    end_at: '2026-11-22T15:00:00Z',
+    response_at: null,
+    service_created_at: '2026-11-20T14:00:07Z',
+    service_updated_at: '2026-11-20T14:00:07Z',
+    ...over,
+  };
+}
+
+/** The flow order the reminders are about, as the database returns it. */
+function storedFlowOrder(): StoredNotice {
+  const n = notice({
+    id: 216650,
+    subject: 'Operational Flow Order - Imbalance Resolution Required',
+    identifier: '26-0419',
+    url: 'https://www.1line.williams.com/xhtml/notice_detail.jsf?id=216650',
+    type: 'Operational Flow Order',
+    notice:
+      'Shippers with negative imbalances in Zone 6 must confirm their make-up schedule to Gas Control by 2:00 PM CCT today.\n\nFailure to respond may result in penalties under Section 52 of the tariff.',
+    html: '',
+    posted_at: '2026-11-20T15:10:00Z',
+    effective_at: '2026-11-20T15:10:00Z',
+    end_at: null,
+    response_at: '2026-11-20T20:00:00Z',
+    service_created_at: '2026-11-20T15:10:04Z',
+    service_updated_at: '2026-11-20T15:10:04Z',
+  });
+  return {
+    ...n,
+    content_hash: noticeHash(n),
+    version: 1,
+    first_seen_at: '2026-11-20T15:20:00Z',
+    last_seen_at: '2026-11-20T18:20:00Z',
+    last_changed_at: '2026-11-20T15:20:00Z',
+    baseline: false,
+  };
+}
+
+function location(over: Partial<CapacityLocation>): CapacityLocation {
+  return {
+    id: 880421,
+    location: 'STATION 85',
+    identifier: '1001234',
+    flow: 'D',
+    qti: 'DPQ',
+    zone: 'Zone 4',
+    dc: 1_000_000,
+    opc: 800_000,
+    tsq: 770_000,
+    oac: 30_000,
+    it: 'Y',
+    all: 'N',
+    reason: '',
+    service_created_at: '2026-11-19T23:05:00Z',
+    service_updated_at: '2026-11-19T23:05:00Z',
+    ...over,
+  };
+}
+
+const LEVELS = { threshold: 50_000, clear_above: 60_000, unit: 'absolute' as const };
+
+function payloads(): Record<Exclude<SampleKind, 'digest'>, AlertPayload> {
+  const constraint = notice({});
+  const flowOrder = storedFlowOrder();
+  const reminder: AlertPayload = {
+    version: 1,
+    kind: 'deadline',
+    state: 'reminder',
+    rule: 'response-reminders',
+    ...TRANSCO,
+    notice: flowOrder,
+    deadline: { field: 'response_at', at: '2026-11-20T20:00:00Z', before: '2h' },
+  };
+  const capacity = (state: 'firing' | 'resolved', locations: AlertPayload['capacity']) =>
+    ({
+      version: 1,
+      kind: 'capacity',
+      state,
+      rule: 'transco-low-oac',
+      ...TRANSCO,
+      capacity: locations,
+    }) satisfies AlertPayload;
+  return {
+    'notice-new': {
+      version: 1,
+      kind: 'notice',
+      state: 'new',
+      rule: 'transco-constraints',
+      ...TRANSCO,
+      notice: constraint,
+    },
+    'notice-updated': {
+      version: 1,
+      kind: 'notice',
+      state: 'updated',
+      rule: 'transco-constraints',
+      ...TRANSCO,
+      notice: notice({
+        status: 'Supersede',
+        notice: `${constraint.notice}\n\nUpdate: the limit now runs through gas day November 23.`,
+        html: `${constraint.html}<p><b>Update:</b> the limit now runs through gas day November 23.</p>`,
+        end_at: '2026-11-23T15:00:00Z',
+        service_updated_at: '2026-11-20T17:45:12Z',
+      }),
+      changed: ['status', 'notice', 'html', 'end_at', 'service_updated_at'],
+    },
+    reminder,
+    'reminder-late': {
+      ...reminder,
+      deadline: { field: 'response_at', at: '2026-11-20T20:00:00Z', before: '2h', late: true },
+    },
+    'capacity-firing': capacity('firing', {
+      cycle: 'timely',
+      gas_day: '2026-11-20',
+      locations: [
+        { ...location({}), ...LEVELS },
+        {
+          ...location({
+            id: 880437,
+            location: 'STATION 165',
+            identifier: '1001650',
+            oac: 42_500,
+            tsq: 757_500,
+          }),
+          ...LEVELS,
+          repeat: true,
+        },
+      ],
+    }),
+    'capacity-resolved': capacity('resolved', {
+      cycle: 'evening',
+      gas_day: '2026-11-20',
+      locations: [
+        {
+          ...location({ oac: 64_000, tsq: 736_000, service_updated_at: '2026-11-20T03:05:00Z' }),
+          ...LEVELS,
+        },
+      ],
+    }),
+    'operations-schema-drift': {
+      version: 1,
+      kind: 'operations',
+      state: 'schema-drift',
+      rule: 'pipewatch-operations',
+      pipeline: { slug: 'api', name: 'Pipeline Information API' },
+      zone: 'UTC',
+      operations: {
+        event: 'schema-drift',
+        summary:
+          "The API's catalog for notices changed (it now lists 21 fields): check that pipewatch still reads it correctly.",
+        table: 'notices',
+        previous_hash: '3f1c9a0e5b7d2468ace13579bdf02468ace13579bdf02468ace13579bdf02468',
+        hash: '9b2e4d6f8a0c1e3f5a7b9c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8e0f',
+        seen_at: '2026-11-20T18:00:03Z',
+      },
+    },
+    'operations-unknown-pipeline': {
+      version: 1,
+      kind: 'operations',
+      state: 'unknown-pipeline',
+      rule: 'pipewatch-operations',
+      pipeline: { slug: 'rules', name: 'pipewatch rules' },
+      zone: 'UTC',
+      operations: {
+        event: 'unknown-pipeline',
+        summary:
+          "Rule 'station-85-watch' names pipeline 'transcoo', which the API does not track, so it never fires there: did you mean 'transco'? (rules/low-oac.yaml:4:17)",
+        rule: 'station-85-watch',
+        slug: 'transcoo',
+        suggestion: 'transco',
+        at: 'rules/low-oac.yaml:4:17',
+        seen_at: '2026-11-20T18:29:58Z',
+      },
+    },
+  };
+}
+
+/** The outbox subject of each sample, as the decisions key it. */
+const SUBJECTS: Record<Exclude<SampleKind, 'digest'>, string> = {
+  'notice-new': 'notice:216601:v1',
+  'notice-updated': 'notice:216601:v2',
+  reminder: 'notice:216650:response_at:7200000',
+  'reminder-late': 'notice:216650:response_at:7200000',
+  'capacity-firing': 'capacity:transco:2026-11-20:timely:v1:firing:5d41402abc4b',
+  'capacity-resolved': 'capacity:transco:2026-11-20:evening:v1:resolved:7d793037a076',
+  'operations-schema-drift':
+    'schema-drift:notices:9b2e4d6f8a0c1e3f5a7b9c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8e0f',
+  'operations-unknown-pipeline': 'unknown-pipeline:station-85-watch:transcoo',
+};
+
+/** The alerts of one sample for `target` (a target key): one, or three for the digest. */
+export function sampleAlerts(kind: SampleKind, target: string): Alert[] {
+  const all = payloads();
+  const one = (k: Exclude<SampleKind, 'digest'>): Alert => ({
+    key: `${all[k].rule}|${SUBJECTS[k]}|${target}`,
+    payload: all[k],
+  });
+  if (kind === 'digest') return [one('notice-new'), one('reminder'), one('capacity-firing')];
+  return [one(kind)];
+}

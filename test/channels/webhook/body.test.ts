@@ -1,0 +1,233 @@
+/**
+ * The webhook body is built field by field, yet it is what the decisions put in each
+ * alert, less the display zone: the rules engine decides every kind and state on a real
+ * SQLite store, and each alert it queues renders to a body of the contract holding the
+ * stored alert's fields, in their order. An alert that cannot make a body goes dead at
+ * once with one line, and nothing reaches the receiver.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AlertEngine } from '../../../src/alerts/engine.js';
+import type { AlertPayload } from '../../../src/alerts/payload.js';
+import { DeliveryError } from '../../../src/channels/types.js';
+import { webhookBodySchema } from '../../../src/channels/webhook/body-schema.js';
+import { renderWebhook } from '../../../src/channels/webhook/render.js';
+import { createWebhookChannel } from '../../../src/channels/webhook/send.js';
+import type { NoticeEvent, SchemaDriftEvent } from '../../../src/ingest/events.js';
+import { ManualClock } from '../../../src/lib/clock.js';
+import { silentLogger } from '../../../src/lib/logger.js';
+import { toUtcIso } from '../../../src/lib/time.js';
+import type { Rule } from '../../../src/rules/types.js';
+import { Store } from '../../../src/store/index.js';
+import type { CapacityLocation, Notice } from '../../../src/upstream/schemas.js';
+import { memoryThreads, noticeAlert } from '../../fakes/alerts.js';
+import { transcoCycle } from '../../fakes/capacity-event.js';
+import { makeNotice } from '../../fakes/notice.js';
+import { startWebhookReceiver } from '../../fakes/webhook.js';
+
+const HOOK = { kind: 'webhook' as const, url: 'https://hooks.example.com/pipewatch' };
+const at = { file: 'rules/test.yaml', line: 1, col: 1 };
+const SENT_AT = '2026-11-21T12:00:00Z';
+
+const RULES: Rule[] = [
+  {
+    kind: 'notices',
+    name: 'transco-notices',
+    at,
+    filter: { pipelines: ['transco'] },
+    on: ['new', 'updated'],
+    notify: [HOOK],
+  },
+  {
+    kind: 'deadlines',
+    name: 'transco-reminders',
+    at,
+    field: 'response_at',
+    beforeMs: [72_000_000, 7_200_000],
+    filter: { pipelines: ['transco'] },
+    notify: [HOOK],
+  },
+  {
+    kind: 'capacity',
+    name: 'transco-low-oac',
+    at,
+    pipelines: ['transcoo', 'transco'],
+    pipelineRefs: [{ slug: 'transcoo', at: { file: 'rules/test.yaml', line: 4, col: 17 } }],
+    unit: 'absolute',
+    below: 50_000,
+    clearAbove: 60_000,
+    repeatEveryMs: 3_600_000,
+    notify: [HOOK],
+  },
+];
+
+function noticeEvent(n: Notice, over: Partial<NoticeEvent> = {}): NoticeEvent {
+  return {
+    kind: 'notice',
+    change: 'new',
+    notice: n,
+    version: 1,
+    changedFields: [],
+    previous: undefined,
+    tooOld: false,
+    seenAt: '2026-11-20T15:00:00Z',
+    ...over,
+  };
+}
+
+function station(id: number, oac: number): CapacityLocation {
+  return {
+    id,
+    location: `STATION ${id}`,
+    identifier: String(1_001_000 + id),
+    flow: 'D',
+    qti: 'DPQ',
+    zone: 'Z4',
+    dc: 200_000,
+    opc: 200_000,
+    tsq: 200_000 - oac,
+    oac,
+    it: 'N',
+    all: 'Y',
+    reason: '',
+    service_created_at: null,
+    service_updated_at: '2026-11-20T23:05:00Z',
+  };
+}
+
+const drift: SchemaDriftEvent = {
+  kind: 'schema-drift',
+  table: 'notices',
+  previousHash: 'a'.repeat(64),
+  hash: 'b'.repeat(64),
+  description: { name: 'notices', description: '', primary_key: 'id', fields: [] },
+  seenAt: '2026-11-20T15:00:00Z',
+};
+
+/** Every alert the engine queues over a day that has each kind and state in it. */
+function decidedPayloads(): AlertPayload[] {
+  const s = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-webhook-body-')));
+  try {
+    return decide(s);
+  } finally {
+    s.close();
+  }
+}
+
+function decide(s: Store): AlertPayload[] {
+  const clock = new ManualClock('2026-11-20T15:00:00Z');
+  const engine = new AlertEngine(
+    { store: s, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget: HOOK },
+    RULES,
+  );
+  s.pipelines.upsert(
+    {
+      id: 3,
+      name: 'Transco',
+      slug: 'transco',
+      url: '',
+      tsp_name: 'Transco',
+      tsp_id: '3',
+      service_created_at: null,
+      service_updated_at: null,
+    },
+    '2026-11-20T15:00:00Z',
+  );
+  const ingest = (e: NoticeEvent) =>
+    s.transaction(() => {
+      s.notices.upsert(e.notice, e.seenAt, false);
+      engine.hooks().notices?.([e]);
+    });
+  const first = makeNotice({ response_at: '2026-11-21T14:00:00Z' });
+  ingest(noticeEvent(first));
+  ingest(
+    noticeEvent(
+      { ...first, status: 'Supersede' },
+      { change: 'updated', version: 2, changedFields: ['status'], previous: first },
+    ),
+  );
+  clock.set('2026-11-20T18:00:30Z');
+  engine.runReminders();
+  clock.set('2026-11-21T12:30:00Z');
+  engine.runReminders();
+  const cycle = (name: string, locations: CapacityLocation[]) =>
+    s.transaction(() =>
+      engine.hooks().capacity?.(
+        transcoCycle({
+          cycle: name,
+          gasDay: '2026-11-21',
+          locations,
+          seenAt: toUtcIso(clock.now()),
+        }),
+      ),
+    );
+  cycle('timely', [station(1, 30_000), station(2, 40_000)]);
+  clock.advance(3_600_000);
+  cycle('evening', [station(1, 30_000), station(2, 70_000), station(3, 45_000)]);
+  s.transaction(() => engine.hooks().schemaDrift?.(drift));
+  engine.checkPipelines();
+  return s.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload);
+}
+
+describe('the bodies of the alerts the rules decide', () => {
+  let payloads: AlertPayload[] = [];
+  beforeAll(() => {
+    payloads = decidedPayloads();
+  });
+
+  it('cover every kind and state, a late reminder and a repeated location', () => {
+    expect(new Set(payloads.map((p) => `${p.kind}/${p.state}`))).toEqual(
+      new Set([
+        'notice/new',
+        'notice/updated',
+        'deadline/reminder',
+        'capacity/firing',
+        'capacity/resolved',
+        'operations/schema-drift',
+        'operations/unknown-pipeline',
+      ]),
+    );
+    expect(payloads.some((p) => p.deadline?.late === true)).toBe(true);
+    expect(payloads.some((p) => p.capacity?.locations.some((l) => l.repeat === true))).toBe(true);
+  });
+
+  it('are bodies of the contract', () => {
+    for (const p of payloads) {
+      const parsed = webhookBodySchema.safeParse(JSON.parse(renderWebhook(p, SENT_AT)));
+      expect(parsed.error, `${p.kind}/${p.state}`).toBeUndefined();
+    }
+  });
+
+  it('hold every field of the stored alert but its zone, in order, and then sent_at', () => {
+    for (const p of payloads) {
+      const { zone: _zone, ...sent } = p;
+      expect(renderWebhook(p, SENT_AT), `${p.kind}/${p.state}`).toBe(
+        JSON.stringify({ ...sent, sent_at: SENT_AT }),
+      );
+    }
+  });
+});
+
+describe('an alert that cannot make a body', () => {
+  it('goes dead at once with one line, and nothing is posted', async () => {
+    const receiver = await startWebhookReceiver();
+    const channel = createWebhookChannel({}, { clock: new ManualClock(), logger: silentLogger });
+    const { notice: _notice, ...payload } = noticeAlert().payload;
+    const error = await channel
+      .send({ kind: 'webhook', url: receiver.url }, [{ key: 'k', payload }], {
+        now: SENT_AT,
+        threads: memoryThreads(),
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect(error).toMatchObject({
+      permanent: true,
+      reason: 'webhook: cannot render a notice/new alert: it has no notice',
+    });
+    expect(receiver.requests).toBe(0);
+    await channel.close?.();
+    await receiver.close();
+  });
+});
