@@ -6,10 +6,10 @@ import { unconfiguredOpsTarget, unconfiguredTargets } from '../../src/cli/daemon
 import { loadConfig } from '../../src/config/index.js';
 import { Channels } from '../../src/delivery/channels.js';
 import type { Target } from '../../src/domain/targets.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { parseRuleFile } from '../../src/rules/loader.js';
 import { formatProblem } from '../../src/rules/types.js';
+import { ManualClock } from '../support/clock.js';
 
 const SLACK = { SLACK_BOT_TOKEN: 'xoxb-1234-5678-abcdef' };
 const cleanup: Array<() => Promise<void>> = [];

@@ -16,7 +16,6 @@ import { webhookBodySchema } from '../../../src/channels/webhook/body-schema.js'
 import { renderWebhook } from '../../../src/channels/webhook/render.js';
 import { createWebhookChannel } from '../../../src/channels/webhook/send.js';
 import type { NoticeEvent, SchemaDriftEvent } from '../../../src/ingest/events.js';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
 import type { Rule } from '../../../src/rules/types.js';
@@ -26,6 +25,7 @@ import { memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { transcoCycle } from '../../fakes/capacity-event.js';
 import { makeNotice } from '../../fakes/notice.js';
 import { startWebhookReceiver } from '../../fakes/webhook.js';
+import { ManualClock } from '../../support/clock.js';
 
 const HOOK = { kind: 'webhook' as const, url: 'https://hooks.example.com/pipewatch' };
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
