@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseTarget } from '../domain/targets.js';
 import { formatByteSize, parseByteSize } from '../lib/byte-size.js';
 import { formatDuration, parseDuration } from '../lib/duration.js';
+import { isEmailAddress } from '../lib/zod-checks.js';
 
 /** Raw text, trimmed; unset and blank both become `undefined`. */
 export const optionalText = z
@@ -119,13 +120,14 @@ export const bearerToken = z
   .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be letters, digits and -._~+/ only (no spaces)')
   .min(16, 'must be at least 16 characters');
 
-/** `alerts@example.com` or `pipewatch <alerts@example.com>`. */
+/**
+ * `alerts@example.com` or `pipewatch <alerts@example.com>`, the address checked as rule
+ * files' email targets are (`isEmailAddress`).
+ */
 export const emailAddress = z
   .string()
   .refine(
-    (v) =>
-      /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v) ||
-      /^[^<>]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>$/.test(v),
+    (v) => isEmailAddress(v) || isEmailAddress(/^[^<>]*<([^<>]+)>$/.exec(v)?.[1] ?? ''),
     'must be an email address, optionally with a name: "pipewatch <alerts@example.com>"',
   );
 

@@ -117,6 +117,7 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail.example.com', /smtp:\/\/ or smtps:\/\//],
     ['SMTP_ALLOW_PLAINTEXT', 'yes', /must be true or false/],
     ['EMAIL_FROM', 'alerts at example', /must be an email address/],
+    ['EMAIL_FROM', 'pipewatch <alerts@example..com>', /must be an email address/],
     ['PIPEWATCH_EMAIL_RATE', '0', /greater than 0/],
     ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
     ['PIPEWATCH_DIGEST_WINDOW', 'soon', /is not a duration/],
