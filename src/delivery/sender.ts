@@ -7,7 +7,7 @@
 import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
-import { DeliveryError } from '../channels/types.js';
+import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import { backoffDelay, RETRY_AFTER_CEILING_MS, type RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
@@ -160,6 +160,7 @@ export class Sender {
       error instanceof DeliveryError
         ? error
         : new DeliveryError(`${channel.kind}: ${(error as Error)?.message ?? String(error)}`, {
+            code: DeliveryErrorCode.Unknown,
             permanent: false,
             cause: error,
           });
