@@ -19,6 +19,7 @@ import type { IngestHooks } from '../ingest/events.js';
 import { buildFeeds, type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
 import { type Feed, type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
+import { RulesInvalidError } from '../rules/errors.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import { watchRules } from '../rules/watch.js';
@@ -63,17 +64,6 @@ export interface DaemonSetup {
    * platforms' limits being in real time.
    */
   clock?: Clock;
-}
-
-/** The rule files are invalid: start-up stops and lists every problem. */
-export class RulesInvalidError extends Error {
-  readonly code = 'RULES_INVALID';
-  constructor(readonly problems: RuleProblem[]) {
-    super(
-      `${problems.length} problem${problems.length === 1 ? '' : 's'} in the rule files:\n${problems.map(formatProblem).join('\n')}`,
-    );
-    this.name = 'RulesInvalidError';
-  }
 }
 
 /**
