@@ -3,7 +3,8 @@
  * what the platform answered. Each channel's folder keeps the message itself in a pure
  * `render.ts` (alerts → the platform's message), tested without the network. The
  * dispatcher (`src/delivery/`) decides what to send when, and retries; a channel paces
- * itself to its platform's limits and classifies failures as permanent or temporary.
+ * itself to its platform's limits and classifies its failures: by kind
+ * (`DeliveryErrorCode`), and as permanent or temporary.
  */
 import type { AlertPayload } from '../alerts/payload.js';
 import type { Target, TargetKind } from '../domain/targets.js';
