@@ -23,6 +23,8 @@ export interface OutboxRow {
   attempts: number;
   next_attempt_at: UtcIso;
   last_error: string | null;
+  /** The kind of the last failure (a `DeliveryErrorCode`); null before one, or unknown. */
+  last_error_code: string | null;
   created_at: UtcIso;
   sent_at: UtcIso | null;
   /** Set while a send is in flight. */
@@ -34,7 +36,17 @@ export interface OutboxRow {
 /** The outbox as `status` shows it. */
 export interface OutboxSummary extends Record<OutboxStatus, number> {
   oldest_pending_at: UtcIso | null;
-  dead_reasons: Array<{ reason: string; count: number; last_at: UtcIso }>;
+  /**
+   * Dead deliveries by kind of failure (`code`; null: recorded without one): how many,
+   * how many distinct reasons, and the latest one's reason and decision time.
+   */
+  dead_reasons: Array<{
+    code: string | null;
+    reason: string;
+    reasons: number;
+    count: number;
+    last_at: UtcIso;
+  }>;
 }
 
 /** One target's waiting deliveries (see `OutboxStore.backlog`). */
@@ -210,7 +222,7 @@ export class OutboxStore {
     this.each(
       ids,
       `UPDATE outbox SET status = 'sent', sent_at = @at, detail = @detail, claimed_at = NULL,
-         attempts = attempts + 1, last_error = NULL
+         attempts = attempts + 1, last_error = NULL, last_error_code = NULL
        WHERE id = @id`,
       { at, detail },
     );
@@ -220,24 +232,30 @@ export class OutboxStore {
    * A temporary failure: due again at `retryAt`. `attempted` false: these were not sent
    * (another delivery to the same target failed first), so no attempt is counted.
    */
-  retryLater(ids: readonly number[], error: string, retryAt: UtcIso, attempted = true): void {
+  retryLater(
+    ids: readonly number[],
+    error: string,
+    retryAt: UtcIso,
+    attempted = true,
+    code: string | null = null,
+  ): void {
     this.each(
       ids,
       `UPDATE outbox SET claimed_at = NULL, next_attempt_at = @retryAt, last_error = @error,
-         attempts = attempts + @n
+         last_error_code = @code, attempts = attempts + @n
        WHERE id = @id`,
-      { error, retryAt, n: attempted ? 1 : 0 },
+      { error, code, retryAt, n: attempted ? 1 : 0 },
     );
   }
 
   /** A permanent failure, or a temporary one that lasted too long: never tried again. */
-  markDead(ids: readonly number[], error: string): void {
+  markDead(ids: readonly number[], error: string, code: string | null = null): void {
     this.each(
       ids,
       `UPDATE outbox SET status = 'dead', claimed_at = NULL, last_error = @error,
-         attempts = attempts + 1
+         last_error_code = @code, attempts = attempts + 1
        WHERE id = @id`,
-      { error },
+      { error, code },
     );
   }
 
@@ -248,17 +266,20 @@ export class OutboxStore {
     })();
   }
 
-  /** What `status` shows: counts, the oldest pending delivery, dead ones by reason. */
+  /** What `status` shows: counts, the oldest pending delivery, dead ones by kind of failure. */
   summary(): OutboxSummary {
     const oldest = this.db
       .prepare<[], { at: string | null }>(
         `SELECT min(created_at) AS at FROM outbox WHERE status = 'pending'`,
       )
       .get();
+    // The reason shown is the latest row's: SQLite takes bare columns from the max() row.
     const dead = this.db
-      .prepare<[], { reason: string; count: number; last_at: string }>(
-        `SELECT coalesce(last_error, 'unknown') AS reason, count(*) AS count, max(created_at) AS last_at
-         FROM outbox WHERE status = 'dead' GROUP BY reason ORDER BY count DESC, reason LIMIT 10`,
+      .prepare<[], OutboxSummary['dead_reasons'][number]>(
+        `SELECT last_error_code AS code, coalesce(last_error, 'unknown') AS reason,
+           count(DISTINCT last_error) AS reasons, count(*) AS count, max(created_at) AS last_at
+         FROM outbox WHERE status = 'dead' GROUP BY last_error_code
+         ORDER BY count DESC, code LIMIT 10`,
       )
       .all();
     return {

@@ -12,7 +12,7 @@
 import type { TargetKind } from '../domain/targets.js';
 import { systemClock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
-import { type AttemptLimit, DeliveryError, type SendContext } from './types.js';
+import { type AttemptLimit, DeliveryError, DeliveryErrorCode, type SendContext } from './types.js';
 
 /** The default of `PIPEWATCH_DELIVERY_TIMEOUT`. */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
@@ -56,6 +56,7 @@ export async function withDeadline<T>(
   const { clock, ms, signal: parent } = deadline;
   const where = deadline.where ? ` (${deadline.where})` : '';
   const expired = new DeliveryError(`${deadlineReason(deadline.kind, ms)}${where}`, {
+    code: DeliveryErrorCode.Timeout,
     permanent: false,
   });
   const own = new AbortController();

@@ -3,7 +3,8 @@
  * what the platform answered. Each channel's folder keeps the message itself in a pure
  * `render.ts` (alerts → the platform's message), tested without the network. The
  * dispatcher (`src/delivery/`) decides what to send when, and retries; a channel paces
- * itself to its platform's limits and classifies failures as permanent or temporary.
+ * itself to its platform's limits and classifies its failures: by kind
+ * (`DeliveryErrorCode`), and as permanent or temporary.
  */
 import type { AlertPayload } from '../alerts/payload.js';
 import type { Target, TargetKind } from '../domain/targets.js';
@@ -37,8 +38,46 @@ export interface Threads {
   set(target: string, subject: string, ref: ThreadRef): void;
 }
 
-/** Why a send failed, and whether trying again can help. */
+/**
+ * What kind of failure a send met, whatever the channel: the outbox stores it beside the
+ * reason, `status` groups dead deliveries by it, and code branches on it, never on the
+ * reason's text. Whether a failure is permanent is said apart (`DeliveryError.permanent`):
+ * the same kind can be either (Slack's `thread_not_found` is retried, a 404 is not).
+ */
+export const DeliveryErrorCode = {
+  /** The platform asked to slow down (HTTP 429, Slack `ratelimited`, a held Slack queue). */
+  RateLimited: 'RATE_LIMITED',
+  /** No complete answer in time: the attempt's deadline, HTTP 408, an SMTP timeout. */
+  Timeout: 'TIMEOUT',
+  /** The connection failed, was refused or reset; DNS or TLS failed. */
+  Network: 'NETWORK',
+  /** The platform failed on its side: HTTP 5xx, Slack `internal_error`, an SMTP 4xx. */
+  ServerError: 'SERVER_ERROR',
+  /** The credentials are missing, wrong, revoked or expired (HTTP 401, `invalid_auth`). */
+  Auth: 'AUTH',
+  /** Known, but not allowed there (HTTP 403, `not_in_channel`, `missing_scope`). */
+  Forbidden: 'FORBIDDEN',
+  /** The destination does not exist or is gone (HTTP 404, `channel_not_found`, archived). */
+  NotFound: 'NOT_FOUND',
+  /** The message an update was to thread under is gone (`thread_not_found`). */
+  ThreadLost: 'THREAD_LOST',
+  /** The message is larger than the platform takes (HTTP 413, `msg_too_long`). */
+  TooLarge: 'TOO_LARGE',
+  /** The message or target was refused as invalid (other 4xx, SMTP 5xx, a bad id). */
+  Rejected: 'REJECTED',
+  /** The channel lacks a setting it needs (no token; STARTTLS required and not offered). */
+  NotConfigured: 'NOT_CONFIGURED',
+  /** The send was called off: pipewatch is stopping or the channel closed. */
+  Aborted: 'ABORTED',
+  /** Anything not foreseen; retried. */
+  Unknown: 'UNKNOWN',
+} as const;
+export type DeliveryErrorCode = (typeof DeliveryErrorCode)[keyof typeof DeliveryErrorCode];
+
+/** Why a send failed, what kind of failure it is, and whether trying again can help. */
 export class DeliveryError extends Error {
+  /** What kind of failure: what code branches on and `status` groups by. */
+  readonly code: DeliveryErrorCode;
   /** Not worth retrying: the row goes dead with `reason`. */
   readonly permanent: boolean;
   /** What the platform asked for (Retry-After, retry_after), in milliseconds. */
@@ -48,11 +87,17 @@ export class DeliveryError extends Error {
 
   constructor(
     reason: string,
-    options: { permanent: boolean; retryAfterMs?: number; cause?: unknown },
+    options: {
+      code: DeliveryErrorCode;
+      permanent: boolean;
+      retryAfterMs?: number | undefined;
+      cause?: unknown;
+    },
   ) {
     super(reason, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DeliveryError';
     this.reason = reason;
+    this.code = options.code;
     this.permanent = options.permanent;
     this.retryAfterMs = options.retryAfterMs;
   }

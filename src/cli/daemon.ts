@@ -19,8 +19,8 @@ import type { IngestHooks } from '../ingest/events.js';
 import { type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
 import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
+import { RulesInvalidError } from '../rules/errors.js';
 import { loadRules } from '../rules/loader.js';
-import { formatProblem, type RuleProblem } from '../rules/types.js';
 import { Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';
 import type { CliContext } from './context.js';
@@ -66,17 +66,6 @@ export interface DaemonSetup {
    * platforms' limits being in real time.
    */
   clock?: Clock;
-}
-
-/** The rule files are invalid: start-up stops and lists every problem. */
-export class RulesInvalidError extends Error {
-  readonly code = 'RULES_INVALID';
-  constructor(readonly problems: RuleProblem[]) {
-    super(
-      `${problems.length} problem${problems.length === 1 ? '' : 's'} in the rule files:\n${problems.map(formatProblem).join('\n')}`,
-    );
-    this.name = 'RulesInvalidError';
-  }
 }
 
 /** A wired daemon. */

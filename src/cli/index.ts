@@ -3,17 +3,13 @@
  * failure into a message and an exit status (0 ok, 1 the command failed, 2 bad usage or
  * configuration). Runs in-process with injected streams, environment and signal.
  */
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { ZodError } from 'zod';
-import { ConfigError } from '../config/index.js';
 import { VERSION } from '../lib/version.js';
-import { DatabaseError } from '../store/index.js';
-import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
 import { apiCommand } from './api.js';
 import { CliContext, type CliIo } from './context.js';
-import { RulesInvalidError } from './daemon.js';
 import { demoCommand } from './demo.js';
-import { BadInputError } from './errors.js';
+import { ExitCode, exitOutcome, failureCode } from './exit-status.js';
 import { rulesCommand } from './rules.js';
 import { runCommand } from './run.js';
 import { sendTestCommand } from './send-test.js';
@@ -21,8 +17,7 @@ import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
 import { whyCommand } from './why.js';
 
-/** Exit statuses. */
-export const ExitCode = { Ok: 0, Failed: 1, Usage: 2 } as const;
+export { ExitCode } from './exit-status.js';
 
 /** Runs the command line `argv` (without `node` and the script) and returns the exit status. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -62,36 +57,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** Prints a failure and returns its exit status (see `exit-status.ts`). */
 function report(error: unknown, ctx: CliContext): number {
-  if (error instanceof CommanderError) {
-    return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)
-      ? ExitCode.Ok
-      : ExitCode.Usage;
-  }
-  if (error instanceof ConfigError) {
-    for (const line of error.lines) ctx.err(`pipewatch: ${line}`);
-    return ExitCode.Usage;
-  }
-  if (error instanceof RulesInvalidError) {
-    ctx.err(`pipewatch: ${error.message}`);
-    return ExitCode.Usage;
-  }
-  if (error instanceof DatabaseError) {
-    ctx.err(`pipewatch: ${error.message}`);
-    return ExitCode.Failed;
-  }
-  if (error instanceof AuthenticationError) {
-    ctx.err(`pipewatch: ${error.message}`);
-    ctx.err('pipewatch: check PIPEWATCH_API_USER and PIPEWATCH_API_KEY');
-    return ExitCode.Failed;
-  }
-  if (error instanceof UpstreamError) {
-    ctx.err(`pipewatch: ${error.message}`);
-    return ExitCode.Failed;
-  }
-  if (error instanceof BadInputError) {
-    for (const line of error.lines) ctx.err(`pipewatch: ${line}`);
-    return ExitCode.Usage;
+  const known = exitOutcome(failureCode(error));
+  if (known) {
+    if (!known.quiet) {
+      const { lines } = error as { lines?: unknown };
+      const said = Array.isArray(lines) ? lines.map(String) : [(error as Error).message];
+      for (const line of said) ctx.err(`pipewatch: ${line}`);
+      if (known.hint) ctx.err(`pipewatch: ${known.hint}`);
+    }
+    return known.status;
   }
   if (ctx.signal.aborted && (error as { name?: string })?.name === 'AbortError') return ExitCode.Ok;
   if (error instanceof ZodError) {

@@ -1,9 +1,10 @@
 /**
  * `pipewatch status`: each feed's last attempt, success and error, what is stored, the
  * capacity plan (which pipelines and cycles are fetched, and which rule asked), the
- * outbox: pending (with the oldest one's age), sent, and dead with their reasons, and
- * the delivery targets that are stuck (an alert undelivered for longer than
- * `PIPEWATCH_DELIVERY_STUCK_AFTER`), each with the age of its oldest undelivered alert.
+ * outbox: pending (with the oldest one's age), sent, and dead by kind of failure (each
+ * kind with the reason of its latest), and the delivery targets that are stuck (an alert
+ * undelivered for longer than `PIPEWATCH_DELIVERY_STUCK_AFTER`), each with the age of its
+ * oldest undelivered alert.
  * Exits 1 when a feed is unhealthy or a target is stuck, as `/healthz` answers 503.
  */
 import { Command } from 'commander';
@@ -69,8 +70,14 @@ export function statusCommand(ctx: CliContext): Command {
           ? ` (oldest ${formatDuration(Math.max(0, Math.round((now.getTime() - Date.parse(o.oldest_pending_at)) / 1000) * 1000))} ago)`
           : '';
         ctx.out(`outbox: ${o.pending} pending${oldest}, ${o.sent} sent, ${o.dead} dead`);
-        for (const d of o.dead_reasons)
-          ctx.out(`  dead: ${d.count} × ${d.reason} (last decided ${d.last_at})`);
+        for (const d of o.dead_reasons) {
+          const kind = d.code ?? 'no kind recorded';
+          const what =
+            d.reasons > 1
+              ? `${kind}, ${d.reasons} reasons, the latest ${d.reason}`
+              : `${d.reason} [${kind}]`;
+          ctx.out(`  dead: ${d.count} × ${what} (last decided ${d.last_at})`);
+        }
         printStuck(ctx, backlog);
         for (const f of report.feeds) if (f.reason) ctx.out(`${f.feed}: ${f.reason}`);
         ctx.exitCode = report.healthy ? 0 : 1;

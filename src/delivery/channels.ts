@@ -10,7 +10,7 @@ import { createEmailChannel } from '../channels/email/index.js';
 import { createPreviewChannel } from '../channels/preview.js';
 import { createSlackChannels } from '../channels/slack/index.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
-import { DeliveryError } from '../channels/types.js';
+import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import { createWebhookChannel } from '../channels/webhook/send.js';
 import type { Config } from '../config/index.js';
 import type { TargetKind } from '../domain/targets.js';
@@ -38,6 +38,7 @@ function unconfigured<K extends TargetKind>(kind: K): Channel<K> {
     maxDigest: 1,
     async send() {
       throw new DeliveryError(`${kind}: not configured (set ${CHANNEL_SETTINGS[kind]})`, {
+        code: DeliveryErrorCode.NotConfigured,
         permanent: false,
       });
     },

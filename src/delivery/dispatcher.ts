@@ -15,10 +15,10 @@
  *   released on start, and those of a lane or pass that failed (the database, not a
  *   platform) right after it, so those rows are sent again: at-least-once, with
  *   duplicates only for what was in flight.
- * - A temporary failure is retried with capped exponential backoff and full jitter, or
- *   after the platform's `Retry-After`; the target's later alerts wait behind it, new
- *   ones included. A permanent failure, or a temporary one older than the maximum age,
- *   makes the row dead with its reason, logged once and counted.
+ * - A temporary failure is retried with backoff, or after the platform's `Retry-After`;
+ *   the target's later alerts wait behind it, new ones included. A permanent failure, or
+ *   a temporary one older than the maximum age, makes the row dead with its reason and
+ *   kind, logged once and counted (the decision: `retry-policy.ts`).
  */
 import type { OutboxRow } from '../alerts/outbox.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from '../channels/deadline.js';

@@ -7,15 +7,15 @@
 import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
-import { DeliveryError } from '../channels/types.js';
-import { backoffDelay, RETRY_AFTER_CEILING_MS, type RetryPolicy } from '../lib/backoff.js';
+import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
+import type { RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
-import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
 import { logDead, logSent } from './delivery-log.js';
+import { decideRetry } from './retry-policy.js';
 
 /** The metrics delivery keeps (the daemon's `Metrics` has them, with the others). */
 export interface DeliveryMetrics {
@@ -23,9 +23,6 @@ export interface DeliveryMetrics {
   deliveryMessages: Counter<'channel'>;
   outbox: Gauge<'status'>;
 }
-
-/** Never sooner than this: full jitter can draw 0, and a refusing target must not be hammered. */
-const MIN_RETRY_MS = 1_000;
 
 /** What sending needs; see `DispatcherDeps`. */
 export interface SenderDeps {
@@ -160,6 +157,7 @@ export class Sender {
       error instanceof DeliveryError
         ? error
         : new DeliveryError(`${channel.kind}: ${(error as Error)?.message ?? String(error)}`, {
+            code: DeliveryErrorCode.Unknown,
             permanent: false,
             cause: error,
           });
@@ -167,44 +165,31 @@ export class Sender {
       logger.error({ err: error, channel: channel.kind }, 'delivery failed unexpectedly');
     const reason = this.scrub(failure.reason);
     const now = clock.now();
-    const oldest = Math.min(...rows.map((r) => Date.parse(r.created_at)));
-    const expired = now.getTime() - oldest >= this.options.maxAgeMs;
-    // A platform asking for a wait that ends past the maximum age cannot be retried without
-    // either going against what it asked or keeping the alert beyond its age: give up now.
-    const asked = failure.retryAfterMs;
-    const tooLong = asked !== undefined && now.getTime() + asked > oldest + this.options.maxAgeMs;
-    if (failure.permanent || expired || tooLong) {
-      const age = formatDuration(this.options.maxAgeMs);
-      const why = failure.permanent
-        ? reason
-        : tooLong && !expired
-          ? `gave up: asked to wait ${formatDuration(Math.min(asked, RETRY_AFTER_CEILING_MS))}, past the maximum age of ${age}: ${reason}`
-          : `gave up after ${age}: ${reason}`;
-      store.outbox.markDead(ids, why);
+    const attempt = Math.max(...rows.map((r) => r.attempts)) + 1;
+    const decision = decideRetry(
+      {
+        reason,
+        permanent: failure.permanent,
+        retryAfterMs: failure.retryAfterMs,
+        nowMs: now.getTime(),
+        oldestMs: Math.min(...rows.map((r) => Date.parse(r.created_at))),
+        attempt,
+      },
+      this.options,
+      this.options.random,
+    );
+    if (decision.dead) {
+      store.outbox.markDead(ids, decision.why, failure.code);
       metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
-      logDead(logger, rows, why, failure.permanent, (text) => this.scrub(text));
+      logDead(logger, rows, decision.why, failure.permanent, (text) => this.scrub(text));
       report.dead(ids);
       return undefined;
     }
-    const attempts = Math.max(...rows.map((r) => r.attempts)) + 1;
-    const delay = Math.max(
-      MIN_RETRY_MS,
-      backoffDelay(
-        {
-          ...this.options.retry,
-          attempts: Number.POSITIVE_INFINITY,
-          maxElapsedMs: this.options.maxAgeMs,
-        },
-        attempts,
-        this.options.random,
-        failure.retryAfterMs,
-      ),
-    );
-    const retryAt = toUtcIso(new Date(now.getTime() + delay));
-    store.outbox.retryLater(ids, reason, retryAt);
+    const retryAt = toUtcIso(new Date(now.getTime() + decision.delayMs));
+    store.outbox.retryLater(ids, reason, retryAt, true, failure.code);
     metrics?.deliveries.inc({ channel: channel.kind, result: 'retry' }, rows.length);
     logger.warn(
-      { reason, attempts, retry_at: retryAt, alerts: rows.length },
+      { reason, code: failure.code, attempts: attempt, retry_at: retryAt, alerts: rows.length },
       `delivery will be retried: ${reason}`,
     );
     report.retrying(ids);

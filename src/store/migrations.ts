@@ -213,4 +213,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE pipelines ADD COLUMN capacity_missing_at TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'outbox: the kind of the last failure, beside its reason',
+    sql: `
+      ALTER TABLE outbox ADD COLUMN last_error_code TEXT;
+    `,
+  },
 ];

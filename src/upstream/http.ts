@@ -13,20 +13,16 @@ import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { readLimitedBody } from './body.js';
 import {
-  AuthenticationError,
   MalformedBodyError,
   NetworkError,
-  NotFoundError,
-  RateLimitedError,
   type RequestContext,
-  RequestRejectedError,
   SchemaError,
-  ServerError,
   TimeoutError,
   UpstreamError,
 } from './errors.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { clipMessage, EnvelopeSchema } from './schemas.js';
+import { errorForEnvelope, errorForStatus } from './status-errors.js';
 
 /** Timeouts of one attempt, in milliseconds. */
 export interface Timeouts {
@@ -86,9 +82,6 @@ export interface TransportStats {
   retries: number;
   failures: number;
 }
-
-const AUTH_MESSAGE =
-  /(user|key|credential|password|token).*(invalid|not valid|does not appear|wrong)|unauthori[sz]ed|forbidden|premium/i;
 
 export class Transport {
   private readonly agent: Agent;
@@ -261,23 +254,10 @@ export class Transport {
     const envelope = parsed?.success ? parsed.data : undefined;
     // An API that echoes the key it refused must not get it into logs, status or sync_state.
     const apiMessages = (envelope?.messages ?? []).map((m) => clipMessage(this.redact(m)));
-    const said = apiMessages.length > 0 ? `: ${apiMessages.join(' ')}` : '';
     const retryAfterMs = parseRetryAfter(headers['retry-after'], this.options.clock.now());
     const base = { context, status, apiMessages, retryAfterMs };
-
-    if (status === 401 || status === 403) {
-      return fail(new AuthenticationError(`authentication failed (HTTP ${status})${said}`, base));
-    }
-    if (status === 404) return fail(new NotFoundError(`not found (HTTP 404)${said}`, base));
-    if (status === 429) {
-      return fail(new RateLimitedError(`rate limited (HTTP 429)${said}`, base));
-    }
-    if (status >= 500) {
-      return fail(new ServerError(`server error (HTTP ${status})${said}`, base));
-    }
-    if (status < 200 || status >= 300) {
-      return fail(new RequestRejectedError(`request rejected (HTTP ${status})${said}`, base));
-    }
+    const refused = errorForStatus(base);
+    if (refused) return fail(refused);
     if (!jsonOk) {
       const preview = JSON.stringify(this.redact(text.slice(0, 200)).slice(0, 60));
       return fail(
@@ -290,22 +270,10 @@ export class Transport {
     if (!envelope) {
       const issue = parsed?.error?.issues[0];
       const field = issue ? issue.path.join('.') || '(root)' : '(root)';
-      return fail(
-        new SchemaError(
-          `response is not an API envelope: ${field}: ${issue?.message ?? 'unexpected shape'}`,
-          {
-            ...base,
-            field,
-          },
-        ),
-      );
+      const what = `${field}: ${issue?.message ?? 'unexpected shape'}`;
+      return fail(new SchemaError(`response is not an API envelope: ${what}`, { ...base, field }));
     }
-    if (envelope.status !== 'success') {
-      const Kind = AUTH_MESSAGE.test(apiMessages.join(' '))
-        ? AuthenticationError
-        : RequestRejectedError;
-      return fail(new Kind(`API answered status "${envelope.status}"${said}`, base));
-    }
+    if (envelope.status !== 'success') return fail(errorForEnvelope(envelope.status, base));
     return {
       status: envelope.status,
       messages: apiMessages,

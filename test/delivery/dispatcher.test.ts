@@ -207,6 +207,7 @@ describe('the dispatcher', () => {
           maxDigest: 1,
           send: async () => {
             throw new DeliveryError('slack: not configured (set SLACK_BOT_TOKEN)', {
+              code: 'NOT_CONFIGURED',
               permanent: false,
             });
           },

@@ -10,26 +10,16 @@
  * An updated notice is posted as a reply to the first message for that notice, and the
  * message that showed the previous version is edited to say it was superseded.
  */
-import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes } from 'discord.js';
+import { REST, Routes } from 'discord.js';
 import { targetKey } from '../../domain/targets.js';
 import { redactor } from '../../lib/redact.js';
-import {
-  DEFAULT_DELIVERY_TIMEOUT_MS,
-  deadlineFor,
-  deadlineReason,
-  withDeadline,
-} from '../deadline.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
-import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
-import { DeliveryError } from '../types.js';
-import {
-  type Embed,
-  fitEmbeds,
-  MAX_DIGEST,
-  nonceFor,
-  renderMessage,
-  supersededEmbed,
-} from './render.js';
+import type { Alert, Channel, ChannelDeps, Delivered, SendContext } from '../types.js';
+import { DeliveryError, DeliveryErrorCode } from '../types.js';
+import { noToken, toDeliveryError } from './errors.js';
+import { MAX_DIGEST, nonceFor, renderMessage } from './render.js';
+import { NoticeMessages, type Posted, remember } from './threads.js';
 
 export interface DiscordOptions {
   token: string;
@@ -46,15 +36,7 @@ export interface DiscordChannels {
   discord_dm: Channel<'discord_dm'>;
 }
 
-/** Where a notice's message is and what its embeds were, to edit it later. */
-interface Posted {
-  channel: string;
-  message: string;
-  index: number;
-  embeds: Embed[];
-}
-
-const REMEMBERED = 1000;
+/** A Discord id: a number of up to 20 digits. */
 const SNOWFLAKE = /^\d{1,20}$/;
 
 /**
@@ -78,29 +60,7 @@ async function request(url: string, init: unknown): Promise<Response> {
   return new Response(text, { status: 429, headers });
 }
 
-/** Adds to a map, forgetting the oldest entries past `REMEMBERED`. */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
-}
-
-function parseRef(ref: ThreadRef | undefined): Posted | undefined {
-  if (!ref?.channel || !ref.message) return undefined;
-  try {
-    const embeds = JSON.parse(ref.embeds ?? '[]') as Embed[];
-    return { channel: ref.channel, message: ref.message, index: Number(ref.index ?? 0), embeds };
-  } catch {
-    return { channel: ref.channel, message: ref.message, index: 0, embeds: [] };
-  }
-}
-
-/** The thread subject of an alert about a notice. */
-function subjectOf(alert: Alert): string | undefined {
-  const { kind, notice } = alert.payload;
-  return notice && kind !== 'capacity' ? `notice:${notice.id}` : undefined;
-}
-
+/** Creates both Discord channels around one REST client. */
 export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps): DiscordChannels {
   const log = deps.logger.child({ channel: 'discord' });
   const { token } = options;
@@ -126,59 +86,15 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
   );
   let unauthorized = false;
   const dmChannels = new Map<string, string>();
-  /** Thread key → the message showing the notice's latest version. */
-  const latest = new Map<string, Posted>();
-  /** Message id → its embeds as last edited. */
-  const edited = new Map<string, Embed[]>();
-
+  const notices = new NoticeMessages();
   const scrub = redactor([token]);
-
-  /** Any failure as a DeliveryError, its reason naming `where` and never the token. */
-  function classify(err: unknown, where: string, signal?: AbortSignal): DeliveryError {
-    if (err instanceof DeliveryError) return err;
-    const fail = (reason: string, permanent: boolean, retryAfterMs?: number, cause?: unknown) =>
-      new DeliveryError(clip(scrub(oneLine(reason)), 300), {
-        permanent,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        ...(cause === undefined ? {} : { cause }),
-      });
-    if (err instanceof RateLimitError) {
-      const ms = Math.ceil(Math.max(err.retryAfter, err.timeToReset));
-      const scope = err.global ? 'global rate limit' : 'rate limited';
-      return fail(`discord: 429 ${scope}, retry in ${Math.ceil(ms / 1000)}s (${where})`, false, ms);
-    }
-    if (err instanceof DiscordAPIError) {
-      if (err.status === 401) unauthorized = true;
-      const raw = (err.rawError as { message?: string }).message ?? 'error';
-      const message = raw.replace(new RegExp(`^${err.status}: `), '');
-      const detail = err.code === 50035 ? `: ${err.message.split('\n')[1] ?? ''}` : '';
-      const code = typeof err.code === 'number' && err.code > 0 ? ` [${err.code}]` : '';
-      const hint = err.status === 401 ? ', check DISCORD_BOT_TOKEN' : '';
-      const text = `${message}${code}${detail}${hint}`;
-      const permanent =
-        err.status >= 400 && err.status < 500 && ![408, 425, 429].includes(err.status);
-      return fail(`discord: ${err.status} ${text} (${where})`, permanent);
-    }
-    if (err instanceof HTTPError)
-      return fail(`discord: ${err.status} ${err.message} (${where})`, false);
-    if (signal?.aborted) return fail(`discord: aborted (${where})`, false);
-    const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };
-    if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
-      return fail(`${deadlineReason('discord', timeoutMs)} (${where})`, false);
-    }
-    const code = e?.cause?.code ?? e?.code ?? e?.message ?? String(err);
-    return fail(`discord: network error ${code} (${where})`, false, undefined, err);
-  }
 
   async function call<T>(
     where: string,
     ctx: Pick<SendContext, 'signal' | 'deadline'> | undefined,
     fn: (signal?: AbortSignal) => Promise<unknown>,
   ) {
-    if (!token || unauthorized) {
-      const reason = token ? '401 Unauthorized, check' : 'no token, set';
-      throw new DeliveryError(`discord: ${reason} DISCORD_BOT_TOKEN`, { permanent: true });
-    }
+    if (!token || unauthorized) throw noToken(Boolean(token));
     try {
       // The client's own timeout ends when the headers arrive; the deadline covers the
       // body too. The client adds an abort listener to a request's signal and never
@@ -187,7 +103,10 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       const deadline = deadlineFor('discord', ctx ?? {}, timeoutMs, where);
       return (await withDeadline(deadline, (signal) => fn(signal))) as T;
     } catch (err) {
-      const failure = classify(err, where, ctx?.signal);
+      const aborted = ctx?.signal?.aborted;
+      const failure = toDeliveryError(err, { where, timeoutMs, scrub, aborted });
+      // Discord refused the token: no later request can do better until a restart.
+      if (failure.code === DeliveryErrorCode.Auth) unauthorized = true;
       log.debug(
         { reason: failure.reason, permanent: failure.permanent },
         'discord: request failed',
@@ -199,32 +118,20 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
   function checkId(id: string, what: string): void {
     if (!SNOWFLAKE.test(id)) {
       const reason = `discord: invalid ${what} id "${clip(oneLine(id), 40)}" (a Discord ${what} id is a number)`;
-      throw new DeliveryError(reason, { permanent: true });
+      throw new DeliveryError(reason, { code: DeliveryErrorCode.Rejected, permanent: true });
     }
   }
 
   /** Greys out the messages that showed the previous versions of updated notices. */
   async function supersede(previous: Posted[], posted: string, ctx: SendContext) {
-    const byMessage = new Map<string, { channel: string; embeds: Embed[]; indices: number[] }>();
-    for (const p of previous) {
-      if (p.message === posted) continue;
-      const entry = byMessage.get(p.message) ?? {
-        channel: p.channel,
-        embeds: edited.get(p.message) ?? p.embeds,
-        indices: [],
-      };
-      entry.indices.push(p.index);
-      byMessage.set(p.message, entry);
-    }
-    for (const [message, { channel, embeds, indices }] of byMessage) {
-      if (embeds.length === 0) continue;
-      const next = fitEmbeds(embeds.map((e, i) => (indices.includes(i) ? supersededEmbed(e) : e)));
-      const body = { embeds: next, allowed_mentions: { parse: [] } };
+    for (const edit of notices.supersede(previous, posted)) {
+      const { channel, message } = edit;
+      const body = { embeds: edit.embeds, allowed_mentions: { parse: [] } };
       try {
         await call(`channel ${channel}`, ctx, (scoped) =>
           rest.patch(Routes.channelMessage(channel, message), { body, signal: scoped }),
         );
-        remember(edited, message, next);
+        notices.edited(edit);
       } catch (err) {
         const reason = err instanceof DeliveryError ? err.reason : 'discord: edit failed';
         log.warn({ message, reason }, `discord: could not mark message superseded: ${reason}`);
@@ -242,17 +149,13 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
   ): Promise<Delivered> {
     if (alerts.length === 0 || alerts.length > MAX_DIGEST) {
       throw new DeliveryError(`discord: ${alerts.length} alerts in one message`, {
+        code: DeliveryErrorCode.Rejected,
         permanent: true,
       });
     }
     const message = renderMessage(alerts, ctx.now);
-    const subjects = alerts.map(subjectOf);
-    const refs = subjects.map((s) => (s ? parseRef(ctx.threads.get(target, s)) : undefined));
-    const replyTo = alerts
-      .map((a, i) =>
-        a.payload.state === 'updated' || a.payload.kind === 'deadline' ? refs[i] : undefined,
-      )
-      .find((r) => r?.channel === channel);
+    const first = notices.firstMessages(target, alerts, ctx.threads);
+    const replyTo = notices.replyTo(alerts, first, channel);
     const body = {
       ...message,
       nonce: nonceFor(alerts),
@@ -264,26 +167,12 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
     const sent = await call<{ id: string }>(where, ctx, (scoped) =>
       rest.post(Routes.channelMessages(channel), { body, signal: scoped }),
     );
-    const previous: Posted[] = [];
-    alerts.forEach((alert, index) => {
-      const subject = subjects[index];
-      const { kind, state } = alert.payload;
-      if (!subject || kind !== 'notice' || index >= message.embeds.length) return;
-      const key = `${target}|${subject}`;
-      const before = latest.get(key) ?? refs[index];
-      if (state === 'updated' && before?.channel === channel) previous.push(before);
-      const now: Posted = { channel, message: sent.id, index, embeds: message.embeds };
-      remember(latest, key, now);
-      if (!refs[index]) {
-        const ref = {
-          channel,
-          message: sent.id,
-          index: String(index),
-          embeds: JSON.stringify(message.embeds),
-        };
-        ctx.threads.set(target, subject, ref);
-      }
-    });
+    const previous = notices.posted(
+      { target, channel, id: sent.id, embeds: message.embeds },
+      alerts,
+      first,
+      ctx.threads,
+    );
     if (previous.length > 0) await supersede(previous, sent.id, ctx);
     const reply = replyTo ? ` reply_to=${replyTo.message}` : '';
     log.debug({ target, message: sent.id, alerts: alerts.length }, 'discord: message posted');

@@ -4,7 +4,8 @@
  * `rateDelta` window, PIPEWATCH_EMAIL_RATE per second) over at most `maxConnections`
  * connections (default 2). SMTP answers become typed failures: a 5xx reply is permanent
  * (503, a protocol-state hiccup, is not), a 4xx reply, a refused or dropped connection and
- * a timeout are temporary, a login refused or impossible is permanent. The SMTP password
+ * a timeout are temporary, a login refused or impossible is permanent; each failure says
+ * its kind (`DeliveryErrorCode`) besides. The SMTP password
  * is scrubbed from every reason, error and log line this channel makes, and never sent
  * in clear text: an `smtp://` login requires STARTTLS (nodemailer's `requireTLS`), and a
  * server that offers none fails the delivery for good, unless `allowPlaintext` says the
@@ -20,6 +21,7 @@ import {
   type ChannelDeps,
   type Delivered,
   DeliveryError,
+  DeliveryErrorCode,
   type SendContext,
   type TargetOf,
 } from '../types.js';
@@ -62,6 +64,26 @@ export const NO_STARTTLS_REASON =
 
 /** Codes of failures that no retry mends: the login, the configuration, the envelope. */
 const PERMANENT_CODES = new Set(['EAUTH', 'ENOAUTH', 'ECONFIG', 'EENVELOPE', 'EMAXRECIPIENTS']);
+
+/** The kinds of nodemailer's codes, and of the socket errors it passes on. */
+const EMAIL_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map([
+  ['EAUTH', DeliveryErrorCode.Auth],
+  ['ENOAUTH', DeliveryErrorCode.Auth],
+  ['ECONFIG', DeliveryErrorCode.NotConfigured],
+  ['EENVELOPE', DeliveryErrorCode.Rejected],
+  ['EMAXRECIPIENTS', DeliveryErrorCode.Rejected],
+  ['EMESSAGE', DeliveryErrorCode.Rejected],
+  ['ETIMEDOUT', DeliveryErrorCode.Timeout],
+  ['EABORT', DeliveryErrorCode.Aborted],
+  ['ECONNECTION', DeliveryErrorCode.Network],
+  ['ECONNREFUSED', DeliveryErrorCode.Network],
+  ['ECONNRESET', DeliveryErrorCode.Network],
+  ['ESOCKET', DeliveryErrorCode.Network],
+  ['ETLS', DeliveryErrorCode.Network],
+  ['EDNS', DeliveryErrorCode.Network],
+  ['ENOTFOUND', DeliveryErrorCode.Network],
+  ['EPROTOCOL', DeliveryErrorCode.ServerError],
+]);
 
 /** The email channel over a pooled SMTP transport. */
 export function createEmailChannel(
@@ -110,6 +132,7 @@ export function createEmailChannel(
       } catch (err) {
         const why = oneLine(err instanceof Error ? err.message : String(err));
         throw new DeliveryError(clip(`email: cannot render: ${why}`, TEXT_MAX), {
+          code: DeliveryErrorCode.Rejected,
           permanent: true,
         });
       }
@@ -195,12 +218,20 @@ function describe(
   const reply = e.responseCode;
   let reason: string;
   let permanent: boolean;
+  let kind: DeliveryErrorCode;
   if (code === 'ETLS' && e.command === 'STARTTLS' && typeof reply === 'number') {
     // requireTLS asked for STARTTLS and the server refused the command: it has none.
     reason = NO_STARTTLS_REASON;
     permanent = true;
+    kind = DeliveryErrorCode.NotConfigured;
   } else if (typeof reply === 'number' && reply >= 400) {
     permanent = typeof e.permanent === 'boolean' ? e.permanent : reply >= 500;
+    kind =
+      code === 'EAUTH'
+        ? DeliveryErrorCode.Auth
+        : permanent
+          ? DeliveryErrorCode.Rejected
+          : DeliveryErrorCode.ServerError;
     const response = oneLine(e.response ?? '') || `${reply} ${message}`;
     const who = e.rejected?.length ? ` (${e.rejected.join(', ')})` : '';
     const login = code === 'EAUTH' ? `login as ${where.user} refused: ` : '';
@@ -208,6 +239,7 @@ function describe(
   } else {
     permanent = PERMANENT_CODES.has(code);
     const cause = e.originalCode ?? code;
+    kind = EMAIL_CODES.get(code) ?? EMAIL_CODES.get(cause) ?? DeliveryErrorCode.Unknown;
     if (cause === 'ECONNREFUSED') reason = `email: connection refused by ${where.server}`;
     else if (code === 'ETIMEDOUT')
       reason = `email: timed out talking to ${where.server} (${e.timeoutType ?? 'reply'})`;
@@ -222,5 +254,5 @@ function describe(
     // An AUTH command carries the credentials, base64-encoded.
     command: e.command ? (/^auth/i.test(e.command) ? 'AUTH' : scrub(e.command)) : undefined,
   });
-  return new DeliveryError(safe, { permanent, cause });
+  return new DeliveryError(safe, { code: kind, permanent, cause });
 }

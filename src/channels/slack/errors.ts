@@ -1,15 +1,20 @@
 /**
  * Slack Web API failures as `DeliveryError`s: which Slack `error` codes are permanent
  * (the target or the token is wrong, the message is refused) and which are worth
- * retrying (rate limits, Slack's own failures, HTTP 5xx, network errors and timeouts).
+ * retrying (rate limits, Slack's own failures, HTTP 5xx, network errors and timeouts),
+ * and the kind (`DeliveryErrorCode`) of each. Slack answers most failures with HTTP 200
+ * and `ok: false`, so its own `error` string decides, through the tables below; an HTTP
+ * failure goes by the classifier every HTTP caller shares.
  * Reasons name the code and the destination, `slack: channel_not_found (#ops)`, and are
  * built from codes and numbers only, so no token or message text can reach them.
  */
 import { webApi } from '@slack/bolt';
 import { RETRY_AFTER_CEILING_MS } from '../../lib/backoff.js';
 import { redactPatterns } from '../../lib/redact.js';
+import { deadlineReason } from '../deadline.js';
+import { codeForStatus, retryableStatus } from '../errors.js';
 import { oneLine } from '../text.js';
-import { DeliveryError } from '../types.js';
+import { DeliveryError, DeliveryErrorCode } from '../types.js';
 
 /** Errors that another attempt cannot fix. */
 export const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
@@ -77,14 +82,84 @@ export const TEMPORARY_ERRORS: ReadonlySet<string> = new Set([
   'team_added_to_org',
 ]);
 
-const RETRYABLE_HTTP = new Set([408, 425, 429]);
+const C = DeliveryErrorCode;
+
+/**
+ * The kind of each Slack `error` pipewatch knows: every one of the two sets above, and
+ * the thread errors an update meets when the first message of a notice is gone. Any
+ * other is `UNKNOWN` (and retried).
+ */
+export const SLACK_ERROR_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map(
+  Object.entries({
+    [C.RateLimited]: ['ratelimited', 'rate_limited'],
+    [C.ServerError]: ['internal_error', 'fatal_error', 'service_unavailable', 'team_added_to_org'],
+    [C.Timeout]: ['request_timeout'],
+    [C.ThreadLost]: ['thread_not_found', 'invalid_thread_ts', 'message_not_found'],
+    [C.NotFound]: [
+      'channel_not_found',
+      'is_archived',
+      'channel_is_archived',
+      'users_not_found',
+      'user_not_found',
+      'user_disabled',
+    ],
+    [C.Auth]: [
+      'invalid_auth',
+      'not_authed',
+      'account_inactive',
+      'token_revoked',
+      'token_expired',
+      'two_factor_setup_required',
+      'org_login_required',
+    ],
+    [C.Forbidden]: [
+      'not_in_channel',
+      'no_permission',
+      'missing_scope',
+      'not_allowed_token_type',
+      'ekm_access_denied',
+      'access_denied',
+      'restricted_action',
+      'restricted_action_read_only_channel',
+      'restricted_action_thread_only_channel',
+      'restricted_action_non_threadable_channel',
+      'team_access_not_granted',
+      'enterprise_is_restricted',
+      'user_not_visible',
+      'cannot_dm_bot',
+    ],
+    [C.TooLarge]: ['msg_too_long', 'msg_blocks_too_long', 'too_many_attachments'],
+    [C.Rejected]: [
+      'invalid_blocks',
+      'invalid_blocks_format',
+      'invalid_attachments',
+      'no_text',
+      'invalid_arguments',
+      'invalid_arg_name',
+      'invalid_array_arg',
+      'invalid_charset',
+      'invalid_form_data',
+      'invalid_post_type',
+      'missing_post_type',
+      'invalid_json',
+      'json_not_object',
+      'as_user_not_supported',
+      'cant_update_message',
+      'edit_window_closed',
+      'method_deprecated',
+      'deprecated_endpoint',
+      'upgrade_required',
+      'unknown_method',
+    ],
+  }).flatMap(([kind, errors]) => errors.map((e) => [e, kind as DeliveryErrorCode] as const)),
+);
 
 /**
  * A Slack error code or a word from a network error, reduced to what a code looks like.
  * Anything shaped like a credential is redacted before the text is cut: the first 60
  * characters of a token are still most of it.
  */
-function code(text: unknown, fallback: string): string {
+function word(text: unknown, fallback: string): string {
   const s =
     typeof text === 'string'
       ? redactPatterns(text)
@@ -113,20 +188,26 @@ export function toDeliveryError(error: unknown, destination: string): DeliveryEr
   const e = error as { code?: string; name?: string; message?: string };
   if (e?.code === E.RateLimitedError) {
     const retryAfterMs = seconds((error as webApi.WebAPIRateLimitedError).retryAfter);
-    return new DeliveryError(`slack: ratelimited${at}`, { permanent: false, retryAfterMs });
+    return new DeliveryError(`slack: ratelimited${at}`, {
+      code: C.RateLimited,
+      permanent: false,
+      retryAfterMs,
+    });
   }
   if (e?.code === E.PlatformError) {
     const data = (error as webApi.WebAPIPlatformError).data;
-    const slack = code(data?.error, 'unknown_error');
+    const slack = word(data?.error, 'unknown_error');
     const permanent = PERMANENT_ERRORS.has(slack) && !TEMPORARY_ERRORS.has(slack);
     const retryAfterMs = permanent ? undefined : seconds(data?.response_metadata?.retryAfter);
-    return new DeliveryError(`slack: ${slack}${at}`, { permanent, retryAfterMs });
+    const code = SLACK_ERROR_CODES.get(slack) ?? C.Unknown;
+    return new DeliveryError(`slack: ${slack}${at}`, { code, permanent, retryAfterMs });
   }
   if (e?.code === E.HTTPError) {
     const http = error as webApi.WebAPIHTTPError;
-    const retryable = http.statusCode >= 500 || RETRYABLE_HTTP.has(http.statusCode);
+    const retryable = retryableStatus(http.statusCode);
     const retryAfterMs = retryable ? seconds(http.headers?.['retry-after']) : undefined;
     return new DeliveryError(`slack: HTTP ${http.statusCode}${at}`, {
+      code: codeForStatus(http.statusCode),
       permanent: !retryable,
       retryAfterMs,
     });
@@ -138,22 +219,33 @@ export function toDeliveryError(error: unknown, destination: string): DeliveryEr
     const timeout = original?.name === 'TimeoutError' || original?.name === 'AbortError';
     const what = timeout
       ? 'timeout'
-      : `network error ${code(original?.cause?.code, 'fetch_failed')}`;
-    return new DeliveryError(`slack: ${what}${at}`, { permanent: false });
+      : `network error ${word(original?.cause?.code, 'fetch_failed')}`;
+    return new DeliveryError(`slack: ${what}${at}`, {
+      code: timeout ? C.Timeout : C.Network,
+      permanent: false,
+    });
   }
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
-    return new DeliveryError(`slack: aborted${at}`, { permanent: false });
+    return new DeliveryError(`slack: aborted${at}`, { code: C.Aborted, permanent: false });
   }
   // A 429 without a readable Retry-After, or anything unforeseen: retry, and say little.
   const rateLimited = typeof e?.message === 'string' && e.message.startsWith('Retry header');
-  return new DeliveryError(`slack: ${rateLimited ? 'ratelimited' : code(e?.name, 'error')}${at}`, {
+  return new DeliveryError(`slack: ${rateLimited ? 'ratelimited' : word(e?.name, 'error')}${at}`, {
+    code: rateLimited ? C.RateLimited : C.Unknown,
     permanent: false,
   });
 }
 
-/** Whether the failure was Slack asking pipewatch to slow down. */
-export function isRateLimit(error: DeliveryError): boolean {
-  return (
-    error.reason.startsWith('slack: ratelimited') || error.reason.startsWith('slack: HTTP 429')
-  );
+/**
+ * `toDeliveryError`, but a call that ran out of time (`timeoutMs`, whether waiting for the
+ * headers or reading the body) says so as the other channels do.
+ */
+export function failureOf(error: unknown, destination: string, timeoutMs: number): DeliveryError {
+  const e = error as { name?: string; original?: { name?: string } };
+  const timedOut = e?.name === 'TimeoutError' || e?.original?.name === 'TimeoutError';
+  if (!timedOut) return toDeliveryError(error, destination);
+  return new DeliveryError(`${deadlineReason('slack', timeoutMs)} (${where(destination)})`, {
+    code: C.Timeout,
+    permanent: false,
+  });
 }

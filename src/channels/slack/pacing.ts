@@ -12,7 +12,7 @@
 import Bottleneck from 'bottleneck';
 import type { Clock } from '../../lib/clock.js';
 import { formatDuration } from '../../lib/duration.js';
-import { DeliveryError } from '../types.js';
+import { DeliveryError, DeliveryErrorCode } from '../types.js';
 
 /** The longest hold a message waits out in the queue; a longer one is a retry for the outbox. */
 export const MAX_INLINE_HOLD_MS = 60_000;
@@ -108,7 +108,7 @@ export class Pacer {
       if (wait > MAX_INLINE_HOLD_MS)
         throw new DeliveryError(
           `slack: ratelimited, held for ${formatDuration(wait)} more (${destination.slice(0, 100)})`,
-          { permanent: false, retryAfterMs: wait },
+          { code: DeliveryErrorCode.RateLimited, permanent: false, retryAfterMs: wait },
         );
       const signals = signal ? [signal, this.closing.signal] : [this.closing.signal];
       await this.clock.sleep(wait, AbortSignal.any(signals));

@@ -8,18 +8,12 @@
  */
 import { webApi } from '@slack/bolt';
 import { targetKey } from '../../domain/targets.js';
-import type { Logger } from '../../lib/logger.js';
-import { redactor } from '../../lib/redact.js';
-import {
-  DEFAULT_DELIVERY_TIMEOUT_MS,
-  deadlineFor,
-  deadlineReason,
-  withDeadline,
-} from '../deadline.js';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
-import { DeliveryError } from '../types.js';
-import { isRateLimit, toDeliveryError, where } from './errors.js';
+import { DeliveryError, DeliveryErrorCode } from '../types.js';
+import { clientLogger } from './client-log.js';
+import { failureOf, toDeliveryError, where } from './errors.js';
 import { DEFAULT_PACE, type PaceOptions, Pacer } from './pacing.js';
 import { MAX_DIGEST, markSuperseded, noticeIds, renderSlack, type SlackMessage } from './render.js';
 
@@ -43,45 +37,11 @@ export interface SlackChannels {
 const noticeSubject = (id: number) => `notice:${id}`;
 /** Marks that a notice's first message was superseded (and whether the update is in its thread). */
 const supersededSubject = (id: number) => `notice:${id}:superseded`;
-/** Errors saying a thread's first message no longer exists. */
-const LOST_THREAD = /^slack: (thread_not_found|invalid_thread_ts|message_not_found) /;
-
-/** Web API messages for pipewatch's log, with anything that looks like a token removed. */
-function clientLogger(log: Logger, token: string): webApi.Logger {
-  const redact = redactor([token]);
-  const scrub = (parts: unknown[]) =>
-    redact(
-      parts.map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? String(p)))).join(' '),
-    );
-  const at =
-    (level: 'trace' | 'debug' | 'warn' | 'error') =>
-    (...parts: unknown[]) => {
-      if (log.isLevelEnabled(level)) log[level](scrub(parts));
-    };
-  return {
-    debug: at('trace'),
-    info: at('debug'),
-    warn: at('warn'),
-    error: at('error'),
-    setLevel: () => undefined,
-    getLevel: () => webApi.LogLevel.DEBUG,
-    setName: () => undefined,
-  };
-}
 
 /** Creates both Slack channels around one Web API client. */
 export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): SlackChannels {
   const log = deps.logger.child({ component: 'slack' });
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
-  /** A call that ran out of time, whether waiting for the headers or reading the body. */
-  const failureOf = (error: unknown, destination: string): DeliveryError => {
-    const e = error as { name?: string; original?: { name?: string } };
-    const timedOut = e?.name === 'TimeoutError' || e?.original?.name === 'TimeoutError';
-    if (!timedOut) return toDeliveryError(error, destination);
-    return new DeliveryError(`${deadlineReason('slack', timeoutMs)} (${where(destination)})`, {
-      permanent: false,
-    });
-  };
   const client = new webApi.WebClient(options.token, {
     slackApiUrl: options.apiUrl || undefined,
     logger: clientLogger(log, options.token),
@@ -97,7 +57,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     try {
       return await fn();
     } catch (error) {
-      throw failureOf(error, destination);
+      throw failureOf(error, destination, timeoutMs);
     }
   }
 
@@ -121,8 +81,8 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
           const res = await withDeadline(deadline, () => client.chat.postMessage(args));
           return { channel: String(res.channel ?? args.channel), ts: String(res.ts ?? '') };
         } catch (error) {
-          const failure = failureOf(error, destination);
-          if (isRateLimit(failure)) {
+          const failure = failureOf(error, destination, timeoutMs);
+          if (failure.code === DeliveryErrorCode.RateLimited) {
             const ms = failure.retryAfterMs ?? 1000;
             pacer.pause(pace, ms);
             log.warn(
@@ -194,7 +154,8 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
         ctx,
       ).catch((error: unknown) => {
         // The first message is gone: post the update on its own.
-        if (error instanceof DeliveryError && LOST_THREAD.test(error.reason)) return undefined;
+        if (error instanceof DeliveryError && error.code === DeliveryErrorCode.ThreadLost)
+          return undefined;
         throw error;
       });
       if (reply) {
@@ -242,7 +203,10 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
       if (error instanceof DeliveryError) throw error;
       const why = ctx.signal?.aborted ? 'aborted' : closed ? 'closed' : undefined;
       if (why)
-        throw new DeliveryError(`slack: ${why} (${where(destination)})`, { permanent: false });
+        throw new DeliveryError(`slack: ${why} (${where(destination)})`, {
+          code: DeliveryErrorCode.Aborted,
+          permanent: false,
+        });
       throw toDeliveryError(error, destination);
     }
   }
@@ -256,12 +220,19 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
       if (user.includes('@')) {
         const found = await call(user, () => client.users.lookupByEmail({ email: user }));
         if (!found.user?.id)
-          throw new DeliveryError(`slack: users_not_found (${user})`, { permanent: true });
+          throw new DeliveryError(`slack: users_not_found (${user})`, {
+            code: DeliveryErrorCode.NotFound,
+            permanent: true,
+          });
         id = found.user.id;
       }
       const opened = await call(user, () => client.conversations.open({ users: id }));
       const channel = opened.channel?.id;
-      if (!channel) throw new DeliveryError(`slack: no DM channel (${user})`, { permanent: false });
+      if (!channel)
+        throw new DeliveryError(`slack: no DM channel (${user})`, {
+          code: DeliveryErrorCode.Unknown,
+          permanent: false,
+        });
       return channel;
     })();
     dmChannels.set(user, opening);

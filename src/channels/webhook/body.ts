@@ -9,7 +9,7 @@ import type { AlertPayload } from '../../alerts/payload.js';
 import type { UtcIso } from '../../lib/time.js';
 import type { StoredNotice } from '../../store/notices.js';
 import type { Notice } from '../../upstream/schemas.js';
-import { DeliveryError } from '../types.js';
+import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.js';
 
 export type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.js';
@@ -204,6 +204,7 @@ function need<T>(p: AlertPayload, value: T | undefined, what: string): T {
 
 function refused(p: AlertPayload, why: string): DeliveryError {
   return new DeliveryError(`webhook: cannot render a ${p.kind}/${p.state} alert: ${why}`, {
+    code: DeliveryErrorCode.Rejected,
     permanent: true,
   });
 }

@@ -2,7 +2,7 @@
  * The webhook channel: one `POST` per alert with the JSON payload, signed when a secret
  * is set, paced per receiving host. A 2xx is a delivery; 408, 425, 429 and 5xx are worth
  * retrying (honouring `Retry-After`), as are network errors and timeouts; any other
- * status is permanent. Each request has a total time limit, answer included, from the
+ * status is permanent (the shared classifier of `lib/http-status.ts`). Each request has a total time limit, answer included, from the
  * moment its host's pacing lets it go. Redirects are not followed: the URL in the rule is the receiver.
  */
 import Bottleneck from 'bottleneck';
@@ -10,8 +10,9 @@ import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../lib/backoff.js';
 import { VERSION } from '../../lib/version.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
+import { codeForStatus, retryableStatus } from '../errors.js';
 import type { Alert, Channel, ChannelDeps, SendContext } from '../types.js';
-import { DeliveryError } from '../types.js';
+import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import { renderWebhookRequest, signRequest } from './render.js';
 
 export interface WebhookOptions {
@@ -26,7 +27,21 @@ export interface WebhookOptions {
   timeoutMs?: number;
 }
 
-const RETRYABLE = new Set([408, 425, 429]);
+/** undici's codes of a request called off here: a stop, or the channel closing. */
+const CALLED_OFF = new Set([
+  'UND_ERR_ABORT',
+  'UND_ERR_ABORTED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_CLOSED',
+]);
+
+/** The kind of a request that got no answer: undici's timeouts, a stop, or the network. */
+function transportCode(error: unknown): DeliveryErrorCode {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (typeof code === 'string' && code.endsWith('_TIMEOUT')) return DeliveryErrorCode.Timeout;
+  if (name === 'AbortError' || CALLED_OFF.has(String(code))) return DeliveryErrorCode.Aborted;
+  return DeliveryErrorCode.Network;
+}
 
 /** Where a URL points, without its path, query or credentials (for reasons and logs). */
 function origin(url: string): string {
@@ -81,21 +96,23 @@ export function createWebhookChannel(
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
       const code = (error as { code?: string }).code ?? (error as Error).name;
-      throw new DeliveryError(`webhook: ${code} (${where})`, { permanent: false, cause: error });
+      throw new DeliveryError(`webhook: ${code} (${where})`, {
+        code: transportCode(error),
+        permanent: false,
+        cause: error,
+      });
     }
     const { response, text } = answer;
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { detail: `ok HTTP ${status} ${where}` };
     const reason = `webhook: HTTP ${status} (${where})`;
-    if (status >= 500 || RETRYABLE.has(status)) {
+    const code = codeForStatus(status);
+    if (retryableStatus(status)) {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], deps.clock.now());
-      throw new DeliveryError(reason, {
-        permanent: false,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      });
+      throw new DeliveryError(reason, { code, permanent: false, retryAfterMs });
     }
     deps.logger.debug({ status, where, body: text }, 'webhook refused the alert');
-    throw new DeliveryError(reason, { permanent: true });
+    throw new DeliveryError(reason, { code, permanent: true });
   }
 
   return {

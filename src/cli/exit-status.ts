@@ -1,0 +1,56 @@
+/**
+ * The exit status of the command line for each failure that reaches it, by the failure's
+ * `code`: one table, so a new kind of failure gets its status in one place. `0` ok, `1`
+ * the command failed (the API, the database), `2` bad usage or configuration (the user's
+ * arguments, environment or rule files). A failure whose code is not listed is one
+ * pipewatch did not foresee: status 1, and its stack at `LOG_LEVEL=debug`.
+ */
+import { UpstreamErrorCode } from '../upstream/errors.js';
+
+/** Exit statuses. */
+export const ExitCode = { Ok: 0, Failed: 1, Usage: 2 } as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What the command line does for a failure of one code. */
+export interface ExitOutcome {
+  status: ExitCode;
+  /** Its thrower has printed it already (commander's usage errors, help, version). */
+  quiet?: true;
+  /** A line printed after the failure's own, saying what to check. */
+  hint?: string;
+}
+
+/**
+ * Failure codes and what the command line does for each. `commander.*` stands for every
+ * commander code not listed on its own (an unknown option, a missing argument, …).
+ */
+export const EXIT_OUTCOMES: Readonly<Record<string, ExitOutcome>> = {
+  'commander.helpDisplayed': { status: ExitCode.Ok, quiet: true },
+  'commander.help': { status: ExitCode.Ok, quiet: true },
+  'commander.version': { status: ExitCode.Ok, quiet: true },
+  'commander.*': { status: ExitCode.Usage, quiet: true },
+  CONFIG_INVALID: { status: ExitCode.Usage },
+  RULES_INVALID: { status: ExitCode.Usage },
+  BAD_INPUT: { status: ExitCode.Usage },
+  DATABASE: { status: ExitCode.Failed },
+  ...Object.fromEntries(
+    Object.values(UpstreamErrorCode).map((code) => [code, { status: ExitCode.Failed }]),
+  ),
+  [UpstreamErrorCode.Authentication]: {
+    status: ExitCode.Failed,
+    hint: 'check PIPEWATCH_API_USER and PIPEWATCH_API_KEY',
+  },
+};
+
+/** The code of a failure, when it carries one as text (Node's DOMException has a number). */
+export function failureCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** What to do for a failure with `code`; undefined for one not foreseen. */
+export function exitOutcome(code: string | undefined): ExitOutcome | undefined {
+  if (code === undefined) return undefined;
+  const family = code.includes('.') ? `${code.slice(0, code.indexOf('.'))}.*` : undefined;
+  return EXIT_OUTCOMES[code] ?? (family === undefined ? undefined : EXIT_OUTCOMES[family]);
+}
