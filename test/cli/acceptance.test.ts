@@ -10,9 +10,10 @@
  *
  * Every feed runs once when the daemon starts and then not for a minute or more (the
  * shortest interval the configuration allows), so each phase sets the simulator up first
- * and starts a daemon to see it: the first run stores the baseline, the second sees the
- * stories, the third the recovery. Every wait ends when the platforms have what it waits
- * for and the daemon has logged it sent, within a bound; nothing sleeps.
+ * and then starts pipewatch to see it: a `run --once` stores the baseline, as an
+ * operator's first run does, a daemon sees the stories, and a second daemon on the same
+ * data the recovery. Every wait ends when the platforms have what it waits for and the
+ * daemon has logged it sent, within a bound; nothing sleeps.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../src/simulator/sim-time.js';
