@@ -76,7 +76,17 @@ afterAll(async () => {
   await Promise.all([sim.close(), slack.close(), discord.close(), smtp.close(), hooks.close()]);
 });
 
-/** Yields to the event loop until `done()` holds; fails after 15 s of real time. */
+/**
+ * The environment with a data directory of its own, where a first run has stored the
+ * baseline: a test that needs what came before makes it itself, whatever ran before it.
+ */
+async function afterBaseline(): Promise<Record<string, string>> {
+  const own = { ...env, PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-data-')) };
+  const baseline = await cli(['run', '--once'], own, { clock: clock() });
+  expect(baseline.code, baseline.stderr).toBe(0);
+  return own;
+}
+
 describe('delivery end to end', () => {
   it('delivers a new constraint notice once to every platform; a refused target goes dead alone', async () => {
     const baseline = await cli(['run', '--once'], env, { clock: clock() });
@@ -132,13 +142,23 @@ describe('delivery end to end', () => {
   });
 
   it('sends nothing on the next run', async () => {
+    const own = await afterBaseline();
+    sim.control.addNotice({
+      pipeline_slug: 'transco',
+      type: 'Capacity Constraint',
+      subject: 'Capacity Constraint - Leidy Line',
+      category: 'Critical',
+      status: 'Initiate',
+    });
+    const first = await cli(['run', '--once'], own, { clock: clock() });
+    expect(first.stdout).toMatch(/delivered: 4 alerts in 4 messages/);
     const before = {
       slack: slack.posts.length,
       discord: discord.messages.length,
       email: smtp.messages.length,
       hooks: hooks.received.length,
     };
-    const again = await cli(['run', '--once'], env, { clock: clock() });
+    const again = await cli(['run', '--once'], own, { clock: clock() });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/delivered: 0 alerts in 0 messages/);
     expect({
@@ -150,12 +170,13 @@ describe('delivery end to end', () => {
   });
 
   it('run delivers a notice as soon as the sync that sees it has stored it, and stops cleanly', async () => {
+    const own = await afterBaseline();
     const manual = new ManualClock(new Date(START.getTime() + 120_000));
     const stop = new AbortController();
     const before = hooks.received.length;
     const running = startCli(
       ['run'],
-      { ...env, PIPEWATCH_HTTP_PORT: '0' },
+      { ...own, PIPEWATCH_HTTP_PORT: '0' },
       {
         clock: manual,
         signal: stop.signal,
@@ -196,6 +217,8 @@ describe('delivery end to end', () => {
       ['run'],
       {
         ...withoutDiscord,
+        // A database of its own: its first sync is a baseline, whatever others left to send.
+        PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-data-')),
         PIPEWATCH_RULES_DIR: rulesDir,
         PIPEWATCH_HTTP_PORT: '0',
         LOG_LEVEL: 'info',

@@ -5,8 +5,9 @@
  * `chat.postMessage`, `chat.update`, `conversations.open` and `users.lookupByEmail`, its
  * channels (by id and `#name`; some the bot is not in, some archived) and users (by id and
  * email). It enforces Slack's posting limit per channel (a token bucket: `perSecond`, with
- * a burst) with HTTP 429 and `Retry-After`, rejects what Block Kit rejects
- * (`slack-blocks.ts`), and fails on demand (`inject`). Every accepted message is kept.
+ * a burst, in real time or on a clock it is given) with HTTP 429 and `Retry-After`,
+ * rejects what Block Kit rejects (`slack-blocks.ts`), and fails on demand (`inject`).
+ * Every accepted message is kept.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +33,11 @@ export interface SlackFakeOptions {
   users?: FakeUser[];
   /** Posting limit per channel; default 1 a second with a burst of 3. */
   rate?: { perSecond: number; burst: number };
+  /**
+   * The time the posting limit runs on and messages are stamped with; default real time.
+   * A test that paces on a manual clock gives the fake the same one.
+   */
+  clock?: { now(): Date };
 }
 
 /** A message as the fake holds it. */
@@ -44,7 +50,7 @@ export interface FakeMessage {
   reply_broadcast?: boolean;
   /** The request's other arguments, as received. */
   args: Record<string, unknown>;
-  /** `performance.now()` when it was accepted. */
+  /** When it was accepted: `performance.now()`, or the clock's milliseconds when given one. */
   at: number;
 }
 
@@ -107,6 +113,8 @@ type Answer = { status?: number; body: Args; headers?: Record<string, string> };
 export async function startSlackFake(options: SlackFakeOptions = {}): Promise<SlackFake> {
   const token = options.token ?? FAKE_TOKEN;
   const rate = options.rate ?? { perSecond: 1, burst: 3 };
+  const clock = options.clock;
+  const now = () => (clock ? clock.now().getTime() : performance.now());
   const channels = new Map<string, FakeChannel>();
   for (const c of options.channels ?? FAKE_CHANNELS) channels.set(c.id, c);
   const users = options.users ?? FAKE_USERS;
@@ -137,10 +145,10 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
 
   /** Takes a token from the channel's bucket, or says how many seconds until one. */
   function take(channel: string): number | undefined {
-    const now = performance.now();
-    const b = buckets.get(channel) ?? { tokens: rate.burst, last: now };
-    b.tokens = Math.min(rate.burst, b.tokens + ((now - b.last) / 1000) * rate.perSecond);
-    b.last = now;
+    const at = now();
+    const b = buckets.get(channel) ?? { tokens: rate.burst, last: at };
+    b.tokens = Math.min(rate.burst, b.tokens + ((at - b.last) / 1000) * rate.perSecond);
+    b.last = at;
     buckets.set(channel, b);
     if (b.tokens >= 1) {
       b.tokens -= 1;
@@ -177,7 +185,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         ? { reply_broadcast: true }
         : {}),
       args,
-      at: performance.now(),
+      at: now(),
     };
     messages.set(`${c.id}/${ts}`, { ...m });
     posts.push(m);
@@ -211,7 +219,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       text: String(args.text ?? ''),
       blocks: parseBlocks(args.blocks),
       args,
-      at: performance.now(),
+      at: now(),
     };
     messages.set(key, edited);
     updates.push(edited);
@@ -281,7 +289,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     if (fault) fault.times = (fault.times ?? 1) - 1;
     if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault?.reset) {
-      calls.push({ method, status: 0, error: 'reset', contentType, at: performance.now() });
+      calls.push({ method, status: 0, error: 'reset', contentType, at: now() });
       req.socket.destroy();
       return;
     }
@@ -297,7 +305,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     const status = out.status ?? 200;
     if (status === 429) http429 += 1;
     const error = out.body.ok === false ? String(out.body.error) : undefined;
-    calls.push({ method, status, ...(error ? { error } : {}), contentType, at: performance.now() });
+    calls.push({ method, status, ...(error ? { error } : {}), contentType, at: now() });
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...out.headers });
     res.end(JSON.stringify(out.body));
   }

@@ -1,9 +1,10 @@
 /**
  * Pacing per Slack conversation. Slack allows about one message a second per channel,
- * with short bursts: each destination gets a Bottleneck token bucket (`burst` messages at
- * once, then one every `1000 / perSecond` ms) and sends one message at a time. When Slack
- * answers 429 anyway, `pause` holds that destination for the Retry-After time: the next
- * message in its queue waits it out, and with it everything queued behind; other
+ * with short bursts: each destination has a token bucket (`burst` messages at once, then
+ * one every `1000 / perSecond` ms) kept on the injected clock, so that tests drive it with
+ * a manual one, and Bottleneck sends one message at a time per destination, in order. When
+ * Slack answers 429 anyway, `pause` holds that destination for the Retry-After time: the
+ * next message in its queue waits it out, and with it everything queued behind; other
  * destinations are not held. A hold longer than `MAX_INLINE_HOLD_MS` is not waited out
  * here: the message fails as rate limited with the time left, and the outbox keeps it
  * for a retry then (or gives it up, past its maximum age), so that no send sits in a
@@ -27,34 +28,47 @@ export interface PaceOptions {
 /** What Slack allows for `chat.postMessage`: 1 a second per channel, short bursts. */
 export const DEFAULT_PACE: PaceOptions = { perSecond: 1, burst: 2 };
 
-/** Destinations idle this long lose their limiter (and start again with a full burst). */
+/** Destinations idle this long lose their queue; their bucket is full again long before. */
 const IDLE_MS = 10 * 60_000;
+
+/** What `paceTurn` decides for one message. */
+export interface Turn {
+  /** How long the message waits before it may go; 0: at once. */
+  waitMs: number;
+  /** The destination's bucket once it has gone, to keep for the next message. */
+  next: number;
+}
+
+/**
+ * The pacing decision for one destination, as a pure function of the time. The bucket is
+ * kept as `next` (clock milliseconds), when the following message would be due at the
+ * steady rate (undefined, or past: the bucket is full). A message may go once `burst - 1`
+ * intervals before that, so after a quiet period `burst` go at once and then one every
+ * `1000 / perSecond` ms, however the messages arrive.
+ */
+export function paceTurn(next: number | undefined, now: number, pace: PaceOptions): Turn {
+  const interval = Math.max(1, Math.round(1000 / pace.perSecond));
+  const due = Math.max(next ?? now, now);
+  const waitMs = Math.max(0, due - now - (Math.floor(pace.burst) - 1) * interval);
+  return { waitMs, next: due + interval };
+}
 
 export class Pacer {
   private readonly group: Bottleneck.Group;
   private readonly closing = new AbortController();
   /** Destinations on hold after a 429, until this instant (clock milliseconds). */
   private readonly holds = new Map<string, number>();
+  /** Each destination's bucket (see `paceTurn`); a full one is dropped. */
+  private readonly buckets = new Map<string, number>();
 
   constructor(
-    pace: PaceOptions,
+    private readonly pace: PaceOptions,
     private readonly clock: Clock,
   ) {
     if (!(pace.perSecond > 0) || !(pace.burst >= 1)) {
       throw new RangeError('slack pacing needs perSecond > 0 and burst >= 1');
     }
-    const interval = Math.max(1, Math.round(1000 / pace.perSecond));
-    const burst = Math.floor(pace.burst);
-    this.group = new Bottleneck.Group({
-      maxConcurrent: 1,
-      reservoir: burst,
-      reservoirIncreaseAmount: 1,
-      reservoirIncreaseInterval: interval,
-      reservoirIncreaseMaximum: burst,
-      // Tokens are added on this beat, so a token comes at most one beat late.
-      heartbeatInterval: Math.min(50, Math.max(5, Math.floor(interval / 20))),
-      timeout: IDLE_MS,
-    });
+    this.group = new Bottleneck.Group({ maxConcurrent: 1, timeout: IDLE_MS });
   }
 
   /**
@@ -65,6 +79,7 @@ export class Pacer {
     let started = false;
     const job = this.group.key(destination).schedule(async () => {
       await this.held(destination, signal);
+      await this.turn(destination, signal);
       signal?.throwIfAborted();
       started = true;
       return fn();
@@ -112,6 +127,21 @@ export class Pacer {
         );
       const signals = signal ? [signal, this.closing.signal] : [this.closing.signal];
       await this.clock.sleep(wait, AbortSignal.any(signals));
+    }
+  }
+
+  /** Waits until `destination`'s bucket lets a message go, and takes it. */
+  private async turn(destination: string, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const now = this.clock.now().getTime();
+      const { waitMs, next } = paceTurn(this.buckets.get(destination), now, this.pace);
+      if (waitMs <= 0) {
+        for (const [key, at] of this.buckets) if (at <= now) this.buckets.delete(key);
+        this.buckets.set(destination, next);
+        return;
+      }
+      const signals = signal ? [signal, this.closing.signal] : [this.closing.signal];
+      await this.clock.sleep(waitMs, AbortSignal.any(signals));
     }
   }
 

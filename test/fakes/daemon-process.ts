@@ -1,0 +1,168 @@
+/**
+ * `pipewatch run` as an operator starts it: a process of its own, from the sources, in an
+ * empty working directory (no `.env` to pick up) with exactly the environment given. Its
+ * stderr, one JSON object a line when piped, tells the HTTP address it bound and every
+ * delivery it made; waits re-check their condition on each line it writes, so they end
+ * as soon as what they wait for has happened, or fail after their bound with what the
+ * daemon said.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+
+/** One log line of the daemon, as pino wrote it. */
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** How the process ended. */
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A running daemon. */
+export interface DaemonProcess {
+  /** Its process id. */
+  pid: number;
+  /** The base URL of `/healthz`, `/status` and `/metrics`, once it listens. */
+  http: Promise<string>;
+  /** Every log line so far. */
+  logs(): LogLine[];
+  /** Everything it printed on stderr, as it printed it. */
+  stderr(): string;
+  /**
+   * Resolves once `done()` holds, checked now and after each line the daemon writes;
+   * rejects after `withinMs` (or when the process ends first) naming `what`.
+   */
+  until(what: string, done: () => boolean, withinMs: number): Promise<void>;
+  /** Sends `signal` (SIGTERM unless told) and resolves with how the process ended. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
+  /** Ends it at once if it still runs; for clean-up after a failed test. */
+  kill(): void;
+}
+
+/** Starts `pipewatch run` with `env` (PATH and HOME are added) and an HTTP port of its choosing. */
+export function startDaemon(env: Record<string, string>): DaemonProcess {
+  const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-daemon-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    // tsx by its full address: the working directory has no node_modules to find it in.
+    ['--import', import.meta.resolve('tsx'), MAIN, 'run'],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? cwd,
+        PIPEWATCH_HTTP_PORT: '0',
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let err = '';
+  let partial = '';
+  const lines: LogLine[] = [];
+  const watchers = new Set<() => void>();
+  let exit: Exit | undefined;
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      for (const check of [...watchers]) check();
+      resolve(exit);
+    }),
+  );
+  const notify = () => {
+    for (const check of [...watchers]) check();
+  };
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    err += text;
+    partial += text;
+    const complete = partial.split('\n');
+    partial = complete.pop() ?? '';
+    for (const line of complete) {
+      try {
+        lines.push(JSON.parse(line) as LogLine);
+      } catch {
+        lines.push({ level: 0, msg: line });
+      }
+    }
+    notify();
+  });
+  child.stdout!.on('data', notify);
+
+  const until = (what: string, done: () => boolean, withinMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        watchers.delete(check);
+        if (error) reject(error);
+        else resolve();
+      };
+      const failure = (why: string) =>
+        new Error(`${why} waiting for ${what}; the daemon said:\n${err.slice(-4000)}`);
+      const check = () => {
+        try {
+          if (done()) finish();
+          else if (exit) finish(failure(`the daemon exited (${exit.code ?? exit.signal})`));
+        } catch (error) {
+          finish(error as Error);
+        }
+      };
+      const timer = setTimeout(() => finish(failure(`gave up after ${withinMs} ms`)), withinMs);
+      watchers.add(check);
+      check();
+    });
+
+  const http = (async () => {
+    let url: string | undefined;
+    await until(
+      'the HTTP address',
+      () => {
+        url = lines.find((l) => typeof l.http === 'string' && l.msg.startsWith('pipewatch running'))
+          ?.http as string | undefined;
+        return url !== undefined;
+      },
+      30_000,
+    );
+    return url!;
+  })();
+  http.catch(() => {});
+
+  return {
+    pid: child.pid!,
+    http,
+    logs: () => lines,
+    stderr: () => err,
+    until,
+    stop: (signal = 'SIGTERM') => {
+      if (!exit) child.kill(signal);
+      return exited;
+    },
+    kill: () => {
+      if (!exit) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * One sample of Prometheus text by name and labels (the ones given must match; others may
+ * be there); 0 when absent, as Prometheus reads a counter not yet incremented.
+ */
+export function metricSample(text: string, name: string, labels: Record<string, string>): number {
+  for (const line of text.split('\n')) {
+    const m = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const found = new Map([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (Object.entries(labels).every(([k, v]) => found.get(k) === v)) return Number(m[3]);
+  }
+  return 0;
+}
