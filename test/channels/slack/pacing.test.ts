@@ -7,9 +7,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PaceOptions, paceTurn } from '../../../src/channels/slack/pacing.js';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { noticeAlert } from '../../fakes/alerts.js';
 import { startSlackFake } from '../../fakes/slack.js';
+import { ManualClock } from '../../support/clock.js';
 import { channelsFor, sendContext } from './support.js';
 
 const closers: Array<() => Promise<void>> = [];
