@@ -8,9 +8,9 @@
 import { keyLabel, targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
+import type { AuditEntry } from '../store/audit.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
-import type { AuditEntry } from './audit.js';
 import type { OutboxRow } from './outbox.js';
 import type { AlertPayload } from './payload.js';
 import type { ReminderRow } from './reminders.js';

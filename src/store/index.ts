@@ -4,9 +4,7 @@
  * cause) go through `transaction`, so they land together or not at all.
  */
 import { join } from 'node:path';
-import { AuditStore } from '../alerts/audit.js';
-import { OutboxStore } from '../alerts/outbox.js';
-import { ThreadStore } from '../delivery/threads.js';
+import { AuditStore } from './audit.js';
 import { CapacityStore } from './capacity.js';
 import { CatalogStore } from './catalog.js';
 import {
@@ -17,8 +15,10 @@ import {
   openDatabaseReadonly,
 } from './database.js';
 import { NoticeStore } from './notices.js';
+import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
 import { SyncStateStore } from './sync-state.js';
+import { ThreadStore } from './threads.js';
 
 export { DATABASE_FILE, DatabaseError, type OpenOptions } from './database.js';
 
