@@ -17,6 +17,7 @@ import {
 import { NoticeStore } from './notices.js';
 import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
+import { ReminderStore } from './reminders.js';
 import { SyncStateStore } from './sync-state.js';
 import { ThreadStore } from './threads.js';
 
@@ -38,6 +39,7 @@ export class Store {
   readonly outbox: OutboxStore;
   readonly audit: AuditStore;
   readonly threads: ThreadStore;
+  readonly reminders: ReminderStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -48,6 +50,7 @@ export class Store {
     this.outbox = new OutboxStore(db);
     this.audit = new AuditStore(db);
     this.threads = new ThreadStore(db);
+    this.reminders = new ReminderStore(db);
   }
 
   /**
