@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { AuditStore } from './audit.js';
 import { CapacityStore } from './capacity.js';
+import { CapacityAlertStore } from './capacity-alerts.js';
 import { CatalogStore } from './catalog.js';
 import {
   DATABASE_FILE,
@@ -40,6 +41,7 @@ export class Store {
   readonly audit: AuditStore;
   readonly threads: ThreadStore;
   readonly reminders: ReminderStore;
+  readonly capacityAlerts: CapacityAlertStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -51,6 +53,7 @@ export class Store {
     this.audit = new AuditStore(db);
     this.threads = new ThreadStore(db);
     this.reminders = new ReminderStore(db);
+    this.capacityAlerts = new CapacityAlertStore(db);
   }
 
   /**
