@@ -15,20 +15,13 @@
 import { createHash } from 'node:crypto';
 import type { CapacityEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
+import type { CapacityAlertChange } from '../store/capacity-alerts.js';
 import type { CapacityLocation } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 import type { AlertPayload } from './payload.js';
 import type { CompiledRules } from './rules.js';
 
 const CYCLE_ORDER: Record<string, number> = { timely: 1, evening: 2, id1: 3, id2: 4, id3: 5 };
-
-interface StateRow {
-  state: 'ok' | 'firing';
-  episode: number;
-  last_alert_at: string | null;
-  repeats: number;
-  last_cycle: string;
-}
 
 type Entry = NonNullable<AlertPayload['capacity']>['locations'][number];
 
@@ -141,15 +134,11 @@ function judge(
   const value = measure(l, r.unit);
   if (value === null) return undefined;
   const location = l.identifier || l.location;
-  const key = { rule: r.name, slug: cycle.pipeline_slug, location };
-  const row = ctx.store.db
-    .prepare<[string, string, string], StateRow>(
-      'SELECT state, episode, last_alert_at, repeats, last_cycle FROM capacity_state WHERE rule = ? AND pipeline_slug = ? AND location = ?',
-    )
-    .get(r.name, key.slug, location);
+  const slug = cycle.pipeline_slug;
+  const row = ctx.store.capacityAlerts.get(r.name, slug, location);
   if (row && cycleKey < row.last_cycle) return undefined;
   const state = row?.state ?? 'ok';
-  let next: StateRow = row ?? {
+  let next: CapacityAlertChange = row ?? {
     state: 'ok',
     episode: 0,
     last_alert_at: null,
@@ -199,22 +188,13 @@ function judge(
   } else {
     next = { ...next, last_cycle: cycleKey };
   }
-  ctx.store.db
-    .prepare(
-      `INSERT INTO capacity_state (rule, pipeline_slug, location, state, episode, since, last_alert_at, repeats, last_cycle, last_value)
-       VALUES (@rule, @slug, @location, @state, @episode, @now, @last_alert_at, @repeats, @last_cycle, @value)
-       ON CONFLICT (rule, pipeline_slug, location) DO UPDATE SET
-         since = CASE WHEN capacity_state.state = excluded.state THEN capacity_state.since ELSE excluded.since END,
-         state = excluded.state, episode = excluded.episode, last_alert_at = excluded.last_alert_at,
-         repeats = excluded.repeats, last_cycle = excluded.last_cycle, last_value = excluded.last_value`,
-    )
-    .run({ ...key, ...next, now: ctx.now, value });
+  ctx.store.capacityAlerts.put(r.name, slug, location, next, value, ctx.now);
   if (!alert) return undefined;
   ctx.store.audit.record({
     at: ctx.now,
     rule: r.name,
     event: 'capacity',
-    subject: `capacity:${key.slug}:${location}`,
+    subject: `capacity:${slug}:${location}`,
     notice_id: null,
     decision: alert.state,
     reason: `${alert.reason} (${cycle.cycle} cycle, gas day ${cycle.gas_day})`,

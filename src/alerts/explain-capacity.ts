@@ -9,8 +9,8 @@
 
 import { targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
-import type { UtcIso } from '../lib/time.js';
 import type { StoredCycle } from '../store/capacity.js';
+import type { CapacityAlertState } from '../store/capacity-alerts.js';
 import type { Store } from '../store/index.js';
 import type { CapacityLocation } from '../upstream/schemas.js';
 import { capacitySubject, measure } from './capacity-decisions.js';
@@ -54,13 +54,6 @@ interface Judged {
   entry: CapacityLocation;
 }
 
-interface StateRow {
-  state: 'ok' | 'firing';
-  episode: number;
-  since: UtcIso;
-  last_alert_at: UtcIso | null;
-}
-
 /** The latest stored cycle of `slug` that the rule judges. */
 function latestCycle(store: Store, c: CompiledCapacityRule, slug: string): StoredCycle | undefined {
   return store.capacity.cycles(slug).find((cycle) => c.cycle(cycle.cycle));
@@ -72,9 +65,6 @@ export function explainCapacity(
   store: Store,
   now: Date,
 ): CapacityJudgement[] {
-  const state = store.db.prepare<[string, string, string], StateRow>(
-    'SELECT state, episode, since, last_alert_at FROM capacity_state WHERE rule = ? AND pipeline_slug = ? AND location = ?',
-  );
   const out: CapacityJudgement[] = [];
   for (const c of rules.capacity) {
     const r = c.rule;
@@ -103,7 +93,8 @@ export function explainCapacity(
         if (value === null) continue;
         judgement.locations++;
         const key = l.identifier || l.location;
-        const judged = judge(c, outbox, cycle, l, value, state.get(r.name, p.slug, key), now);
+        const row = store.capacityAlerts.get(r.name, p.slug, key);
+        const judged = judge(c, outbox, cycle, l, value, row, now);
         if (!judged) continue;
         judgement.verdicts.push(judged.verdict);
         if (judged.verdict.fires) firing.push(judged);
@@ -166,7 +157,7 @@ function judge(
   cycle: StoredCycle,
   l: CapacityLocation,
   value: number,
-  row: StateRow | undefined,
+  row: CapacityAlertState | undefined,
   now: Date,
 ): Judged | undefined {
   const r = c.rule;

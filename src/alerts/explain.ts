@@ -40,11 +40,7 @@ export function noticeHistory(store: Store, noticeId: number): NoticeHistory {
   return {
     audit: store.audit.forNotice(noticeId),
     outbox: store.outbox.forSubject(`notice:${noticeId}:`),
-    reminders: store.db
-      .prepare<[number], ReminderRow>(
-        'SELECT rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason FROM reminders WHERE notice_id = ? ORDER BY offset_ms DESC',
-      )
-      .all(noticeId),
+    reminders: store.reminders.forNotice(noticeId),
   };
 }
 
@@ -64,12 +60,7 @@ export function noticeHistories(
     outbox.set(id, [...(outbox.get(id) ?? []), row]);
   }
   const reminders = new Map<number, ReminderRow[]>();
-  const rows = store.db
-    .prepare<[], ReminderRow>(
-      'SELECT rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason FROM reminders ORDER BY offset_ms DESC',
-    )
-    .all();
-  for (const row of rows) {
+  for (const row of store.reminders.all()) {
     if (!wanted.has(row.notice_id)) continue;
     reminders.set(row.notice_id, [...(reminders.get(row.notice_id) ?? []), row]);
   }

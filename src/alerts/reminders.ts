@@ -11,6 +11,7 @@ import { formatDuration } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
 import { words } from '../rules/match.js';
 import type { DeadlineRule } from '../rules/types.js';
+import type { ReminderKey, ReminderStatus } from '../store/reminders.js';
 import type { Notice } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
 
@@ -30,19 +31,6 @@ const TERMINAL = new Set([
 export const LATE_AFTER_MS = 5 * 60_000;
 
 const iso = (ms: number): UtcIso => `${new Date(ms).toISOString().slice(0, 19)}Z`;
-
-/** A row of the `reminders` table: one offset of one deadline rule for one notice. */
-export interface ReminderRow {
-  rule: string;
-  notice_id: number;
-  offset_ms: number;
-  field: string;
-  deadline_at: UtcIso;
-  due_at: UtcIso;
-  status: 'scheduled' | 'sent' | 'cancelled' | 'dropped';
-  /** Why it was sent at once, skipped, cancelled or dropped; null while scheduled. */
-  reason: string | null;
-}
 
 /** Whether a notice's status ends it. */
 export function isTerminal(notice: Notice): boolean {
@@ -75,17 +63,12 @@ const PRIOR =
 export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
   const priors = priorIdentifiers(notice);
   if (priors.length === 0) return 0;
-  const find = ctx.store.db.prepare<[string, string, number], { id: number }>(
-    'SELECT id FROM notices WHERE pipeline_slug = ? AND identifier = ? AND id != ?',
-  );
-  const scheduled = ctx.store.db.prepare<[number], ReminderRow>(
-    "SELECT * FROM reminders WHERE notice_id = ? AND status = 'scheduled'",
-  );
   let cancelled = 0;
   for (const identifier of priors) {
-    for (const { id } of find.all(notice.pipeline_slug, identifier, notice.id)) {
+    const others = ctx.store.notices.idsByIdentifier(notice.pipeline_slug, identifier, notice.id);
+    for (const id of others) {
       const reason = `superseded by notice #${notice.id} (${notice.status || 'no status'})`;
-      const rows = scheduled.all(id);
+      const rows = ctx.store.reminders.scheduledFor(id);
       for (const r of rows) setStatus(ctx, r, 'cancelled', reason);
       for (const rule of new Set(rows.map((r) => r.rule)))
         ctx.store.audit.record({
@@ -103,17 +86,8 @@ export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
   return cancelled;
 }
 
-function setStatus(
-  ctx: DecisionContext,
-  r: Pick<ReminderRow, 'rule' | 'notice_id' | 'offset_ms'>,
-  status: string,
-  reason: string,
-) {
-  ctx.store.db
-    .prepare(
-      'UPDATE reminders SET status = ?, reason = ?, updated_at = ? WHERE rule = ? AND notice_id = ? AND offset_ms = ?',
-    )
-    .run(status, reason, ctx.now, r.rule, r.notice_id, r.offset_ms);
+function setStatus(ctx: DecisionContext, r: ReminderKey, status: ReminderStatus, reason: string) {
+  ctx.store.reminders.setStatus(r, status, reason, ctx.now);
 }
 
 /**
@@ -129,11 +103,7 @@ export function scheduleReminders(
   rule: DeadlineRule,
   notice: Notice,
 ): string {
-  const existing = ctx.store.db
-    .prepare<[string, number], ReminderRow>(
-      'SELECT * FROM reminders WHERE rule = ? AND notice_id = ?',
-    )
-    .all(rule.name, notice.id);
+  const existing = ctx.store.reminders.forRule(rule.name, notice.id);
   const deadline = notice[rule.field];
   if (deadline === null || isTerminal(notice)) {
     const why = deadline === null ? `${rule.field} is empty` : `notice status is ${notice.status}`;
@@ -179,14 +149,8 @@ export function scheduleReminders(
       const moved = row && row.deadline_at !== deadline ? ` (moved from ${row.deadline_at})` : '';
       said = `${before} before: at ${dueAt}${moved}`;
     }
-    ctx.store.db
-      .prepare(
-        `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at)
-         VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, @now)
-         ON CONFLICT (rule, notice_id, offset_ms) DO UPDATE SET deadline_at = excluded.deadline_at,
-           due_at = excluded.due_at, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`,
-      )
-      .run({
+    ctx.store.reminders.plan(
+      {
         rule: rule.name,
         notice_id: notice.id,
         offset_ms: offset,
@@ -195,8 +159,9 @@ export function scheduleReminders(
         due_at: dueAt,
         status,
         reason,
-        now: ctx.now,
-      });
+      },
+      ctx.now,
+    );
     done.push(said);
   }
   return done.length > 0 ? `reminders ${done.join('; ')}` : 'reminders already sent';
@@ -210,11 +175,7 @@ export function sendDueReminders(
   ctx: DecisionContext,
   rules: ReadonlyMap<string, DeadlineRule>,
 ): { sent: number; dropped: number } {
-  const due = ctx.store.db
-    .prepare<[string], ReminderRow>(
-      "SELECT * FROM reminders WHERE status = 'scheduled' AND due_at <= ? ORDER BY due_at",
-    )
-    .all(ctx.now);
+  const due = ctx.store.reminders.due(ctx.now);
   let sent = 0;
   let dropped = 0;
   const now = Date.parse(ctx.now);

@@ -8,12 +8,12 @@
 import { keyLabel, targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
+import type { AuditEntry } from '../store/audit.js';
 import type { StoredNotice } from '../store/notices.js';
+import type { ReminderRow } from '../store/reminders.js';
 import type { Notice } from '../upstream/schemas.js';
-import type { AuditEntry } from './audit.js';
 import type { OutboxRow } from './outbox.js';
 import type { AlertPayload } from './payload.js';
-import type { ReminderRow } from './reminders.js';
 
 /**
  * What the daemon does with a notice (or capacity location) under one rule: `fires` it
@@ -100,7 +100,7 @@ export interface NoticeHistory {
   reminders: ReminderRow[];
 }
 
-export type { ReminderRow } from './reminders.js';
+export type { ReminderRow } from '../store/reminders.js';
 
 /** What judging a notice needs besides the rules and the notice. */
 export interface ExplainOptions {

@@ -7,10 +7,10 @@
  * refusal names the channel, an SMTP refusal the recipient), targets, rule names or
  * dead deliveries' reasons.
  */
-import type { OutboxSummary } from '../alerts/outbox.js';
 import type { DeliveryBacklog } from '../delivery/backlog.js';
 import type { DeliveryHealth } from '../delivery/health.js';
 import type { CapacityPlanReport, StatusReport } from '../ingest/feeds.js';
+import type { OutboxSummary } from '../store/outbox.js';
 import type { FeedState } from '../store/sync-state.js';
 import type { HealthReport } from './health.js';
 

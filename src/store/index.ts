@@ -4,10 +4,9 @@
  * cause) go through `transaction`, so they land together or not at all.
  */
 import { join } from 'node:path';
-import { AuditStore } from '../alerts/audit.js';
-import { OutboxStore } from '../alerts/outbox.js';
-import { ThreadStore } from '../delivery/threads.js';
+import { AuditStore } from './audit.js';
 import { CapacityStore } from './capacity.js';
+import { CapacityAlertStore } from './capacity-alerts.js';
 import { CatalogStore } from './catalog.js';
 import {
   DATABASE_FILE,
@@ -17,8 +16,11 @@ import {
   openDatabaseReadonly,
 } from './database.js';
 import { NoticeStore } from './notices.js';
+import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
+import { ReminderStore } from './reminders.js';
 import { SyncStateStore } from './sync-state.js';
+import { ThreadStore } from './threads.js';
 
 export { DATABASE_FILE, DatabaseError, type OpenOptions } from './database.js';
 
@@ -38,6 +40,8 @@ export class Store {
   readonly outbox: OutboxStore;
   readonly audit: AuditStore;
   readonly threads: ThreadStore;
+  readonly reminders: ReminderStore;
+  readonly capacityAlerts: CapacityAlertStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -48,6 +52,8 @@ export class Store {
     this.outbox = new OutboxStore(db);
     this.audit = new AuditStore(db);
     this.threads = new ThreadStore(db);
+    this.reminders = new ReminderStore(db);
+    this.capacityAlerts = new CapacityAlertStore(db);
   }
 
   /**

@@ -94,6 +94,7 @@ export class NoticeStore {
   private readonly update;
   private readonly touch;
   private readonly insertHistory;
+  private readonly selectOthersByIdentifier;
 
   constructor(private readonly db: Db) {
     const columns = FIELDS.join(', ');
@@ -116,6 +117,9 @@ export class NoticeStore {
     this.touch = db.prepare('UPDATE notices SET last_seen_at = ? WHERE id = ?');
     this.insertHistory = db.prepare(
       'INSERT INTO notice_history (notice_id, version, changed_at, changed_fields, previous) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.selectOthersByIdentifier = db.prepare<[string, string, number], { id: number }>(
+      'SELECT id FROM notices WHERE pipeline_slug = ? AND identifier = ? AND id != ?',
     );
   }
 
@@ -161,6 +165,14 @@ export class NoticeStore {
   get(id: number): StoredNotice | undefined {
     const row = this.selectFull.get(id);
     return row ? fromRow(row) : undefined;
+  }
+
+  /**
+   * The ids of a pipeline's other notices that carry `identifier` (the pipeline's own
+   * notice number), so a notice can name the ones it supersedes.
+   */
+  idsByIdentifier(pipelineSlug: string, identifier: string, exceptId: number): number[] {
+    return this.selectOthersByIdentifier.all(pipelineSlug, identifier, exceptId).map((r) => r.id);
   }
 
   /** The versions a notice had before its current one, oldest first. */

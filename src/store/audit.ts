@@ -6,7 +6,7 @@
  */
 
 import type { UtcIso } from '../lib/time.js';
-import type { Db } from '../store/database.js';
+import type { Db } from './database.js';
 
 /** What a rule decided. */
 export type AuditDecision =
@@ -21,6 +21,7 @@ export type AuditDecision =
   | 'resolved'
   | 'quiet';
 
+/** One decision of one rule on one event, as `why` shows it. */
 export interface AuditEntry {
   at: UtcIso;
   rule: string;
@@ -33,27 +34,28 @@ export interface AuditEntry {
   reason: string;
 }
 
-/** Writes and reads `audit`. */
+/** Writes and reads `audit`; its statements are prepared once, when the store opens. */
 export class AuditStore {
   private readonly insert;
+  private readonly selectForNotice;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.insert = db.prepare(
       `INSERT INTO audit (at, rule, event, subject, notice_id, decision, reason)
        VALUES (@at, @rule, @event, @subject, @notice_id, @decision, @reason)`,
     );
+    this.selectForNotice = db.prepare<[number], AuditEntry>(
+      'SELECT at, rule, event, subject, notice_id, decision, reason FROM audit WHERE notice_id = ? ORDER BY id',
+    );
   }
 
+  /** Writes one decision. */
   record(entry: AuditEntry): void {
     this.insert.run(entry);
   }
 
   /** Every entry about a notice, in order. */
   forNotice(noticeId: number): AuditEntry[] {
-    return this.db
-      .prepare<[number], AuditEntry>(
-        'SELECT at, rule, event, subject, notice_id, decision, reason FROM audit WHERE notice_id = ? ORDER BY id',
-      )
-      .all(noticeId);
+    return this.selectForNotice.all(noticeId);
   }
 }

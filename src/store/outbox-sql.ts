@@ -1,0 +1,55 @@
+/**
+ * The outbox's statements, as text: `OutboxStore` prepares each once, when the store
+ * opens. Kept apart so the queries can be read, and reviewed against the schema in
+ * `migrations.ts`, in one place.
+ */
+export const OUTBOX_SQL = {
+  insert: `INSERT INTO outbox (key, rule, target, target_json, payload, next_attempt_at, created_at)
+    VALUES (@key, @rule, @target, @target_json, @payload, @at, @at)
+    ON CONFLICT (key) DO NOTHING`,
+  due: `SELECT * FROM outbox
+    WHERE status = 'pending' AND claimed_at IS NULL AND next_attempt_at <= ?
+    ORDER BY next_attempt_at, id LIMIT ?`,
+  ready: `WITH heads AS (
+      SELECT target, max(claimed_at IS NOT NULL) AS busy,
+             min(CASE WHEN next_attempt_at > @now THEN id END) AS held
+      FROM outbox WHERE status = 'pending' GROUP BY target)
+    SELECT o.* FROM outbox o JOIN heads h ON h.target = o.target
+    WHERE o.status = 'pending' AND h.busy = 0 AND o.next_attempt_at <= @now
+      AND (h.held IS NULL OR o.id < h.held)
+    ORDER BY o.id LIMIT @limit`,
+  nextReadyAt: `WITH heads AS (
+      SELECT min(id) AS id, max(claimed_at IS NOT NULL) AS busy
+      FROM outbox WHERE status = 'pending' GROUP BY target)
+    SELECT min(o.next_attempt_at) AS at FROM heads h JOIN outbox o ON o.id = h.id
+    WHERE h.busy = 0`,
+  backlog: `WITH targets AS (
+      SELECT target_json, count(*) AS pending, sum(claimed_at IS NOT NULL) AS in_flight,
+             min(created_at) AS oldest_at,
+             min(CASE WHEN last_error IS NOT NULL THEN id END) AS failed_id
+      FROM outbox WHERE status = 'pending' GROUP BY target)
+    SELECT t.target_json, t.pending, t.in_flight, t.oldest_at, e.last_error
+    FROM targets t LEFT JOIN outbox e ON e.id = t.failed_id
+    ORDER BY t.oldest_at`,
+  claim: `UPDATE outbox SET claimed_at = @at WHERE id = @id AND status = 'pending'`,
+  releaseClaims: `UPDATE outbox SET claimed_at = NULL, next_attempt_at = min(next_attempt_at, ?)
+    WHERE status = 'pending' AND claimed_at IS NOT NULL
+      AND target NOT IN (SELECT value FROM json_each(?))`,
+  markSent: `UPDATE outbox SET status = 'sent', sent_at = @at, detail = @detail, claimed_at = NULL,
+      attempts = attempts + 1, last_error = NULL, last_error_code = NULL
+    WHERE id = @id`,
+  retryLater: `UPDATE outbox SET claimed_at = NULL, next_attempt_at = @retryAt, last_error = @error,
+      last_error_code = @code, attempts = attempts + @n
+    WHERE id = @id`,
+  markDead: `UPDATE outbox SET status = 'dead', claimed_at = NULL, last_error = @error,
+      last_error_code = @code, attempts = attempts + 1
+    WHERE id = @id`,
+  oldestPending: `SELECT min(created_at) AS at FROM outbox WHERE status = 'pending'`,
+  // The reason shown is the latest row's: SQLite takes bare columns from the max() row.
+  deadReasons: `SELECT last_error_code AS code, coalesce(last_error, 'unknown') AS reason,
+      count(DISTINCT last_error) AS reasons, count(*) AS count, max(created_at) AS last_at
+    FROM outbox WHERE status = 'dead' GROUP BY last_error_code
+    ORDER BY count DESC, code LIMIT 10`,
+  counts: 'SELECT status, count(*) AS n FROM outbox GROUP BY status',
+  forSubject: `SELECT * FROM outbox WHERE key LIKE ? ESCAPE '\\' ORDER BY id`,
+} as const;

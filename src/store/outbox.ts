@@ -1,0 +1,255 @@
+/**
+ * The transactional outbox: one row per delivery, written in the same transaction as the
+ * decision that caused it, keyed by the alert key so a decision can never be written
+ * twice. Sending reads due rows from here; delivery is at-least-once.
+ *
+ * The store keeps each payload as JSON text and never looks inside it: what a payload is
+ * belongs to the layer that writes them, which says so in `OutboxPayloads`.
+ */
+
+import type { Target } from '../domain/targets.js';
+import { targetKey } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
+import type { Db } from './database.js';
+import { OUTBOX_SQL as SQL } from './outbox-sql.js';
+
+/**
+ * Where the layer that queues deliveries declares their payload type (as `payload`), by
+ * module augmentation, so rows read back typed without the store depending on that layer.
+ * Undeclared, a payload is `unknown`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by module augmentation
+export interface OutboxPayloads {}
+
+/** The payload of a delivery: the type declared in `OutboxPayloads`, else `unknown`. */
+export type OutboxPayload = OutboxPayloads extends { payload: infer P } ? P : unknown;
+
+export type OutboxStatus = 'pending' | 'sent' | 'dead';
+
+/** A delivery waiting or done, its payload parsed from the stored JSON. */
+export interface OutboxRow<P = OutboxPayload> {
+  id: number;
+  key: string;
+  rule: string;
+  target: Target;
+  payload: P;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: UtcIso;
+  last_error: string | null;
+  /** The kind of the last failure (a `DeliveryErrorCode`); null before one, or unknown. */
+  last_error_code: string | null;
+  created_at: UtcIso;
+  sent_at: UtcIso | null;
+  /** Set while a send is in flight. */
+  claimed_at: UtcIso | null;
+  /** What the platform answered, once sent. */
+  detail: string | null;
+}
+
+/** The outbox as `status` shows it. */
+export interface OutboxSummary extends Record<OutboxStatus, number> {
+  oldest_pending_at: UtcIso | null;
+  /**
+   * Dead deliveries by kind of failure (`code`; null: recorded without one): how many,
+   * how many distinct reasons, and the latest one's reason and decision time.
+   */
+  dead_reasons: Array<{
+    code: string | null;
+    reason: string;
+    reasons: number;
+    count: number;
+    last_at: UtcIso;
+  }>;
+}
+
+/** One target's waiting deliveries (see `OutboxStore.backlog`). */
+export interface OutboxBacklog {
+  target: Target;
+  pending: number;
+  in_flight: number;
+  /** When the oldest waiting delivery was decided, and so fell due. */
+  oldest_at: UtcIso;
+  /** The error of the first waiting delivery that failed, if any did. */
+  last_error: string | null;
+}
+
+interface Row extends Omit<OutboxRow, 'target' | 'payload'> {
+  target_json: string;
+  payload: string;
+}
+
+type At = { at: string | null };
+
+function fromRow(r: Row): OutboxRow {
+  const { target_json, payload, ...rest } = r;
+  return {
+    ...rest,
+    target: JSON.parse(target_json) as Target,
+    payload: JSON.parse(payload) as OutboxPayload,
+  };
+}
+
+function prepareAll(db: Db) {
+  return {
+    insert: db.prepare(SQL.insert),
+    due: db.prepare<[string, number], Row>(SQL.due),
+    ready: db.prepare<{ now: string; limit: number }, Row>(SQL.ready),
+    nextReadyAt: db.prepare<[], At>(SQL.nextReadyAt),
+    backlog: db.prepare<[], Omit<OutboxBacklog, 'target'> & { target_json: string }>(SQL.backlog),
+    claim: db.prepare(SQL.claim),
+    releaseClaims: db.prepare<[string, string]>(SQL.releaseClaims),
+    markSent: db.prepare(SQL.markSent),
+    retryLater: db.prepare(SQL.retryLater),
+    markDead: db.prepare(SQL.markDead),
+    oldestPending: db.prepare<[], At>(SQL.oldestPending),
+    deadReasons: db.prepare<[], OutboxSummary['dead_reasons'][number]>(SQL.deadReasons),
+    counts: db.prepare<[], { status: OutboxStatus; n: number }>(SQL.counts),
+    forSubject: db.prepare<[string], Row>(SQL.forSubject),
+  };
+}
+
+type Statement = ReturnType<typeof prepareAll>['claim'];
+
+/** Reads and writes `outbox`; every statement is prepared once, when the store opens. */
+export class OutboxStore {
+  private readonly sql: ReturnType<typeof prepareAll>;
+  private readonly runEach: (
+    statement: Statement,
+    ids: readonly number[],
+    params: Record<string, unknown>,
+  ) => void;
+
+  constructor(db: Db) {
+    this.sql = prepareAll(db);
+    this.runEach = db.transaction(
+      (statement: Statement, ids: readonly number[], params: Record<string, unknown>) => {
+        for (const id of ids) statement.run({ ...params, id });
+      },
+    );
+  }
+
+  /**
+   * Queues a delivery; false when that alert key was decided before (nothing is written).
+   * `payload` may come serialised, when one payload goes to many targets.
+   */
+  enqueue(
+    key: string,
+    rule: string,
+    target: Target,
+    payload: OutboxPayload | string,
+    at: UtcIso,
+  ): boolean {
+    const result = this.sql.insert.run({
+      key,
+      rule,
+      target: targetKey(target),
+      target_json: JSON.stringify(target),
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      at,
+    });
+    return result.changes === 1;
+  }
+
+  /** Pending deliveries due at `now` and not in flight, oldest first. */
+  due(now: UtcIso, limit = 500): OutboxRow[] {
+    return this.sql.due.all(now, limit).map(fromRow);
+  }
+
+  /**
+   * The deliveries to send now, oldest first, keeping each target's alerts in order: a
+   * target with a delivery in flight gives none (it is never claimed twice), and one
+   * whose earliest waiting delivery is not due yet (a retry) gives only what came before
+   * it, so a new alert never overtakes one waiting for a retry.
+   */
+  ready(now: UtcIso, limit = 500): OutboxRow[] {
+    return this.sql.ready.all({ now, limit }).map(fromRow);
+  }
+
+  /**
+   * When `ready` next gives something: the earliest due time of the first waiting
+   * delivery of each target with none in flight; null when no such target exists.
+   */
+  nextReadyAt(): UtcIso | null {
+    return (this.sql.nextReadyAt.get()?.at as UtcIso | null | undefined) ?? null;
+  }
+
+  /**
+   * Each target with deliveries waiting: how many, how many in flight, when the oldest
+   * was decided and the error of the first that failed, for health, `status` and metrics.
+   */
+  backlog(): OutboxBacklog[] {
+    return this.sql.backlog.all().map(({ target_json, ...rest }) => ({
+      ...rest,
+      target: JSON.parse(target_json) as Target,
+    }));
+  }
+
+  /**
+   * Marks deliveries as in flight. A claim is committed before the send, so a crash
+   * between the send and its confirmation leaves the claim behind for `releaseClaims`.
+   */
+  claim(ids: readonly number[], at: UtcIso): void {
+    this.runEach(this.sql.claim, ids, { at });
+  }
+
+  /**
+   * Returns deliveries left in flight by a crash or a failed pass to the queue, due
+   * now: they are sent again (at-least-once). Claims of the targets in `keep`, still in
+   * flight, stay. Returns how many were released.
+   */
+  releaseClaims(at: UtcIso, keep: readonly string[] = []): number {
+    return this.sql.releaseClaims.run(at, JSON.stringify(keep)).changes;
+  }
+
+  /** The platform confirmed: `detail` is what it answered. */
+  markSent(ids: readonly number[], at: UtcIso, detail: string): void {
+    this.runEach(this.sql.markSent, ids, { at, detail });
+  }
+
+  /**
+   * A temporary failure: due again at `retryAt`. `attempted` false: these were not sent
+   * (another delivery to the same target failed first), so no attempt is counted.
+   */
+  retryLater(
+    ids: readonly number[],
+    error: string,
+    retryAt: UtcIso,
+    attempted = true,
+    code: string | null = null,
+  ): void {
+    this.runEach(this.sql.retryLater, ids, { error, code, retryAt, n: attempted ? 1 : 0 });
+  }
+
+  /** A permanent failure, or a temporary one that lasted too long: never tried again. */
+  markDead(ids: readonly number[], error: string, code: string | null = null): void {
+    this.runEach(this.sql.markDead, ids, { error, code });
+  }
+
+  /** What `status` shows: counts, the oldest pending delivery, dead ones by kind of failure. */
+  summary(): OutboxSummary {
+    const oldest = this.sql.oldestPending.get();
+    const dead = this.sql.deadReasons.all();
+    return {
+      ...this.counts(),
+      oldest_pending_at: (oldest?.at as UtcIso | null | undefined) ?? null,
+      dead_reasons: dead.map((d) => ({ ...d, last_at: d.last_at as UtcIso })),
+    };
+  }
+
+  /** Deliveries by status. */
+  counts(): Record<OutboxStatus, number> {
+    const rows = this.sql.counts.all();
+    return {
+      pending: 0,
+      sent: 0,
+      dead: 0,
+      ...Object.fromEntries(rows.map((r) => [r.status, r.n])),
+    };
+  }
+
+  /** Every delivery whose key concerns a notice, for `why`. */
+  forSubject(subjectPrefix: string): OutboxRow[] {
+    return this.sql.forSubject.all(`%|${subjectPrefix.replace(/[%_\\]/g, '\\$&')}%`).map(fromRow);
+  }
+}

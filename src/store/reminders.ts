@@ -1,0 +1,101 @@
+/**
+ * Deadline reminders as planned: one row per (deadline rule, notice, offset), with when
+ * it falls due and what became of it. The alerts decide what to plan, move, send or
+ * cancel; this only keeps the rows.
+ */
+import type { UtcIso } from '../lib/time.js';
+import type { Db } from './database.js';
+
+/** What became of a reminder. */
+export type ReminderStatus = 'scheduled' | 'sent' | 'cancelled' | 'dropped';
+
+/** A row of the `reminders` table: one offset of one deadline rule for one notice. */
+export interface ReminderRow {
+  rule: string;
+  notice_id: number;
+  offset_ms: number;
+  field: string;
+  deadline_at: UtcIso;
+  due_at: UtcIso;
+  status: ReminderStatus;
+  /** Why it was sent at once, skipped, cancelled or dropped; null while scheduled. */
+  reason: string | null;
+}
+
+/** What names one reminder. */
+export type ReminderKey = Pick<ReminderRow, 'rule' | 'notice_id' | 'offset_ms'>;
+
+const COLUMNS = 'rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason';
+
+/** Reads and writes `reminders`; its statements are prepared once, when the store opens. */
+export class ReminderStore {
+  private readonly selectForRule;
+  private readonly selectScheduled;
+  private readonly selectDue;
+  private readonly selectForNotice;
+  private readonly selectAll;
+  private readonly upsert;
+  private readonly updateStatus;
+
+  constructor(db: Db) {
+    this.selectForRule = db.prepare<[string, number], ReminderRow>(
+      `SELECT ${COLUMNS} FROM reminders WHERE rule = ? AND notice_id = ?`,
+    );
+    this.selectScheduled = db.prepare<[number], ReminderRow>(
+      `SELECT ${COLUMNS} FROM reminders WHERE notice_id = ? AND status = 'scheduled'`,
+    );
+    this.selectDue = db.prepare<[string], ReminderRow>(
+      `SELECT ${COLUMNS} FROM reminders WHERE status = 'scheduled' AND due_at <= ? ORDER BY due_at`,
+    );
+    this.selectForNotice = db.prepare<[number], ReminderRow>(
+      `SELECT ${COLUMNS} FROM reminders WHERE notice_id = ? ORDER BY offset_ms DESC`,
+    );
+    this.selectAll = db.prepare<[], ReminderRow>(
+      `SELECT ${COLUMNS} FROM reminders ORDER BY offset_ms DESC`,
+    );
+    this.upsert = db.prepare(
+      `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at)
+       VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, @now)
+       ON CONFLICT (rule, notice_id, offset_ms) DO UPDATE SET deadline_at = excluded.deadline_at,
+         due_at = excluded.due_at, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`,
+    );
+    this.updateStatus = db.prepare(
+      'UPDATE reminders SET status = ?, reason = ?, updated_at = ? WHERE rule = ? AND notice_id = ? AND offset_ms = ?',
+    );
+  }
+
+  /** A rule's reminders for a notice, every status. */
+  forRule(rule: string, noticeId: number): ReminderRow[] {
+    return this.selectForRule.all(rule, noticeId);
+  }
+
+  /** A notice's reminders still to be sent, whatever rule planned them. */
+  scheduledFor(noticeId: number): ReminderRow[] {
+    return this.selectScheduled.all(noticeId);
+  }
+
+  /** Reminders still to be sent that are due at `now`, the earliest first. */
+  due(now: UtcIso): ReminderRow[] {
+    return this.selectDue.all(now);
+  }
+
+  /** A notice's reminders, every rule and status, the furthest before the deadline first. */
+  forNotice(noticeId: number): ReminderRow[] {
+    return this.selectForNotice.all(noticeId);
+  }
+
+  /** Every reminder, the furthest before its deadline first (for many notices at once). */
+  all(): ReminderRow[] {
+    return this.selectAll.all();
+  }
+
+  /** Plans (or replans) one reminder; `at` is when. */
+  plan(row: ReminderRow, at: UtcIso): void {
+    this.upsert.run({ ...row, now: at });
+  }
+
+  /** Records what became of one reminder, and why; `at` is when. */
+  setStatus(key: ReminderKey, status: ReminderStatus, reason: string, at: UtcIso): void {
+    this.updateStatus.run(status, reason, at, key.rule, key.notice_id, key.offset_ms);
+  }
+}

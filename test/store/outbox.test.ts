@@ -1,0 +1,140 @@
+/**
+ * The outbox's own statements, below the dispatcher: which deliveries are due, which can
+ * be claimed, how they are found by subject, and what `status` and the backlog say about
+ * them. Payloads are opaque JSON text to the store.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Target } from '../../src/domain/targets.js';
+import type { UtcIso } from '../../src/lib/time.js';
+import { Store } from '../../src/store/index.js';
+
+let dataDir: string;
+let store: Store;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-outbox-'));
+  store = Store.open(dataDir);
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const OPS: Target = { kind: 'slack', channel: '#ops' };
+const GAS: Target = { kind: 'slack', channel: '#gas' };
+
+/** Queues `subject` for `target` at `at`; returns its row id. */
+function enqueue(subject: string, target: Target, at: UtcIso): number {
+  const key = `rule|${subject}|${target.kind}`;
+  expect(store.outbox.enqueue(key, 'rule', target, '{"kind":"notice"}', at)).toBe(true);
+  return store.db.prepare<[string], { id: number }>('SELECT id FROM outbox WHERE key = ?').get(key)!
+    .id;
+}
+
+const claimedAt = (id: number) =>
+  store.db
+    .prepare<[number], { claimed_at: string | null }>('SELECT claimed_at FROM outbox WHERE id = ?')
+    .get(id)!.claimed_at;
+
+describe('outbox store', () => {
+  it('gives due deliveries oldest first, leaving out those in flight and those not yet due', () => {
+    const later = enqueue('notice:3:v1', GAS, '2026-11-20T15:10:00Z');
+    const first = enqueue('notice:1:v1', OPS, '2026-11-20T15:00:00Z');
+    const claimed = enqueue('notice:2:v1', GAS, '2026-11-20T15:05:00Z');
+    store.outbox.claim([claimed], '2026-11-20T15:06:00Z');
+    expect(store.outbox.due('2026-11-20T15:10:00Z').map((r) => r.id)).toEqual([first, later]);
+    expect(store.outbox.due('2026-11-20T15:09:59Z').map((r) => r.id)).toEqual([first]);
+    store.outbox.markSent([first], '2026-11-20T15:11:00Z', 'ok');
+    store.outbox.markDead([later], 'gone');
+    expect(store.outbox.due('2026-11-20T15:10:00Z')).toEqual([]);
+  });
+
+  it('claims only pending deliveries', () => {
+    const sent = enqueue('notice:1:v1', OPS, '2026-11-20T15:00:00Z');
+    const pending = enqueue('notice:2:v1', OPS, '2026-11-20T15:00:00Z');
+    store.outbox.markSent([sent], '2026-11-20T15:01:00Z', 'ok');
+    store.outbox.claim([sent, pending], '2026-11-20T15:02:00Z');
+    expect(claimedAt(sent)).toBeNull();
+    expect(claimedAt(pending)).toBe('2026-11-20T15:02:00Z');
+  });
+
+  it('finds deliveries by subject, taking % and _ in it literally', () => {
+    enqueue('capacity:gulf_south:2026-11-21', OPS, '2026-11-20T15:00:00Z');
+    enqueue('capacity:gulfXsouth:2026-11-21', OPS, '2026-11-20T15:00:00Z');
+    enqueue('capacity:100%:2026-11-21', OPS, '2026-11-20T15:00:00Z');
+    enqueue('capacity:1000:2026-11-21', OPS, '2026-11-20T15:00:00Z');
+    expect(store.outbox.forSubject('capacity:gulf_south:').map((r) => r.key)).toEqual([
+      'rule|capacity:gulf_south:2026-11-21|slack',
+    ]);
+    expect(store.outbox.forSubject('capacity:100%:').map((r) => r.key)).toEqual([
+      'rule|capacity:100%:2026-11-21|slack',
+    ]);
+    expect(store.outbox.forSubject('capacity:')[0]?.payload).toEqual({ kind: 'notice' });
+  });
+
+  it('summarises the oldest pending delivery, and dead ones by kind, the most frequent first', () => {
+    const sent = enqueue('notice:1:v1', OPS, '2026-11-20T14:00:00Z');
+    store.outbox.markSent([sent], '2026-11-20T14:01:00Z', 'ok');
+    enqueue('notice:2:v1', OPS, '2026-11-20T15:00:00Z');
+    enqueue('notice:3:v1', OPS, '2026-11-20T16:00:00Z');
+    const dead = [
+      enqueue('notice:4:v1', GAS, '2026-11-20T13:00:00Z'),
+      enqueue('notice:5:v1', GAS, '2026-11-20T13:10:00Z'),
+      enqueue('notice:6:v1', GAS, '2026-11-20T13:20:00Z'),
+      enqueue('notice:7:v1', GAS, '2026-11-20T13:30:00Z'),
+    ];
+    store.outbox.markDead([dead[0]!], 'slack: channel_not_found', 'NOT_FOUND');
+    store.outbox.markDead([dead[1]!, dead[2]!], 'slack: not_in_channel', 'FORBIDDEN');
+    store.outbox.markDead([dead[3]!], 'slack: missing_scope', 'FORBIDDEN');
+    expect(store.outbox.summary()).toEqual({
+      pending: 2,
+      sent: 1,
+      dead: 4,
+      oldest_pending_at: '2026-11-20T15:00:00Z',
+      dead_reasons: [
+        {
+          code: 'FORBIDDEN',
+          reason: 'slack: missing_scope',
+          reasons: 2,
+          count: 3,
+          last_at: '2026-11-20T13:30:00Z',
+        },
+        {
+          code: 'NOT_FOUND',
+          reason: 'slack: channel_not_found',
+          reasons: 1,
+          count: 1,
+          last_at: '2026-11-20T13:00:00Z',
+        },
+      ],
+    });
+  });
+
+  it('gives each waiting target the error of its first delivery that failed', () => {
+    const first = enqueue('notice:1:v1', OPS, '2026-11-20T15:00:00Z');
+    const second = enqueue('notice:2:v1', OPS, '2026-11-20T15:01:00Z');
+    enqueue('notice:3:v1', GAS, '2026-11-20T15:02:00Z');
+    store.outbox.retryLater([second], 'slack: HTTP 503', '2026-11-20T15:10:00Z');
+    store.outbox.retryLater([first], 'slack: ratelimited', '2026-11-20T15:10:00Z');
+    expect(store.outbox.backlog()).toEqual([
+      {
+        target: OPS,
+        pending: 2,
+        in_flight: 0,
+        oldest_at: '2026-11-20T15:00:00Z',
+        last_error: 'slack: ratelimited',
+      },
+      {
+        target: GAS,
+        pending: 1,
+        in_flight: 0,
+        oldest_at: '2026-11-20T15:02:00Z',
+        last_error: null,
+      },
+    ]);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * The reminder rows' own statements: which of a notice's reminders are still to be sent,
+ * and which are due, in the order they fell due.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/store/index.js';
+import type { ReminderRow } from '../../src/store/reminders.js';
+
+let dataDir: string;
+let store: Store;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-reminders-'));
+  store = Store.open(dataDir);
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const NOW = '2026-11-22T12:00:00Z';
+
+function plan(over: Partial<ReminderRow>): ReminderRow {
+  const row: ReminderRow = {
+    rule: 'tetco-response',
+    notice_id: 101,
+    offset_ms: 7_200_000,
+    field: 'response_at',
+    deadline_at: '2026-11-22T16:00:00Z',
+    due_at: '2026-11-22T14:00:00Z',
+    status: 'scheduled',
+    reason: null,
+    ...over,
+  };
+  store.reminders.plan(row, NOW);
+  return row;
+}
+
+describe('reminder store', () => {
+  it("gives a notice's reminders still to be sent, whatever rule planned them", () => {
+    const ahead = plan({ offset_ms: 1_800_000, due_at: '2026-11-22T15:30:00Z' });
+    const other = plan({ rule: 'ofo-response', offset_ms: 1_800_000 });
+    plan({ offset_ms: 86_400_000, status: 'sent', reason: 'sent' });
+    plan({ offset_ms: 7_200_000, status: 'dropped', reason: 'skipped' });
+    plan({ notice_id: 102 });
+    expect(store.reminders.scheduledFor(101).sort(byKey)).toEqual([other, ahead].sort(byKey));
+    store.reminders.setStatus(ahead, 'cancelled', 'superseded', NOW);
+    expect(store.reminders.scheduledFor(101)).toEqual([other]);
+  });
+
+  it('gives the scheduled reminders due by now, the earliest first', () => {
+    const late = plan({ notice_id: 103, due_at: '2026-11-22T11:30:00Z' });
+    const early = plan({ notice_id: 102, due_at: '2026-11-22T10:00:00Z' });
+    const now = plan({ notice_id: 101, due_at: NOW });
+    plan({ notice_id: 104, due_at: '2026-11-22T09:00:00Z', status: 'sent', reason: 'sent' });
+    plan({ notice_id: 105, due_at: '2026-11-22T12:00:01Z' });
+    expect(store.reminders.due(NOW)).toEqual([early, late, now]);
+  });
+});
+
+function byKey(a: ReminderRow, b: ReminderRow): number {
+  return a.rule.localeCompare(b.rule) || a.offset_ms - b.offset_ms;
+}
