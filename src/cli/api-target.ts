@@ -16,7 +16,12 @@ export interface ApiTarget {
 /** Builds the client from the configuration, starting a simulator in demo mode. */
 export async function openApi(
   ctx: CliContext,
-  simulatorOptions: { live?: boolean; speed?: number; noticesPerHour?: number } = {},
+  simulatorOptions: {
+    live?: boolean;
+    speed?: number;
+    noticesPerHour?: number;
+    startAt?: Date;
+  } = {},
 ): Promise<ApiTarget> {
   const { api } = ctx.config;
   let simulator: Simulator | undefined;

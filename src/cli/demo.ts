@@ -10,7 +10,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { secretValues } from '../config/index.js';
 import { targetKey } from '../domain/targets.js';
 import type { FeedSettings } from '../ingest/feeds.js';
@@ -48,11 +48,27 @@ const DEMO_SETTINGS: FeedSettings = {
   baselineAgeMs: 7 * 86_400_000,
 };
 
+/** `--at`: an ISO 8601 instant with its zone (`Z` or an offset). */
+function parseInstant(text: string): Date {
+  const at = new Date(text);
+  if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(text.trim()) || Number.isNaN(at.getTime())) {
+    throw new InvalidArgumentError(
+      'must be an instant with its zone, such as 2026-11-24T23:10:00Z',
+    );
+  }
+  return at;
+}
+
 /** Registers `demo`. */
 export function demoCommand(ctx: CliContext): Command {
   return new Command('demo')
     .description('run the demo against the built-in simulator')
-    .action(async () => {
+    .option(
+      '--at <instant>',
+      "start the simulator's clock at this UTC instant (2026-11-24T23:10:00Z) instead of now, to see a given hour of the gas day",
+      parseInstant,
+    )
+    .action(async (opts: { at?: Date }) => {
       // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
       const dataDir = join(ctx.io.cwd, 'data', 'demo');
       rmSync(dataDir, { recursive: true, force: true });
@@ -61,6 +77,7 @@ export function demoCommand(ctx: CliContext): Command {
         live: true,
         speed: SPEED,
         noticesPerHour: NOTICES_PER_HOUR,
+        ...(opts.at ? { startAt: opts.at } : {}),
       });
       const simulator = api.simulator;
       let daemon: Daemon;

@@ -31,14 +31,14 @@ export interface DemoProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the demo from the sources (`node --import tsx src/main.ts demo`). */
-export function startDemo(env: NodeJS.ProcessEnv = {}): DemoProcess {
+/** Starts the demo from the sources (`node --import tsx src/main.ts demo [args]`). */
+export function startDemo(env: NodeJS.ProcessEnv = {}, args: string[] = []): DemoProcess {
   const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-demo-'));
   cpSync(join(ROOT, 'rules'), join(cwd, 'rules'), { recursive: true });
   const child: ChildProcess = spawn(
     process.execPath,
     // tsx by its full address: the demo's folder has no node_modules to find it in.
-    ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'main.ts'), 'demo'],
+    ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'main.ts'), 'demo', ...args],
     {
       cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
