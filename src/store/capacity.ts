@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { UtcIso } from '../lib/time.js';
 import type { CapacityCycleInfo, CapacityLocation } from '../upstream/schemas.js';
-import type { Db } from './database.js';
+import { type Db, statement } from './database.js';
 
 /** What an upsert found; only `new` and `updated` are worth telling anyone about. */
 export type CycleChange = 'new' | 'updated' | 'unchanged';
@@ -204,7 +204,8 @@ export class CapacityStore {
 
   /** Number of stored cycles. */
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM capacity_cycles').get() as { n: number }).n;
+    return (statement(this.db, 'SELECT count(*) AS n FROM capacity_cycles').get() as { n: number })
+      .n;
   }
 
   private write(

@@ -2,7 +2,7 @@
 
 import type { UtcIso } from '../lib/time.js';
 import type { TableDescription } from '../upstream/schemas.js';
-import type { Db } from './database.js';
+import { type Db, statement } from './database.js';
 
 export interface CatalogEntry {
   name: string;
@@ -17,29 +17,28 @@ export class CatalogStore {
 
   /** Stored hash per catalog endpoint name (`tables`, `notices`, `pipelines`). */
   hashes(): Record<string, string> {
-    const rows = this.db
-      .prepare<[], { name: string; hash: string }>('SELECT name, hash FROM catalog')
-      .all();
+    const rows = statement<[], { name: string; hash: string }>(
+      this.db,
+      'SELECT name, hash FROM catalog',
+    ).all();
     return Object.fromEntries(rows.map((r) => [r.name, r.hash]));
   }
 
   /** Stores a hash and, when known, the description behind it. */
   put(name: string, hash: string, description: TableDescription | null, at: UtcIso): void {
-    this.db
-      .prepare(
-        `INSERT INTO catalog (name, hash, description, updated_at) VALUES (?, ?, ?, ?)
+    statement(
+      this.db,
+      `INSERT INTO catalog (name, hash, description, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET hash = excluded.hash,
            description = coalesce(excluded.description, catalog.description), updated_at = excluded.updated_at`,
-      )
-      .run(name, hash, description ? JSON.stringify(description) : null, at);
+    ).run(name, hash, description ? JSON.stringify(description) : null, at);
   }
 
   get(name: string): CatalogEntry | undefined {
-    const row = this.db
-      .prepare<[string], Omit<CatalogEntry, 'description'> & { description: string | null }>(
-        'SELECT * FROM catalog WHERE name = ?',
-      )
-      .get(name);
+    const row = statement<
+      [string],
+      Omit<CatalogEntry, 'description'> & { description: string | null }
+    >(this.db, 'SELECT * FROM catalog WHERE name = ?').get(name);
     return row
       ? {
           ...row,

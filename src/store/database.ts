@@ -16,6 +16,30 @@ import {
 
 export type Db = Database.Database;
 
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * The statement for `sql` on `db`, prepared on its first use and kept for the connection's
+ * life: what repositories use for the statements they run now and then, so that every
+ * statement is prepared once without preparing them all when the store opens.
+ */
+export function statement<P extends unknown[] | object = unknown[], R = unknown>(
+  db: Db,
+  sql: string,
+): Database.Statement<P, R> {
+  let bySql = statements.get(db);
+  if (!bySql) {
+    bySql = new Map();
+    statements.set(db, bySql);
+  }
+  let prepared = bySql.get(sql);
+  if (!prepared) {
+    prepared = db.prepare(sql);
+    bySql.set(sql, prepared);
+  }
+  return prepared as Database.Statement<P, R>;
+}
+
 /** The file name inside `PIPEWATCH_DATA_DIR`. */
 export const DATABASE_FILE = 'pipewatch.db';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { UtcIso } from '../lib/time.js';
 import type { Notice } from '../upstream/schemas.js';
-import type { Db } from './database.js';
+import { type Db, statement } from './database.js';
 
 /** What an upsert found. */
 export type NoticeChange = 'new' | 'updated' | 'unchanged';
@@ -177,13 +177,13 @@ export class NoticeStore {
 
   /** The versions a notice had before its current one, oldest first. */
   history(id: number): NoticeVersion[] {
-    return this.db
-      .prepare<
-        [number],
-        { version: number; changed_at: string; changed_fields: string; previous: string }
-      >(
-        'SELECT version, changed_at, changed_fields, previous FROM notice_history WHERE notice_id = ? ORDER BY version',
-      )
+    return statement<
+      [number],
+      { version: number; changed_at: string; changed_fields: string; previous: string }
+    >(
+      this.db,
+      'SELECT version, changed_at, changed_fields, previous FROM notice_history WHERE notice_id = ? ORDER BY version',
+    )
       .all(id)
       .map((r) => ({
         version: r.version,
@@ -195,15 +195,15 @@ export class NoticeStore {
 
   /** Number of stored notices. */
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM notices').get() as { n: number }).n;
+    return (statement(this.db, 'SELECT count(*) AS n FROM notices').get() as { n: number }).n;
   }
 
   /** Notices posted at or after `since`, latest first. */
   postedSince(since: UtcIso, limit = 10_000): StoredNotice[] {
-    return this.db
-      .prepare<[string, number], Row>(
-        'SELECT * FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC LIMIT ?',
-      )
+    return statement<[string, number], Row>(
+      this.db,
+      'SELECT * FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC LIMIT ?',
+    )
       .all(since, limit)
       .map(fromRow);
   }

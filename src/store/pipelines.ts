@@ -2,7 +2,7 @@
 
 import type { UtcIso } from '../lib/time.js';
 import type { Pipeline } from '../upstream/schemas.js';
-import type { Db } from './database.js';
+import { type Db, statement } from './database.js';
 
 /** A pipeline with pipewatch's bookkeeping. */
 export interface StoredPipeline extends Pipeline {
@@ -29,22 +29,22 @@ export class PipelineStore {
 
   /** Stores a pipeline; returns true when it was not known before. */
   upsert(p: Pipeline, seenAt: UtcIso): boolean {
-    const known = this.db.prepare('SELECT 1 FROM pipelines WHERE id = ?').get(p.id) !== undefined;
-    this.db
-      .prepare(
-        `INSERT INTO pipelines (id, slug, name, url, tsp_name, tsp_id, service_created_at, service_updated_at, first_seen_at, last_seen_at)
+    const known =
+      statement(this.db, 'SELECT 1 FROM pipelines WHERE id = ?').get(p.id) !== undefined;
+    statement(
+      this.db,
+      `INSERT INTO pipelines (id, slug, name, url, tsp_name, tsp_id, service_created_at, service_updated_at, first_seen_at, last_seen_at)
          VALUES (@id, @slug, @name, @url, @tsp_name, @tsp_id, @service_created_at, @service_updated_at, @seen, @seen)
          ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, name = excluded.name, url = excluded.url,
            tsp_name = excluded.tsp_name, tsp_id = excluded.tsp_id, service_created_at = excluded.service_created_at,
            service_updated_at = excluded.service_updated_at, last_seen_at = excluded.last_seen_at`,
-      )
-      .run({ ...p, seen: seenAt });
+    ).run({ ...p, seen: seenAt });
     return !known;
   }
 
   /** Every pipeline, by slug. */
   all(): StoredPipeline[] {
-    return this.db.prepare<[], StoredPipeline>('SELECT * FROM pipelines ORDER BY slug').all();
+    return statement<[], StoredPipeline>(this.db, 'SELECT * FROM pipelines ORDER BY slug').all();
   }
 
   /** One pipeline by slug. */
@@ -62,10 +62,10 @@ export class PipelineStore {
    * again (`null`), so that a plan covering every tracked pipeline skips it for a while.
    */
   setCapacityMissing(slug: string, at: UtcIso | null): void {
-    this.db.prepare('UPDATE pipelines SET capacity_missing_at = ? WHERE slug = ?').run(at, slug);
+    statement(this.db, 'UPDATE pipelines SET capacity_missing_at = ? WHERE slug = ?').run(at, slug);
   }
 
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM pipelines').get() as { n: number }).n;
+    return (statement(this.db, 'SELECT count(*) AS n FROM pipelines').get() as { n: number }).n;
   }
 }

@@ -4,7 +4,7 @@
  * writes it; `status`, `/healthz` and `/status` read it.
  */
 import type { UtcIso } from '../lib/time.js';
-import type { Db } from './database.js';
+import { type Db, statement } from './database.js';
 
 /** The state of one feed. */
 export interface FeedState {
@@ -23,67 +23,63 @@ export class SyncStateStore {
 
   /** Records the start of an attempt. */
   attempted(feed: string, at: UtcIso): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_state (feed, last_attempt_at) VALUES (?, ?)
+    statement(
+      this.db,
+      `INSERT INTO sync_state (feed, last_attempt_at) VALUES (?, ?)
          ON CONFLICT (feed) DO UPDATE SET last_attempt_at = excluded.last_attempt_at`,
-      )
-      .run(feed, at);
+    ).run(feed, at);
   }
 
   /** Records a success; clears the failure streak but keeps the last error for reference. */
   succeeded(feed: string, at: UtcIso): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_state (feed, last_attempt_at, last_success_at) VALUES (?, ?, ?)
+    statement(
+      this.db,
+      `INSERT INTO sync_state (feed, last_attempt_at, last_success_at) VALUES (?, ?, ?)
          ON CONFLICT (feed) DO UPDATE SET last_success_at = excluded.last_success_at, consecutive_failures = 0`,
-      )
-      .run(feed, at, at);
+    ).run(feed, at, at);
   }
 
   /** Records a failure. */
   failed(feed: string, at: UtcIso, error: { message: string; code?: string | undefined }): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_state (feed, last_attempt_at, last_error, last_error_code, last_error_at, consecutive_failures)
+    statement(
+      this.db,
+      `INSERT INTO sync_state (feed, last_attempt_at, last_error, last_error_code, last_error_at, consecutive_failures)
          VALUES (@feed, @at, @message, @code, @at, 1)
          ON CONFLICT (feed) DO UPDATE SET last_error = excluded.last_error, last_error_code = excluded.last_error_code,
            last_error_at = excluded.last_error_at, consecutive_failures = consecutive_failures + 1`,
-      )
-      .run({ feed, at, message: error.message, code: error.code ?? null });
+    ).run({ feed, at, message: error.message, code: error.code ?? null });
   }
 
   /** A feed's cursor (feed-specific JSON), if any. */
   cursor<T>(feed: string): T | undefined {
-    const row = this.db
-      .prepare<[string], { cursor: string | null }>('SELECT cursor FROM sync_state WHERE feed = ?')
-      .get(feed);
+    const row = statement<[string], { cursor: string | null }>(
+      this.db,
+      'SELECT cursor FROM sync_state WHERE feed = ?',
+    ).get(feed);
     return row?.cursor ? (JSON.parse(row.cursor) as T) : undefined;
   }
 
   /** Replaces a feed's cursor. */
   setCursor(feed: string, cursor: unknown): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_state (feed, cursor) VALUES (?, ?)
+    statement(
+      this.db,
+      `INSERT INTO sync_state (feed, cursor) VALUES (?, ?)
          ON CONFLICT (feed) DO UPDATE SET cursor = excluded.cursor`,
-      )
-      .run(feed, JSON.stringify(cursor));
+    ).run(feed, JSON.stringify(cursor));
   }
 
   /** The state of one feed. */
   get(feed: string): FeedState | undefined {
-    return this.db
-      .prepare<[string], FeedState>('SELECT * FROM sync_state WHERE feed = ?')
-      .get(feed);
+    return statement<[string], FeedState>(this.db, 'SELECT * FROM sync_state WHERE feed = ?').get(
+      feed,
+    );
   }
 
   /** Every feed's state, by name. */
   all(): FeedState[] {
-    return this.db
-      .prepare<[], FeedState>(
-        'SELECT feed, last_attempt_at, last_success_at, last_error, last_error_code, last_error_at, consecutive_failures FROM sync_state ORDER BY feed',
-      )
-      .all();
+    return statement<[], FeedState>(
+      this.db,
+      'SELECT feed, last_attempt_at, last_success_at, last_error, last_error_code, last_error_at, consecutive_failures FROM sync_state ORDER BY feed',
+    ).all();
   }
 }
