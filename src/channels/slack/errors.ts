@@ -16,86 +16,29 @@ import { codeForStatus, retryableStatus } from '../errors.js';
 import { oneLine } from '../text.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 
-/** Errors that another attempt cannot fix. */
-export const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
-  'channel_not_found',
-  'not_in_channel',
-  'is_archived',
-  'channel_is_archived',
-  'invalid_auth',
-  'not_authed',
-  'account_inactive',
-  'token_revoked',
-  'token_expired',
-  'no_permission',
-  'missing_scope',
-  'not_allowed_token_type',
-  'ekm_access_denied',
-  'access_denied',
-  'restricted_action',
-  'restricted_action_read_only_channel',
-  'restricted_action_thread_only_channel',
-  'restricted_action_non_threadable_channel',
-  'team_access_not_granted',
-  'users_not_found',
-  'user_not_found',
-  'user_not_visible',
-  'user_disabled',
-  'cannot_dm_bot',
-  'msg_too_long',
-  'msg_blocks_too_long',
-  'invalid_blocks',
-  'invalid_blocks_format',
-  'invalid_attachments',
-  'no_text',
-  'too_many_attachments',
-  'invalid_arguments',
-  'invalid_arg_name',
-  'invalid_array_arg',
-  'invalid_charset',
-  'invalid_form_data',
-  'invalid_post_type',
-  'missing_post_type',
-  'invalid_json',
-  'json_not_object',
-  'as_user_not_supported',
-  'message_not_found',
-  'cant_update_message',
-  'edit_window_closed',
-  'method_deprecated',
-  'deprecated_endpoint',
-  'two_factor_setup_required',
-  'org_login_required',
-  'enterprise_is_restricted',
-  'upgrade_required',
-  'unknown_method',
-]);
-
-/** Errors Slack documents as passing; any code not listed in either set counts as one too. */
-export const TEMPORARY_ERRORS: ReadonlySet<string> = new Set([
-  'ratelimited',
-  'rate_limited',
-  'internal_error',
-  'fatal_error',
-  'service_unavailable',
-  'request_timeout',
-  'team_added_to_org',
-]);
-
 const C = DeliveryErrorCode;
 
 /**
- * The kind of each Slack `error` pipewatch knows: every one of the two sets above, and
- * the thread errors an update meets when the first message of a notice is gone. Any
- * other is `UNKNOWN` (and retried).
+ * Every Slack `error` pipewatch knows, once: its kind, and whether another attempt can
+ * fix it. A code not listed is `UNKNOWN` and retried. `message_not_found` loses a thread
+ * for good; `thread_not_found` and `invalid_thread_ts` can pass.
  */
-export const SLACK_ERROR_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map(
-  Object.entries({
-    [C.RateLimited]: ['ratelimited', 'rate_limited'],
-    [C.ServerError]: ['internal_error', 'fatal_error', 'service_unavailable', 'team_added_to_org'],
-    [C.Timeout]: ['request_timeout'],
-    [C.ThreadLost]: ['thread_not_found', 'invalid_thread_ts', 'message_not_found'],
-    [C.NotFound]: [
+const SLACK_ERRORS: ReadonlyArray<
+  readonly [DeliveryErrorCode, 'permanent' | 'temporary', readonly string[]]
+> = [
+  [C.RateLimited, 'temporary', ['ratelimited', 'rate_limited']],
+  [
+    C.ServerError,
+    'temporary',
+    ['internal_error', 'fatal_error', 'service_unavailable', 'team_added_to_org'],
+  ],
+  [C.Timeout, 'temporary', ['request_timeout']],
+  [C.ThreadLost, 'temporary', ['thread_not_found', 'invalid_thread_ts']],
+  [C.ThreadLost, 'permanent', ['message_not_found']],
+  [
+    C.NotFound,
+    'permanent',
+    [
       'channel_not_found',
       'is_archived',
       'channel_is_archived',
@@ -103,7 +46,11 @@ export const SLACK_ERROR_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map
       'user_not_found',
       'user_disabled',
     ],
-    [C.Auth]: [
+  ],
+  [
+    C.Auth,
+    'permanent',
+    [
       'invalid_auth',
       'not_authed',
       'account_inactive',
@@ -112,7 +59,11 @@ export const SLACK_ERROR_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map
       'two_factor_setup_required',
       'org_login_required',
     ],
-    [C.Forbidden]: [
+  ],
+  [
+    C.Forbidden,
+    'permanent',
+    [
       'not_in_channel',
       'no_permission',
       'missing_scope',
@@ -128,8 +79,12 @@ export const SLACK_ERROR_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map
       'user_not_visible',
       'cannot_dm_bot',
     ],
-    [C.TooLarge]: ['msg_too_long', 'msg_blocks_too_long', 'too_many_attachments'],
-    [C.Rejected]: [
+  ],
+  [C.TooLarge, 'permanent', ['msg_too_long', 'msg_blocks_too_long', 'too_many_attachments']],
+  [
+    C.Rejected,
+    'permanent',
+    [
       'invalid_blocks',
       'invalid_blocks_format',
       'invalid_attachments',
@@ -151,7 +106,22 @@ export const SLACK_ERROR_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map
       'upgrade_required',
       'unknown_method',
     ],
-  }).flatMap(([kind, errors]) => errors.map((e) => [e, kind as DeliveryErrorCode] as const)),
+  ],
+];
+
+function errorsThat(are: 'permanent' | 'temporary'): ReadonlySet<string> {
+  return new Set(SLACK_ERRORS.filter(([, p]) => p === are).flatMap(([, , errors]) => errors));
+}
+
+/** Errors that another attempt cannot fix. */
+export const PERMANENT_ERRORS = errorsThat('permanent');
+
+/** Errors that can pass; any code not listed counts as one too. */
+export const TEMPORARY_ERRORS = errorsThat('temporary');
+
+/** The kind of each Slack `error` pipewatch knows; any other is `UNKNOWN` (and retried). */
+export const SLACK_ERROR_CODES: ReadonlyMap<string, DeliveryErrorCode> = new Map(
+  SLACK_ERRORS.flatMap(([code, , errors]) => errors.map((e) => [e, code] as const)),
 );
 
 /**
