@@ -2,8 +2,9 @@
  * Decisions on capacity cycles. The state is kept per (rule, pipeline, location): OAC
  * below the threshold fires once per episode; back above the recovery level resolves it;
  * in between nothing is sent, so a value wavering around the threshold does not flap.
- * With `repeat_every` a firing episode is repeated while it lasts. A cycle fetched out of
- * order (`isStale`) is ignored. Each location's decision is audited on its own.
+ * With `repeat_every` a firing episode is repeated while it lasts. A cycle older than the
+ * last one judged for that location (fetched out of order) is ignored. Each location's
+ * decision is audited on its own.
  *
  * What is sent is grouped, because a person reads one message per cycle better than
  * seventeen: the locations of one rule that fired (or repeated) in one cycle event make
@@ -12,7 +13,6 @@
  * their episodes, so deciding the same cycle again can never send it twice.
  */
 import { createHash } from 'node:crypto';
-import { cyclePostedAt, NOMINATION_CYCLES } from '../domain/gas-day.js';
 import type { CapacityEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
 import type { CapacityAlertChange } from '../store/capacity-alerts.js';
@@ -22,27 +22,6 @@ import type { AlertPayload } from './payload.js';
 import type { CompiledRules } from './rules.js';
 
 const CYCLE_ORDER: Record<string, number> = { timely: 1, evening: 2, id1: 3, id2: 4, id3: 5 };
-
-/** `2026-11-20#4`: a cycle's place in its gas day's sequence; what state rows keep. */
-function cycleKey(gasDay: string, cycle: string): string {
-  return `${gasDay}#${CYCLE_ORDER[cycle] ?? 0}`;
-}
-
-/** When the cycle of a `cycleKey` is posted; a cycle outside the NAESB five, with timely. */
-function postedAt(key: string): number {
-  const [gasDay, n] = key.split('#');
-  const cycle = NOMINATION_CYCLES[Number(n) - 1] ?? 'timely';
-  return cyclePostedAt(gasDay!, cycle).getTime();
-}
-
-/**
- * A cycle fetched out of order: before the last one judged both in its gas day's sequence
- * and in posting time. Either order alone would drop news: a gas day's ID2 (17:30) is
- * posted after the next day's timely (17:00), and the next day's cycles follow today's.
- */
-function isStale(key: string, lastKey: string): boolean {
-  return key < lastKey && postedAt(key) < postedAt(lastKey);
-}
 
 type Entry = NonNullable<AlertPayload['capacity']>['locations'][number];
 
@@ -151,20 +130,20 @@ function judge(
   l: CapacityLocation,
 ): Transition | undefined {
   const { cycle } = e;
-  const key = cycleKey(cycle.gas_day, cycle.cycle);
+  const cycleKey = `${cycle.gas_day}#${CYCLE_ORDER[cycle.cycle] ?? 0}`;
   const value = measure(l, r.unit);
   if (value === null) return undefined;
   const location = l.identifier || l.location;
   const slug = cycle.pipeline_slug;
   const row = ctx.store.capacityAlerts.get(r.name, slug, location);
-  if (row && isStale(key, row.last_cycle)) return undefined;
+  if (row && cycleKey < row.last_cycle) return undefined;
   const state = row?.state ?? 'ok';
   let next: CapacityAlertChange = row ?? {
     state: 'ok',
     episode: 0,
     last_alert_at: null,
     repeats: 0,
-    last_cycle: key,
+    last_cycle: cycleKey,
   };
   let alert:
     | { state: 'firing' | 'resolved'; ref: string; reason: string; repeat?: true }
@@ -179,7 +158,7 @@ function judge(
       episode: next.episode + 1,
       last_alert_at: ctx.now,
       repeats: 0,
-      last_cycle: key,
+      last_cycle: cycleKey,
     };
     alert = {
       state: 'firing',
@@ -187,7 +166,7 @@ function judge(
       reason: `OAC ${shown} below ${r.below}`,
     };
   } else if (state === 'firing' && value > r.clearAbove) {
-    next = { ...next, state: 'ok', last_alert_at: ctx.now, last_cycle: key };
+    next = { ...next, state: 'ok', last_alert_at: ctx.now, last_cycle: cycleKey };
     alert = {
       state: 'resolved',
       ref: `${location}#${next.episode}`,
@@ -199,7 +178,7 @@ function judge(
     next.last_alert_at !== null &&
     Date.parse(ctx.now) - Date.parse(next.last_alert_at) >= r.repeatEveryMs
   ) {
-    next = { ...next, repeats: next.repeats + 1, last_alert_at: ctx.now, last_cycle: key };
+    next = { ...next, repeats: next.repeats + 1, last_alert_at: ctx.now, last_cycle: cycleKey };
     alert = {
       state: 'firing',
       ref: `${location}#${next.episode}#repeat-${next.repeats}`,
@@ -207,7 +186,7 @@ function judge(
       repeat: true,
     };
   } else {
-    next = { ...next, last_cycle: key };
+    next = { ...next, last_cycle: cycleKey };
   }
   ctx.store.capacityAlerts.put(r.name, slug, location, next, value, ctx.now);
   if (!alert) return undefined;

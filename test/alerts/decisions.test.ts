@@ -443,20 +443,6 @@ describe('capacity decisions', () => {
     expect(states()).toEqual(['firing']);
   });
 
-  it("judges a gas day's ID2, posted after the next day's timely, and ignores what is stale in both orders", () => {
-    const { engine } = setup([lowOac]);
-    // Timely for 11-21 is posted at 17:00 CT on 11-20, ID2 for 11-20 at 17:30.
-    capacity(engine, 70_000, 'timely', '2026-11-21');
-    capacity(engine, 40_000, 'id2', '2026-11-20');
-    expect(states()).toEqual(['firing']);
-    // ID1 for 11-20 was posted at 13:00 that day: older, ignored.
-    capacity(engine, 70_000, 'id1', '2026-11-20');
-    expect(states()).toEqual(['firing']);
-    // ID1 for 11-21 follows in its gas day's sequence.
-    capacity(engine, 70_000, 'id1', '2026-11-21');
-    expect(states()).toEqual(['firing', 'resolved']);
-  });
-
   it('repeats while low when asked to', () => {
     const { engine, clock } = setup([{ ...lowOac, repeatEveryMs: 3_600_000 }]);
     capacity(engine, 40_000, 'timely');
