@@ -53,7 +53,7 @@ function parseInstant(text: string): Date {
   const at = new Date(text);
   if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(text.trim()) || Number.isNaN(at.getTime())) {
     throw new InvalidArgumentError(
-      'must be an instant with its zone, such as 2026-11-24T23:10:00Z',
+      'must be an instant with its zone, such as 2026-11-24T19:00:00Z',
     );
   }
   return at;
@@ -65,7 +65,7 @@ export function demoCommand(ctx: CliContext): Command {
     .description('run the demo against the built-in simulator')
     .option(
       '--at <instant>',
-      "start the simulator's clock at this UTC instant (2026-11-24T23:10:00Z) instead of now, to see a given hour of the gas day",
+      "start the simulator's clock at this UTC instant (2026-11-24T19:00:00Z) instead of now, to see a given hour of the gas day",
       parseInstant,
     )
     .action(async (opts: { at?: Date }) => {
