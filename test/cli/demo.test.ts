@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DemoProcess, STORIES, startDemo } from '../fakes/demo-process.js';
+import { cli } from './run-cli.js';
 
 let demo: DemoProcess | undefined;
 afterEach(async () => {
@@ -54,4 +55,19 @@ describe('pipewatch demo as a process', () => {
     expect(await demo.stop()).toBe(0);
     demo = undefined;
   }, 120_000);
+});
+
+describe('pipewatch demo --at', () => {
+  it('refuses an instant without its zone, saying what it takes, and starts nothing', async () => {
+    for (const at of ['tomorrow', '2026-11-24T19:00:00']) {
+      const run = await cli(['demo', '--at', at]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        "option '--at <instant>' argument '" +
+          at +
+          "' is invalid. must be an instant with its zone, such as 2026-11-24T19:00:00Z",
+      );
+      expect(run.stdout).not.toMatch(/pipewatch demo: watching/);
+    }
+  });
 });
