@@ -42,6 +42,36 @@ export interface UnknownPipelineOperation {
   seen_at: UtcIso;
 }
 
+/** One alert a silence held back, as its end-of-silence summary lists it. */
+export interface HeldAlert {
+  rule: string;
+  kind: AlertKind;
+  state: AlertState;
+  pipeline: string;
+  /** `Notice 26-0412: Station 85 compressor outage`, `OAC below 100,000 Dth at Station 85`. */
+  title: string;
+  notice_id: number | null;
+  /** The notice on the pipeline's bulletin board, when it has one. */
+  url: string | null;
+  /** When it was held back. */
+  at: UtcIso;
+}
+
+/** A silence ended: what it held back for this target while it lasted. */
+export interface SilenceSummary {
+  id: number;
+  /** `pipeline=transco target=slack:C0GAS`. */
+  matchers: string;
+  started_at: UtcIso;
+  ended_at: UtcIso;
+  /** `expired`: its time ran out; `lifted`: someone ended it early. */
+  ended_by: 'expired' | 'lifted';
+  /** How many alerts it held back for this target. */
+  held: number;
+  /** The newest of them, at most 20, newest first. */
+  alerts: HeldAlert[];
+}
+
 /** The stored payload of one alert. */
 export interface AlertPayload {
   version: 1;
@@ -67,6 +97,8 @@ export interface AlertPayload {
   deadline?: { field: string; at: UtcIso; before: string; late?: boolean };
   /** For `operations`: what happened to pipewatch or the API, for whoever runs it. */
   operations?: SchemaDriftOperation | UnknownPipelineOperation;
+  /** For `silence`: what a silence held back while it lasted. */
+  silence?: SilenceSummary;
   /** For `updated`: the fields that changed. */
   changed?: string[];
   /** IANA zone to show the pipeline's local times in. */
