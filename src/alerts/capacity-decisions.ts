@@ -102,6 +102,16 @@ export function decideCapacity(
         },
       });
       alerts += outcome.sent.length;
+      if (outcome.muted.length > 0)
+        ctx.store.audit.record({
+          at: ctx.now,
+          rule: r.name,
+          event: 'capacity',
+          subject,
+          notice_id: null,
+          decision: 'muted',
+          reason: outcome.muted.join('; '),
+        });
     }
   }
   return alerts;

@@ -7,12 +7,16 @@ import type { Target } from '../domain/targets.js';
 import { targetKey, targetLabel } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
+import type { SilenceRow } from '../store/silences.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
+import { heldAlert, mutedReason, silenceFor } from './silences.js';
 
 export interface DecisionContext {
   store: Store;
   now: UtcIso;
+  /** The silences in force, read when first needed (`silences.ts`). */
+  silences?: SilenceRow[];
 }
 
 /** `rule|subject|target`: an alert is decided at most once, ever, per key. */
@@ -20,28 +24,51 @@ export function alertKey(rule: string, subject: string, target: Target): string 
   return `${rule}|${subject}|${targetKey(target)}`;
 }
 
-/** Queues one payload to each target; returns how many were new and how many decided before. */
+/** What became of one payload's targets: labels queued, labels decided before, and those held back. */
+export interface EnqueueOutcome {
+  sent: string[];
+  duplicate: string[];
+  /** One reason per target a silence held the alert back from (`muted by silence 12 until …`). */
+  muted: string[];
+}
+
+/**
+ * Queues one payload to each target, or holds it back where a silence in force matches
+ * the target; each (rule, subject, target) is decided once, ever.
+ */
 export function enqueueAll(
   ctx: DecisionContext,
   rule: string,
   subject: string,
   targets: readonly Target[],
   payload: AlertPayload,
-): { sent: string[]; duplicate: string[] } {
-  const sent: string[] = [];
-  const duplicate: string[] = [];
-  const json = JSON.stringify(payload);
+): EnqueueOutcome {
+  const out: EnqueueOutcome = { sent: [], duplicate: [], muted: [] };
+  let json: string | undefined;
   for (const target of targets) {
-    const fresh = ctx.store.outbox.enqueue(
-      alertKey(rule, subject, target),
-      rule,
-      target,
-      json,
-      ctx.now,
-    );
-    (fresh ? sent : duplicate).push(targetLabel(target));
+    const key = alertKey(rule, subject, target);
+    const silence = silenceFor(ctx, payload, target);
+    if (silence) {
+      const fresh =
+        !ctx.store.outbox.has(key) &&
+        ctx.store.silences.hold(key, {
+          silence_id: silence.id,
+          rule,
+          target,
+          targetKey: targetKey(target),
+          alert: heldAlert(payload, ctx.now),
+          at: ctx.now,
+        });
+      if (fresh) out.muted.push(mutedReason(silence, target));
+      else out.duplicate.push(targetLabel(target));
+      continue;
+    }
+    json ??= JSON.stringify(payload);
+    const fresh =
+      !ctx.store.silences.isHeld(key) && ctx.store.outbox.enqueue(key, rule, target, json, ctx.now);
+    (fresh ? out.sent : out.duplicate).push(targetLabel(target));
   }
-  return { sent, duplicate };
+  return out;
 }
 
 /** The pipeline part of a payload, and the zone its local times are shown in. */

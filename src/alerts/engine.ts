@@ -10,6 +10,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import { type UnknownPipeline, unknownPipelines } from '../rules/pipeline-check.js';
+import { subscriptionRules } from '../rules/subscription.js';
 import { formatProblem, type Rule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { decideCapacity } from './capacity-decisions.js';
@@ -30,24 +31,45 @@ export interface AlertEngineDeps {
 
 export class AlertEngine {
   private compiled: CompiledRules;
+  private fileRules: readonly Rule[];
   /** Unknown slugs already logged (`rule|slug`), so each is logged once per run. */
   private readonly reported = new Set<string>();
+  /** Invalid subscriptions already logged, so each is logged once per run. */
+  private readonly invalid = new Set<string>();
 
   constructor(
     private readonly deps: AlertEngineDeps,
     rules: readonly Rule[],
   ) {
-    this.compiled = compileRules(rules);
+    this.fileRules = rules;
+    this.compiled = this.compile();
   }
 
-  /** The rules in force. */
+  /** The rules in force: the rule files', then the subscriptions' that are not paused. */
   get rules(): readonly Rule[] {
     return this.compiled.all;
   }
 
-  /** Replaces the rules in force (hot reload). */
+  /** Replaces the rule files' rules (hot reload); subscriptions stay. */
   setRules(rules: readonly Rule[]): void {
-    this.compiled = compileRules(rules);
+    this.fileRules = rules;
+    this.compiled = this.compile();
+  }
+
+  /** Puts the subscriptions as stored now in force (one was made, removed, paused or resumed). */
+  reloadSubscriptions(): void {
+    this.compiled = this.compile();
+  }
+
+  private compile(): CompiledRules {
+    const subs = subscriptionRules(this.deps.store.subscriptions.all());
+    for (const p of subs.problems) {
+      const line = formatProblem(p);
+      if (this.invalid.has(line)) continue;
+      this.invalid.add(line);
+      this.deps.logger.error({ problem: line }, `${line}; the subscription is not in force`);
+    }
+    return compileRules([...this.fileRules, ...subs.rules]);
   }
 
   private context(): DecisionContext {

@@ -80,6 +80,7 @@ export function decideNotices(
           audit(r.name, 'alert', `matched; to ${outcome.sent.join(', ')}`);
         if (outcome.duplicate.length > 0)
           audit(r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
+        if (outcome.muted.length > 0) audit(r.name, 'muted', outcome.muted.join('; '));
       }
     }
 
@@ -91,6 +92,9 @@ export function decideNotices(
         else audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
       }
     }
+    // A reminder asked for this very notice follows its deadline wherever it moves.
+    for (const r of rules.deadlinesByNotice.get(n.id) ?? [])
+      audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
   }
   return alerts;
 }

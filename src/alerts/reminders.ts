@@ -183,7 +183,7 @@ export function sendDueReminders(
     const rule = rules.get(r.rule);
     const notice = ctx.store.notices.get(r.notice_id);
     const subject = `notice:${r.notice_id}`;
-    const audit = (decision: 'alert' | 'dropped' | 'cancelled', reason: string) =>
+    const audit = (decision: 'alert' | 'dropped' | 'cancelled' | 'muted', reason: string) =>
       ctx.store.audit.record({
         at: ctx.now,
         rule: r.rule,
@@ -225,10 +225,10 @@ export function sendDueReminders(
       },
     );
     setStatus(ctx, r, 'sent', late ? 'sent late' : 'sent');
-    audit(
-      'alert',
-      `${before} reminder${late ? ' (late)' : ''} to ${[...outcome.sent, ...outcome.duplicate].join(', ')}`,
-    );
+    const to = [...outcome.sent, ...outcome.duplicate];
+    if (to.length > 0 || outcome.muted.length === 0)
+      audit('alert', `${before} reminder${late ? ' (late)' : ''} to ${to.join(', ')}`);
+    if (outcome.muted.length > 0) audit('muted', `${before} reminder ${outcome.muted.join('; ')}`);
     sent++;
   }
   return { sent, dropped };

@@ -159,6 +159,8 @@ export interface CompiledRules {
   notices: GroupIndex<NoticeRule>;
   deadlines: GroupIndex<DeadlineRule>;
   deadlinesByName: ReadonlyMap<string, DeadlineRule>;
+  /** Reminder subscriptions for one notice ("Remind me"), by that notice's id. */
+  deadlinesByNotice: ReadonlyMap<number, DeadlineRule[]>;
   capacity: CompiledCapacityRule[];
 }
 
@@ -190,6 +192,11 @@ const always = () => true;
 export function compileRules(rules: readonly Rule[]): CompiledRules {
   const notices = group(rules.filter((r): r is NoticeRule => r.kind === 'notices'));
   const deadlines = rules.filter((r): r is DeadlineRule => r.kind === 'deadlines');
+  const byNotice = new Map<number, DeadlineRule[]>();
+  for (const r of deadlines) {
+    const id = r.origin?.noticeId;
+    if (id !== undefined) byNotice.set(id, [...(byNotice.get(id) ?? []), r]);
+  }
   const capacity = rules
     .filter((r): r is CapacityRule => r.kind === 'capacity')
     .map((rule): CompiledCapacityRule => {
@@ -205,8 +212,9 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   return {
     all: rules,
     notices: new GroupIndex(notices),
-    deadlines: new GroupIndex(group(deadlines)),
+    deadlines: new GroupIndex(group(deadlines.filter((r) => r.origin?.noticeId === undefined))),
     deadlinesByName: new Map(deadlines.map((r) => [r.name, r])),
+    deadlinesByNotice: byNotice,
     capacity,
   };
 }

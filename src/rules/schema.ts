@@ -27,6 +27,8 @@ export const DEADLINE_FIELDS = ['response_at', 'effective_at', 'end_at'] as cons
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** The names of subscriptions (`sub-12`), which rule files may not take. */
+export const SUBSCRIPTION_NAME = /^sub-\d+$/i;
 const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?([mM][sS]|[sSmMhHdDwW]))+\\s*$';
 
 /** An optional number of at least 0 (and at most `max`). */
@@ -205,6 +207,10 @@ export const ruleSchema = z
       .trim()
       .max(100, 'must be at most 100 characters')
       .regex(NAME, "must be letters, digits, '-', '_' or '.', such as 'transco-constraints'")
+      .refine(
+        (v) => !SUBSCRIPTION_NAME.test(v),
+        "names such as 'sub-12' are kept for subscriptions made from chat; choose another",
+      )
       .describe('unique across all rule files'),
     notices: notices.optional(),
     deadlines: deadlines.optional(),

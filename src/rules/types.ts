@@ -31,10 +31,22 @@ export interface PipelineRef {
   at: SourcePosition;
 }
 
+/** Where a subscription came from: rules made from chat or the CLI rather than a file. */
+export interface RuleOrigin {
+  subscription: number;
+  /** `slack:C0GAS by U0ALICE, 2026-11-23`. */
+  label: string;
+  createdAt: string;
+  /** A reminder for this one notice ("Remind me"): it matches no other. */
+  noticeId?: number;
+}
+
 interface RuleBase {
   name: string;
   at: SourcePosition;
   notify: Target[];
+  /** Set on a subscription; a rule file's rules have none. */
+  origin?: RuleOrigin;
   /** Every pipeline slug the rule names (its `not:` included), with its position. */
   pipelineRefs?: PipelineRef[];
 }

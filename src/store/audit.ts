@@ -19,7 +19,8 @@ export type AuditDecision =
   | 'dropped'
   | 'firing'
   | 'resolved'
-  | 'quiet';
+  | 'quiet'
+  | 'muted';
 
 /** One decision of one rule on one event, as `why` shows it. */
 export interface AuditEntry {

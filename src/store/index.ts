@@ -4,6 +4,7 @@
  * cause) go through `transaction`, so they land together or not at all.
  */
 import { join } from 'node:path';
+import { AckStore } from './acks.js';
 import { AuditStore } from './audit.js';
 import { CapacityStore } from './capacity.js';
 import { CapacityAlertStore } from './capacity-alerts.js';
@@ -19,6 +20,8 @@ import { NoticeStore } from './notices.js';
 import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
 import { ReminderStore } from './reminders.js';
+import { SilenceStore } from './silences.js';
+import { SubscriptionStore } from './subscriptions.js';
 import { SyncStateStore } from './sync-state.js';
 import { ThreadStore } from './threads.js';
 
@@ -42,6 +45,9 @@ export class Store {
   readonly threads: ThreadStore;
   readonly reminders: ReminderStore;
   readonly capacityAlerts: CapacityAlertStore;
+  readonly subscriptions: SubscriptionStore;
+  readonly silences: SilenceStore;
+  readonly acks: AckStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -54,6 +60,9 @@ export class Store {
     this.threads = new ThreadStore(db);
     this.reminders = new ReminderStore(db);
     this.capacityAlerts = new CapacityAlertStore(db);
+    this.subscriptions = new SubscriptionStore(db);
+    this.silences = new SilenceStore(db);
+    this.acks = new AckStore(db);
   }
 
   /**

@@ -220,4 +220,57 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox ADD COLUMN last_error_code TEXT;
     `,
   },
+  {
+    version: 6,
+    name: 'subscriptions and silences made from chat or the command line; acknowledgements',
+    sql: `
+      CREATE TABLE subscriptions (
+        id            INTEGER PRIMARY KEY,
+        rule_json     TEXT NOT NULL,
+        target        TEXT NOT NULL,
+        source        TEXT NOT NULL CHECK (source IN ('slack', 'discord', 'cli')),
+        channel       TEXT,
+        created_by    TEXT,
+        created_at    TEXT NOT NULL,
+        notice_id     INTEGER,
+        paused_at     TEXT,
+        paused_reason TEXT
+      ) STRICT;
+      CREATE INDEX subscriptions_channel ON subscriptions (channel);
+
+      CREATE TABLE silences (
+        id            INTEGER PRIMARY KEY,
+        matchers_json TEXT NOT NULL,
+        starts_at     TEXT NOT NULL,
+        ends_at       TEXT,
+        created_by    TEXT NOT NULL,
+        comment       TEXT,
+        created_at    TEXT NOT NULL,
+        lifted_at     TEXT,
+        lifted_by     TEXT,
+        summarized_at TEXT
+      ) STRICT;
+
+      CREATE TABLE held (
+        id          INTEGER PRIMARY KEY,
+        key         TEXT NOT NULL UNIQUE,
+        silence_id  INTEGER NOT NULL,
+        rule        TEXT NOT NULL,
+        target      TEXT NOT NULL,
+        target_json TEXT NOT NULL,
+        alert_json  TEXT NOT NULL,
+        at          TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX held_silence ON held (silence_id, target);
+
+      CREATE TABLE acks (
+        platform TEXT NOT NULL,
+        channel  TEXT NOT NULL,
+        message  TEXT NOT NULL,
+        by       TEXT NOT NULL,
+        at       TEXT NOT NULL,
+        PRIMARY KEY (platform, channel, message)
+      ) STRICT;
+    `,
+  },
 ];

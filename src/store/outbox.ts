@@ -10,7 +10,7 @@
 import type { Target } from '../domain/targets.js';
 import { targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import type { Db } from './database.js';
+import { type Db, statement } from './database.js';
 import { OUTBOX_SQL as SQL } from './outbox-sql.js';
 
 /**
@@ -120,7 +120,7 @@ export class OutboxStore {
     params: Record<string, unknown>,
   ) => void;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.sql = prepareAll(db);
     this.runEach = db.transaction(
       (statement: Statement, ids: readonly number[], params: Record<string, unknown>) => {
@@ -149,6 +149,13 @@ export class OutboxStore {
       at,
     });
     return result.changes === 1;
+  }
+
+  /** Whether a delivery was ever decided under `key`. */
+  has(key: string): boolean {
+    return (
+      statement<[string]>(this.db, 'SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined
+    );
   }
 
   /** Pending deliveries due at `now` and not in flight, oldest first. */

@@ -1,0 +1,202 @@
+/**
+ * Silences: for a while, alerts matching them are held back instead of sent. Each held
+ * alert is kept under the key it would have had in the outbox, so it is decided once,
+ * ever, like a sent one; when the silence ends, its held alerts are summed up to each
+ * target in one message (see `alerts/silences.ts`).
+ */
+import type { Target } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
+import { type Db, statement } from './database.js';
+
+/** What a silence matches: each given list must contain the alert's value; absent: any. */
+export interface SilenceMatchers {
+  pipelines?: string[];
+  /** Target keys (`slack:C0GAS`, `slack:#gas`). */
+  targets?: string[];
+  rules?: string[];
+}
+
+/** A row of `silences`. */
+export interface SilenceRow {
+  id: number;
+  matchers: SilenceMatchers;
+  starts_at: UtcIso;
+  /** Null: until lifted (an email unsubscribe). */
+  ends_at: UtcIso | null;
+  created_by: string;
+  comment: string | null;
+  created_at: UtcIso;
+  /** Set when someone ended it before its time. */
+  lifted_at: UtcIso | null;
+  lifted_by: string | null;
+  /** Set once its end summary was decided. */
+  summarized_at: UtcIso | null;
+}
+
+export type NewSilence = Pick<
+  SilenceRow,
+  'matchers' | 'starts_at' | 'ends_at' | 'created_by' | 'comment' | 'created_at'
+>;
+
+/** One alert a silence held back: the alert's own summary, as the layer above wrote it. */
+export interface HeldRow<A = unknown> {
+  silence_id: number;
+  rule: string;
+  target: Target;
+  alert: A;
+  at: UtcIso;
+}
+
+interface Row extends Omit<SilenceRow, 'matchers'> {
+  matchers_json: string;
+}
+
+const COLUMNS =
+  'id, matchers_json, starts_at, ends_at, created_by, comment, created_at, lifted_at, lifted_by, summarized_at';
+
+const toRow = (r: Row): SilenceRow => {
+  const { matchers_json, ...rest } = r;
+  return { ...rest, matchers: JSON.parse(matchers_json) as SilenceMatchers };
+};
+
+/** The instant a silence ends: lifted, or its end; null while it has neither. */
+export function silenceEnd(s: SilenceRow): UtcIso | null {
+  if (s.lifted_at !== null && (s.ends_at === null || s.lifted_at < s.ends_at)) return s.lifted_at;
+  return s.ends_at;
+}
+
+/** Reads and writes `silences` and `held`. */
+export class SilenceStore {
+  constructor(private readonly db: Db) {}
+
+  /** Stores a silence; returns its id. */
+  add(s: NewSilence): number {
+    const result = statement(
+      this.db,
+      `INSERT INTO silences (matchers_json, starts_at, ends_at, created_by, comment, created_at)
+       VALUES (@matchers_json, @starts_at, @ends_at, @created_by, @comment, @created_at)`,
+    ).run({
+      matchers_json: JSON.stringify(s.matchers),
+      starts_at: s.starts_at,
+      ends_at: s.ends_at,
+      created_by: s.created_by,
+      comment: s.comment,
+      created_at: s.created_at,
+    });
+    return Number(result.lastInsertRowid);
+  }
+
+  get(id: number): SilenceRow | undefined {
+    const row = statement<[number], Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM silences WHERE id = ?`,
+    ).get(id);
+    return row && toRow(row);
+  }
+
+  /** The silences in force at `now`. */
+  active(now: UtcIso): SilenceRow[] {
+    return statement<{ now: string }, Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM silences
+       WHERE starts_at <= @now AND (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
+       ORDER BY id`,
+    )
+      .all({ now })
+      .map(toRow);
+  }
+
+  /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
+  list(since?: UtcIso): SilenceRow[] {
+    const rows = statement<[], Row>(this.db, `SELECT ${COLUMNS} FROM silences ORDER BY id DESC`)
+      .all()
+      .map(toRow);
+    if (since === undefined) return rows;
+    return rows.filter((s) => {
+      const end = silenceEnd(s);
+      return end === null || end >= since;
+    });
+  }
+
+  /** Ends a silence now; returns false when there is none in force by that id. */
+  lift(id: number, by: string, now: UtcIso): boolean {
+    return (
+      statement(
+        this.db,
+        `UPDATE silences SET lifted_at = ?, lifted_by = ?
+         WHERE id = ? AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?)`,
+      ).run(now, by, id, now).changes > 0
+    );
+  }
+
+  /** Silences that have ended by `now` and whose summary is not decided yet. */
+  endedUnsummarized(now: UtcIso): SilenceRow[] {
+    return statement<{ now: string }, Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM silences
+       WHERE summarized_at IS NULL AND (lifted_at IS NOT NULL OR (ends_at IS NOT NULL AND ends_at <= @now))
+       ORDER BY id`,
+    )
+      .all({ now })
+      .map(toRow);
+  }
+
+  markSummarized(id: number, now: UtcIso): void {
+    statement(this.db, 'UPDATE silences SET summarized_at = ? WHERE id = ?').run(now, id);
+  }
+
+  /**
+   * Keeps one held-back alert under its alert key; false when that key was held before
+   * (the alert was decided already).
+   */
+  hold(key: string, row: Omit<HeldRow, 'alert'> & { alert: unknown; targetKey: string }): boolean {
+    return (
+      statement(
+        this.db,
+        `INSERT INTO held (key, silence_id, rule, target, target_json, alert_json, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+      ).run(
+        key,
+        row.silence_id,
+        row.rule,
+        row.targetKey,
+        JSON.stringify(row.target),
+        JSON.stringify(row.alert),
+        row.at,
+      ).changes > 0
+    );
+  }
+
+  /** Whether an alert key was held back. */
+  isHeld(key: string): boolean {
+    return statement<[string]>(this.db, 'SELECT 1 FROM held WHERE key = ?').get(key) !== undefined;
+  }
+
+  /** What a silence held back, newest first. */
+  heldBy<A = unknown>(silenceId: number): HeldRow<A>[] {
+    return statement<
+      [number],
+      { silence_id: number; rule: string; target_json: string; alert_json: string; at: string }
+    >(
+      this.db,
+      'SELECT silence_id, rule, target_json, alert_json, at FROM held WHERE silence_id = ? ORDER BY id DESC',
+    )
+      .all(silenceId)
+      .map((r) => ({
+        silence_id: r.silence_id,
+        rule: r.rule,
+        target: JSON.parse(r.target_json) as Target,
+        alert: JSON.parse(r.alert_json) as A,
+        at: r.at,
+      }));
+  }
+
+  /** How many alerts each silence held back, by silence id. */
+  heldCounts(): Map<number, number> {
+    const rows = statement<[], { silence_id: number; n: number }>(
+      this.db,
+      'SELECT silence_id, COUNT(*) AS n FROM held GROUP BY silence_id',
+    ).all();
+    return new Map(rows.map((r) => [r.silence_id, r.n]));
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Subscriptions: rules made from chat or the command line rather than written in a rule
+ * file. Each keeps its rule as the rule-file item a file would hold (without its name,
+ * which is `sub-<id>`), so the one rule schema validates it when it is made and again
+ * each time it is loaded; and where it came from, who made it and when, and whether it
+ * is paused because its channel went away.
+ */
+import type { UtcIso } from '../lib/time.js';
+import { type Db, statement } from './database.js';
+
+/** Where a subscription was made. */
+export type SubscriptionSource = 'slack' | 'discord' | 'cli';
+
+/** A row of `subscriptions`. */
+export interface SubscriptionRow {
+  id: number;
+  /** The rule-file item without `name`: `{ "notices": {…}, "notify": [ … ] }`. */
+  rule: Record<string, unknown>;
+  /** The key of the one target it sends to (`slack:C0GAS`, `slack_dm:U0ALICE`). */
+  target: string;
+  source: SubscriptionSource;
+  /** The chat channel it belongs to (`slack:C0GAS`); null for a direct reminder or the CLI. */
+  channel: string | null;
+  /** Who made it: a platform user id, or the CLI's user. */
+  created_by: string | null;
+  created_at: UtcIso;
+  /** A reminder for one notice ("Remind me"): the notice. */
+  notice_id: number | null;
+  /** Set while paused: its channel is gone. */
+  paused_at: UtcIso | null;
+  paused_reason: string | null;
+}
+
+/** What makes a subscription. */
+export type NewSubscription = Omit<SubscriptionRow, 'id' | 'paused_at' | 'paused_reason'>;
+
+interface Row extends Omit<SubscriptionRow, 'rule'> {
+  rule_json: string;
+}
+
+const COLUMNS =
+  'id, rule_json, target, source, channel, created_by, created_at, notice_id, paused_at, paused_reason';
+
+const toRow = (r: Row): SubscriptionRow => {
+  const { rule_json, ...rest } = r;
+  return { ...rest, rule: JSON.parse(rule_json) as Record<string, unknown> };
+};
+
+/** Reads and writes `subscriptions`. */
+export class SubscriptionStore {
+  constructor(private readonly db: Db) {}
+
+  /** Stores a subscription; returns its id. */
+  add(s: NewSubscription): number {
+    const result = statement(
+      this.db,
+      `INSERT INTO subscriptions (rule_json, target, source, channel, created_by, created_at, notice_id)
+       VALUES (@rule_json, @target, @source, @channel, @created_by, @created_at, @notice_id)`,
+    ).run({ ...s, rule_json: JSON.stringify(s.rule) });
+    return Number(result.lastInsertRowid);
+  }
+
+  get(id: number): SubscriptionRow | undefined {
+    const row = statement<[number], Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`,
+    ).get(id);
+    return row && toRow(row);
+  }
+
+  /** Every subscription, oldest first. */
+  all(): SubscriptionRow[] {
+    return statement<[], Row>(this.db, `SELECT ${COLUMNS} FROM subscriptions ORDER BY id`)
+      .all()
+      .map(toRow);
+  }
+
+  /** The subscriptions of a chat channel (`slack:C0GAS`), oldest first. */
+  byChannel(channel: string): SubscriptionRow[] {
+    return statement<[string], Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM subscriptions WHERE channel = ? ORDER BY id`,
+    )
+      .all(channel)
+      .map(toRow);
+  }
+
+  /** The subscriptions sending to one target (`slack_dm:U0ALICE`), oldest first. */
+  byTarget(target: string): SubscriptionRow[] {
+    return statement<[string], Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM subscriptions WHERE target = ? ORDER BY id`,
+    )
+      .all(target)
+      .map(toRow);
+  }
+
+  /** How many subscriptions a channel has. */
+  countByChannel(channel: string): number {
+    return statement<[string], { n: number }>(
+      this.db,
+      'SELECT COUNT(*) AS n FROM subscriptions WHERE channel = ?',
+    ).get(channel)!.n;
+  }
+
+  /** Removes one; returns whether it existed. */
+  remove(id: number): boolean {
+    return statement(this.db, 'DELETE FROM subscriptions WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** Pauses a channel's subscriptions that are not paused yet; returns how many. */
+  pauseChannel(channel: string, reason: string, now: UtcIso): number {
+    return statement(
+      this.db,
+      `UPDATE subscriptions SET paused_at = ?, paused_reason = ?
+       WHERE channel = ? AND paused_at IS NULL`,
+    ).run(now, reason, channel).changes;
+  }
+
+  /** Resumes a channel's paused subscriptions; returns how many. */
+  resumeChannel(channel: string): number {
+    return statement(
+      this.db,
+      `UPDATE subscriptions SET paused_at = NULL, paused_reason = NULL
+       WHERE channel = ? AND paused_at IS NOT NULL`,
+    ).run(channel).changes;
+  }
+
+  /** How many subscriptions there are, and how many of them are paused. */
+  counts(): { total: number; paused: number } {
+    return statement<[], { total: number; paused: number }>(
+      this.db,
+      `SELECT COUNT(*) AS total, COUNT(paused_at) AS paused FROM subscriptions`,
+    ).get()!;
+  }
+}
