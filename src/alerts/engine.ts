@@ -47,6 +47,7 @@ export class AlertEngine {
 
   /** The rules in force: the rule files', then the subscriptions' that are not paused. */
   get rules(): readonly Rule[] {
+    this.refresh();
     return this.compiled.all;
   }
 
@@ -61,7 +62,16 @@ export class AlertEngine {
     this.compiled = this.compile();
   }
 
+  /** The subscriptions' revision the compiled rules were read at. */
+  private revision = -1;
+
+  /** Reads the subscriptions again when any process changed them since they were compiled. */
+  private refresh(): void {
+    if (this.deps.store.subscriptions.revision() !== this.revision) this.compiled = this.compile();
+  }
+
   private compile(): CompiledRules {
+    this.revision = this.deps.store.subscriptions.revision();
     const subs = subscriptionRules(this.deps.store.subscriptions.all());
     for (const p of subs.problems) {
       const line = formatProblem(p);
@@ -80,10 +90,12 @@ export class AlertEngine {
   hooks(extra: IngestHooks = {}): IngestHooks {
     return {
       notices: (events) => {
+        this.refresh();
         decideNotices(this.context(), this.compiled, events, this.deps.maxAlertAgeMs);
         extra.notices?.(events);
       },
       capacity: (event) => {
+        this.refresh();
         decideCapacity(this.context(), this.compiled, event);
         extra.capacity?.(event);
       },
@@ -127,6 +139,7 @@ export class AlertEngine {
 
   /** Sends the reminders due now; one transaction. */
   runReminders(): { sent: number; dropped: number } {
+    this.refresh();
     return this.deps.store.transaction(() =>
       sendDueReminders(this.context(), this.compiled.deadlinesByName),
     );

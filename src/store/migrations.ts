@@ -238,6 +238,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX subscriptions_channel ON subscriptions (channel);
 
+      -- Bumped by every change to subscriptions, from any process (the CLI's too), so the
+      -- daemon sees that the rules in force must be read again.
+      CREATE TABLE revisions (name TEXT PRIMARY KEY, n INTEGER NOT NULL) STRICT;
+      INSERT INTO revisions (name, n) VALUES ('subscriptions', 0);
+      CREATE TRIGGER subscriptions_insert AFTER INSERT ON subscriptions
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'subscriptions'; END;
+      CREATE TRIGGER subscriptions_update AFTER UPDATE ON subscriptions
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'subscriptions'; END;
+      CREATE TRIGGER subscriptions_delete AFTER DELETE ON subscriptions
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'subscriptions'; END;
+
       CREATE TABLE silences (
         id            INTEGER PRIMARY KEY,
         matchers_json TEXT NOT NULL,

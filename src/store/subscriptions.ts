@@ -126,6 +126,14 @@ export class SubscriptionStore {
     ).run(channel).changes;
   }
 
+  /** A number that changes with every change to any subscription, by any process. */
+  revision(): number {
+    return statement<[], { n: number }>(
+      this.db,
+      "SELECT n FROM revisions WHERE name = 'subscriptions'",
+    ).get()!.n;
+  }
+
   /** How many subscriptions there are, and how many of them are paused. */
   counts(): { total: number; paused: number } {
     return statement<[], { total: number; paused: number }>(
