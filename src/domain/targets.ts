@@ -78,8 +78,8 @@ export const TARGET_KINDS = [
   'console',
 ] as const;
 
-const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{8,})$/;
-const slackUser = /^[UW][A-Z0-9]{8,}$/;
+const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{4,})$/;
+const slackUser = /^[UW][A-Z0-9]{4,}$/;
 const snowflake = /^\d{17,20}$/;
 
 /** One `notify` item. */

@@ -1,0 +1,207 @@
+/**
+ * Subscriptions and silences at decision time: a subscription stored in the database is
+ * judged with the rule files, in the same transaction, and survives a reload of the
+ * files; one changed by another connection is put in force before the next decision; a
+ * silence holds back what it matches, once, and says so in the audit.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AlertEngine } from '../../src/alerts/engine.js';
+import type { NoticeEvent } from '../../src/ingest/events.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { parseRuleFile } from '../../src/rules/loader.js';
+import type { NoticeRule } from '../../src/rules/types.js';
+import { Store } from '../../src/store/index.js';
+import type { Notice } from '../../src/upstream/schemas.js';
+import { makeNotice } from '../fakes/notice.js';
+import { ManualClock } from '../support/clock.js';
+
+let store: Store;
+let dir: string;
+afterEach(() => store?.close());
+
+const fileRule: NoticeRule = {
+  kind: 'notices',
+  name: 'file-constraints',
+  at: { file: 'rules/test.yaml', line: 1, col: 1 },
+  filter: { pipelines: ['transco'] },
+  on: ['new'],
+  notify: [{ kind: 'console' }],
+};
+
+function setup() {
+  dir = mkdtempSync(join(tmpdir(), 'pipewatch-subs-'));
+  store = Store.open(dir);
+  const clock = new ManualClock('2026-11-20T15:00:00Z');
+  const engine = new AlertEngine(
+    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    [fileRule],
+  );
+  return { clock, engine };
+}
+
+function ingest(engine: AlertEngine, n: Notice, over: Partial<NoticeEvent> = {}) {
+  store.transaction(() => {
+    store.notices.upsert(n, '2026-11-20T15:00:00Z', false);
+    engine.hooks().notices?.([
+      {
+        kind: 'notice',
+        change: 'new',
+        notice: n,
+        version: 1,
+        changedFields: [],
+        previous: undefined,
+        tooOld: false,
+        seenAt: '2026-11-20T15:00:00Z',
+        ...over,
+      },
+    ]);
+  });
+}
+
+function subscribe(s: Store, rule: Record<string, unknown>, over: Record<string, unknown> = {}) {
+  return s.subscriptions.add({
+    rule,
+    target: 'slack:C0GAS',
+    source: 'slack',
+    channel: 'slack:C0GAS',
+    created_by: 'U0ALICE',
+    created_at: '2026-11-20T14:30:00Z',
+    notice_id: null,
+    ...over,
+  });
+}
+
+const constraintsToGas = {
+  notices: { pipelines: ['transco'], types: ['capacity constraint'] },
+  notify: [{ slack: 'C0GAS' }],
+};
+
+const keys = () =>
+  (store.db.prepare('SELECT key FROM outbox ORDER BY id').all() as Array<{ key: string }>).map(
+    (r) => r.key,
+  );
+
+describe('subscriptions', () => {
+  it('are judged with the rule files, named sub-<id>, with where they came from', () => {
+    const { engine } = setup();
+    const id = subscribe(store, constraintsToGas);
+    ingest(engine, makeNotice());
+    expect(keys().sort()).toEqual([
+      'file-constraints|notice:101:v1|console',
+      `sub-${id}|notice:101:v1|slack:C0GAS`,
+    ]);
+    const sub = engine.rules.find((r) => r.name === `sub-${id}`);
+    expect(sub?.origin?.label).toBe('slack:C0GAS by U0ALICE, 2026-11-20');
+  });
+
+  it('made by another connection are in force at the next decision, and gone when removed', () => {
+    const { engine } = setup();
+    const other = Store.open(dir);
+    const id = subscribe(other, constraintsToGas);
+    ingest(engine, makeNotice({ id: 1 }));
+    other.subscriptions.remove(id);
+    other.close();
+    ingest(engine, makeNotice({ id: 2 }));
+    expect(keys().filter((k) => k.startsWith('sub-'))).toEqual([
+      `sub-${id}|notice:1:v1|slack:C0GAS`,
+    ]);
+  });
+
+  it('stay in force when the rule files are reloaded', () => {
+    const { engine } = setup();
+    const id = subscribe(store, constraintsToGas);
+    engine.setRules([]);
+    expect(engine.rules.map((r) => r.name)).toEqual([`sub-${id}`]);
+  });
+
+  it('do not alert while paused, and do again once resumed', () => {
+    const { engine } = setup();
+    subscribe(store, constraintsToGas);
+    store.subscriptions.pauseChannel('slack:C0GAS', 'channel_archived', '2026-11-20T14:40:00Z');
+    ingest(engine, makeNotice({ id: 1 }));
+    store.subscriptions.resumeChannel('slack:C0GAS');
+    ingest(engine, makeNotice({ id: 2 }));
+    expect(keys().filter((k) => k.startsWith('sub-'))).toEqual(['sub-1|notice:2:v1|slack:C0GAS']);
+  });
+
+  it('one that is no longer valid is left out and the others stay in force', () => {
+    const { engine } = setup();
+    subscribe(store, {
+      notices: { pipelines: ['transco'], text: '(?=x)' },
+      notify: [{ slack: 'C0GAS' }],
+    });
+    const good = subscribe(store, constraintsToGas);
+    ingest(engine, makeNotice());
+    expect(keys()).toContain(`sub-${good}|notice:101:v1|slack:C0GAS`);
+    expect(engine.rules.map((r) => r.name)).toEqual(['file-constraints', `sub-${good}`]);
+  });
+
+  it('a reminder for one notice schedules for that notice only', () => {
+    const { engine } = setup();
+    subscribe(
+      store,
+      { deadlines: { before: ['2h'] }, notify: [{ slack_dm: 'U0ALICE' }] },
+      { notice_id: 7, channel: null, target: 'slack_dm:U0ALICE' },
+    );
+    ingest(engine, makeNotice({ id: 6, response_at: '2026-11-21T12:00:00Z' }));
+    ingest(engine, makeNotice({ id: 7, response_at: '2026-11-21T12:00:00Z' }));
+    expect(store.reminders.all().map((r) => [r.rule, r.notice_id, r.due_at])).toEqual([
+      ['sub-1', 7, '2026-11-21T10:00:00Z'],
+    ]);
+  });
+
+  it('rule files may not take the names subscriptions have', () => {
+    const text = 'rules:\n  - name: sub-12\n    notices: {}\n    notify: [console]\n';
+    expect(parseRuleFile(text, 'r.yaml').problems[0]?.message).toMatch(/kept for subscriptions/);
+  });
+});
+
+describe('silences', () => {
+  const silence = (over: Record<string, unknown> = {}) =>
+    store.silences.add({
+      matchers: { pipelines: ['transco'], targets: ['slack:C0GAS'] },
+      starts_at: '2026-11-20T14:00:00Z',
+      ends_at: '2026-11-20T16:00:00Z',
+      created_by: 'U0ALICE',
+      comment: null,
+      created_at: '2026-11-20T14:00:00Z',
+      ...over,
+    });
+
+  it('hold back what they match, once, and the audit says which silence until when', () => {
+    const { engine } = setup();
+    subscribe(store, constraintsToGas);
+    const id = silence();
+    ingest(engine, makeNotice());
+    ingest(engine, makeNotice());
+    expect(keys()).toEqual(['file-constraints|notice:101:v1|console']);
+    const muted = store.audit.forNotice(101).filter((a) => a.decision === 'muted');
+    expect(muted.map((a) => a.reason)).toEqual([
+      `muted by silence ${id} until 2026-11-20T16:00:00Z for slack:C0GAS`,
+    ]);
+    expect(store.silences.heldBy(id)).toHaveLength(1);
+    expect(store.silences.heldBy(id)[0]?.alert).toMatchObject({
+      rule: 'sub-1',
+      notice_id: 101,
+      title: '26-0412 Capacity Constraint - Station 165',
+    });
+  });
+
+  it('do not hold what they do not match, nor after they end or are lifted', () => {
+    const { clock, engine } = setup();
+    subscribe(store, constraintsToGas);
+    const id = silence({ matchers: { pipelines: ['tgp'] } });
+    ingest(engine, makeNotice({ id: 1 }));
+    store.silences.lift(id, 'U0ALICE', '2026-11-20T15:00:00Z');
+    silence({ ends_at: '2026-11-20T15:30:00Z' });
+    clock.set('2026-11-20T15:30:00Z');
+    ingest(engine, makeNotice({ id: 2 }));
+    expect(keys().filter((k) => k.startsWith('sub-'))).toEqual([
+      'sub-1|notice:1:v1|slack:C0GAS',
+      'sub-1|notice:2:v1|slack:C0GAS',
+    ]);
+  });
+});
