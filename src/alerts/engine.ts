@@ -10,14 +10,14 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import { type UnknownPipeline, unknownPipelines } from '../rules/pipeline-check.js';
-import { subscriptionRules } from '../rules/subscription.js';
+import { subscriptionName, subscriptionRules } from '../rules/subscription.js';
 import { formatProblem, type Rule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
 import { decideNotices } from './notice-decisions.js';
 import { decideDrift, decideUnknownPipeline } from './operations.js';
-import { sendDueReminders } from './reminders.js';
+import { scheduleReminders, sendDueReminders } from './reminders.js';
 import { type CompiledRules, compileRules } from './rules.js';
 
 export interface AlertEngineDeps {
@@ -135,6 +135,33 @@ export class AlertEngine {
       if (this.deps.opsTarget) decideUnknownPipeline(this.context(), this.deps.opsTarget, u);
     }
     return found;
+  }
+
+  /**
+   * Plans the reminders of a one-notice reminder subscription ("Remind me") for its notice
+   * now, rather than at the notice's next change; returns what was planned, as the audit
+   * says it. Call after the subscription is stored.
+   */
+  remindNow(subscription: number): string {
+    this.reloadSubscriptions();
+    const rule = this.compiled.deadlinesByName.get(subscriptionName(subscription));
+    const noticeId = rule?.origin?.noticeId;
+    const notice = noticeId === undefined ? undefined : this.deps.store.notices.get(noticeId);
+    if (!rule || !notice) return 'no reminders: the subscription or its notice is not stored';
+    return this.deps.store.transaction(() => {
+      const ctx = this.context();
+      const said = scheduleReminders(ctx, rule, notice);
+      ctx.store.audit.record({
+        at: ctx.now,
+        rule: rule.name,
+        event: 'remind-me',
+        subject: `notice:${notice.id}`,
+        notice_id: notice.id,
+        decision: 'scheduled',
+        reason: said,
+      });
+      return said;
+    });
   }
 
   /** Sends the reminders due now; one transaction. */

@@ -198,6 +198,18 @@ export class NoticeStore {
     return (statement(this.db, 'SELECT count(*) AS n FROM notices').get() as { n: number }).n;
   }
 
+  /** The distinct types, categories and statuses of the stored notices, in lower case. */
+  vocabulary(): { types: string[]; categories: string[]; statuses: string[] } {
+    const column = (name: 'type' | 'category' | 'status') =>
+      statement<[], { v: string }>(
+        this.db,
+        `SELECT DISTINCT lower(${name}) AS v FROM notices WHERE ${name} <> '' ORDER BY v`,
+      )
+        .all()
+        .map((r) => r.v);
+    return { types: column('type'), categories: column('category'), statuses: column('status') };
+  }
+
   /** Notices posted at or after `since`, latest first. */
   postedSince(since: UtcIso, limit = 10_000): StoredNotice[] {
     return statement<[string, number], Row>(
