@@ -51,6 +51,8 @@ export interface Config {
   webhookSecret: string | undefined;
   /** Where operational alerts (schema drift) go; undefined: only logged. */
   opsTarget: Target | undefined;
+  /** Chat users who alone may change channels' subscriptions and silences; empty: no one singled out. */
+  chatAdmins: string[];
   slack: {
     botToken: string | undefined;
     signingSecret: string | undefined;
@@ -197,6 +199,7 @@ export function loadConfig(
     statusToken: read('statusToken'),
     webhookSecret: read('webhookSecret'),
     opsTarget: read('opsTarget'),
+    chatAdmins: read('chatAdmins') ?? [],
     slack: {
       botToken: read('slackBotToken'),
       signingSecret: read('slackSigningSecret'),

@@ -157,3 +157,20 @@ export const target = z.string().transform((v, ctx) => {
     return z.NEVER;
   }
 });
+
+/** Chat user ids separated by commas: Slack's `U0ALICE`/`W0BOB`, Discord's snowflakes. */
+export const chatUserList = z.string().transform((v, ctx) => {
+  const ids = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = ids.find((s) => !/^(?:[UW][A-Z0-9]{4,}|\d{17,20})$/.test(s));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be Slack user ids (U…, W…) or Discord user ids (digits) separated by commas; "${bad}" is neither`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(ids)];
+});

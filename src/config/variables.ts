@@ -12,6 +12,7 @@ import { CHANNEL_VARIABLES } from './channel-variables.js';
 import {
   bearerToken,
   byteSize,
+  chatUserList,
   duration,
   integer,
   listenHost,
@@ -194,6 +195,14 @@ export const VARIABLES = {
     secret: false,
     description:
       "where operational alerts go (the API's schema changed), as `kind:value`: `slack:#ops`, `email:a@b.c`, `webhook:https://…`",
+  }),
+  chatAdmins: variable({
+    name: 'PIPEWATCH_CHAT_ADMINS',
+    parse: chatUserList,
+    example: 'U0ALICE,W0BOB',
+    secret: false,
+    description:
+      "the only users who may change a channel's subscriptions and silences from Slack or Discord (user ids, comma-separated); unset: anyone in the channel (on Discord, with Manage Channels)",
   }),
   emailRate: variable({
     name: 'PIPEWATCH_EMAIL_RATE',

@@ -120,6 +120,7 @@ describe('loadConfig', () => {
     ['EMAIL_FROM', 'pipewatch <alerts@example..com>', /must be an email address/],
     ['PIPEWATCH_EMAIL_RATE', '0', /greater than 0/],
     ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
+    ['PIPEWATCH_CHAT_ADMINS', 'U0ALICE,@bob', /"@bob" is neither/],
     ['PIPEWATCH_DIGEST_WINDOW', 'soon', /is not a duration/],
     ['PIPEWATCH_DELIVERY_MAX_AGE', '10s', /below the minimum of 1m/],
     ['PIPEWATCH_DELIVERY_TIMEOUT', '0s', /below the minimum of 1s/],
