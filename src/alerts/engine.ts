@@ -11,7 +11,7 @@ import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import { type UnknownPipeline, unknownPipelines } from '../rules/pipeline-check.js';
 import { subscriptionName, subscriptionRules } from '../rules/subscription.js';
-import { formatProblem, type Rule } from '../rules/types.js';
+import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
@@ -34,6 +34,8 @@ export class AlertEngine {
   private fileRules: readonly Rule[];
   /** Unknown slugs already logged (`rule|slug`), so each is logged once per run. */
   private readonly reported = new Set<string>();
+  /** Subscriptions' rules by id, parsed once: a stored subscription's rule never changes. */
+  private readonly parsed = new Map<number, Rule | RuleProblem>();
   /** Invalid subscriptions already logged, so each is logged once per run. */
   private readonly invalid = new Set<string>();
 
@@ -72,7 +74,7 @@ export class AlertEngine {
 
   private compile(): CompiledRules {
     this.revision = this.deps.store.subscriptions.revision();
-    const subs = subscriptionRules(this.deps.store.subscriptions.all());
+    const subs = subscriptionRules(this.deps.store.subscriptions.all(), this.parsed);
     for (const p of subs.problems) {
       const line = formatProblem(p);
       if (this.invalid.has(line)) continue;

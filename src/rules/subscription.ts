@@ -67,7 +67,11 @@ export function subscriptionRule(row: SubscriptionRow): Rule | RuleProblem {
 }
 
 /** The rules of the subscriptions in force (not paused), and the problems of any that are not valid. */
-export function subscriptionRules(rows: readonly SubscriptionRow[]): {
+export function subscriptionRules(
+  rows: readonly SubscriptionRow[],
+  /** Rules parsed before, by subscription id, kept up to date: a stored rule never changes. */
+  cache?: Map<number, Rule | RuleProblem>,
+): {
   rules: Rule[];
   problems: RuleProblem[];
 } {
@@ -75,7 +79,11 @@ export function subscriptionRules(rows: readonly SubscriptionRow[]): {
   const problems: RuleProblem[] = [];
   for (const row of rows) {
     if (row.paused_at !== null) continue;
-    const out = subscriptionRule(row);
+    let out = cache?.get(row.id);
+    if (!out) {
+      out = subscriptionRule(row);
+      cache?.set(row.id, out);
+    }
     if ('kind' in out) rules.push(out);
     else problems.push(out);
   }

@@ -224,8 +224,10 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: 'subscriptions and silences made from chat or the command line; acknowledgements',
     sql: `
+      -- Ids never come back after a delete (AUTOINCREMENT): people quote them, and the
+      -- daemon keeps each subscription's parsed rule by id.
       CREATE TABLE subscriptions (
-        id            INTEGER PRIMARY KEY,
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
         rule_json     TEXT NOT NULL,
         target        TEXT NOT NULL,
         source        TEXT NOT NULL CHECK (source IN ('slack', 'discord', 'cli')),
@@ -250,7 +252,7 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'subscriptions'; END;
 
       CREATE TABLE silences (
-        id            INTEGER PRIMARY KEY,
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
         matchers_json TEXT NOT NULL,
         starts_at     TEXT NOT NULL,
         ends_at       TEXT,
