@@ -125,8 +125,8 @@ describe('every wrong word gets a problem at its column, with the word meant whe
     ],
     [
       'a pipeline that is no slug, when the store knows others: one problem for the word',
-      'subscribe Trans-co',
-      [["unknown pipeline 'Trans-co' — did you mean 'transco'?", 'Trans-co', 11, 'transco']],
+      'subscribe Trans_co',
+      [["unknown pipeline 'Trans_co' — did you mean 'transco'?", 'Trans_co', 11, 'transco']],
     ],
     [
       'a pipeline that is no slug, when the store knows none',
