@@ -114,8 +114,8 @@ function caret(text: string, column: number, length: number): string {
 
 /**
  * The reply to a command with problems, only for the caller: the command with a caret
- * under the first wrong word, each problem, and the usage of `verb` (all of them when
- * the verb itself was not understood).
+ * under the first wrong word, each problem, and the usage of `verb` (of every command
+ * when the verb itself was not understood, or was `help`).
  */
 export function problemReply(
   text: string,
@@ -138,7 +138,8 @@ export function problemReply(
           ]
         : []),
       { kind: 'text', text: listed.join('\n') },
-      { kind: 'code', text: usage(verb) },
+      // help's own usage is every command's.
+      { kind: 'code', text: usage(verb === 'help' ? undefined : verb) },
     ],
   };
 }

@@ -45,6 +45,10 @@ describe('problemReply', () => {
     });
   });
 
+  it('answers help on an unknown command with every command', () => {
+    expect(reply('help subscirbe').sections.at(-1)).toEqual({ kind: 'code', text: usage() });
+  });
+
   it('points past the end at what is missing', () => {
     expect(reply('mute transco').sections[0]).toEqual({
       kind: 'code',
