@@ -1,0 +1,118 @@
+/**
+ * The `/pipewatch` command grammar, the same on every platform: the words after
+ * `/pipewatch` in, a typed command or the problems of the words that are wrong out, each
+ * at the column of its word. `subscribe`, `remind` and `oac` say what a rule file would
+ * say under `notices:`, `deadlines:` or `capacity:`, and the rule schema, the one that
+ * checks rule files, decides whether that is valid: its messages come back at the word
+ * that wrote the value. Pure and fast: it runs inside a 3-second acknowledgement.
+ */
+import type { z } from 'zod';
+import { quantity } from '../lib/quantity.js';
+import type { ruleSchema } from '../rules/schema.js';
+import { readCommand, type VERBS, verbOf } from './grammar-verbs.js';
+import { schemaProblems } from './problems.js';
+import { type ChatProblem, endColumn, splitWords } from './words.js';
+
+export { DEFAULT_BEFORE, MUTE_MAX_MS, MUTE_MIN_MS, VERBS } from './grammar-verbs.js';
+export type { ChatProblem } from './words.js';
+
+/** A command's first word. */
+export type Verb = (typeof VERBS)[number];
+
+/** Longer than this is refused whole, before any word is read. */
+export const COMMAND_MAX_LENGTH = 2_000;
+
+type RuleInput = z.input<typeof ruleSchema>;
+/** A rule file's `notices:` section, as written. */
+export type NoticesInput = NonNullable<RuleInput['notices']>;
+/** A rule file's `deadlines:` section, as written. */
+export type DeadlinesInput = NonNullable<RuleInput['deadlines']>;
+/** A rule file's `capacity:` section, as written. */
+export type CapacityInput = NonNullable<RuleInput['capacity']>;
+
+/** A command the grammar accepts; a rule's section is one the rule schema accepts too. */
+export type ChatCommand =
+  | { verb: 'subscribe'; notices: NoticesInput }
+  | { verb: 'remind'; deadlines: DeadlinesInput }
+  | { verb: 'oac'; capacity: CapacityInput }
+  | { verb: 'list' }
+  /** One subscription (or reminder) by id, or all of this channel's and the caller's. */
+  | { verb: 'unsubscribe'; id: number | 'all' }
+  /** No pipeline: the whole channel. */
+  | { verb: 'mute'; pipeline?: string; forMs: number }
+  | { verb: 'unmute'; id?: number }
+  | { verb: 'help'; topic?: Verb };
+
+/** The commands that make a rule. */
+export type ChatRuleCommand = Extract<ChatCommand, { verb: 'subscribe' | 'remind' | 'oac' }>;
+
+/** What the store knows, to check names against; an empty list accepts anything. */
+export interface ChatVocabulary {
+  pipelines: readonly string[];
+  types: readonly string[];
+  categories: readonly string[];
+  statuses: readonly string[];
+}
+
+export type ParsedChatCommand =
+  | { ok: true; command: ChatCommand }
+  /** `verb` when the verb was understood, for its usage. Problems in column order. */
+  | { ok: false; problems: ChatProblem[]; verb?: Verb };
+
+/** A rule-file item, as a `rules:` list holds it. */
+export interface ChatRuleItem {
+  name: string;
+  notices?: NoticesInput;
+  deadlines?: DeadlinesInput;
+  capacity?: CapacityInput;
+  notify: unknown[];
+}
+
+/** The rule-file item a rule command stands for: what `subs export` prints and the engine loads. */
+export function chatRuleItem(
+  command: ChatRuleCommand,
+  name: string,
+  notify: unknown[],
+): ChatRuleItem {
+  switch (command.verb) {
+    case 'subscribe':
+      return { name, notices: command.notices, notify };
+    case 'remind':
+      return { name, deadlines: command.deadlines, notify };
+    case 'oac':
+      return { name, capacity: command.capacity, notify };
+  }
+}
+
+/** The rule a rule command stands for, named and with its targets, as the schema checks it here. */
+const CHECKED_AS = { name: 'chat', notify: [{ console: true }] };
+
+/**
+ * Reads the words after `/pipewatch`. Nothing is stored from here: the caller acts on
+ * `command`, or answers `problems` (see `problemReply`). No words at all ask for help.
+ * A rule command is one `ruleSchema` accepts (under any valid name and targets); what it
+ * refuses is reported at the word that wrote the value.
+ */
+export function parseChatCommand(text: string, vocabulary: ChatVocabulary): ParsedChatCommand {
+  if (text.length > COMMAND_MAX_LENGTH) {
+    const message = `the command is ${quantity(text.length)} characters long; at most ${quantity(COMMAND_MAX_LENGTH)}`;
+    return { ok: false, problems: [{ message, word: '', column: 1 }] };
+  }
+  const { words, problems } = splitWords(text);
+  const first = words[0];
+  if (!first)
+    return problems.length ? { ok: false, problems } : { ok: true, command: { verb: 'help' } };
+  const verb = verbOf(first, problems);
+  if (!verb) return { ok: false, problems };
+  if (problems.length) return { ok: false, problems, verb };
+  const read = readCommand(verb, words.slice(1), vocabulary, endColumn(words.at(-1)!) + 1);
+  const { command } = read;
+  if (command?.verb === 'subscribe' || command?.verb === 'remind' || command?.verb === 'oac') {
+    const item = chatRuleItem(command, CHECKED_AS.name, CHECKED_AS.notify);
+    read.problems.push(...schemaProblems(item, read.spans, read.problems, first));
+  }
+  if (read.problems.length > 0 || !command) {
+    return { ok: false, problems: read.problems.sort((a, b) => a.column - b.column), verb };
+  }
+  return { ok: true, command };
+}
