@@ -1,0 +1,286 @@
+/**
+ * What the commands that change something do: make a subscription or a reminder, remove
+ * them, mute and unmute a channel, "Remind me" on one notice, and pause a channel's
+ * subscriptions when the channel goes away. Each change is one transaction, checked by
+ * the rule schema before anything is stored, and put in force at once.
+ */
+import { matchersText } from '../alerts/silences.js';
+import { type Target, targetKey } from '../domain/targets.js';
+import { formatDuration } from '../lib/duration.js';
+import type { UtcIso } from '../lib/time.js';
+import { compileFilter, prepareNotice } from '../rules/match.js';
+import { subscriptionRule } from '../rules/subscription.js';
+import type { Rule } from '../rules/types.js';
+import type { NewSubscription } from '../store/subscriptions.js';
+import { describeRule } from './describe.js';
+import { type ChatRuleCommand, chatRuleItem, DEFAULT_BEFORE } from './grammar.js';
+import { refusal } from './permissions.js';
+import type { ChatCoreDeps } from './service.js';
+import type { ChatAnswer, ChatCaller, ChatPlatform, ChatReply } from './types.js';
+
+const DEFAULT_MAX_PER_CHANNEL = 100;
+
+const reply = (isPrivate: boolean, text: string, more: ChatReply['sections'] = []): ChatReply => ({
+  private: isPrivate,
+  text,
+  sections: [{ kind: 'text', text }, ...more],
+});
+
+/** `slack:C0GAS`: a chat channel as subscriptions and silences name it. */
+export function channelKey(platform: ChatPlatform, channel: string): string {
+  return `${platform}:${channel}`;
+}
+
+/** The caller's channel as a target, and the caller as a direct-message target. */
+function channelTarget(caller: ChatCaller): Target {
+  return { kind: caller.platform, channel: caller.channel };
+}
+function userTarget(caller: ChatCaller): Target {
+  return caller.platform === 'slack'
+    ? { kind: 'slack_dm', user: caller.user }
+    : { kind: 'discord_dm', user: caller.user };
+}
+/** A target as a rule file's `notify` item writes it. */
+function notifyItem(t: Target): Record<string, string> {
+  if (t.kind === 'slack' || t.kind === 'discord') return { [t.kind]: t.channel };
+  if (t.kind === 'slack_dm' || t.kind === 'discord_dm') return { [t.kind]: t.user };
+  throw new Error(`not a chat target: ${targetKey(t)}`);
+}
+
+/** The commands and buttons that change subscriptions and silences. */
+export class ChatRules {
+  constructor(
+    private readonly deps: ChatCoreDeps,
+    private readonly now: () => UtcIso,
+  ) {}
+
+  /** Whether subscription `id` is one of the caller's own reminders. */
+  isOwnReminder(caller: ChatCaller, id: number): boolean {
+    return this.deps.store.subscriptions.get(id)?.target === targetKey(userTarget(caller));
+  }
+
+  /** `subscribe`, `oac` (this channel) and `remind` (the caller, by direct message). */
+  make(caller: ChatCaller, c: ChatRuleCommand): ChatAnswer {
+    const made = this.create(caller, c);
+    if ('private' in made) return { reply: made };
+    const { id, rule, resumed } = made;
+    const personal = c.verb === 'remind';
+    const who = caller.userName ?? caller.user;
+    const what = describeRule(rule);
+    const said = personal
+      ? `You will get reminders by direct message: ${what} (#${id}).`
+      : `${who} subscribed this channel: ${what} (#${id}).`;
+    const resumedText =
+      resumed > 0
+        ? ` ${resumed} paused subscription${resumed === 1 ? '' : 's'} of this channel resumed.`
+        : '';
+    return {
+      reply: reply(personal, `${said}${resumedText}`),
+      ...(rule.kind === 'capacity' ? {} : { followUp: this.recentMatches(rule) }),
+    };
+  }
+
+  /** Stores a subscription once the rule schema accepts it; a reply saying why not otherwise. */
+  private create(
+    caller: ChatCaller,
+    c: ChatRuleCommand,
+    noticeId?: number,
+  ): { id: number; rule: Rule; resumed: number } | ChatReply {
+    const { store } = this.deps;
+    const personal = c.verb === 'remind';
+    const target = personal ? userTarget(caller) : channelTarget(caller);
+    const channel = personal ? null : channelKey(caller.platform, caller.channel);
+    if (channel) {
+      const max = this.deps.maxPerChannel ?? DEFAULT_MAX_PER_CHANNEL;
+      if (store.subscriptions.countByChannel(channel) >= max)
+        return reply(
+          true,
+          `Not subscribed: this channel has ${max} subscriptions, the most it may have. Remove some with \`unsubscribe ID\` (\`list\` shows them).`,
+        );
+    }
+    const { name: _name, ...item } = chatRuleItem(c, 'subscription', [notifyItem(target)]);
+    const row: NewSubscription = {
+      rule: item as Record<string, unknown>,
+      target: targetKey(target),
+      source: caller.platform,
+      channel,
+      created_by: caller.user,
+      created_at: this.now(),
+      notice_id: noticeId ?? null,
+    };
+    const checked = subscriptionRule({ ...row, id: 0, paused_at: null });
+    if (!('kind' in checked))
+      return reply(true, `Not subscribed: ${checked.message}. Nothing was stored.`);
+    const { id, resumed } = store.transaction(() => ({
+      resumed: channel ? store.subscriptions.resumeChannel(channel) : 0,
+      id: store.subscriptions.add(row),
+    }));
+    return { id, rule: { ...checked, name: `sub-${id}` } as Rule, resumed };
+  }
+
+  /** How many notices of the last 24 h a new rule would have matched, and the three newest. */
+  private recentMatches(rule: Rule): Promise<ChatReply | undefined> {
+    return new Promise((resolve) => {
+      setImmediate(() => {
+        try {
+          if (rule.kind === 'capacity') return resolve(undefined);
+          const since = new Date(Date.parse(this.now()) - 86_400_000).toISOString();
+          const match = compileFilter(rule.filter);
+          const exclude = rule.not ? compileFilter(rule.not) : undefined;
+          const found = this.deps.store.notices
+            .postedSince(`${since.slice(0, 19)}Z` as UtcIso)
+            .filter((n) => {
+              const p = prepareNotice(n);
+              return match(p) === null && !(exclude && exclude(p) === null);
+            });
+          const items = found.slice(0, 3).map((n) => ({
+            text: `${n.pipeline_slug} ${n.identifier || `#${n.id}`}: ${n.subject} (${n.type}, posted ${n.posted_at})`,
+          }));
+          const count = `In the last 24 h it would have matched ${found.length} notice${found.length === 1 ? '' : 's'}.`;
+          resolve({
+            private: true,
+            text: count,
+            sections: [
+              { kind: 'text', text: count },
+              ...(items.length > 0 ? [{ kind: 'list' as const, title: 'The newest', items }] : []),
+            ],
+          });
+        } catch (error) {
+          this.deps.logger.warn({ err: error }, 'counting recent matches failed');
+          resolve(undefined);
+        }
+      });
+    });
+  }
+
+  /** `unsubscribe ID` or `unsubscribe all`. */
+  unsubscribe(caller: ChatCaller, id: number | 'all'): ChatReply {
+    const { store } = this.deps;
+    const channel = channelKey(caller.platform, caller.channel);
+    const mine = targetKey(userTarget(caller));
+    if (id === 'all') {
+      const rows = [
+        ...(caller.direct ? [] : store.subscriptions.byChannel(channel)),
+        ...store.subscriptions.byTarget(mine),
+      ];
+      store.transaction(() => {
+        for (const r of rows) store.subscriptions.remove(r.id);
+      });
+      const text =
+        rows.length === 0
+          ? 'Nothing to remove: no subscriptions here and no reminders of yours.'
+          : `Removed ${rows.length}: ${rows.map((r) => `#${r.id}`).join(', ')}.`;
+      return reply(caller.direct === true || rows.length === 0, text);
+    }
+    return this.remove(caller, 'subscription', id);
+  }
+
+  /** A remove button, or `unsubscribe ID`: a subscription of this channel, or a reminder of the caller's. */
+  remove(caller: ChatCaller, what: 'subscription' | 'silence', id: number): ChatReply {
+    if (what === 'silence') return this.unmute(caller, id);
+    const { store } = this.deps;
+    const row = store.subscriptions.get(id);
+    const own = row?.target === targetKey(userTarget(caller));
+    if (!row || (!own && row.channel !== channelKey(caller.platform, caller.channel)))
+      return reply(
+        true,
+        `There is no subscription #${id} in this channel, nor a reminder #${id} of yours; \`list\` shows them.`,
+      );
+    if (!own) {
+      const refused = refusal(caller, this.deps.policy);
+      if (refused) return reply(true, `Not removed: ${refused}.`);
+    }
+    store.subscriptions.remove(id);
+    return reply(own, `Removed #${id}.`);
+  }
+
+  /** `mute [PIPELINE] for DURATION`, and the Mute button: a silence on this channel. */
+  mute(caller: ChatCaller, pipeline: string | undefined, forMs: number): ChatReply {
+    const now = this.now();
+    const ends = `${new Date(Date.parse(now) + forMs).toISOString().slice(0, 19)}Z` as UtcIso;
+    const targets = [channelKey(caller.platform, caller.channel)];
+    if (caller.channelName && caller.platform === 'slack')
+      targets.push(`slack:#${caller.channelName}`);
+    const matchers = { targets, ...(pipeline ? { pipelines: [pipeline] } : {}) };
+    const id = this.deps.store.silences.add({
+      matchers,
+      starts_at: now,
+      ends_at: ends,
+      created_by: `${caller.platform}:${caller.user}`,
+      comment: null,
+      created_at: now,
+    });
+    const who = caller.userName ?? caller.user;
+    return reply(
+      false,
+      `${who} muted ${pipeline ?? 'every pipeline'} here for ${formatDuration(forMs)}, until ${ends} (silence #${id}). What it holds back is summed up when it ends; \`unmute ${id}\` ends it now.`,
+    );
+  }
+
+  /** `unmute [ID]`: one silence on this channel, or all of them. */
+  unmute(caller: ChatCaller, id: number | undefined): ChatReply {
+    const { store } = this.deps;
+    const now = this.now();
+    const channel = channelKey(caller.platform, caller.channel);
+    const here = store.silences
+      .active(now)
+      .filter((s) => s.matchers.targets?.includes(channel))
+      .filter((s) => id === undefined || s.id === id);
+    if (here.length === 0)
+      return reply(
+        true,
+        id === undefined
+          ? 'Nothing is muted in this channel.'
+          : `There is no silence #${id} in force in this channel; \`list\` shows them.`,
+      );
+    store.transaction(() => {
+      for (const s of here) store.silences.lift(s.id, `${caller.platform}:${caller.user}`, now);
+    });
+    const who = caller.userName ?? caller.user;
+    return reply(
+      false,
+      `${who} ended ${here.map((s) => `silence #${s.id} (${matchersText(s)})`).join(', ')}.`,
+    );
+  }
+
+  /** The Remind me button: a direct-message reminder before this notice's deadline. */
+  remindMe(caller: ChatCaller, noticeId: number): ChatReply {
+    const notice = this.deps.store.notices.get(noticeId);
+    if (!notice) return reply(true, `Notice #${noticeId} is no longer stored; nothing was set.`);
+    if (!notice.response_at)
+      return reply(
+        true,
+        `${notice.identifier || `Notice #${noticeId}`} has no response deadline to remind you of.`,
+      );
+    const made = this.create(
+      caller,
+      {
+        verb: 'remind',
+        deadlines: {
+          field: 'response_at',
+          before: [...DEFAULT_BEFORE],
+          pipelines: [notice.pipeline_slug],
+        },
+      },
+      noticeId,
+    );
+    if ('private' in made) return made;
+    const planned = this.deps.engine.remindNow(made.id);
+    return reply(
+      true,
+      `You will get a direct message before ${notice.identifier || `notice #${noticeId}`}'s response deadline (${notice.response_at}): ${planned} (#${made.id}).`,
+    );
+  }
+
+  /** The bot can no longer post to a channel: its subscriptions pause. */
+  pause(platform: ChatPlatform, channel: string, reason: string): number {
+    const key = channelKey(platform, channel);
+    const paused = this.deps.store.subscriptions.pauseChannel(key, reason, this.now());
+    if (paused === 0) return 0;
+    this.deps.logger.warn(
+      { channel: key, reason, paused },
+      `${key}: ${paused} subscription${paused === 1 ? '' : 's'} paused (${reason}); a subscribe there resumes them`,
+    );
+    return paused;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The chat core: what each `/pipewatch` command and each button does, for every
+ * platform. It parses with the grammar, checks who may do it, changes the store in one
+ * transaction (nothing is stored when anything is wrong), puts changed subscriptions in
+ * force at once, and answers with a platform-neutral reply; the slower parts (counting
+ * what a new subscription would have matched) come as a follow-up.
+ */
+import type { AlertEngine } from '../alerts/engine.js';
+import type { Target } from '../domain/targets.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import { toUtcIso, type UtcIso } from '../lib/time.js';
+import type { Store } from '../store/index.js';
+import { type ChatCommand, type ChatVocabulary, parseChatCommand } from './grammar.js';
+import { ChatLists } from './lists.js';
+import { type ChatPolicy, refusal } from './permissions.js';
+import { problemReply } from './problems.js';
+import { ChatRules } from './rules.js';
+import type {
+  ChatAction,
+  ChatActionResult,
+  ChatAnswer,
+  ChatCaller,
+  ChatPlatform,
+  ChatReply,
+  ChatService,
+} from './types.js';
+import { helpReply } from './usage.js';
+
+export interface ChatCoreDeps {
+  store: Store;
+  engine: AlertEngine;
+  clock: Clock;
+  logger: Logger;
+  policy: ChatPolicy;
+  /** Where a channel that went away is reported. */
+  opsTarget?: Target | undefined;
+  /** Subscriptions a channel may have; default 100. */
+  maxPerChannel?: number;
+}
+
+/** The vocabulary is read again after this long, so a command never waits on a full scan. */
+const VOCABULARY_TTL_MS = 5 * 60_000;
+
+/** A reply only the caller sees. */
+export function privateReply(text: string, more: ChatReply['sections'] = []): ChatReply {
+  return { private: true, text, sections: [{ kind: 'text', text }, ...more] };
+}
+
+/** The chat core, as every platform's front end uses it. */
+export class ChatCore implements ChatService {
+  private vocabularyCache: { at: number; value: ChatVocabulary } | undefined;
+  private readonly rules: ChatRules;
+  private readonly lists: ChatLists;
+
+  constructor(private readonly deps: ChatCoreDeps) {
+    this.rules = new ChatRules(deps, () => this.now());
+    this.lists = new ChatLists(deps.store, () => this.now());
+  }
+
+  private now(): UtcIso {
+    return toUtcIso(this.deps.clock.now());
+  }
+
+  /** Tracked pipelines and the notices' words, read at most every five minutes. */
+  private vocabulary(): ChatVocabulary {
+    const now = this.deps.clock.now().getTime();
+    const cached = this.vocabularyCache;
+    if (cached && now - cached.at < VOCABULARY_TTL_MS) return cached.value;
+    const value = {
+      pipelines: this.deps.store.pipelines.all().map((p) => p.slug),
+      ...this.deps.store.notices.vocabulary(),
+    };
+    this.vocabularyCache = { at: now, value };
+    return value;
+  }
+
+  command(caller: ChatCaller, text: string): ChatAnswer {
+    const parsed = parseChatCommand(text, this.vocabulary());
+    if (!parsed.ok) return { reply: problemReply(text, parsed.problems, parsed.verb) };
+    try {
+      return this.run(caller, parsed.command);
+    } catch (error) {
+      this.deps.logger.error({ err: error, command: parsed.command.verb }, 'chat command failed');
+      return { reply: privateReply('Something went wrong on our side; nothing was changed.') };
+    }
+  }
+
+  private run(caller: ChatCaller, c: ChatCommand): ChatAnswer {
+    const changes = ['subscribe', 'oac', 'unsubscribe', 'mute', 'unmute'].includes(c.verb);
+    const refused = changes && !caller.direct ? refusal(caller, this.deps.policy) : undefined;
+    if (
+      refused &&
+      !(c.verb === 'unsubscribe' && c.id !== 'all' && this.rules.isOwnReminder(caller, c.id))
+    )
+      return { reply: privateReply(`Not done: ${refused}.`) };
+    switch (c.verb) {
+      case 'subscribe':
+      case 'oac':
+      case 'remind':
+        return this.rules.make(caller, c);
+      case 'list':
+        return { reply: this.lists.list(caller) };
+      case 'unsubscribe':
+        return { reply: this.rules.unsubscribe(caller, c.id) };
+      case 'mute':
+        return { reply: this.rules.mute(caller, c.pipeline, c.forMs) };
+      case 'unmute':
+        return { reply: this.rules.unmute(caller, c.id) };
+      case 'help':
+        return { reply: helpReply(c.topic) };
+    }
+  }
+
+  action(caller: ChatCaller, action: ChatAction): ChatActionResult {
+    switch (action.kind) {
+      case 'ack': {
+        const ack = this.deps.store.acks.acknowledge(
+          caller.platform,
+          caller.channel,
+          action.message,
+          caller.user,
+          this.now(),
+        );
+        return { acknowledged: ack };
+      }
+      case 'mute': {
+        const refused = refusal(caller, this.deps.policy);
+        if (refused) return { reply: privateReply(`Not muted: ${refused}.`) };
+        return { reply: this.rules.mute(caller, action.pipeline, action.forMs) };
+      }
+      case 'remind':
+        return { reply: this.rules.remindMe(caller, action.noticeId) };
+      case 'remove':
+        return { reply: this.rules.remove(caller, action.what, action.id) };
+    }
+  }
+
+  home(platform: ChatPlatform, user: string, channels: readonly string[]): ChatReply {
+    return this.lists.home(platform, user, channels);
+  }
+
+  channelGone(platform: ChatPlatform, channel: string, reason: string): number {
+    return this.rules.pause(platform, channel, reason);
+  }
+}

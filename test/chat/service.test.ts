@@ -1,0 +1,227 @@
+/**
+ * The chat core on a real database and engine: each command and button changes what it
+ * says and nothing else, an error stores nothing, and what is stored is in force at once.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AlertEngine } from '../../src/alerts/engine.js';
+import { ChatCore } from '../../src/chat/service.js';
+import type { ChatCaller, ChatReply } from '../../src/chat/types.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { Store } from '../../src/store/index.js';
+import type { Notice } from '../../src/upstream/schemas.js';
+import { makeNotice } from '../fakes/notice.js';
+import { ManualClock } from '../support/clock.js';
+
+const NOW = '2026-11-20T15:00:00Z';
+let store: Store;
+afterEach(() => store?.close());
+
+function setup(admins: string[] = [], maxPerChannel?: number) {
+  store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-chat-')));
+  for (const [i, slug] of ['transco', 'tgp', 'texas-eastern'].entries())
+    store.pipelines.upsert(
+      {
+        id: i + 1,
+        name: slug,
+        slug,
+        url: '',
+        tsp_name: slug,
+        tsp_id: String(i + 1),
+        service_created_at: NOW,
+        service_updated_at: NOW,
+      },
+      NOW,
+    );
+  const clock = new ManualClock(NOW);
+  const engine = new AlertEngine(
+    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    [],
+  );
+  const chat = new ChatCore({
+    store,
+    engine,
+    clock,
+    logger: silentLogger,
+    policy: { admins: new Set(admins) },
+    ...(maxPerChannel ? { maxPerChannel } : {}),
+  });
+  return { chat, engine, clock };
+}
+
+const alice: ChatCaller = {
+  platform: 'slack',
+  channel: 'C0GAS',
+  channelName: 'gas',
+  user: 'U0ALICE',
+};
+const bob: ChatCaller = { ...alice, user: 'W0BOB' };
+
+function seed(n: Notice) {
+  store.notices.upsert(n, NOW, false);
+}
+
+const all = (r: ChatReply) =>
+  r.sections
+    .map((s) => (s.kind === 'list' ? [s.title, ...s.items.map((i) => i.text)].join('\n') : s.text))
+    .join('\n');
+
+describe('subscribe', () => {
+  it('stores a subscription of this channel, in force at once, and counts what it would have matched', async () => {
+    const { chat, engine } = setup();
+    seed(makeNotice({ id: 1, posted_at: '2026-11-20T10:00:00Z' }));
+    seed(makeNotice({ id: 2, type: 'Maintenance', posted_at: '2026-11-20T11:00:00Z' }));
+    seed(makeNotice({ id: 3, posted_at: '2026-11-18T11:00:00Z' }));
+    const answer = chat.command(alice, 'subscribe transco type:constraint');
+    expect(answer.reply.private).toBe(false);
+    expect(answer.reply.text).toMatch(
+      /U0ALICE subscribed this channel: transco · type: constraint · on new \(#1\)/,
+    );
+    expect(engine.rules.map((r) => [r.name, r.notify, r.origin?.label])).toEqual([
+      ['sub-1', [{ kind: 'slack', channel: 'C0GAS' }], 'slack:C0GAS by U0ALICE, 2026-11-20'],
+    ]);
+    const follow = await answer.followUp;
+    expect(follow?.text).toBe('In the last 24 h it would have matched 1 notice.');
+    expect(all(follow!)).toMatch(/transco 26-0412: Capacity Constraint - Station 165/);
+  });
+
+  it('a pipeline typo is answered privately with a suggestion, and nothing is stored', () => {
+    const { chat } = setup();
+    const answer = chat.command(alice, 'subscribe trnsco type:constraint');
+    expect(answer.reply.private).toBe(true);
+    expect(all(answer.reply)).toMatch(/transco/);
+    expect(store.subscriptions.all()).toEqual([]);
+  });
+
+  it('a regex RE2 cannot run is refused, and nothing is stored', () => {
+    const { chat } = setup();
+    const answer = chat.command(alice, 'subscribe transco text:"(?=outage)"');
+    expect(answer.reply.private).toBe(true);
+    expect(store.subscriptions.all()).toEqual([]);
+  });
+
+  it('with admins set, only they may change a channel; anyone may set reminders', () => {
+    const { chat } = setup(['U0ALICE']);
+    const refused = chat.command(bob, 'subscribe transco');
+    expect(refused.reply).toMatchObject({ private: true });
+    expect(refused.reply.text).toMatch(/only pipewatch's admins/);
+    expect(chat.command(bob, 'remind transco before:2h').reply.text).toMatch(
+      /You will get reminders/,
+    );
+    expect(chat.command(alice, 'subscribe transco').reply.text).toMatch(/subscribed/);
+    expect(store.subscriptions.all().map((s) => s.target)).toEqual([
+      'slack_dm:W0BOB',
+      'slack:C0GAS',
+    ]);
+  });
+
+  it('a channel has at most so many subscriptions', () => {
+    const { chat } = setup([], 2);
+    chat.command(alice, 'subscribe transco');
+    chat.command(alice, 'subscribe tgp');
+    expect(chat.command(alice, 'subscribe texas-eastern').reply.text).toMatch(
+      /has 2 subscriptions, the most/,
+    );
+    expect(store.subscriptions.all()).toHaveLength(2);
+  });
+});
+
+describe('list, unsubscribe', () => {
+  it("list shows this channel, the caller's reminders and the silences here, with ids", () => {
+    const { chat } = setup();
+    chat.command(alice, 'subscribe transco type:constraint');
+    chat.command(alice, 'remind tgp before:2h');
+    chat.command({ ...alice, channel: 'C0OPS' }, 'subscribe tgp');
+    chat.command(alice, 'mute transco for 4h');
+    const list = chat.command(alice, 'list').reply;
+    expect(list.private).toBe(true);
+    expect(list.text).toBe('1 subscription here, 1 reminder of yours, 1 silence in force.');
+    expect(all(list)).toMatch(/transco · type: constraint/);
+    expect(all(list)).not.toMatch(/tgp · on new/);
+  });
+
+  it("unsubscribe removes this channel's subscription, not another channel's", () => {
+    const { chat, engine } = setup();
+    chat.command({ ...alice, channel: 'C0OPS' }, 'subscribe tgp');
+    chat.command(alice, 'subscribe transco');
+    expect(chat.command(alice, 'unsubscribe 1').reply.text).toMatch(
+      /no subscription #1 in this channel/,
+    );
+    expect(chat.command(alice, 'unsubscribe 2').reply.text).toBe('Removed #2.');
+    expect(engine.rules.map((r) => r.name)).toEqual(['sub-1']);
+  });
+});
+
+describe('mute, unmute', () => {
+  it('mute silences this channel for one pipeline, by id and by name; unmute ends it', () => {
+    const { chat } = setup();
+    const said = chat.command(alice, 'mute transco for 4h').reply;
+    expect(said.text).toMatch(
+      /muted transco here for 4h, until 2026-11-20T19:00:00Z \(silence #1\)/,
+    );
+    expect(store.silences.active(NOW)[0]?.matchers).toEqual({
+      targets: ['slack:C0GAS', 'slack:#gas'],
+      pipelines: ['transco'],
+    });
+    expect(chat.command(alice, 'unmute').reply.text).toMatch(/ended silence #1/);
+    expect(store.silences.active(NOW)).toEqual([]);
+  });
+});
+
+describe('buttons', () => {
+  it('acknowledge: the first click wins, later ones are told who it was', () => {
+    const { chat } = setup();
+    const first = chat.action(alice, { kind: 'ack', message: '1700000000.000100' });
+    const second = chat.action(bob, { kind: 'ack', message: '1700000000.000100' });
+    expect(first.acknowledged).toEqual({ by: 'U0ALICE', at: NOW, already: false });
+    expect(second.acknowledged).toEqual({ by: 'U0ALICE', at: NOW, already: true });
+  });
+
+  it("remind me plans direct-message reminders before that notice's deadline", () => {
+    const { chat } = setup();
+    seed(makeNotice({ id: 7, response_at: '2026-11-21T15:00:00Z' }));
+    const result = chat.action(bob, { kind: 'remind', noticeId: 7 });
+    expect(result.reply?.private).toBe(true);
+    expect(store.reminders.all().map((r) => [r.rule, r.notice_id, r.due_at])).toEqual([
+      ['sub-1', 7, '2026-11-20T15:00:00Z'],
+      ['sub-1', 7, '2026-11-21T13:00:00Z'],
+    ]);
+    expect(store.subscriptions.get(1)).toMatchObject({ target: 'slack_dm:W0BOB', notice_id: 7 });
+  });
+
+  it('remind me on a notice without a deadline says so and stores nothing', () => {
+    const { chat } = setup();
+    seed(makeNotice({ id: 8 }));
+    expect(chat.action(bob, { kind: 'remind', noticeId: 8 }).reply?.text).toMatch(
+      /no response deadline/,
+    );
+    expect(store.subscriptions.all()).toEqual([]);
+  });
+});
+
+describe('a channel that goes away', () => {
+  it('pauses its subscriptions; a subscribe there later resumes them', () => {
+    const { chat, engine } = setup();
+    chat.command(alice, 'subscribe transco');
+    expect(chat.channelGone('slack', 'C0GAS', 'channel_archived')).toBe(1);
+    expect(engine.rules).toEqual([]);
+    expect(chat.command(alice, 'list').reply.text).toMatch(/1 subscription here \(1 paused\)/);
+    expect(chat.command(alice, 'subscribe tgp').reply.text).toMatch(
+      /1 paused subscription of this channel resumed/,
+    );
+    expect(engine.rules.map((r) => r.name)).toEqual(['sub-1', 'sub-2']);
+  });
+});
+
+describe('home', () => {
+  it("lists the user's reminders and the subscriptions of their channels", () => {
+    const { chat } = setup();
+    chat.command(alice, 'subscribe transco');
+    chat.command(bob, 'remind tgp');
+    const home = chat.home('slack', 'W0BOB', ['C0GAS', 'C0OPS']);
+    expect(all(home)).toMatch(/Your reminders\nreminders 1d, 2h before response_at · tgp/);
+    expect(all(home)).toMatch(/Subscriptions of C0GAS\ntransco · on new/);
+  });
+});
