@@ -59,7 +59,9 @@ describe('mounted routes', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     const missing = await fetch(`${server.url}/nothing`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).endpoints).toContain('/slack/events');
+    expect(((await missing.json()) as { endpoints: string[] }).endpoints).toContain(
+      '/slack/events',
+    );
   });
 
   it('answers 500 when a handler fails before answering', async () => {
