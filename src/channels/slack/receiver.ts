@@ -64,14 +64,17 @@ function isObject(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The body, or `undefined` once more than `limit` bytes came (the rest is discarded). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/** What reading a body gave: the bytes, more than the limit, or a client that went away. */
+type Read = { raw: Buffer } | 'too-large' | 'aborted';
+
+/** The body, up to `limit` bytes; beyond that the rest is discarded unread. */
+function readBody(req: IncomingMessage, limit: number): Promise<Read> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return Promise.resolve(undefined);
+    return Promise.resolve('too-large');
   }
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -82,11 +85,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
       }
       req.off('data', onData);
       req.resume();
-      resolve(undefined);
+      resolve('too-large');
     };
     req.on('data', onData);
-    req.once('end', () => resolve(size <= limit ? Buffer.concat(chunks) : undefined));
-    req.once('error', reject);
+    req.once('end', () => resolve(size <= limit ? { raw: Buffer.concat(chunks) } : 'too-large'));
+    // Whichever settles first counts: after a complete body, 'close' changes nothing.
+    req.once('error', () => resolve('aborted'));
+    req.once('close', () => resolve('aborted'));
   });
 }
 
@@ -152,9 +157,11 @@ export class SlackHttpReceiver implements Receiver {
       req.resume();
       return refuse(401, early, true);
     }
-    const raw = await readBody(req, this.bodyLimit);
-    if (raw === undefined)
+    const read = await readBody(req, this.bodyLimit);
+    if (read === 'aborted') return;
+    if (read === 'too-large')
       return refuse(413, `the body is larger than ${this.bodyLimit} bytes`, true);
+    const { raw } = read;
     const why = this.check.refuse(req.headers, raw, this.options.clock.now().getTime());
     if (why) return refuse(401, why);
     const body = parse(raw, String(req.headers['content-type'] ?? ''));
