@@ -5,18 +5,25 @@
  */
 import { webApi } from '@slack/bolt';
 
-/** Slack errors saying a channel no longer takes the bot's messages. */
-export const CHANNEL_GONE_ERRORS: ReadonlySet<string> = new Set([
-  'channel_not_found',
-  'is_archived',
-  'channel_is_archived',
-  'not_in_channel',
+/**
+ * Why a channel no longer takes the bot's messages, in the words the chat core hears
+ * from the app's events too, by the Slack error that says so.
+ */
+export const CHANNEL_GONE_REASONS: ReadonlyMap<string, string> = new Map([
+  ['channel_not_found', 'the channel was not found'],
+  ['is_archived', 'the channel was archived'],
+  ['channel_is_archived', 'the channel was archived'],
+  ['not_in_channel', 'pipewatch is not in the channel'],
 ]);
 
-/** The Slack error of a failed Web API call, when it says the channel is gone. */
+/**
+ * Why the channel is gone, `the channel was archived (is_archived)`, when a failed Web
+ * API call says it is.
+ */
 export function goneReason(error: unknown): string | undefined {
   const e = error as { code?: string; data?: { error?: unknown } };
   if (e?.code !== webApi.ErrorCode.PlatformError) return undefined;
   const slack = e.data?.error;
-  return typeof slack === 'string' && CHANNEL_GONE_ERRORS.has(slack) ? slack : undefined;
+  const reason = typeof slack === 'string' ? CHANNEL_GONE_REASONS.get(slack) : undefined;
+  return reason && `${reason} (${slack})`;
 }

@@ -35,9 +35,10 @@ export interface SlackOptions {
    */
   interactive?: boolean | undefined;
   /**
-   * Told when a post is refused because the channel no longer takes the bot's messages:
-   * `reason` is Slack's error (`channel_not_found`, `is_archived`, `not_in_channel`) and
-   * `channel` the conversation posted to, as the target or the thread named it.
+   * Told when a post is refused because the channel no longer takes the bot's messages
+   * (Slack's `channel_not_found`, `is_archived`, `not_in_channel`): `reason` says so in
+   * words and names the error, `channel` is the conversation posted to, as the target or
+   * the thread named it.
    */
   onChannelGone?: ((channel: string, reason: string) => void) | undefined;
 }

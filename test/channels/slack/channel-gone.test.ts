@@ -56,9 +56,9 @@ describe('onChannelGone', () => {
       expect(error.permanent).toBe(true);
     }
     expect(gone).toEqual([
-      ['#old', 'is_archived'],
-      ['#nowhere', 'channel_not_found'],
-      ['#outside', 'not_in_channel'],
+      ['#old', 'the channel was archived (is_archived)'],
+      ['#nowhere', 'the channel was not found (channel_not_found)'],
+      ['#outside', 'pipewatch is not in the channel (not_in_channel)'],
     ]);
   });
 
