@@ -87,15 +87,18 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       return;
     }
     await ack(responseBody(replyMessage(answer.reply), answer.reply.private));
+    const post = (message: ReplyMessage, isPrivate: boolean) =>
+      respond({ ...responseBody(message, isPrivate), replace_original: false });
     answer.followUp
-      ?.then(async (reply) => {
-        if (reply) {
-          await respond({
-            ...responseBody(replyMessage(reply), reply.private),
-            replace_original: false,
-          });
-        }
-      })
+      ?.then(
+        async (reply) => {
+          if (reply) await post(replyMessage(reply), reply.private);
+        },
+        async (error: unknown) => {
+          log.error({ user: caller.user }, `${COMMAND} failed: ${messageOf(error)}`);
+          await post(privateNote(FAILED), true);
+        },
+      )
       .catch((error: unknown) => {
         log.warn(
           { user: caller.user },

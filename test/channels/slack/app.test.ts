@@ -71,6 +71,18 @@ describe('the /pipewatch command', () => {
     expect(blocks[0]!.text.text).toBe('Subscribed #gas to transco &lt;!channel&gt;');
   });
 
+  it('tells the caller when the slower work fails, and logs why', async () => {
+    t = await startAppUnderTest();
+    const arrived = t.extras.next('respond', 0);
+    await post(t.events, slashCommand('slow list', t.clock.now(), t.extras.responseUrl('f')));
+    t.chat.failFollowUp(new Error('database is locked'));
+    expect((await arrived).body).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'pipewatch could not do that just now; the error is in its log.',
+    });
+    expect(t.lines.some((l) => l.includes('/pipewatch failed: database is locked'))).toBe(true);
+  });
+
   it('logs a follow-up Slack refuses, in one line, and goes on', async () => {
     t = await startAppUnderTest();
     await post(t.events, slashCommand('slow list', t.clock.now(), 'http://127.0.0.1:9/expired'));

@@ -33,6 +33,7 @@ export class ChatStandIn implements ChatService {
   readonly subscriptions = new Map<string, number>([['C0GAS', 2]]);
   private readonly acknowledged = new Map<string, { by: string; at: string }>();
   private release: ((reply: ChatReply | undefined) => void) | undefined;
+  private fail: ((error: Error) => void) | undefined;
 
   constructor(private readonly clock: Clock) {}
 
@@ -57,8 +58,9 @@ export class ChatStandIn implements ChatService {
       ],
     };
     if (!text.startsWith('slow')) return { reply };
-    const followUp = new Promise<ChatReply | undefined>((resolve) => {
+    const followUp = new Promise<ChatReply | undefined>((resolve, reject) => {
       this.release = resolve;
+      this.fail = reject;
     });
     return { reply: { private: true, text: 'Working on it…', sections: [] }, followUp };
   }
@@ -66,6 +68,11 @@ export class ChatStandIn implements ChatService {
   /** Resolves the follow-up of the last `slow` command. */
   releaseFollowUp(reply: ChatReply | undefined): void {
     this.release?.(reply);
+  }
+
+  /** Fails the follow-up of the last `slow` command. */
+  failFollowUp(error: Error): void {
+    this.fail?.(error);
   }
 
   action(caller: ChatCaller, action: ChatAction): ChatActionResult {
