@@ -1,6 +1,8 @@
 /**
  * The daemon's HTTP endpoints: `/healthz` (200 or 503 with the reasons), `/status`
- * (JSON) and `/metrics` (Prometheus text). Later stages mount their endpoints here too.
+ * (JSON) and `/metrics` (Prometheus text), and the routes other parts mount on it
+ * (`POST /slack/events`), which answer their own requests: the server knows only their
+ * method and path.
  *
  * It listens on loopback unless told otherwise. `/healthz` and `/metrics` are open: the
  * first says healthy or not per feed with error codes only, the second's labels are fixed
@@ -21,6 +23,17 @@ import { healthBody } from './public-view.js';
 /** Where the server listens when not told: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
 
+/**
+ * An endpoint served by another part of pipewatch (the Slack app's `POST /slack/events`),
+ * which reads the request and answers it itself.
+ */
+export interface HttpRoute {
+  method: 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** The exact path, `/slack/events`. */
+  path: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
 export interface HttpServerDeps {
   port: number;
   /** Address to listen on; default loopback (`DEFAULT_HOST`). */
@@ -34,6 +47,8 @@ export interface HttpServerDeps {
   status: () => unknown;
   /** The status without addresses or error text, for a reader without it on loopback. */
   publicStatus: () => unknown;
+  /** Endpoints mounted besides the server's own. */
+  routes?: readonly HttpRoute[] | undefined;
   logger: Logger;
 }
 
@@ -117,8 +132,16 @@ function hostPort(host: string, port: number): string {
 export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttpServer> {
   const host = deps.host ?? DEFAULT_HOST;
   const loopback = isLoopbackHost(host);
+  const routes = deps.routes ?? [];
   const handle = async (req: IncomingMessage, res: ServerResponse, where: string) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const mounted = routes.filter((r) => r.path === path);
+    if (mounted.length > 0) {
+      const route = mounted.find((r) => r.method === req.method);
+      if (route) await route.handle(req, res);
+      else res.writeHead(405, { allow: mounted.map((r) => r.method).join(', ') }).end();
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -143,7 +166,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
     } else {
       json(res, 404, {
         error: `not found: ${path}`,
-        endpoints: ['/healthz', '/status', '/metrics'],
+        endpoints: ['/healthz', '/status', '/metrics', ...new Set(routes.map((r) => r.path))],
       });
     }
   };

@@ -45,6 +45,13 @@ export const CHANNELS: Record<string, Fixture> = {
     digest: true,
     render: (alerts) => json(renderSlack(alerts, SENT_AT)),
   },
+  /** Slack with the buttons of the Slack app: messages to channels when it runs. */
+  'slack/interactive': {
+    target: 'slack:#gas-constraints',
+    ext: 'json',
+    digest: true,
+    render: (alerts) => json(renderSlack(alerts, SENT_AT, { interactive: true })),
+  },
   discord: {
     target: 'discord:1187654321098765432',
     ext: 'json',

@@ -17,6 +17,7 @@ import {
   oneLine,
   shortPipelineName,
 } from '../text.js';
+import type { AlertButtons } from './actions.js';
 import type { Block } from './blocks.js';
 import { context, fields, header, LIMITS, linkButton, plainSection, section } from './blocks.js';
 import { capacityTable } from './capacity.js';
@@ -158,4 +159,25 @@ export function operationsBlocks(p: AlertPayload): Block[] {
   }
   blocks.push(footer([p.rule]));
   return blocks;
+}
+
+/** The kinds of alert a pipeline's silence holds back. */
+const MUTABLE: ReadonlySet<string> = new Set(['notice', 'deadline', 'capacity']);
+
+/**
+ * The buttons of a message in a channel: Mute pipeline when every alert in it is about
+ * one pipeline's notices or capacity, and Remind me on a single notice or reminder whose
+ * response is due after `now`. Acknowledge goes on every one.
+ */
+export function alertButtons(payloads: readonly AlertPayload[], now?: string): AlertButtons {
+  const slugs = new Set(payloads.map((p) => p.pipeline.slug));
+  const mutable = slugs.size === 1 && payloads.every((p) => MUTABLE.has(p.kind));
+  const [only] = payloads.length === 1 ? payloads : [];
+  const due = only?.notice?.response_at;
+  const ahead = due && (now === undefined || Date.parse(due) > Date.parse(now));
+  const remind = only && (only.kind === 'notice' || only.kind === 'deadline') && ahead;
+  return {
+    pipeline: mutable ? [...slugs][0] : undefined,
+    remindNotice: remind ? only.notice?.id : undefined,
+  };
 }

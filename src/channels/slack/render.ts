@@ -12,11 +12,13 @@ import type { Notice } from '../../upstream/schemas.js';
 import { mergeCapacityPayloads } from '../capacity.js';
 import { headline, shortPipelineName, title } from '../text.js';
 import type { Alert } from '../types.js';
+import { alertActions } from './actions.js';
 import type { Block } from './blocks.js';
 import { blockIds, context, header, LIMITS, section } from './blocks.js';
 import { capacityTable } from './capacity.js';
 import { mdLine, mdLink, plainLine, safeUrl, slackDate } from './escape.js';
 import {
+  alertButtons,
   capacityBlocks,
   deadlineBlocks,
   footer,
@@ -37,16 +39,35 @@ export const MAX_DIGEST = 10;
 /** Longest link that goes into a digest section (the section holds 3000 characters). */
 const DIGEST_URL_MAX = 1500;
 
+/** How alerts are rendered beyond what they say. */
+export interface RenderOptions {
+  /**
+   * Buttons under the alert (Acknowledge, Mute pipeline, Remind me), for a channel whose
+   * clicks the Slack app answers. Off: the message carries only its link buttons.
+   */
+  interactive?: boolean | undefined;
+}
+
 /**
  * The message for 1 to `MAX_DIGEST` alerts. `now` is the send time, from which a
  * reminder's time left is worked out; without it a reminder names its offset.
  */
-export function renderSlack(alerts: readonly Alert[], now?: string): SlackMessage {
+export function renderSlack(
+  alerts: readonly Alert[],
+  now?: string,
+  options: RenderOptions = {},
+): SlackMessage {
   const payloads = mergeCapacityPayloads(alerts.map((a) => a.payload));
   const [only] = payloads;
-  if (payloads.length === 1 && only)
-    return { text: fallback(only, now), blocks: single(only, now) };
-  return digest(payloads, now);
+  const message =
+    payloads.length === 1 && only
+      ? { text: fallback(only, now), blocks: single(only, now) }
+      : digest(payloads, now);
+  if (!options.interactive || message.blocks.length >= LIMITS.blocks) return message;
+  // The buttons go above the footer, the context line naming the rules.
+  const blocks = [...message.blocks];
+  blocks.splice(blocks.length - 1, 0, alertActions(alertButtons(payloads, now)));
+  return { text: message.text, blocks };
 }
 
 /** Ids of the notices a message announces as notices (not reminders), in order. */

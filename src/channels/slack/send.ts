@@ -4,7 +4,9 @@
  * own retries and rate-limit queue are off: every failure comes back as a typed
  * `DeliveryError` and the dispatcher retries. Messages are paced per destination; an
  * updated notice is posted in the thread of the notice's first message, which is then
- * edited to say it was superseded.
+ * edited to say it was superseded. Messages to channels carry buttons when the Slack app
+ * answers them (`interactive`), and a post refused because the channel is gone or the bot
+ * is no longer in it is reported through `onChannelGone` besides failing as usual.
  */
 import { webApi } from '@slack/bolt';
 import { targetKey } from '../../domain/targets.js';
@@ -12,6 +14,7 @@ import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadl
 import { oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
+import { goneReason } from './channel-gone.js';
 import { clientLogger } from './client-log.js';
 import { failureOf, toDeliveryError, where } from './errors.js';
 import { DEFAULT_PACE, type PaceOptions, Pacer } from './pacing.js';
@@ -26,6 +29,18 @@ export interface SlackOptions {
   perChannel?: PaceOptions | undefined;
   /** Total time of one Web API call, the answer's body included. */
   timeoutMs?: number | undefined;
+  /**
+   * Buttons on alerts posted to channels (not DMs): on when the Slack app runs to answer
+   * their clicks.
+   */
+  interactive?: boolean | undefined;
+  /**
+   * Told when a post is refused because the channel no longer takes the bot's messages
+   * (Slack's `channel_not_found`, `is_archived`, `not_in_channel`): `reason` says so in
+   * words and names the error, `channel` is the conversation posted to, as the target or
+   * the thread named it.
+   */
+  onChannelGone?: ((channel: string, reason: string) => void) | undefined;
 }
 
 export interface SlackChannels {
@@ -52,6 +67,17 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
   const pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
   const dmChannels = new Map<string, Promise<string>>();
   let closed: Promise<void> | undefined;
+
+  /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
+  function channelGone(channel: string, reason: string): void {
+    if (!options.onChannelGone) return;
+    try {
+      options.onChannelGone(channel, reason);
+    } catch (error) {
+      const why = oneLine(error instanceof Error ? error.message : String(error));
+      log.warn({ channel, reason }, `could not report Slack channel ${channel} gone: ${why}`);
+    }
+  }
 
   async function call<T>(destination: string, fn: () => Promise<T>): Promise<T> {
     try {
@@ -81,6 +107,8 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
           const res = await withDeadline(deadline, () => client.chat.postMessage(args));
           return { channel: String(res.channel ?? args.channel), ts: String(res.ts ?? '') };
         } catch (error) {
+          const gone = goneReason(error);
+          if (gone) channelGone(args.channel, gone);
           const failure = failureOf(error, destination, timeoutMs);
           if (failure.code === DeliveryErrorCode.RateLimited) {
             const ms = failure.retryAfterMs ?? 1000;
@@ -128,8 +156,9 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     destination: string,
     alerts: readonly Alert[],
     ctx: SendContext,
+    interactive: boolean,
   ): Promise<Delivered> {
-    const message = renderSlack(alerts, ctx.now);
+    const message = renderSlack(alerts, ctx.now, { interactive });
     const common = {
       text: message.text,
       blocks: message.blocks,
@@ -258,7 +287,14 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
       maxDigest: MAX_DIGEST,
       send: (target, alerts, ctx) =>
         guarded(target.channel, ctx, () =>
-          deliver(targetKey(target), target.channel, target.channel, alerts, ctx),
+          deliver(
+            targetKey(target),
+            target.channel,
+            target.channel,
+            alerts,
+            ctx,
+            options.interactive === true,
+          ),
         ),
       verify,
       close,
@@ -269,7 +305,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
       send: (target, alerts, ctx) =>
         guarded(target.user, ctx, async () => {
           const channel = await dmChannel(target.user);
-          return deliver(targetKey(target), channel, target.user, alerts, ctx);
+          return deliver(targetKey(target), channel, target.user, alerts, ctx, false);
         }),
       verify,
       close,

@@ -1,0 +1,159 @@
+/**
+ * The Slack app: a Bolt `App` answering `/pipewatch`, pipewatch's buttons, the App Home
+ * tab and the events that say a channel is gone (see `listeners.ts`), through the chat
+ * core. Slack reaches it one of two ways: over HTTP at `POST /slack/events` on the
+ * daemon's server, verified with the signing secret (`receiver.ts`), or, with an
+ * app-level token, over Socket Mode, a WebSocket the app opens itself (no public URL).
+ * Every Web API call, `apps.connections.open` included, goes to `apiUrl` when set.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { ChatService } from '../../chat/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { redactor } from '../../lib/redact.js';
+import { DeliveryErrorCode } from '../types.js';
+import { clientLogger } from './client-log.js';
+import { toDeliveryError } from './errors.js';
+import { registerListeners } from './listeners.js';
+import { SlackHttpReceiver } from './receiver.js';
+
+/** Time allowed to one Web API call or `response_url` post of the app. */
+export const DEFAULT_APP_TIMEOUT_MS = 10_000;
+
+export interface SlackAppOptions {
+  /** The bot token (`SLACK_BOT_TOKEN`). */
+  token: string;
+  /** `SLACK_SIGNING_SECRET`: needed over HTTP, that is without `appToken`. */
+  signingSecret?: string | undefined;
+  /** `SLACK_APP_TOKEN` (`xapp-…`): Socket Mode instead of HTTP. */
+  appToken?: string | undefined;
+  /** `SLACK_API_URL`: base URL of the Web API; Slack's own when unset. */
+  apiUrl?: string | undefined;
+  /** The chat core every command, click and event goes to. */
+  chat: ChatService;
+  /** The time request signatures are judged by and acknowledgement deadlines run on. */
+  clock: Clock;
+  logger: Logger;
+  /** Time allowed to one Web API call or `response_url` post. */
+  timeoutMs?: number | undefined;
+  /** HTTP: largest request body read, in bytes (default 1 MiB). */
+  bodyLimit?: number | undefined;
+  /** HTTP: how long a listener has to acknowledge before the receiver answers for it. */
+  ackAfterMs?: number | undefined;
+}
+
+/** A running Slack app. */
+export interface SlackApp {
+  /** How Slack reaches it. */
+  mode: 'http' | 'socket';
+  /** The bot's user id, as `auth.test` said. */
+  botUserId: string;
+  /** HTTP mode: the handler of `POST /slack/events` on the daemon's server. */
+  handleHttp?: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  /** Stops taking requests (HTTP: 503 from then on) and closes the Socket Mode connection. */
+  close(): Promise<void>;
+}
+
+/** The Slack app could not start: a missing setting or a refused token, in one line. */
+export class SlackAppError extends Error {
+  override name = 'SlackAppError';
+}
+
+/** `fetch` whose every request ends after `ms`: Bolt posts to `response_url` with it too. */
+function fetchWithin(ms: number): typeof fetch {
+  return (input, init) => {
+    const limit = AbortSignal.timeout(ms);
+    const signal = init?.signal ? AbortSignal.any([init.signal, limit]) : limit;
+    return fetch(input, { ...init, signal });
+  };
+}
+
+/** A failed call's reason, and what to check: the token it was refused, else the way to Slack. */
+function hint(error: unknown, method: string, variable: string): string {
+  const failure = toDeliveryError(error, method);
+  const refused =
+    failure.code === DeliveryErrorCode.Auth || failure.code === DeliveryErrorCode.Forbidden;
+  return `${failure.reason}; check ${refused ? variable : 'the network and SLACK_API_URL'}`;
+}
+
+/** Starts the app: checks the bot token, then listens over HTTP or Socket Mode. */
+export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp> {
+  const { token, appToken, signingSecret } = options;
+  if (!appToken && !signingSecret) {
+    throw new SlackAppError(
+      'SLACK_SIGNING_SECRET is required to receive Slack requests over HTTP (or set SLACK_APP_TOKEN for Socket Mode)',
+    );
+  }
+  const log = options.logger.child({ component: 'slack-app' });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_APP_TIMEOUT_MS;
+  const boltLogger = clientLogger(log, token);
+  const redact = redactor([token, appToken, signingSecret]);
+  const clientOptions: webApi.WebClientOptions = {
+    slackApiUrl: options.apiUrl || undefined,
+    logger: boltLogger,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: timeoutMs,
+    fetch: fetchWithin(timeoutMs),
+  };
+  const web = new webApi.WebClient(token, clientOptions);
+  const me = await web.auth.test().catch((error: unknown) => {
+    throw new SlackAppError(
+      `the Slack app could not start: ${hint(error, 'auth.test', 'SLACK_BOT_TOKEN')}`,
+    );
+  });
+  const botUserId = String(me.user_id ?? '');
+  const http = appToken
+    ? undefined
+    : new SlackHttpReceiver({
+        signingSecret: signingSecret!,
+        clock: options.clock,
+        logger: log,
+        bodyLimit: options.bodyLimit,
+        ackAfterMs: options.ackAfterMs,
+      });
+  const socket = appToken
+    ? new SocketModeReceiver({
+        appToken,
+        logger: clientLogger(log, appToken),
+        // The Socket Mode client opens its connection with `apps.connections.open`
+        // through a Web API client made from these options.
+        installerOptions: {
+          clientOptions: { slackApiUrl: options.apiUrl || undefined, retryConfig: { retries: 2 } },
+        },
+      })
+    : undefined;
+  const app = new App({
+    token,
+    botId: me.bot_id,
+    botUserId,
+    receiver: (http ?? socket)!,
+    logger: boltLogger,
+    clientOptions,
+    convoStore: false,
+  });
+  app.error(async (error) => {
+    log.error(`a Slack listener failed: ${redact(String(error.message ?? error))}`);
+  });
+  registerListeners(app, { chat: options.chat, clock: options.clock, log, botUserId });
+  try {
+    await app.start();
+  } catch (error) {
+    await socket?.client.disconnect().catch(() => undefined);
+    throw new SlackAppError(
+      `the Slack app could not connect: ${hint(error, 'apps.connections.open', 'SLACK_APP_TOKEN')}`,
+    );
+  }
+  const mode = socket ? 'socket' : 'http';
+  log.info({ mode, botUserId }, `Slack app answering over ${socket ? 'Socket Mode' : 'HTTP'}`);
+  return {
+    mode,
+    botUserId,
+    handleHttp: http ? (req, res) => http.handle(req, res) : undefined,
+    close: async () => {
+      if (http) await http.stop();
+      if (socket) await socket.client.disconnect();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Slack's request signing (v0), checked before anything in a request is read as data:
+ * the `X-Slack-Request-Timestamp` within five minutes of pipewatch's clock, either way;
+ * `X-Slack-Signature` the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` keyed with the
+ * signing secret, compared in constant time over the raw bytes; and each signature
+ * accepted once: the same request sent again within the window (a replay) is refused.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** How far a request's timestamp may be from the clock: five minutes, as Slack says. */
+export const SIGNATURE_WINDOW_MS = 5 * 60_000;
+
+/** How many accepted signatures are remembered before the expired ones are swept. */
+const SWEEP_AT = 1024;
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The v0 signature of a body sent at `timestamp` (seconds), as Slack computes it. */
+export function signatureOf(secret: string, timestamp: string, body: Buffer | string): string {
+  const hmac = createHmac('sha256', secret);
+  hmac.update(`v0:${timestamp}:`);
+  hmac.update(body);
+  return `v0=${hmac.digest('hex')}`;
+}
+
+/** Checks requests' signatures with one secret, remembering those it accepted. */
+export class SignatureCheck {
+  /** Accepted signatures, each until its timestamp leaves the window. */
+  private readonly accepted = new Map<string, number>();
+
+  constructor(private readonly secret: string) {
+    if (secret === '') throw new Error('the Slack signing secret is empty');
+  }
+
+  /**
+   * Why the request's headers cannot be signed now (no timestamp, or one outside the
+   * window, no signature of the v0 form); `undefined` when they can. Checked before the
+   * body is read.
+   */
+  refuseHeaders(headers: IncomingHttpHeaders, nowMs: number): string | undefined {
+    const timestamp = header(headers, 'x-slack-request-timestamp');
+    if (timestamp === undefined || !/^[0-9]{1,12}$/.test(timestamp))
+      return 'no X-Slack-Request-Timestamp';
+    if (Math.abs(Number(timestamp) * 1000 - nowMs) > SIGNATURE_WINDOW_MS)
+      return 'X-Slack-Request-Timestamp is more than 5 minutes from now';
+    const signature = header(headers, 'x-slack-signature');
+    if (signature === undefined || !/^v0=[0-9a-f]{64}$/.test(signature))
+      return 'no X-Slack-Signature of the v0 form';
+    return undefined;
+  }
+
+  /**
+   * Why the request is refused (its headers, a signature that is not the body's, a
+   * signature already accepted); `undefined` when it is accepted, which is remembered.
+   */
+  refuse(headers: IncomingHttpHeaders, body: Buffer, nowMs: number): string | undefined {
+    const early = this.refuseHeaders(headers, nowMs);
+    if (early) return early;
+    const timestamp = header(headers, 'x-slack-request-timestamp')!;
+    const given = header(headers, 'x-slack-signature')!;
+    const expected = signatureOf(this.secret, timestamp, body);
+    if (!timingSafeEqual(Buffer.from(given), Buffer.from(expected)))
+      return 'the signature does not match the body';
+    this.sweep(nowMs);
+    if (this.accepted.has(given)) return 'the request was already received (replayed)';
+    this.accepted.set(given, Number(timestamp) * 1000 + SIGNATURE_WINDOW_MS);
+    return undefined;
+  }
+
+  /** Forgets signatures whose timestamps the window refuses anyway. */
+  private sweep(nowMs: number): void {
+    if (this.accepted.size < SWEEP_AT) return;
+    for (const [signature, until] of this.accepted) {
+      if (until < nowMs) this.accepted.delete(signature);
+    }
+  }
+}

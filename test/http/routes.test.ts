@@ -1,0 +1,84 @@
+/**
+ * Routes mounted on the daemon's server by other parts (`POST /slack/events`): the server
+ * passes their requests on by method and path and knows nothing else of them.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Metrics } from '../../src/http/metrics.js';
+import { type HttpRoute, type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
+import { assessHealth } from '../../src/ingest/health.js';
+import { silentLogger } from '../../src/lib/logger.js';
+
+let server: RunningHttpServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function start(routes: HttpRoute[]) {
+  return startHttpServer({
+    port: 0,
+    metrics: new Metrics({ processMetrics: false }),
+    logger: silentLogger,
+    health: () => assessHealth([], [], new Date(0), new Date(0)),
+    status: () => ({}),
+    publicStatus: () => ({}),
+    routes,
+  });
+}
+
+const echo: HttpRoute = {
+  method: 'POST',
+  path: '/slack/events',
+  async handle(req, res) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`got ${Buffer.concat(chunks)}`);
+  },
+};
+
+describe('mounted routes', () => {
+  it('answers a POST to a mounted path with its handler', async () => {
+    server = await start([echo]);
+    const res = await fetch(`${server.url}/slack/events`, { method: 'POST', body: 'hello' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('got hello');
+  });
+
+  it('answers another method on a mounted path with 405 and the methods it takes', async () => {
+    server = await start([echo]);
+    const res = await fetch(`${server.url}/slack/events`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('keeps answering POST elsewhere with 405, and lists mounted paths on a 404', async () => {
+    server = await start([echo]);
+    const post = await fetch(`${server.url}/healthz`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    const missing = await fetch(`${server.url}/nothing`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { endpoints: string[] }).endpoints).toContain(
+      '/slack/events',
+    );
+  });
+
+  it('answers 500 when a handler fails before answering', async () => {
+    const failing: HttpRoute = {
+      method: 'POST',
+      path: '/discord/interactions',
+      handle: async () => {
+        throw new Error('boom');
+      },
+    };
+    server = await start([failing]);
+    const res = await fetch(`${server.url}/discord/interactions`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(500);
+  });
+
+  it('without routes, answers 405 to every POST as before', async () => {
+    server = await start([]);
+    expect((await fetch(`${server.url}/slack/events`, { method: 'POST' })).status).toBe(405);
+  });
+});
