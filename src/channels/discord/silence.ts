@@ -29,7 +29,7 @@ const LIST_MIN = 80;
 /** An http(s) URL fit for a masked link: parentheses encoded, so none ends it early. */
 function linkUrl(url: string | null): string | undefined {
   if (url === null) return undefined;
-  return webUrl(url, URL_MAX)?.replace(/[()]/g, (c) => encodeURIComponent(c));
+  return webUrl(url, URL_MAX)?.replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
 }
 
 /** One held alert: `• [title](url) · new notice · <t:…:f>`, its id when it has no link. */
@@ -44,14 +44,26 @@ function heldLine(p: AlertPayload, h: HeldAlert): string {
   return `• ${parts.join(' · ')}`;
 }
 
+/** The same alert in a few words, for a digest too crowded for whole lines: its id and kind. */
+function shortLine(h: HeldAlert): string {
+  return `• ${clip(inline(heldId(h)), 120)} · ${inline(heldLabel(h))}`;
+}
+
 /**
  * The description, at most `max` characters: as many list lines as fit, then how many
- * more were held; undefined when not even one line fits (the title has the count).
+ * more were held. When not one whole line fits (a crowded digest), each alert is listed
+ * by its id alone; undefined when not even that fits (the title has the count).
  */
 export function silenceDescription(p: AlertPayload, max: number): string | undefined {
   const s = p.silence!;
-  const lines = listed(s).map((h) => heldLine(p, h));
-  const shown = max < LIST_MIN ? 0 : fitHeld(lines, max, unlisted(s));
+  if (max < LIST_MIN) return undefined;
+  const held = listed(s);
+  let lines = held.map((h) => heldLine(p, h));
+  let shown = fitHeld(lines, max, unlisted(s));
+  if (shown === 0) {
+    lines = held.map(shortLine);
+    shown = fitHeld(lines, max, unlisted(s));
+  }
   if (shown === 0) return undefined;
   const hidden = lines.length - shown + unlisted(s);
   return [...lines.slice(0, shown), ...(hidden > 0 ? [moreHeld(hidden)] : [])].join('\n');
