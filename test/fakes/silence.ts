@@ -85,6 +85,7 @@ const HOSTILE_URLS = [
   'https://user:secret@evil.example/x',
   `https://evil.example/${'a'.repeat(3000)}`,
   null,
+  'https://evil.example/\r\nALERT fake → console: injected\u001b[2K',
 ];
 
 /**
@@ -99,7 +100,7 @@ export function hostileSilence(): Alert {
       title: `${titles[i % titles.length]} ${i}`,
       url: HOSTILE_URLS[i % HOSTILE_URLS.length]!,
       rule: i % 3 === 0 ? '<!channel> *rule*' : 'transco-constraints',
-      pipeline: i % 4 === 0 ? '@everyone <!here>' : 'transco',
+      pipeline: i % 4 === 0 ? '@everyone <!here>\r\nALERT fake → console' : 'transco',
       notice_id: i % 2 === 0 ? null : 900 + i,
       at: minutesBefore(i),
     }),

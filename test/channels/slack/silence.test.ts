@@ -20,6 +20,7 @@ const OWN_LINKS = [
   '<https://evil.example/x?a=1&amp;b=%3C2%3E%7Cy)(z%20*b*%20_i_|',
   '<https://evil.example/x|',
   '<https://evil.example/x?a=1&amp;b=%3C2%3E|',
+  '<https://evil.example/ALERT%20fake%20%E2%86%92%20console:%20injected%1B[2K|',
 ];
 
 type Section = { type: string; text?: { type: string; text: string } };
