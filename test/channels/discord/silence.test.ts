@@ -114,6 +114,7 @@ describe('a silence’s summary of hostile held alerts', () => {
     const json = JSON.stringify(m);
     expect(json).not.toMatch(/@(everyone|here)/i);
     expect(json).not.toMatch(/<@|<#|<!/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
     expect(json).not.toMatch(/[\u202a-\u202e\u2066-\u2069\r\u001b]/);
     expect(json).not.toContain('javascript:');
     expect(json).not.toContain('secret');

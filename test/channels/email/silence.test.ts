@@ -112,6 +112,7 @@ describe('a silence’s summary of hostile held alerts by email', () => {
     expect(mail.text).toContain(
       'pipeline=<!channel> target=@everyone *x* <script>alert(1)</script>',
     );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
     expect(mail.text).not.toMatch(/\r|\u001b/);
     expect(mail.text!.split('\n').filter((l) => l.startsWith('ALERT'))).toEqual([]);
     expect(mail.text).toContain('…and 5 more');

@@ -39,6 +39,7 @@ function expectInert(message: SlackMessage | { text: string; blocks: unknown[] }
     for (const own of OWN_LINKS) foreign = foreign.split(own).join('');
     for (const markup of LIVE_MARKUP)
       expect(foreign.toLowerCase()).not.toContain(markup.toLowerCase());
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
     expect(foreign).not.toMatch(/[\u202a-\u202e\u2066-\u2069\r\u001b]/);
     expect(foreign).not.toContain('secret');
   }
