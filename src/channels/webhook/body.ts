@@ -9,6 +9,7 @@ import type { AlertPayload, HeldAlert } from '../../alerts/payload.js';
 import type { UtcIso } from '../../lib/time.js';
 import type { StoredNotice } from '../../store/notices.js';
 import type { Notice } from '../../upstream/schemas.js';
+import { listed } from '../silence.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.js';
 import type { WebhookHeldAlert } from './silence-schema.js';
@@ -137,7 +138,7 @@ export function webhookBody(p: AlertPayload, sentAt: UtcIso): WebhookBody {
           ended_at: s.ended_at,
           ended_by: s.ended_by,
           held: s.held,
-          alerts: s.alerts.map(heldOf),
+          alerts: listed(s).map(heldOf),
         },
         sent_at: sentAt,
       };

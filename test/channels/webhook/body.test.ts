@@ -232,6 +232,16 @@ describe('the body of a silence’s summary', () => {
     expect(webhookBodySchema.safeParse(body).error).toBeUndefined();
   });
 
+  it('lists at most the 20 newest held alerts, whatever the summary carries', () => {
+    const { payload } = sampleAlerts('silence-ended-many', 'webhook:x')[0]!;
+    const [first] = payload.silence!.alerts;
+    const silence = { ...payload.silence!, alerts: Array.from({ length: 25 }, () => first!) };
+    const body = JSON.parse(renderWebhook({ ...payload, silence }, SENT_AT));
+    expect(body.silence.alerts).toHaveLength(20);
+    expect(body.silence.held).toBe(25);
+    expect(webhookBodySchema.safeParse(body).error).toBeUndefined();
+  });
+
   it('is refused with one line when the alert has no summary or is of another kind', () => {
     const { payload } = sampleAlerts('silence-ended', 'webhook:x')[0]!;
     const { silence: _silence, ...bare } = payload;
