@@ -7,7 +7,7 @@
 import type { UtcIso } from '../lib/time.js';
 import type { CapacityLocation, Notice } from '../upstream/schemas.js';
 
-export type AlertKind = 'notice' | 'deadline' | 'capacity' | 'operations';
+export type AlertKind = 'notice' | 'deadline' | 'capacity' | 'operations' | 'silence';
 export type AlertState =
   | 'firing'
   | 'resolved'
@@ -15,7 +15,8 @@ export type AlertState =
   | 'updated'
   | 'reminder'
   | 'schema-drift'
-  | 'unknown-pipeline';
+  | 'unknown-pipeline'
+  | 'ended';
 
 /** The API's catalog changed. */
 export interface SchemaDriftOperation {

@@ -1,11 +1,12 @@
 /**
  * Sample alerts, one of each kind, on Transco and dated around a given time: what
- * `pipewatch send-test` sends to check that alerts reach a destination.
+ * `pipewatch send-test` sends to check that alerts reach a destination. The silence
+ * sample is the summary a four-hour silence of Transco sends when it ends.
  */
 import type { AlertPayload } from '../alerts/payload.js';
 import { toUtcIso } from '../lib/time.js';
 
-export const SAMPLE_KINDS = ['notice', 'deadline', 'capacity'] as const;
+export const SAMPLE_KINDS = ['notice', 'deadline', 'capacity', 'silence'] as const;
 export type SampleKind = (typeof SAMPLE_KINDS)[number];
 
 /** The location of the sample capacity alert: OAC 30,000 under a threshold of 50,000. */
@@ -65,6 +66,43 @@ export function sampleAlert(kind: SampleKind, now: Date): AlertPayload {
     service_updated_at: null,
   };
   if (kind === 'notice') return { ...base, kind, state: 'new', notice };
+  if (kind === 'silence')
+    return {
+      ...base,
+      kind,
+      state: 'ended',
+      zone: 'UTC',
+      silence: {
+        id: 0,
+        matchers: 'pipeline=transco',
+        started_at: at(-4),
+        ended_at: toUtcIso(now),
+        ended_by: 'expired',
+        held: 2,
+        alerts: [
+          {
+            rule: 'send-test',
+            kind: 'capacity',
+            state: 'firing',
+            pipeline: 'transco',
+            title: 'OAC below 50,000 Dth at STATION 85 (TEST)',
+            notice_id: null,
+            url: null,
+            at: at(-1),
+          },
+          {
+            rule: 'send-test',
+            kind: 'notice',
+            state: 'new',
+            pipeline: 'transco',
+            title: `Notice TEST: ${notice.subject}`,
+            notice_id: notice.id,
+            url: notice.url,
+            at: at(-3),
+          },
+        ],
+      },
+    };
   if (kind === 'deadline')
     return {
       ...base,

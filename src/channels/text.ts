@@ -4,7 +4,7 @@
  * the headline of an alert. Escaping for a platform's markup belongs to its channel.
  */
 import { convert } from 'html-to-text';
-import type { AlertPayload } from '../alerts/payload.js';
+import type { AlertPayload, SilenceSummary } from '../alerts/payload.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import { zoneFormat } from '../lib/zone-format.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -88,9 +88,11 @@ export function pipelineName(p: AlertPayload): string {
  *  - `Low OAC at 17 locations — timely cycle, gas day 2026-11-21`
  *  - `OAC recovered at STATION 85 — id1 cycle, gas day 2026-11-21`
  *  - `The API's catalog for notices changed: …` (operations)
+ *  - `Silence #12 ended — while muted: 4 alerts`
  */
 export function headline(p: AlertPayload, now?: string): string {
   if (p.kind === 'operations' && p.operations) return oneLine(p.operations.summary);
+  if (p.kind === 'silence' && p.silence) return silenceHeadline(p.silence);
   if (p.kind === 'capacity' && p.capacity) {
     const c = p.capacity;
     return oneLine(
@@ -102,6 +104,19 @@ export function headline(p: AlertPayload, now?: string): string {
   if (p.kind === 'deadline' && p.deadline) return oneLine(`${deadlineLabel(p, now)}: ${n.subject}`);
   const type = n.type || 'Notice';
   return oneLine(`${p.state === 'updated' ? 'Updated ' : ''}${type}: ${n.subject}`);
+}
+
+/** `Silence #12 ended`, or `Silence #12 lifted` when someone ended it early. */
+export function silenceEnded(s: Pick<SilenceSummary, 'id' | 'ended_by'>): string {
+  return `Silence #${s.id} ${s.ended_by === 'lifted' ? 'lifted' : 'ended'}`;
+}
+
+/**
+ * `Silence #12 ended — while muted: 4 alerts`: the end of a silence and what it held
+ * back, the words its summary is known by.
+ */
+export function silenceHeadline(s: Pick<SilenceSummary, 'id' | 'ended_by' | 'held'>): string {
+  return `${silenceEnded(s)} — while muted: ${s.held} alert${s.held === 1 ? '' : 's'}`;
 }
 
 /** `STATION 85` for one location (its name, else its identifier), else `17 locations`. */

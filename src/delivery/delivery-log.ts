@@ -35,7 +35,8 @@ export interface AlertSummary {
  * `notice #216601 "Capacity Constraint - Station 165"`, `update of notice #…`,
  * `reminder for notice #…`, `low capacity at STATION 85, LEIDY, WHARTON and 2 more
  * (transco timely cycle, gas day 2026-11-21)`, `capacity recovered at …`,
- * `operations: the API's catalog …`.
+ * `operations: the API's catalog …`, `end of silence #12: 4 alerts held while muted
+ * (pipeline=transco)`.
  */
 export function summarise(p: AlertPayload): AlertSummary {
   const fields: Record<string, unknown> = {
@@ -63,6 +64,14 @@ export function summarise(p: AlertPayload): AlertSummary {
     return {
       text: `operations: ${clip(oneLine(p.operations.summary), 120)}`,
       fields: { ...fields, event: p.operations.event },
+    };
+  }
+  if (p.kind === 'silence' && p.silence) {
+    const s = p.silence;
+    const held = `${s.held} alert${s.held === 1 ? '' : 's'}`;
+    return {
+      text: `end of silence #${s.id}: ${held} held while muted (${clip(oneLine(s.matchers), 120)})`,
+      fields: { ...fields, silence: s.id, held: s.held },
     };
   }
   if (p.notice) {

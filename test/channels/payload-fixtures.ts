@@ -5,7 +5,7 @@
  * indented JSON; an email's headers, then its text and HTML parts; a webhook request's
  * headers (all but the timed `X-Pipewatch-Signature-V1`, added as it leaves), a blank
  * line, then the body exactly as sent, on one line; the console's block. Webhooks and
- * the console send one alert per message, so they have no digest.
+ * the console send one alert per message, so they have no digests.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { renderEmail } from '../../src/channels/email/render.js';
 import { renderSlack } from '../../src/channels/slack/render.js';
 import type { Alert } from '../../src/channels/types.js';
 import { renderWebhookRequest } from '../../src/channels/webhook/render.js';
-import { SAMPLE_KINDS, type SampleKind, SENT_AT } from './payload-samples.js';
+import { DIGESTS, SAMPLE_KINDS, type SampleKind, SENT_AT } from './payload-samples.js';
 
 /** The fixtures' folder. */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/payloads/', import.meta.url));
@@ -105,7 +105,7 @@ export const CHANNELS: Record<string, Fixture> = {
 
 /** The kinds a channel has a fixture of. */
 export function fixtureKinds(channel: string): SampleKind[] {
-  return SAMPLE_KINDS.filter((k) => k !== 'digest' || CHANNELS[channel]!.digest);
+  return SAMPLE_KINDS.filter((k) => !DIGESTS.includes(k) || CHANNELS[channel]!.digest);
 }
 
 /** The fixture file of a channel's sample. */

@@ -6,6 +6,7 @@
  */
 import type { AlertPayload } from '../../src/alerts/payload.js';
 import type { Alert } from '../../src/channels/types.js';
+import { toUtcIso } from '../../src/lib/time.js';
 import { noticeHash, type StoredNotice } from '../../src/store/notices.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
 
@@ -22,10 +23,16 @@ export const SAMPLE_KINDS = [
   'capacity-resolved',
   'operations-schema-drift',
   'operations-unknown-pipeline',
+  'silence-ended',
+  'silence-ended-many',
   'digest',
+  'silence-digest',
 ] as const;
-/** One sample: a kind and state of alert, or the digest. */
+/** One sample: a kind and state of alert, or a digest. */
 export type SampleKind = (typeof SAMPLE_KINDS)[number];
+/** The samples that are several alerts in one message. */
+export const DIGESTS: readonly SampleKind[] = ['digest', 'silence-digest'];
+type Single = Exclude<SampleKind, 'digest' | 'silence-digest'>;
 
 const TRANSCO = {
   pipeline: { slug: 'transco', name: 'Transcontinental Gas Pipe Line (Transco)' },
@@ -111,7 +118,7 @@ function location(over: Partial<CapacityLocation>): CapacityLocation {
 
 const LEVELS = { threshold: 50_000, clear_above: 60_000, unit: 'absolute' as const };
 
-function payloads(): Record<Exclude<SampleKind, 'digest'>, AlertPayload> {
+function payloads(): Record<Single, AlertPayload> {
   const constraint = notice({});
   const flowOrder = storedFlowOrder();
   const reminder: AlertPayload = {
@@ -224,11 +231,127 @@ function payloads(): Record<Exclude<SampleKind, 'digest'>, AlertPayload> {
         seen_at: '2026-11-20T18:29:58Z',
       },
     },
+    'silence-ended': silenceEnded(),
+    'silence-ended-many': silenceLifted(),
+  };
+}
+
+/**
+ * Silence 12 of Transco in the Slack channel C0GAS, made at 13:30 for five hours: it held
+ * back a recovery, the new constraint notice (with its link), the flow order's reminder
+ * and a low-OAC alert, and ends as the samples are sent.
+ */
+function silenceEnded(): AlertPayload {
+  const constraint = notice({});
+  const flowOrder = storedFlowOrder();
+  return {
+    version: 1,
+    kind: 'silence',
+    state: 'ended',
+    rule: 'silence-12',
+    pipeline: TRANSCO.pipeline,
+    zone: 'UTC',
+    silence: {
+      id: 12,
+      matchers: 'pipeline=transco target=slack:C0GAS',
+      started_at: '2026-11-20T13:30:00Z',
+      ended_at: '2026-11-20T18:30:00Z',
+      ended_by: 'expired',
+      held: 4,
+      alerts: [
+        {
+          rule: 'transco-low-oac',
+          kind: 'capacity',
+          state: 'firing',
+          pipeline: 'transco',
+          title: 'OAC below 50,000 Dth at STATION 85 — timely cycle, gas day 2026-11-21',
+          notice_id: null,
+          url: null,
+          at: '2026-11-20T18:05:00Z',
+        },
+        {
+          rule: 'response-reminders',
+          kind: 'deadline',
+          state: 'reminder',
+          pipeline: 'transco',
+          title: `Response due in 4 h: Notice ${flowOrder.identifier}: ${flowOrder.subject}`,
+          notice_id: flowOrder.id,
+          url: null,
+          at: '2026-11-20T16:00:00Z',
+        },
+        {
+          rule: 'transco-constraints',
+          kind: 'notice',
+          state: 'new',
+          pipeline: 'transco',
+          title: `Notice ${constraint.identifier}: ${constraint.subject}`,
+          notice_id: constraint.id,
+          url: constraint.url,
+          at: '2026-11-20T14:02:00Z',
+        },
+        {
+          rule: 'transco-low-oac',
+          kind: 'capacity',
+          state: 'resolved',
+          pipeline: 'transco',
+          title: 'OAC back above 60,000 Dth at STATION 165 — evening cycle, gas day 2026-11-20',
+          notice_id: null,
+          url: null,
+          at: '2026-11-20T13:45:00Z',
+        },
+      ],
+    },
+  };
+}
+
+/** Where the alerts of the silence over every pipeline came from, in turn. */
+const PIPELINES = [
+  { slug: 'transco', board: 'https://www.1line.williams.com/xhtml/notice_detail.jsf?id=' },
+  { slug: 'tetco', board: 'https://infopost.enbridge.com/infopost/TENoticeDetail.asp?id=' },
+  { slug: 'tgp', board: null },
+  { slug: 'columbia-gas', board: 'https://ebb.tceconnects.com/infopost/notice.aspx?id=' },
+];
+
+/**
+ * Silence 14, of the rule `all-constraints` on every pipeline, lifted after a day: it
+ * held 25 alerts, of which the summary lists the newest 20.
+ */
+function silenceLifted(): AlertPayload {
+  const alerts = Array.from({ length: 20 }, (_, i) => {
+    const where = PIPELINES[i % PIPELINES.length]!;
+    const id = 217_040 - i * 3;
+    return {
+      rule: 'all-constraints',
+      kind: 'notice' as const,
+      state: i % 5 === 2 ? ('updated' as const) : ('new' as const),
+      pipeline: where.slug,
+      title: `Notice 26-${String(480 - i).padStart(4, '0')}: Capacity Constraint - Segment ${i + 10} Deliveries`,
+      notice_id: id,
+      url: where.board === null ? null : `${where.board}${id}`,
+      at: toUtcIso(new Date(Date.parse('2026-11-20T18:00:00Z') - i * 2_700_000)),
+    };
+  });
+  return {
+    version: 1,
+    kind: 'silence',
+    state: 'ended',
+    rule: 'silence-14',
+    pipeline: { slug: 'all', name: 'all pipelines' },
+    zone: 'UTC',
+    silence: {
+      id: 14,
+      matchers: 'rule=all-constraints',
+      started_at: '2026-11-19T18:20:00Z',
+      ended_at: '2026-11-20T18:25:00Z',
+      ended_by: 'lifted',
+      held: 25,
+      alerts,
+    },
   };
 }
 
 /** The outbox subject of each sample, as the decisions key it. */
-const SUBJECTS: Record<Exclude<SampleKind, 'digest'>, string> = {
+const SUBJECTS: Record<Single, string> = {
   'notice-new': 'notice:216601:v1',
   'notice-updated': 'notice:216601:v2',
   reminder: 'notice:216650:response_at:7200000',
@@ -238,15 +361,19 @@ const SUBJECTS: Record<Exclude<SampleKind, 'digest'>, string> = {
   'operations-schema-drift':
     'schema-drift:notices:9b2e4d6f8a0c1e3f5a7b9c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8e0f',
   'operations-unknown-pipeline': 'unknown-pipeline:station-85-watch:transcoo',
+  'silence-ended': 'silence:12',
+  'silence-ended-many': 'silence:14',
 };
 
-/** The alerts of one sample for `target` (a target key): one, or three for the digest. */
+/** The alerts of one sample for `target` (a target key): one, or three for a digest. */
 export function sampleAlerts(kind: SampleKind, target: string): Alert[] {
   const all = payloads();
-  const one = (k: Exclude<SampleKind, 'digest'>): Alert => ({
+  const one = (k: Single): Alert => ({
     key: `${all[k].rule}|${SUBJECTS[k]}|${target}`,
     payload: all[k],
   });
   if (kind === 'digest') return [one('notice-new'), one('reminder'), one('capacity-firing')];
+  if (kind === 'silence-digest')
+    return [one('notice-new'), one('silence-ended'), one('capacity-firing')];
   return [one(kind)];
 }

@@ -1,14 +1,32 @@
 /**
  * The console channel's message: a first line that says everything (`ALERT <rule> →
  * <target>: <pipeline> …`), then indented detail lines: the notice's times in the
- * pipeline's zone, its link, its first lines of text, a capacity alert's locations. A
+ * pipeline's zone, its link, its first lines of text, a capacity alert's locations, the
+ * alerts a silence held back (each with its link or id, then how many more). A
  * reminder says how long is left at the send time. Control characters are removed, so
  * upstream text cannot move the cursor or fake another alert line.
  */
-import type { AlertPayload } from '../../alerts/payload.js';
+import type { AlertPayload, SilenceSummary } from '../../alerts/payload.js';
 import { formatTimeLeft } from '../../lib/duration.js';
 import { quantity } from '../../lib/quantity.js';
-import { clip, localTime, noticeText, noticeTimes, oneLine, timeLeftMs } from '../text.js';
+import {
+  endedHow,
+  heldId,
+  heldLabel,
+  listed,
+  moreHeld,
+  namesPipeline,
+  unlisted,
+} from '../silence.js';
+import {
+  clip,
+  localTime,
+  noticeText,
+  noticeTimes,
+  oneLine,
+  silenceHeadline,
+  timeLeftMs,
+} from '../text.js';
 
 const TEXT_LINES = 3;
 
@@ -42,6 +60,8 @@ export function alertLine(p: AlertPayload, target: string, now?: string): string
   }
   if (p.kind === 'operations' && p.operations)
     return oneLine(`ALERT ${p.rule} → ${target}: ${p.operations.summary}`);
+  if (p.kind === 'silence' && p.silence)
+    return oneLine(`${head} ${silenceHeadline(p.silence)} (${clip(p.silence.matchers, 200)})`);
   return oneLine(`${head} ${p.kind} ${p.state}`);
 }
 
@@ -68,5 +88,20 @@ export function renderConsole(p: AlertPayload, target: string, now?: string): st
       );
     }
   }
+  if (p.kind === 'silence' && p.silence) lines.push(...silenceDetails(p, p.silence));
   return lines.join('\n');
+}
+
+/** When the silence lasted, then one line per held alert it lists, then how many more. */
+function silenceDetails(p: AlertPayload, s: SilenceSummary): string[] {
+  const lines = [
+    `From ${localTime(s.started_at, p.zone)} until ${localTime(s.ended_at, p.zone)} (${endedHow(s)})`,
+    ...listed(s).map((h) => {
+      const where = namesPipeline(p, h) ? ` · ${clip(h.pipeline, 60)}` : '';
+      const link = h.url !== null && /^https?:\/\//i.test(h.url) ? h.url : heldId(h);
+      return `${localTime(h.at, p.zone)}${where} · ${heldLabel(h)} · ${clip(oneLine(h.title), 120)} · ${clip(link, 300)}`;
+    }),
+  ];
+  if (unlisted(s) > 0) lines.push(moreHeld(unlisted(s)));
+  return lines.map((l) => `    ${oneLine(l)}`);
 }

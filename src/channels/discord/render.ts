@@ -1,6 +1,6 @@
 /**
- * Discord messages for alerts: one embed per alert (a notice, a deadline reminder or a
- * capacity alert), coloured by category or state, with times as Discord timestamp
+ * Discord messages for alerts: one embed per alert (a notice, a deadline reminder, a
+ * capacity alert or a silence's summary, `silence.ts`), coloured by category or state, with times as Discord timestamp
  * tokens plus the pipeline's local time. Capacity alerts of one pipeline, cycle, gas day
  * and state are merged first, and each shows its locations as one table in a code block.
  * A reminder's title says how long is left at the send time. Upstream text is escaped
@@ -24,6 +24,7 @@ import {
 import type { Alert } from '../types.js';
 import { block, codeLine, inline, plain } from './escape.js';
 import { type Embed, type EmbedField, embedLength, fitEmbeds, LIMITS } from './limits.js';
+import { silenceDescription, silenceFields } from './silence.js';
 
 export { escapeMarkdown, neutraliseMentions } from './escape.js';
 export { type Embed, type EmbedField, embedLength, fitEmbeds, LIMITS } from './limits.js';
@@ -38,6 +39,7 @@ export const COLOURS = {
   lowCapacity: 0xef6c00,
   resolved: 0x2e7d32,
   superseded: 0x9e9e9e,
+  silence: 0x607d8b,
 } as const;
 
 /** Most alerts in one message: one embed each, up to Discord's ten a message. */
@@ -171,10 +173,22 @@ function capacityEmbed(p: AlertPayload, now: UtcIso, max: number = LIMITS.descri
   };
 }
 
+function silenceEmbed(p: AlertPayload, now: UtcIso): Embed {
+  const s = p.silence!;
+  const description = silenceDescription(p, LIMITS.description);
+  return {
+    ...base(p, now, `silence ${s.ended_by}`),
+    color: COLOURS.silence,
+    ...(description === undefined ? {} : { description }),
+    fields: silenceFields(p, field),
+  };
+}
+
 /** One alert as one embed, each part within its own limit. */
 export function renderEmbed(alert: Alert, now: UtcIso): Embed {
   const p = alert.payload;
   if (p.kind === 'capacity' && p.capacity) return capacityEmbed(p, now);
+  if (p.kind === 'silence' && p.silence) return silenceEmbed(p, now);
   if (p.kind === 'deadline' && p.deadline && p.notice) return deadlineEmbed(p, now);
   if (p.notice) return noticeEmbed(p, now);
   return { ...base(p, now, p.kind), color: COLOURS.other };
@@ -182,9 +196,9 @@ export function renderEmbed(alert: Alert, now: UtcIso): Embed {
 
 /**
  * Alerts (a digest of up to 10) as one message within every limit. Capacity alerts of
- * one pipeline, cycle, gas day and state become one embed; a table that had to give up
- * room to the others is made again, by whole rows, in the room it was left plus what
- * the message still has free.
+ * one pipeline, cycle, gas day and state become one embed; a table or a silence's list
+ * that had to give up room to the others is made again, by whole rows or lines, in the
+ * room it was left plus what the message still has free.
  */
 export function renderMessage(alerts: readonly Alert[], now: UtcIso): DiscordMessage {
   const merged = mergeCapacity(alerts);
@@ -194,9 +208,10 @@ export function renderMessage(alerts: readonly Alert[], now: UtcIso): DiscordMes
   let spare = LIMITS.total - embeds.reduce((n, e) => n + embedLength(e), 0);
   embeds.forEach((e, i) => {
     const p = shown[i]!.payload;
-    if (p.kind !== 'capacity' || !p.capacity || e.description === rendered[i]!.description) return;
+    const remake = describer(p);
+    if (!remake || e.description === rendered[i]!.description) return;
     const had = e.description?.length ?? 0;
-    const description = capacityDescription(p, had + spare);
+    const description = remake(had + spare);
     if (description === undefined) delete e.description;
     else e.description = description;
     spare -= (description?.length ?? 0) - had;
@@ -207,6 +222,13 @@ export function renderMessage(alerts: readonly Alert[], now: UtcIso): DiscordMes
     embeds,
     allowed_mentions: { parse: [] },
   };
+}
+
+/** How an embed's description is made again in other room, for those made by whole lines. */
+function describer(p: AlertPayload): ((max: number) => string | undefined) | undefined {
+  if (p.kind === 'capacity' && p.capacity) return (max) => capacityDescription(p, max);
+  if (p.kind === 'silence' && p.silence) return (max) => silenceDescription(p, max);
+  return undefined;
 }
 
 /** The embed greyed out and marked as superseded; marking twice changes nothing. */

@@ -3,7 +3,8 @@
  * gas day and state are merged first into one table. The subject is one line of at most
  * 200 characters; the plain-text part and the HTML part say the same; the HTML is a
  * small layout of tables and inline styles that mail clients show alike, with the
- * pipeline's own notice HTML passed through an allow-list sanitiser. The `Message-ID` is
+ * pipeline's own notice HTML passed through an allow-list sanitiser. A silence's summary
+ * is a section of its own (`silence.ts`), in a digest too. The `Message-ID` is
  * a hash of the alert keys, so a resend is the same message. Each alert has a synthetic
  * thread root (one per notice, one per capacity rule and pipeline): a message names the
  * roots of all it carries in `References` and the first of them in `In-Reply-To`, so a
@@ -30,6 +31,7 @@ import {
 } from '../text.js';
 import type { Alert } from '../types.js';
 import { type Field, fieldTable, h2, layout, type Section, sanitizeNoticeHtml } from './html.js';
+import { silenceSection } from './silence.js';
 
 export { sanitizeNoticeHtml } from './html.js';
 
@@ -134,6 +136,7 @@ function sha256(text: string): string {
 function section(p: AlertPayload, now: string): Section {
   const heading = title(p, now);
   if (p.kind === 'capacity' && p.capacity) return capacitySection(p, p.capacity, heading);
+  if (p.kind === 'silence' && p.silence) return silenceSection(p, heading);
   const n = p.notice;
   const intro: string[] = [];
   if (p.kind === 'deadline' && p.deadline) intro.push(...reminderIntro(p, p.deadline, now));

@@ -1,8 +1,9 @@
 /**
  * Alerts as a Slack message, `{ text, blocks }`, pure. Capacity alerts of the same
  * pipeline, cycle, gas day and state are merged into one table first (`../capacity.ts`).
- * One alert gets its full layout (`layouts.ts`); several become a compact digest: a
- * header, one section per alert with a link to the notice and its key facts, and the
+ * One alert gets its full layout (`layouts.ts`, a silence's summary `silence.ts`);
+ * several become a compact digest: a header, one section per alert with a link to the
+ * notice and its key facts (a silence's summary with its list of held alerts), and the
  * rules at the end. `text` is the notification fallback, always set. Reminders say how
  * long is left at the send time. Every piece of upstream text is escaped (see
  * `escape.ts`), and every message stays within Block Kit's limits.
@@ -26,6 +27,7 @@ import {
   noticeType,
   operationsBlocks,
 } from './layouts.js';
+import { silenceBlocks, silenceItem } from './silence.js';
 
 /** A Slack message: `text` for notifications, `blocks` for display. */
 export interface SlackMessage {
@@ -109,6 +111,7 @@ function single(p: AlertPayload, now: string | undefined): Block[] {
   if (p.kind === 'capacity' && p.capacity) return capacityBlocks(p);
   if (p.kind === 'deadline' && n) return deadlineBlocks(p, n, `deadline-${n.id}`, now);
   if (p.kind === 'notice' && n) return noticeBlocks(p, n, `notice-${n.id}`);
+  if (p.kind === 'silence') return silenceBlocks(p);
   return operationsBlocks(p);
 }
 
@@ -126,6 +129,8 @@ function digest(payloads: readonly AlertPayload[], now: string | undefined): Sla
       blocks.push(section(capacityItem(p, !onePipeline)));
     } else if ((p.kind === 'notice' || p.kind === 'deadline') && n) {
       blocks.push(section(alertItem(p, n, !onePipeline, now), ids(`${p.kind}-${n.id}`)));
+    } else if (p.kind === 'silence') {
+      blocks.push(section(silenceItem(p, !onePipeline)));
     } else {
       blocks.push(section(otherItem(p, !onePipeline)));
     }

@@ -9,34 +9,23 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  doc,
+  docs,
+  instant,
+  pipeline,
+  quantity,
+  sentAt,
+  text,
+  utc,
+  utcOrNull,
+  version,
+} from './schema-parts.js';
+import { silenceEnded } from './silence-schema.js';
 
 /** Where the generated JSON Schema is committed. */
 export const WEBHOOK_SCHEMA_FILE = fileURLToPath(
   new URL('../../../docs/webhook.schema.json', import.meta.url),
-);
-
-/** Names and descriptions for the JSON Schema, kept off zod's global registry. */
-const docs = z.registry<{ id?: string; title?: string; description?: string }>();
-
-function doc<T extends z.ZodType>(schema: T, description: string, id?: string): T {
-  docs.add(schema, id === undefined ? { description } : { id, description });
-  return schema;
-}
-
-/** `2026-11-20T14:00:00Z`: pipewatch writes every instant so, in UTC, to the second. */
-const instant = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-const utc = (description: string) => doc(instant(), description);
-const utcOrNull = (description: string) => doc(instant().nullable(), description);
-const text = (description: string) => doc(z.string(), description);
-const quantity = (description: string) => doc(z.number().nullable(), description);
-
-const pipeline = doc(
-  z.strictObject({
-    slug: text('`transco`; `api` for schema drift, `rules` for an unknown pipeline.'),
-    name: text('Display name: `Transcontinental Gas Pipe Line (Transco)`.'),
-  }),
-  'The pipeline the alert is about.',
-  'Pipeline',
 );
 
 const notice = doc(
@@ -101,9 +90,6 @@ const location = doc(
   "One location's capacity entry with the rule's levels.",
   'CapacityLocation',
 );
-
-const sentAt = utc('When pipewatch sent this body.');
-const version = doc(z.literal(1), 'The payload version.');
 
 const noticeNew = doc(
   z.strictObject({
@@ -229,6 +215,7 @@ export const webhookBodySchema = z.discriminatedUnion('state', [
   capacity,
   schemaDrift,
   unknownPipeline,
+  silenceEnded,
 ]);
 docs.add(webhookBodySchema, {
   title: 'pipewatch webhook body, version 1',

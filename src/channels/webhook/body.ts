@@ -5,12 +5,14 @@
  * An alert that cannot make a body of its kind (a notice alert without its notice) is
  * refused with one line, for good: resending cannot mend it.
  */
-import type { AlertPayload } from '../../alerts/payload.js';
+import type { AlertPayload, HeldAlert } from '../../alerts/payload.js';
 import type { UtcIso } from '../../lib/time.js';
 import type { StoredNotice } from '../../store/notices.js';
 import type { Notice } from '../../upstream/schemas.js';
+import { listed } from '../silence.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.js';
+import type { WebhookHeldAlert } from './silence-schema.js';
 
 export type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.js';
 
@@ -121,7 +123,40 @@ export function webhookBody(p: AlertPayload, sentAt: UtcIso): WebhookBody {
         sent_at: sentAt,
       };
     }
+    case 'ended': {
+      const s = need(p, p.silence, 'silence');
+      return {
+        version: 1,
+        kind: expectKind(p, 'silence'),
+        state: 'ended',
+        rule,
+        pipeline,
+        silence: {
+          id: s.id,
+          matchers: s.matchers,
+          started_at: s.started_at,
+          ended_at: s.ended_at,
+          ended_by: s.ended_by,
+          held: s.held,
+          alerts: listed(s).map(heldOf),
+        },
+        sent_at: sentAt,
+      };
+    }
   }
+}
+
+function heldOf(h: HeldAlert): WebhookHeldAlert {
+  return {
+    rule: h.rule,
+    kind: h.kind,
+    state: h.state,
+    pipeline: h.pipeline,
+    title: h.title,
+    notice_id: h.notice_id,
+    url: h.url,
+    at: h.at,
+  };
 }
 
 /** The stored fields a reminder's notice carries besides the API's. */

@@ -2,8 +2,8 @@
  * The webhook body is built field by field, yet it is what the decisions put in each
  * alert, less the display zone: the rules engine decides every kind and state on a real
  * SQLite store, and each alert it queues renders to a body of the contract holding the
- * stored alert's fields, in their order. An alert that cannot make a body goes dead at
- * once with one line, and nothing reaches the receiver.
+ * stored alert's fields, in their order; so does a silence's summary. An alert that
+ * cannot make a body goes dead at once with one line, and nothing reaches the receiver.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ import { transcoCycle } from '../../fakes/capacity-event.js';
 import { makeNotice } from '../../fakes/notice.js';
 import { startWebhookReceiver } from '../../fakes/webhook.js';
 import { ManualClock } from '../../support/clock.js';
+import { sampleAlerts } from '../payload-samples.js';
 
 const HOOK = { kind: 'webhook' as const, url: 'https://hooks.example.com/pipewatch' };
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
@@ -207,6 +208,49 @@ describe('the bodies of the alerts the rules decide', () => {
         JSON.stringify({ ...sent, sent_at: SENT_AT }),
       );
     }
+  });
+});
+
+describe('the body of a silence’s summary', () => {
+  const samples = ['silence-ended', 'silence-ended-many'] as const;
+
+  it.each(samples)('%s holds every field of the summary but its zone, in order', (kind) => {
+    const { payload } = sampleAlerts(kind, 'webhook:https://hooks.example.com/pipewatch')[0]!;
+    const { zone: _zone, ...sent } = payload;
+    const body = renderWebhook(payload, SENT_AT);
+    expect(body).toBe(JSON.stringify({ ...sent, sent_at: SENT_AT }));
+    expect(webhookBodySchema.safeParse(JSON.parse(body)).error).toBeUndefined();
+  });
+
+  it('leaves out what a held alert carries beyond the contract', () => {
+    const { payload } = sampleAlerts('silence-ended', 'webhook:x')[0]!;
+    const [first, ...rest] = payload.silence!.alerts;
+    const extra = { ...first!, zone: 'America/Chicago', notice: { id: 1 } };
+    const silence = { ...payload.silence!, alerts: [extra, ...rest] };
+    const body = JSON.parse(renderWebhook({ ...payload, silence }, SENT_AT));
+    expect(body.silence.alerts[0]).toEqual(first);
+    expect(webhookBodySchema.safeParse(body).error).toBeUndefined();
+  });
+
+  it('lists at most the 20 newest held alerts, whatever the summary carries', () => {
+    const { payload } = sampleAlerts('silence-ended-many', 'webhook:x')[0]!;
+    const [first] = payload.silence!.alerts;
+    const silence = { ...payload.silence!, alerts: Array.from({ length: 25 }, () => first!) };
+    const body = JSON.parse(renderWebhook({ ...payload, silence }, SENT_AT));
+    expect(body.silence.alerts).toHaveLength(20);
+    expect(body.silence.held).toBe(25);
+    expect(webhookBodySchema.safeParse(body).error).toBeUndefined();
+  });
+
+  it('is refused with one line when the alert has no summary or is of another kind', () => {
+    const { payload } = sampleAlerts('silence-ended', 'webhook:x')[0]!;
+    const { silence: _silence, ...bare } = payload;
+    expect(() => renderWebhook(bare, SENT_AT)).toThrow(
+      'webhook: cannot render a silence/ended alert: it has no silence',
+    );
+    expect(() => renderWebhook({ ...payload, kind: 'notice' }, SENT_AT)).toThrow(
+      'webhook: cannot render a notice/ended alert: state ended belongs to silence alerts',
+    );
   });
 });
 

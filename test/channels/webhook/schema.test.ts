@@ -2,7 +2,8 @@
  * `docs/webhook.schema.json` is what receivers validate webhook bodies against: it is
  * generated from the body schema pipewatch builds bodies to, it has one closed branch
  * per state, every webhook fixture passes it, and a body missing a required field, of
- * an unknown kind or state, or with a field it does not define, fails it. Three
+ * an unknown kind or state, or with a field it does not define, fails it, nested
+ * objects (a notice, a silence and the alerts it held) included. Three
  * validators hold it to that: the body schema itself; the committed file read back by
  * zod's JSON Schema importer; and the committed file compiled by Ajv (draft 2020-12),
  * the validator receivers use.
@@ -56,6 +57,12 @@ function requiredPaths(body: Body): (string | number)[][] {
   if (body.deadline) nested.push(['deadline', 'at'], ['deadline', 'before']);
   if (body.capacity) nested.push(['capacity', 'gas_day'], ['capacity', 'locations', 0, 'oac']);
   if (body.operations) nested.push(['operations', 'summary'], ['operations', 'seen_at']);
+  if (body.silence) {
+    const silence = body.silence as Body;
+    nested.push(...Object.keys(silence).map((k) => ['silence', k]));
+    const [held] = silence.alerts as Body[];
+    if (held) nested.push(...Object.keys(held).map((k) => ['silence', 'alerts', 0, k]));
+  }
   return [...top.map((k) => [k]), ...nested];
 }
 
@@ -84,7 +91,29 @@ function contract(accepts: (body: unknown) => boolean) {
     );
     if (body.notice)
       expect(accepts({ ...body, notice: { ...(body.notice as object), x: 1 } })).toBe(false);
+    if (body.silence) {
+      const silence = body.silence as Body & { alerts: Body[] };
+      expect(accepts({ ...body, silence: { ...silence, x: 1 } })).toBe(false);
+      const [first, ...rest] = silence.alerts;
+      const alerts = [{ ...first, zone: 'UTC' }, ...rest];
+      expect(accepts({ ...body, silence: { ...silence, alerts } })).toBe(false);
+    }
   });
+
+  it.each(bodies.filter(([, body]) => body.silence))(
+    'refuses the %s fixture listing more than 20 held alerts, or of another kind of held alert',
+    (_kind, body) => {
+      const silence = body.silence as Body & { alerts: Body[] };
+      const [first] = silence.alerts;
+      const many = Array.from({ length: 21 }, () => first);
+      expect(accepts({ ...body, silence: { ...silence, alerts: many.slice(0, 20) } })).toBe(true);
+      expect(accepts({ ...body, silence: { ...silence, alerts: many } })).toBe(false);
+      const paged = [{ ...first, kind: 'pager' }];
+      expect(accepts({ ...body, silence: { ...silence, alerts: paged } })).toBe(false);
+      expect(accepts({ ...body, silence: { ...silence, ended_by: 'forgotten' } })).toBe(false);
+      expect(accepts({ ...body, silence: { ...silence, held: -1 } })).toBe(false);
+    },
+  );
 
   it('refuses a body of another version, or with a time not in UTC seconds', () => {
     const [, body] = bodies[0]!;
@@ -115,6 +144,7 @@ describe('docs/webhook.schema.json', () => {
       'resolved',
       'schema-drift',
       'unknown-pipeline',
+      'ended',
     ]);
     for (const b of branches) expect(b.required).toEqual(expect.arrayContaining(['kind', 'state']));
     const objects: Array<Record<string, unknown>> = [];
@@ -126,7 +156,7 @@ describe('docs/webhook.schema.json', () => {
       }
     };
     walk(committed);
-    expect(objects.length).toBeGreaterThanOrEqual(12);
+    expect(objects.length).toBeGreaterThanOrEqual(14);
     for (const o of objects) expect(o.additionalProperties, JSON.stringify(o)).toBe(false);
   });
 
