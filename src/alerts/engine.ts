@@ -19,6 +19,7 @@ import { decideNotices } from './notice-decisions.js';
 import { decideDrift, decideUnknownPipeline } from './operations.js';
 import { scheduleReminders, sendDueReminders } from './reminders.js';
 import { type CompiledRules, compileRules } from './rules.js';
+import { summarizeEndedSilences } from './silence-summaries.js';
 
 export interface AlertEngineDeps {
   store: Store;
@@ -166,11 +167,13 @@ export class AlertEngine {
     });
   }
 
-  /** Sends the reminders due now; one transaction. */
-  runReminders(): { sent: number; dropped: number } {
+  /** Sends the reminders due now, and the summaries of silences that ended; one transaction. */
+  runReminders(): { sent: number; dropped: number; summaries: number } {
     this.refresh();
-    return this.deps.store.transaction(() =>
-      sendDueReminders(this.context(), this.compiled.deadlinesByName),
-    );
+    return this.deps.store.transaction(() => {
+      const ctx = this.context();
+      const reminders = sendDueReminders(ctx, this.compiled.deadlinesByName);
+      return { ...reminders, summaries: summarizeEndedSilences(ctx) };
+    });
   }
 }

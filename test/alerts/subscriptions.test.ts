@@ -205,3 +205,76 @@ describe('silences', () => {
     ]);
   });
 });
+
+describe('when a silence ends', () => {
+  it('each target it held alerts from gets one summary, once, listing them newest first', () => {
+    const { clock, engine } = setup();
+    subscribe(store, constraintsToGas);
+    const id = store.silences.add({
+      matchers: { pipelines: ['transco'] },
+      starts_at: '2026-11-20T14:00:00Z',
+      ends_at: '2026-11-20T16:00:00Z',
+      created_by: 'slack:U0ALICE',
+      comment: null,
+      created_at: '2026-11-20T14:00:00Z',
+    });
+    ingest(engine, makeNotice({ id: 1, url: 'https://pipeline.example/notice/1' }));
+    ingest(engine, makeNotice({ id: 2, subject: 'Second' }));
+    expect(engine.runReminders().summaries).toBe(0);
+    clock.set('2026-11-20T16:00:00Z');
+    expect(engine.runReminders().summaries).toBe(2);
+    expect(engine.runReminders().summaries).toBe(0);
+    const summaries = store.outbox
+      .due('2030-01-01T00:00:00Z')
+      .filter((r) => r.payload.kind === 'silence');
+    expect(summaries.map((r) => [r.key, r.payload.silence?.held])).toEqual([
+      [`silence-${id}|silence:${id}:ended|console`, 2],
+      [`silence-${id}|silence:${id}:ended|slack:C0GAS`, 2],
+    ]);
+    expect(summaries[1]?.payload).toMatchObject({
+      kind: 'silence',
+      state: 'ended',
+      pipeline: { slug: 'transco' },
+      silence: {
+        id,
+        matchers: 'pipeline=transco',
+        ended_by: 'expired',
+        alerts: [
+          { notice_id: 2, title: '26-0412 Second', url: null },
+          { notice_id: 1, url: 'https://pipeline.example/notice/1' },
+        ],
+      },
+    });
+  });
+
+  it('a silence that held nothing ends without a word; a lifted one says so', () => {
+    const { engine } = setup();
+    subscribe(store, constraintsToGas);
+    const quiet = store.silences.add({
+      matchers: { pipelines: ['tgp'] },
+      starts_at: '2026-11-20T14:00:00Z',
+      ends_at: '2026-11-20T15:00:00Z',
+      created_by: 'cli',
+      comment: null,
+      created_at: '2026-11-20T14:00:00Z',
+    });
+    const lifted = store.silences.add({
+      matchers: { targets: ['slack:C0GAS'] },
+      starts_at: '2026-11-20T14:00:00Z',
+      ends_at: '2026-11-20T18:00:00Z',
+      created_by: 'cli',
+      comment: null,
+      created_at: '2026-11-20T14:00:00Z',
+    });
+    ingest(engine, makeNotice());
+    store.silences.lift(lifted, 'slack:U0ALICE', '2026-11-20T15:00:00Z');
+    engine.runReminders();
+    const summaries = store.outbox
+      .due('2030-01-01T00:00:00Z')
+      .filter((r) => r.payload.kind === 'silence');
+    expect(summaries.map((r) => [r.rule, r.payload.silence?.ended_by])).toEqual([
+      [`silence-${lifted}`, 'lifted'],
+    ]);
+    expect(store.silences.get(quiet)?.summarized_at).not.toBeNull();
+  });
+});

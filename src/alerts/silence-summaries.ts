@@ -1,0 +1,62 @@
+/**
+ * When a silence ends (its time runs out, or someone lifts it), each target it held
+ * alerts back from gets one message summing them up: how many, and the newest of them
+ * with links. Decided once per silence and target, in the alerts feed's pass.
+ */
+import type { Target } from '../domain/targets.js';
+import { targetKey } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
+import { silenceEnd } from '../store/silences.js';
+import { type DecisionContext, enqueueAll } from './context.js';
+import type { HeldAlert } from './payload.js';
+import { matchersText } from './silences.js';
+
+/** The most held alerts a summary lists; the rest are counted. */
+export const SUMMARY_LIST_MAX = 20;
+
+/** Queues the summaries of the silences that have ended; returns how many were queued. */
+export function summarizeEndedSilences(ctx: DecisionContext): number {
+  let queued = 0;
+  for (const s of ctx.store.silences.endedUnsummarized(ctx.now)) {
+    const held = ctx.store.silences.heldBy<HeldAlert>(s.id);
+    const byTarget = new Map<string, { target: Target; alerts: HeldAlert[] }>();
+    for (const h of held) {
+      const key = targetKey(h.target);
+      let entry = byTarget.get(key);
+      if (!entry) byTarget.set(key, (entry = { target: h.target, alerts: [] }));
+      entry.alerts.push(h.alert);
+    }
+    const pipelines = s.matchers.pipelines;
+    const pipeline =
+      pipelines?.length === 1
+        ? {
+            slug: pipelines[0]!,
+            name: ctx.store.pipelines.bySlug(pipelines[0]!)?.name || pipelines[0]!,
+          }
+        : { slug: 'all', name: pipelines ? pipelines.join(', ') : 'all pipelines' };
+    const ended = (silenceEnd(s) ?? ctx.now) as UtcIso;
+    for (const { target, alerts } of byTarget.values()) {
+      const rule = `silence-${s.id}`;
+      const outcome = enqueueAll(ctx, rule, `silence:${s.id}:ended`, [target], {
+        version: 1,
+        kind: 'silence',
+        state: 'ended',
+        rule,
+        pipeline,
+        zone: 'UTC',
+        silence: {
+          id: s.id,
+          matchers: matchersText(s),
+          started_at: s.starts_at,
+          ended_at: ended,
+          ended_by: s.lifted_at !== null && s.lifted_at === ended ? 'lifted' : 'expired',
+          held: alerts.length,
+          alerts: alerts.slice(0, SUMMARY_LIST_MAX),
+        },
+      });
+      queued += outcome.sent.length;
+    }
+    ctx.store.silences.markSummarized(s.id, ctx.now);
+  }
+  return queued;
+}
