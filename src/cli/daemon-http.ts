@@ -5,7 +5,7 @@
 import type { HealthReport } from '../http/health.js';
 import type { Metrics } from '../http/metrics.js';
 import { type FullStatus, publicStatus } from '../http/public-view.js';
-import { type RunningHttpServer, startHttpServer } from '../http/server.js';
+import { type HttpRoute, type RunningHttpServer, startHttpServer } from '../http/server.js';
 import type { Logger } from '../lib/logger.js';
 
 /** What the endpoints show: health with error codes only, and the full status. */
@@ -23,6 +23,8 @@ export interface DaemonHttpOptions {
   statusToken?: string | undefined;
   metrics: Metrics;
   logger: Logger;
+  /** Endpoints other parts mount (`POST /slack/events`). */
+  routes?: readonly HttpRoute[];
 }
 
 /** Serves `/healthz`, `/status` and `/metrics` from `reports`, read afresh on each request. */
@@ -36,6 +38,7 @@ export function startDaemonHttp(
     statusToken: options.statusToken,
     metrics: options.metrics,
     logger: options.logger,
+    routes: options.routes ?? [],
     health: () => reports.publicHealth(),
     status: () => reports.status(),
     publicStatus: () => publicStatus(reports.status(), reports.publicHealth()),

@@ -5,6 +5,8 @@
  */
 
 import { AlertEngine } from '../alerts/engine.js';
+import type { SlackApp } from '../channels/slack/app.js';
+import { ChatCore } from '../chat/service.js';
 import { type Config, ConfigError } from '../config/index.js';
 import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
 import { type ChannelConfig, Channels } from '../delivery/channels.js';
@@ -24,6 +26,7 @@ import { loadRules } from '../rules/loader.js';
 import { Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';
 import type { CliContext } from './context.js';
+import { slackAppSettings, startChat } from './daemon-chat.js';
 import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
@@ -56,6 +59,11 @@ export interface DaemonSetup {
   alertsIntervalMs?: number;
   /** How long `runOnce` waits for retries that fall due soon. */
   onceDrainMs?: number;
+  /**
+   * Answer people in chat: the chat core, and the Slack app when its credentials are set;
+   * undefined (`run --once`): alerts only. `admins` is `PIPEWATCH_CHAT_ADMINS`.
+   */
+  chat?: { admins: readonly string[] } | undefined;
   /** Options of the simulator started when no API is configured. */
   simulator?: { live?: boolean; speed?: number; noticesPerHour?: number };
   /** An API already opened (the demo opens its simulator first); closed with the daemon. */
@@ -71,6 +79,8 @@ export interface DaemonSetup {
 /** A wired daemon. */
 export class Daemon {
   private http: RunningHttpServer | undefined;
+  /** The Slack app, when chat is on and Slack's app credentials are set. */
+  private slack: SlackApp | undefined;
   private stopWatching: (() => void) | undefined;
   readonly startedAt: Date;
   /** The daemon's time (see `DaemonSetup.clock`). */
@@ -101,9 +111,15 @@ export class Daemon {
       `rules: ${loaded.rules.length} in force`,
     );
     const channelDeps = { clock: ctx.clock, logger: ctx.logger };
+    const slackApp = setup.chat ? slackAppSettings(setup.channels.slack) : undefined;
+    // The chat core exists once the store does; a channel gone before then is retold on the next send.
+    let chatCore: ChatCore | undefined;
     const channels = Channels.create(setup.channels, channelDeps, {
       print: setup.print,
       standIn: setup.standIn ?? false,
+      slackInteractive: slackApp !== undefined,
+      onChannelGone: (platform, channel, reason) =>
+        chatCore?.channelGone(platform, channel, reason),
     });
     const opsProblem = unconfiguredOpsTarget(setup.opsTarget, channels, setup.standIn ?? false);
     if (opsProblem) {
@@ -147,6 +163,14 @@ export class Daemon {
       },
       loaded.rules,
     );
+    chatCore = new ChatCore({
+      store,
+      engine,
+      clock,
+      logger: ctx.logger,
+      policy: { admins: new Set(setup.chat?.admins ?? []) },
+      opsTarget: setup.opsTarget,
+    });
     const { feeds, plan } = daemonFeeds(
       { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },
       setup,
@@ -165,9 +189,13 @@ export class Daemon {
       plan,
     );
     engine.checkPipelines();
+    if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);
     if (setup.httpPort !== undefined) {
       try {
         daemon.http = await startDaemonHttp(daemon, {
+          routes: daemon.slack?.handleHttp
+            ? [{ method: 'POST', path: '/slack/events', handle: daemon.slack.handleHttp }]
+            : [],
           port: setup.httpPort,
           host: setup.httpHost,
           statusToken: setup.statusToken,
@@ -257,6 +285,7 @@ export class Daemon {
   /** Stops serving, closes connections and the database. */
   async close(): Promise<void> {
     this.stopWatching?.();
+    await this.slack?.close();
     await this.http?.close();
     await this.target.close();
     await this.channels.close();

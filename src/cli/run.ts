@@ -26,6 +26,7 @@ export function runCommand(ctx: CliContext): Command {
         statusToken: config.statusToken,
         channels: config,
         opsTarget: config.opsTarget,
+        chat: opts.once ? undefined : { admins: config.chatAdmins },
         delivery: config.delivery,
         secrets: secretValues(config),
         print: (text) => ctx.out(text),

@@ -12,6 +12,7 @@ import { createSlackChannels } from '../channels/slack/index.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
 import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import { createWebhookChannel } from '../channels/webhook/send.js';
+import type { ChatPlatform } from '../chat/types.js';
 import type { Config } from '../config/index.js';
 import type { TargetKind } from '../domain/targets.js';
 
@@ -53,6 +54,10 @@ export interface ChannelOptions {
    * of holding them (the demo).
    */
   standIn?: boolean;
+  /** Whether Slack alerts carry buttons: the Slack app answers them somewhere. */
+  slackInteractive?: boolean;
+  /** Told when a platform says a channel is gone or the bot is no longer in it. */
+  onChannelGone?: (platform: ChatPlatform, channel: string, reason: string) => void;
 }
 
 export class Channels implements ChannelSet {
@@ -78,6 +83,8 @@ export class Channels implements ChannelSet {
           token: config.slack.botToken,
           ...(config.slack.apiUrl ? { apiUrl: config.slack.apiUrl } : {}),
           ...timeout,
+          interactive: options.slackInteractive === true,
+          onChannelGone: (channel, reason) => options.onChannelGone?.('slack', channel, reason),
         },
         deps,
       );
