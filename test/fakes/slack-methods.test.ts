@@ -1,6 +1,6 @@
 /**
- * The Slack fake's methods for the Slack app, called through the real WebClient: they
- * answer as Slack does and refuse what Slack refuses.
+ * The Slack fake's methods for the Slack app, called through the real WebClient, and its
+ * response URLs: they answer as Slack does and refuse what Slack refuses.
  */
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -153,5 +153,61 @@ describe('chat.postEphemeral and chat.update', () => {
     });
     await client.chat.update({ channel: 'C0GAS', ts: posted.ts!, text: 'd', blocks: [] });
     expect(fake.message('C0GAS', posted.ts!)!.blocks).toEqual([]);
+  });
+});
+
+describe('response URLs', () => {
+  const post = async (url: string, body: unknown) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('take five answers, then refuse', async () => {
+    const url = fake.responseUrl({ channel: 'C0GAS', user: 'U0ALICE' });
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await post(url, { text: `${i}` }));
+    expect(answers.slice(0, 5).map((a) => a.body)).toEqual(Array(5).fill({ ok: true }));
+    expect(answers[5]).toEqual({ status: 404, body: { ok: false, error: 'used_url' } });
+    expect(fake.responses.map((r) => r.use)).toEqual([1, 2, 3, 4, 5, 0]);
+  });
+
+  it('expire 30 minutes after they are handed out, on the fake’s clock', async () => {
+    const url = fake.responseUrl();
+    clock.advance(30 * 60_000);
+    expect((await post(url, { text: 'just in time' })).status).toBe(200);
+    clock.advance(1);
+    expect(await post(url, { text: 'late' })).toEqual({
+      status: 404,
+      body: { ok: false, error: 'Expired url' },
+    });
+  });
+
+  it('replace or delete the message a button was on, and refuse a bad body', async () => {
+    const posted = await client.chat.postMessage({
+      channel: 'C0GAS',
+      text: 'alert',
+      blocks: [section('x')],
+    });
+    const on = { channel: 'C0GAS', ts: posted.ts! };
+    const replace = fake.responseUrl({ channel: 'C0GAS', message: on });
+    await post(replace, { replace_original: true, text: 'acked', blocks: [section('acked')] });
+    expect(fake.message('C0GAS', posted.ts!)).toMatchObject({
+      text: 'acked',
+      blocks: [section('acked')],
+    });
+    expect((await post(replace, '{not json')).status).toBe(400);
+    expect(await post(replace, { text: '' })).toEqual({
+      status: 400,
+      body: { ok: false, error: 'no_text' },
+    });
+    await post(fake.responseUrl({ message: on }), { delete_original: true });
+    expect(fake.message('C0GAS', posted.ts!)).toBeUndefined();
+    expect(
+      (await post(`${fake.url.replace('/api/', '')}/respond/T0ACME-forged`, { text: 'x' })).status,
+    ).toBe(404);
   });
 });

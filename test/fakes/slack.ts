@@ -7,16 +7,23 @@
  * `Retry-After`, and what Block Kit rejects (`slack-blocks.ts`). The other methods
  * (`auth.test`, `conversations.open`, `users.lookupByEmail`, and for the Slack app
  * `views.publish`, `users.conversations`, `conversations.info`, `chat.postEphemeral`) are
- * in `slack-methods.ts`. The workspace has channels (by id and `#name`; some the bot is
- * not in, some archived, each with its members) and users (by id and email), which a test
- * may change. It fails on demand (`inject`) and keeps every accepted message.
+ * in `slack-methods.ts`. Response URLs are served on the same port
+ * (`slack-response-urls.ts`). The workspace has channels (by id and `#name`; some the bot
+ * is not in, some archived, each with its members) and users (by id and email), which a
+ * test may change. It fails on demand (`inject`) and keeps every accepted message.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMessaging } from './slack-messages.js';
 import { createMethods, type FakeEphemeral, type FakeHomeView } from './slack-methods.js';
+import {
+  createResponseUrls,
+  type FakeResponse,
+  type ResponseUrlContext,
+} from './slack-response-urls.js';
 
 export type { FakeEphemeral, FakeHomeView } from './slack-methods.js';
+export type { FakeResponse, ResponseUrlContext } from './slack-response-urls.js';
 
 export interface FakeChannel {
   id: string;
@@ -43,7 +50,8 @@ export interface SlackFakeOptions {
   /** Posting limit per channel; default 1 a second with a burst of 3. */
   rate?: { perSecond: number; burst: number };
   /**
-   * The time the posting limit runs on and messages are stamped with; default real time. A test that paces on a manual clock gives the fake the
+   * The time the posting limit runs on, messages are stamped with and response URLs
+   * expire on; default real time. A test that paces on a manual clock gives the fake the
    * same one.
    */
   clock?: { now(): Date };
@@ -106,9 +114,13 @@ export interface SlackFake {
   views: Map<string, FakeHomeView>;
   /** Every accepted `views.publish`, oldest first. */
   publishes: FakeHomeView[];
+  /** Every POST to a response URL, accepted or refused. */
+  responses: FakeResponse[];
   calls: FakeCall[];
   /** HTTP 429 answers so far. */
   readonly http429: number;
+  /** A new response URL, as Slack puts in a command or an action payload. */
+  responseUrl(context?: ResponseUrlContext): string;
   inject(fault: Fault): void;
   /** A message as it is now (after edits); undefined once deleted. */
   message(channel: string, ts: string): FakeMessage | undefined;
@@ -194,6 +206,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const { posts, updates } = messaging;
   const methods = createMethods(world);
   const { ephemerals, views, publishes } = methods;
+  const respond = createResponseUrls(world, () => origin);
   const fail = (error: string, status = 200): Answer => ({ status, body: { ok: false, error } });
 
   function answer(method: string, args: Args): Answer {
@@ -249,6 +262,11 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const respondTo = /^\/respond\/([\w-]+)$/.exec(path)?.[1];
+    if (respondTo !== undefined) {
+      send(res, respond.handle(respondTo, req.method ?? 'GET', raw));
+      return;
+    }
     await handleApi(req, res, raw, path);
   }
 
@@ -270,10 +288,12 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     ephemerals,
     views,
     publishes,
+    responses: respond.responses,
     calls,
     get http429() {
       return http429;
     },
+    responseUrl: (context) => respond.issue(context),
     inject: (fault) => void faults.push({ ...fault }),
     message: (channel, ts) => messages.get(`${channel}/${ts}`),
     close: async () => {
