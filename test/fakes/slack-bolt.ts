@@ -1,8 +1,10 @@
 /**
- * Bolt beside the Slack fake: a logger that keeps Bolt's and the WebClient's lines in
- * memory instead of printing them, so a test can read what they complained of.
+ * Bolt pointed at the Slack fake: the options an `App` needs to call the fake's Web API
+ * and, in Socket Mode, to open its connection there, and a logger that keeps Bolt's lines
+ * in memory instead of printing them, so a test can read what Bolt complained of.
  */
 import { type Logger, LogLevel } from '@slack/bolt';
+import type { SlackFake } from './slack.js';
 
 /** A Bolt logger that keeps every line; `lines` as `level: message`. */
 export function boltLogger(): Logger & { lines: string[] } {
@@ -26,5 +28,19 @@ export function boltLogger(): Logger & { lines: string[] } {
     },
     getLevel: () => level,
     setName: () => {},
+  };
+}
+
+/**
+ * `App` options for the fake: the bot token, the app-level token, and `clientOptions.slackApiUrl`.
+ * Bolt 5.1 hands `clientOptions` to the Socket Mode client too (as
+ * `installerOptions.clientOptions`), so its `apps.connections.open` goes to the fake as well.
+ */
+export function boltOptions(fake: SlackFake, logger: Logger = boltLogger()) {
+  return {
+    token: fake.token,
+    appToken: fake.appToken,
+    clientOptions: { slackApiUrl: fake.url },
+    logger,
   };
 }

@@ -7,7 +7,9 @@
  * `Retry-After`, and what Block Kit rejects (`slack-blocks.ts`). The other methods
  * (`auth.test`, `conversations.open`, `users.lookupByEmail`, and for the Slack app
  * `views.publish`, `users.conversations`, `conversations.info`, `chat.postEphemeral`) are
- * in `slack-methods.ts`. Response URLs are served on the same port
+ * in `slack-methods.ts`. `apps.connections.open` takes only the app-level token, in the
+ * header, and hands out a URL of the Socket Mode server on the same port
+ * (`slack-socket.ts`); response URLs are served on the same port too
  * (`slack-response-urls.ts`). The workspace has channels (by id and `#name`; some the bot
  * is not in, some archived, each with its members) and users (by id and email), which a
  * test may change. It fails on demand (`inject`) and keeps every accepted message.
@@ -21,6 +23,7 @@ import {
   type FakeResponse,
   type ResponseUrlContext,
 } from './slack-response-urls.js';
+import { createSocketModeFake, type SocketModeFake } from './slack-socket.js';
 
 export type { FakeEphemeral, FakeHomeView } from './slack-methods.js';
 export type { FakeResponse, ResponseUrlContext } from './slack-response-urls.js';
@@ -45,6 +48,8 @@ export interface FakeUser {
 
 export interface SlackFakeOptions {
   token?: string;
+  /** The app-level token `apps.connections.open` takes (`xapp-…`). */
+  appToken?: string;
   channels?: FakeChannel[];
   users?: FakeUser[];
   /** Posting limit per channel; default 1 a second with a burst of 3. */
@@ -99,6 +104,8 @@ export interface SlackFake {
   /** Base URL of the Web API, ending in `/api/`: Bolt's and WebClient's `slackApiUrl`. */
   url: string;
   token: string;
+  /** The app-level token (`xapp-…`) for Socket Mode. */
+  appToken: string;
   /** The workspace every payload names. */
   team: { id: string; domain: string; name: string };
   /** The app every payload names. */
@@ -119,6 +126,8 @@ export interface SlackFake {
   calls: FakeCall[];
   /** HTTP 429 answers so far. */
   readonly http429: number;
+  /** The Socket Mode server `apps.connections.open` points at. */
+  socket: SocketModeFake;
   /** A new response URL, as Slack puts in a command or an action payload. */
   responseUrl(context?: ResponseUrlContext): string;
   inject(fault: Fault): void;
@@ -128,6 +137,8 @@ export interface SlackFake {
 }
 
 export const FAKE_TOKEN = 'xoxb-1234-5678-fakeSecretToken';
+/** The app-level token Socket Mode opens its connection with. */
+export const FAKE_APP_TOKEN = 'xapp-1-A0PIPEWATCH-1234-fakeAppLevelSecret';
 /** The workspace the bot is installed in: `auth.test`'s team and every payload's `team_id`. */
 export const FAKE_TEAM = { id: 'T0ACME', domain: 'acme-gas', name: 'Acme Gas' };
 /** The app's id: every payload's `api_app_id`, and `hello`'s `connection_info.app_id`. */
@@ -170,6 +181,7 @@ export interface SlackWorld {
 
 export async function startSlackFake(options: SlackFakeOptions = {}): Promise<SlackFake> {
   const token = options.token ?? FAKE_TOKEN;
+  const appToken = options.appToken ?? FAKE_APP_TOKEN;
   const rate = options.rate ?? { perSecond: 1, burst: 3 };
   const clock = options.clock;
   const now = () => (clock ? clock.now().getTime() : performance.now());
@@ -207,16 +219,27 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const methods = createMethods(world);
   const { ephemerals, views, publishes } = methods;
   const respond = createResponseUrls(world, () => origin);
+  const socket = createSocketModeFake({ appId: FAKE_APP_ID, origin: () => origin });
   const fail = (error: string, status = 200): Answer => ({ status, body: { ok: false, error } });
 
   function answer(method: string, args: Args): Answer {
     if (method === 'chat.postMessage') return messaging.postMessage(args);
     if (method === 'chat.update') return messaging.update(args);
+    if (method === 'apps.connections.open') return { body: { ok: true, url: socket.issueUrl() } };
     return methods.answer(method, args) ?? fail('unknown_method', 404);
   }
 
-  /** Who may call: the bot token, in the header or a `token` field. */
-  function authorize(header: string | undefined, field: unknown): Answer | null {
+  /**
+   * Who may call: the bot token (header or `token` field) for every method but
+   * `apps.connections.open`, which takes only the app-level token and only in the header.
+   */
+  function authorize(method: string, header: string | undefined, field: unknown): Answer | null {
+    if (method === 'apps.connections.open') {
+      if (header === appToken) return null;
+      return header === undefined && (field === undefined || field === '')
+        ? fail('not_authed')
+        : fail('invalid_auth');
+    }
     const auth = header ?? field;
     if (auth === undefined || auth === '') return fail('not_authed');
     return auth === token ? null : fail('invalid_auth');
@@ -248,7 +271,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       out = fail(fault.error ?? (status === 429 ? 'ratelimited' : 'fatal_error'), status);
       if (fault.retryAfter !== undefined) out.headers = { 'retry-after': String(fault.retryAfter) };
     } else {
-      out = authorize(header, args.token) ?? answer(method, args);
+      out = authorize(method, header, args.token) ?? answer(method, args);
     }
     const status = out.status ?? 200;
     if (status === 429) http429 += 1;
@@ -273,12 +296,14 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
+  server.on('upgrade', (req, sock, head) => socket.upgrade(req, sock, head));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   origin = `127.0.0.1:${port}`;
   return {
     url: `http://${origin}/api/`,
     token,
+    appToken,
     team: { ...FAKE_TEAM },
     appId: FAKE_APP_ID,
     channels,
@@ -293,10 +318,12 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     get http429() {
       return http429;
     },
+    socket,
     responseUrl: (context) => respond.issue(context),
     inject: (fault) => void faults.push({ ...fault }),
     message: (channel, ts) => messages.get(`${channel}/${ts}`),
     close: async () => {
+      await socket.close();
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
