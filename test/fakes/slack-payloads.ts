@@ -5,7 +5,7 @@
  * `channel_archive`, `channel_deleted`, `channel_left`, `member_left_channel`,
  * `group_left`) and `url_verification`. They name the Slack fake's workspace, and their
  * `response_url` is one of the fake's, so what the app answers there is recorded. The
- * same payloads go over Socket Mode (`slack-socket.ts`) and, signed, over HTTP.
+ * same payloads go over HTTP (`slack-requests.ts`) and over Socket Mode (`slack-socket.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import { FAKE_BOT_USER, type SlackFake } from './slack.js';
