@@ -1,17 +1,32 @@
 /**
  * A Slack Web API on loopback, speaking the real wire format: `POST /api/<method>` with a
  * form-encoded or JSON body, `Authorization: Bearer xoxb-…` (or a `token` field), answers
- * `{ ok: true, … }` or `{ ok: false, error }` with HTTP 200. It knows `auth.test`,
- * `chat.postMessage`, `chat.update`, `conversations.open` and `users.lookupByEmail`, its
- * channels (by id and `#name`; some the bot is not in, some archived) and users (by id and
- * email). It enforces Slack's posting limit per channel (a token bucket: `perSecond`, with
- * a burst, in real time or on a clock it is given) with HTTP 429 and `Retry-After`,
- * rejects what Block Kit rejects (`slack-blocks.ts`), and fails on demand (`inject`).
- * Every accepted message is kept.
+ * `{ ok: true, … }` or `{ ok: false, error }` with HTTP 200. Posting and editing
+ * (`chat.postMessage`, `chat.update`) are in `slack-messages.ts`: Slack's posting limit per
+ * channel (a token bucket, in real time or on a clock it is given) with HTTP 429 and
+ * `Retry-After`, and what Block Kit rejects (`slack-blocks.ts`). The other methods
+ * (`auth.test`, `conversations.open`, `users.lookupByEmail`, and for the Slack app
+ * `views.publish`, `users.conversations`, `conversations.info`, `chat.postEphemeral`) are
+ * in `slack-methods.ts`. `apps.connections.open` takes only the app-level token, in the
+ * header, and hands out a URL of the Socket Mode server on the same port
+ * (`slack-socket.ts`); response URLs are served on the same port too
+ * (`slack-response-urls.ts`). The workspace has channels (by id and `#name`; some the bot
+ * is not in, some archived, each with its members) and users (by id and email), which a
+ * test may change. It fails on demand (`inject`) and keeps every accepted message.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkMessage, parseBlocks } from './slack-blocks.js';
+import { createMessaging } from './slack-messages.js';
+import { createMethods, type FakeEphemeral, type FakeHomeView } from './slack-methods.js';
+import {
+  createResponseUrls,
+  type FakeResponse,
+  type ResponseUrlContext,
+} from './slack-response-urls.js';
+import { createSocketModeFake, type SocketModeFake } from './slack-socket.js';
+
+export type { FakeEphemeral, FakeHomeView } from './slack-methods.js';
+export type { FakeResponse, ResponseUrlContext } from './slack-response-urls.js';
 
 export interface FakeChannel {
   id: string;
@@ -19,6 +34,10 @@ export interface FakeChannel {
   /** Whether the bot is in it (default true). */
   member?: boolean;
   archived?: boolean;
+  /** A private channel: listed and described only while the bot is in it. */
+  private?: boolean;
+  /** The users in it (ids): whom `users.conversations` and `chat.postEphemeral` find there. */
+  members?: string[];
 }
 
 export interface FakeUser {
@@ -29,13 +48,16 @@ export interface FakeUser {
 
 export interface SlackFakeOptions {
   token?: string;
+  /** The app-level token `apps.connections.open` takes (`xapp-…`). */
+  appToken?: string;
   channels?: FakeChannel[];
   users?: FakeUser[];
   /** Posting limit per channel; default 1 a second with a burst of 3. */
   rate?: { perSecond: number; burst: number };
   /**
-   * The time the posting limit runs on and messages are stamped with; default real time.
-   * A test that paces on a manual clock gives the fake the same one.
+   * The time the posting limit runs on, messages are stamped with and response URLs
+   * expire on; default real time. A test that paces on a manual clock gives the fake the
+   * same one.
    */
   clock?: { now(): Date };
 }
@@ -79,27 +101,56 @@ export interface Fault {
 }
 
 export interface SlackFake {
-  /** Base URL of the Web API, ending in `/api/`. */
+  /** Base URL of the Web API, ending in `/api/`: Bolt's and WebClient's `slackApiUrl`. */
   url: string;
   token: string;
+  /** The app-level token (`xapp-…`) for Socket Mode. */
+  appToken: string;
+  /** The workspace every payload names. */
+  team: { id: string; domain: string; name: string };
+  /** The app every payload names. */
+  appId: string;
+  /** Channels by id, as they are now: a test may archive one, remove the bot, delete it. */
+  channels: Map<string, FakeChannel>;
+  users: FakeUser[];
   posts: FakeMessage[];
   updates: FakeMessage[];
+  /** Every accepted `chat.postEphemeral`. */
+  ephemerals: FakeEphemeral[];
+  /** The home view each user sees now, by user id. */
+  views: Map<string, FakeHomeView>;
+  /** Every accepted `views.publish`, oldest first. */
+  publishes: FakeHomeView[];
+  /** Every POST to a response URL, accepted or refused. */
+  responses: FakeResponse[];
   calls: FakeCall[];
   /** HTTP 429 answers so far. */
   readonly http429: number;
+  /** The Socket Mode server `apps.connections.open` points at. */
+  socket: SocketModeFake;
+  /** A new response URL, as Slack puts in a command or an action payload. */
+  responseUrl(context?: ResponseUrlContext): string;
   inject(fault: Fault): void;
-  /** A message as it is now (after edits). */
+  /** A message as it is now (after edits); undefined once deleted. */
   message(channel: string, ts: string): FakeMessage | undefined;
   close(): Promise<void>;
 }
 
 export const FAKE_TOKEN = 'xoxb-1234-5678-fakeSecretToken';
+/** The app-level token Socket Mode opens its connection with. */
+export const FAKE_APP_TOKEN = 'xapp-1-A0PIPEWATCH-1234-fakeAppLevelSecret';
+/** The workspace the bot is installed in: `auth.test`'s team and every payload's `team_id`. */
+export const FAKE_TEAM = { id: 'T0ACME', domain: 'acme-gas', name: 'Acme Gas' };
+/** The app's id: every payload's `api_app_id`, and `hello`'s `connection_info.app_id`. */
+export const FAKE_APP_ID = 'A0PIPEWATCH';
+/** The bot's own user: the `user_id` of `auth.test`. */
+export const FAKE_BOT_USER = 'U0BOT';
 
 export const FAKE_CHANNELS: FakeChannel[] = [
-  { id: 'C0GAS', name: 'gas' },
-  { id: 'C0OPS', name: 'ops' },
-  { id: 'C0OUT', name: 'outside', member: false },
-  { id: 'C0OLD', name: 'old', archived: true },
+  { id: 'C0GAS', name: 'gas', members: ['U0ALICE', 'W0BOB'] },
+  { id: 'C0OPS', name: 'ops', members: ['U0ALICE'] },
+  { id: 'C0OUT', name: 'outside', member: false, members: ['U0ALICE'] },
+  { id: 'C0OLD', name: 'old', archived: true, members: ['U0ALICE'] },
 ];
 
 export const FAKE_USERS: FakeUser[] = [
@@ -107,25 +158,44 @@ export const FAKE_USERS: FakeUser[] = [
   { id: 'W0BOB', name: 'bob', email: 'bob@example.com' },
 ];
 
-type Args = Record<string, unknown>;
-type Answer = { status?: number; body: Args; headers?: Record<string, string> };
+/** Request arguments, as parsed from a form or JSON body. */
+export type Args = Record<string, unknown>;
+/** An answer to a request: HTTP status (default 200), JSON body and extra headers. */
+export type Answer = { status?: number; body: Args; headers?: Record<string, string> };
+
+/** What the parts of the fake share: its workspace, its messages and its time. */
+export interface SlackWorld {
+  channels: Map<string, FakeChannel>;
+  users: FakeUser[];
+  messages: Map<string, FakeMessage>;
+  /** Time for records: `performance.now()`, or the clock's milliseconds. */
+  now(): number;
+  /** Wall time in milliseconds: the clock's, or the system's. */
+  wallNow(): number;
+  nextTs(): string;
+  team: { id: string; domain: string; name: string };
+  appId: string;
+  /** The bot's user id. */
+  botUser: string;
+}
 
 export async function startSlackFake(options: SlackFakeOptions = {}): Promise<SlackFake> {
   const token = options.token ?? FAKE_TOKEN;
+  const appToken = options.appToken ?? FAKE_APP_TOKEN;
   const rate = options.rate ?? { perSecond: 1, burst: 3 };
   const clock = options.clock;
   const now = () => (clock ? clock.now().getTime() : performance.now());
   const channels = new Map<string, FakeChannel>();
-  for (const c of options.channels ?? FAKE_CHANNELS) channels.set(c.id, c);
-  const users = options.users ?? FAKE_USERS;
-  const buckets = new Map<string, { tokens: number; last: number }>();
+  for (const c of options.channels ?? FAKE_CHANNELS) {
+    channels.set(c.id, { ...c, ...(c.members ? { members: [...c.members] } : {}) });
+  }
+  const users = [...(options.users ?? FAKE_USERS)];
   const messages = new Map<string, FakeMessage>();
   const faults: Fault[] = [];
-  const posts: FakeMessage[] = [];
-  const updates: FakeMessage[] = [];
   const calls: FakeCall[] = [];
   let http429 = 0;
   let seq = 0;
+  let origin = '';
 
   const nextTs = () => {
     seq += 1;
@@ -133,150 +203,51 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     const seconds = 1_732_111_200 + Math.floor(micros / 1_000_000);
     return `${seconds}.${String(micros % 1_000_000).padStart(6, '0')}`;
   };
+  const world: SlackWorld = {
+    channels,
+    users,
+    messages,
+    now,
+    wallNow: () => (clock ? clock.now().getTime() : Date.now()),
+    nextTs,
+    team: FAKE_TEAM,
+    appId: FAKE_APP_ID,
+    botUser: FAKE_BOT_USER,
+  };
+  const messaging = createMessaging(world, rate);
+  const { posts, updates } = messaging;
+  const methods = createMethods(world);
+  const { ephemerals, views, publishes } = methods;
+  const respond = createResponseUrls(world, () => origin);
+  const socket = createSocketModeFake({ appId: FAKE_APP_ID, origin: () => origin });
   const fail = (error: string, status = 200): Answer => ({ status, body: { ok: false, error } });
 
-  function channelOf(ref: unknown): FakeChannel | undefined {
-    if (typeof ref !== 'string') return undefined;
-    const byId = channels.get(ref);
-    if (byId) return byId;
-    const name = ref.replace(/^#/, '');
-    return [...channels.values()].find((c) => c.name === name && !c.id.startsWith('D'));
-  }
-
-  /** Takes a token from the channel's bucket, or says how many seconds until one. */
-  function take(channel: string): number | undefined {
-    const at = now();
-    const b = buckets.get(channel) ?? { tokens: rate.burst, last: at };
-    b.tokens = Math.min(rate.burst, b.tokens + ((at - b.last) / 1000) * rate.perSecond);
-    b.last = at;
-    buckets.set(channel, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return undefined;
-    }
-    return Math.max(1, Math.ceil((1 - b.tokens) / rate.perSecond));
-  }
-
-  function postMessage(args: Args): Answer {
-    const c = channelOf(args.channel);
-    if (!c) return fail('channel_not_found');
-    if (c.archived) return fail('is_archived');
-    if (c.member === false) return fail('not_in_channel');
-    const problem = checkMessage(args.text, args.blocks);
-    if (problem) return fail(problem);
-    const threadTs = typeof args.thread_ts === 'string' ? args.thread_ts : undefined;
-    if (threadTs && !messages.has(`${c.id}/${threadTs}`)) return fail('thread_not_found');
-    const wait = take(c.id);
-    if (wait !== undefined) {
-      return {
-        status: 429,
-        body: { ok: false, error: 'ratelimited' },
-        headers: { 'retry-after': String(wait) },
-      };
-    }
-    const ts = nextTs();
-    const m: FakeMessage = {
-      channel: c.id,
-      ts,
-      text: String(args.text ?? ''),
-      blocks: parseBlocks(args.blocks),
-      ...(threadTs ? { thread_ts: threadTs } : {}),
-      ...(args.reply_broadcast === true || args.reply_broadcast === 'true'
-        ? { reply_broadcast: true }
-        : {}),
-      args,
-      at: now(),
-    };
-    messages.set(`${c.id}/${ts}`, { ...m });
-    posts.push(m);
-    return {
-      body: {
-        ok: true,
-        channel: c.id,
-        ts,
-        message: {
-          type: 'message',
-          text: m.text,
-          ts,
-          user: 'U0BOT',
-          bot_id: 'B0BOT',
-          blocks: m.blocks,
-        },
-      },
-    };
-  }
-
-  function update(args: Args): Answer {
-    const c = typeof args.channel === 'string' ? channels.get(args.channel) : undefined;
-    if (!c) return fail('channel_not_found');
-    const key = `${c.id}/${String(args.ts)}`;
-    const m = messages.get(key);
-    if (!m) return fail('message_not_found');
-    const problem = checkMessage(args.text, args.blocks);
-    if (problem) return fail(problem);
-    const edited = {
-      ...m,
-      text: String(args.text ?? ''),
-      blocks: parseBlocks(args.blocks),
-      args,
-      at: now(),
-    };
-    messages.set(key, edited);
-    updates.push(edited);
-    return { body: { ok: true, channel: c.id, ts: m.ts, text: edited.text } };
-  }
-
   function answer(method: string, args: Args): Answer {
-    switch (method) {
-      case 'auth.test':
-        return {
-          body: {
-            ok: true,
-            url: 'https://acme-gas.slack.com/',
-            team: 'Acme Gas',
-            user: 'pipewatch',
-            team_id: 'T0ACME',
-            user_id: 'U0BOT',
-            bot_id: 'B0BOT',
-          },
-        };
-      case 'chat.postMessage':
-        return postMessage(args);
-      case 'chat.update':
-        return update(args);
-      case 'conversations.open': {
-        const ids = String(args.users ?? '')
-          .split(',')
-          .filter(Boolean);
-        const user = users.find((u) => u.id === ids[0]);
-        if (ids.length !== 1 || !user) return fail('user_not_found');
-        const id = `D${user.id}`;
-        channels.set(id, { id, name: id });
-        return { body: { ok: true, channel: { id } } };
-      }
-      case 'users.lookupByEmail': {
-        const user = users.find(
-          (u) => u.email.toLowerCase() === String(args.email ?? '').toLowerCase(),
-        );
-        if (!user) return fail('users_not_found');
-        return {
-          body: {
-            ok: true,
-            user: { id: user.id, name: user.name, profile: { email: user.email } },
-          },
-        };
-      }
-      default:
-        return fail('unknown_method', 404);
-    }
+    if (method === 'chat.postMessage') return messaging.postMessage(args);
+    if (method === 'chat.update') return messaging.update(args);
+    if (method === 'apps.connections.open') return { body: { ok: true, url: socket.issueUrl() } };
+    return methods.answer(method, args) ?? fail('unknown_method', 404);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+  /**
+   * Who may call: the bot token (header or `token` field) for every method but
+   * `apps.connections.open`, which takes only the app-level token and only in the header.
+   */
+  function authorize(method: string, header: string | undefined, field: unknown): Answer | null {
+    if (method === 'apps.connections.open') {
+      if (header === appToken) return null;
+      return header === undefined && (field === undefined || field === '')
+        ? fail('not_authed')
+        : fail('invalid_auth');
+    }
+    const auth = header ?? field;
+    if (auth === undefined || auth === '') return fail('not_authed');
+    return auth === token ? null : fail('invalid_auth');
+  }
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, raw: string, path: string) {
     const contentType = String(req.headers['content-type'] ?? '');
-    const method = new URL(req.url ?? '/', 'http://fake').pathname.replace(/^\/api\//, '');
+    const method = path.replace(/^\/api\//, '');
     let args: Args = {};
     try {
       args = contentType.includes('application/json')
@@ -293,43 +264,78 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       req.socket.destroy();
       return;
     }
-    const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? args.token;
+    const header = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     let out: Answer;
     if (fault && (fault.status !== undefined || fault.error !== undefined)) {
       const status = fault.status ?? 200;
       out = fail(fault.error ?? (status === 429 ? 'ratelimited' : 'fatal_error'), status);
       if (fault.retryAfter !== undefined) out.headers = { 'retry-after': String(fault.retryAfter) };
-    } else if (auth === undefined || auth === '') out = fail('not_authed');
-    else if (auth !== token) out = fail('invalid_auth');
-    else out = answer(method, args);
+    } else {
+      out = authorize(method, header, args.token) ?? answer(method, args);
+    }
     const status = out.status ?? 200;
     if (status === 429) http429 += 1;
     const error = out.body.ok === false ? String(out.body.error) : undefined;
     calls.push({ method, status, ...(error ? { error } : {}), contentType, at: now() });
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...out.headers });
-    res.end(JSON.stringify(out.body));
+    send(res, out);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const respondTo = /^\/respond\/([\w-]+)$/.exec(path)?.[1];
+    if (respondTo !== undefined) {
+      send(res, respond.handle(respondTo, req.method ?? 'GET', raw));
+      return;
+    }
+    await handleApi(req, res, raw, path);
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
+  server.on('upgrade', (req, sock, head) => socket.upgrade(req, sock, head));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}/api/`,
+    url: `http://${origin}/api/`,
     token,
+    appToken,
+    team: { ...FAKE_TEAM },
+    appId: FAKE_APP_ID,
+    channels,
+    users,
     posts,
     updates,
+    ephemerals,
+    views,
+    publishes,
+    responses: respond.responses,
     calls,
     get http429() {
       return http429;
     },
+    socket,
+    responseUrl: (context) => respond.issue(context),
     inject: (fault) => void faults.push({ ...fault }),
     message: (channel, ts) => messages.get(`${channel}/${ts}`),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await socket.close();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
+}
+
+function send(res: ServerResponse, out: Answer): void {
+  res.writeHead(out.status ?? 200, {
+    'content-type': 'application/json; charset=utf-8',
+    ...out.headers,
+  });
+  res.end(JSON.stringify(out.body));
 }
