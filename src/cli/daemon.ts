@@ -111,13 +111,15 @@ export class Daemon {
       `rules: ${loaded.rules.length} in force`,
     );
     const channelDeps = { clock: ctx.clock, logger: ctx.logger };
-    const slackApp = setup.chat ? slackAppSettings(setup.channels.slack) : undefined;
+    // Buttons go on Slack alerts whenever the app is set up, whichever process answers them.
+    const slackSettings = slackAppSettings(setup.channels.slack);
+    const slackApp = setup.chat ? slackSettings : undefined;
     // The chat core exists once the store does; a channel gone before then is retold on the next send.
     let chatCore: ChatCore | undefined;
     const channels = Channels.create(setup.channels, channelDeps, {
       print: setup.print,
       standIn: setup.standIn ?? false,
-      slackInteractive: slackApp !== undefined,
+      slackInteractive: slackSettings !== undefined,
       onChannelGone: (platform, channel, reason) =>
         chatCore?.channelGone(platform, channel, reason),
     });

@@ -2,7 +2,8 @@
  * Block Kit checks as Slack applies them to `chat.postMessage` and `chat.update`: the
  * message needs `text` or `blocks`, text at most 40,000 characters, at most 50 blocks,
  * header text plain and at most 150, section text at most 3000, at most 10 fields of at
- * most 2000, buttons with text at most 75 and an http(s) url at most 3000, unique block
+ * most 2000, buttons with text at most 75 and an http(s) url at most 3000, static selects
+ * of at most 100 options, unique block
  * ids, no empty text. Returns Slack's error code, or `undefined` when Slack would accept.
  */
 
@@ -25,6 +26,29 @@ function badButton(e: Json): boolean {
     }
   }
   return typeof e.action_id === 'string' && e.action_id.length > 255;
+}
+
+/** A static select: a placeholder of at most 150, 1 to 100 options of text at most 75 and value at most 150. */
+function badSelect(e: Json): boolean {
+  if (e.placeholder !== undefined && badText(e.placeholder, 150, ['plain_text'])) return true;
+  const options = e.options;
+  if (!Array.isArray(options) || options.length === 0 || options.length > 100) return true;
+  if (typeof e.action_id === 'string' && e.action_id.length > 255) return true;
+  return options.some(
+    (o) =>
+      !isObject(o) ||
+      badText(o.text, 75, ['plain_text']) ||
+      typeof o.value !== 'string' ||
+      o.value.length > 150,
+  );
+}
+
+/** An interactive element of an actions block: a button or a static select. */
+function badElement(e: unknown): boolean {
+  if (!isObject(e)) return true;
+  if (e.type === 'button') return badButton(e);
+  if (e.type === 'static_select') return badSelect(e);
+  return true;
 }
 
 function badBlock(b: unknown): boolean {
@@ -56,7 +80,7 @@ function badBlock(b: unknown): boolean {
     case 'actions': {
       const els = b.elements;
       if (!Array.isArray(els) || els.length === 0 || els.length > 25) return true;
-      return els.some((e) => !isObject(e) || e.type !== 'button' || badButton(e));
+      return els.some(badElement);
     }
     default:
       return true;
