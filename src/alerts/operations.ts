@@ -50,6 +50,40 @@ export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDrift
   });
 }
 
+/** Queues one alert that a chat channel went away and its subscriptions paused. */
+export function decideChannelGone(
+  ctx: DecisionContext,
+  target: Target,
+  gone: { channel: string; reason: string; paused: number },
+): void {
+  const n = gone.paused;
+  const summary = `${gone.channel} went away (${gone.reason}): its ${n} subscription${n === 1 ? '' : 's'} paused; a subscribe there resumes them, or \`pipewatch subs rm\` removes them.`;
+  const outcome = enqueueAll(
+    ctx,
+    OPERATIONS_RULE,
+    `channel-gone:${gone.channel}:${ctx.now}`,
+    [target],
+    {
+      version: 1,
+      kind: 'operations',
+      state: 'channel-gone',
+      rule: OPERATIONS_RULE,
+      pipeline: { slug: 'chat', name: 'pipewatch chat' },
+      zone: 'UTC',
+      operations: { event: 'channel-gone', summary, ...gone, seen_at: ctx.now },
+    },
+  );
+  ctx.store.audit.record({
+    at: ctx.now,
+    rule: OPERATIONS_RULE,
+    event: 'channel-gone',
+    subject: `channel-gone:${gone.channel}`,
+    notice_id: null,
+    decision: outcome.sent.length > 0 ? 'alert' : 'duplicate',
+    reason: summary,
+  });
+}
+
 /** Queues an unknown-pipeline alert to the operations target. Call inside a transaction. */
 export function decideUnknownPipeline(
   ctx: DecisionContext,

@@ -16,6 +16,7 @@ export type AlertState =
   | 'reminder'
   | 'schema-drift'
   | 'unknown-pipeline'
+  | 'channel-gone'
   | 'ended';
 
 /** The API's catalog changed. */
@@ -40,6 +41,20 @@ export interface UnknownPipelineOperation {
   suggestion: string | null;
   /** `rules/low-oac.yaml:4:28`. */
   at: string;
+  seen_at: UtcIso;
+}
+
+/** A chat channel went away (archived, deleted, the bot removed): its subscriptions paused. */
+export interface ChannelGoneOperation {
+  event: 'channel-gone';
+  /** What happened and what to do, in one sentence. */
+  summary: string;
+  /** `slack:C0GAS`. */
+  channel: string;
+  /** What the platform said: `the channel was archived (is_archived)`. */
+  reason: string;
+  /** How many subscriptions paused. */
+  paused: number;
   seen_at: UtcIso;
 }
 
@@ -97,7 +112,7 @@ export interface AlertPayload {
   };
   deadline?: { field: string; at: UtcIso; before: string; late?: boolean };
   /** For `operations`: what happened to pipewatch or the API, for whoever runs it. */
-  operations?: SchemaDriftOperation | UnknownPipelineOperation;
+  operations?: SchemaDriftOperation | UnknownPipelineOperation | ChannelGoneOperation;
   /** For `silence`: what a silence held back while it lasted. */
   silence?: SilenceSummary;
   /** For `updated`: the fields that changed. */

@@ -4,6 +4,7 @@
  * subscriptions when the channel goes away. Each change is one transaction, checked by
  * the rule schema before anything is stored, and put in force at once.
  */
+import { decideChannelGone } from '../alerts/operations.js';
 import { matchersText } from '../alerts/silences.js';
 import { type Target, targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
@@ -275,8 +276,16 @@ export class ChatRules {
   /** The bot can no longer post to a channel: its subscriptions pause. */
   pause(platform: ChatPlatform, channel: string, reason: string): number {
     const key = channelKey(platform, channel);
-    const paused = this.deps.store.subscriptions.pauseChannel(key, reason, this.now());
+    const { store, opsTarget } = this.deps;
+    const now = this.now();
+    const paused = store.transaction(() => {
+      const n = store.subscriptions.pauseChannel(key, reason, now);
+      if (n > 0 && opsTarget)
+        decideChannelGone({ store, now }, opsTarget, { channel: key, reason, paused: n });
+      return n;
+    });
     if (paused === 0) return 0;
+    this.deps.wake?.();
     this.deps.logger.warn(
       { channel: key, reason, paused },
       `${key}: ${paused} subscription${paused === 1 ? '' : 's'} paused (${reason}); a subscribe there resumes them`,

@@ -35,6 +35,8 @@ export interface ChatCoreDeps {
   policy: ChatPolicy;
   /** Where a channel that went away is reported. */
   opsTarget?: Target | undefined;
+  /** Called when something was queued for delivery (the operations alert of a channel gone). */
+  wake?: (() => void) | undefined;
   /** Subscriptions a channel may have; default 100. */
   maxPerChannel?: number;
 }

@@ -172,6 +172,7 @@ export class Daemon {
       logger: ctx.logger,
       policy: { admins: new Set(setup.chat?.admins ?? []) },
       opsTarget: setup.opsTarget,
+      wake,
     });
     const { feeds, plan } = daemonFeeds(
       { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },

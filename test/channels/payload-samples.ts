@@ -23,6 +23,7 @@ export const SAMPLE_KINDS = [
   'capacity-resolved',
   'operations-schema-drift',
   'operations-unknown-pipeline',
+  'operations-channel-gone',
   'silence-ended',
   'silence-ended-many',
   'digest',
@@ -231,6 +232,23 @@ function payloads(): Record<Single, AlertPayload> {
         seen_at: '2026-11-20T18:29:58Z',
       },
     },
+    'operations-channel-gone': {
+      version: 1,
+      kind: 'operations',
+      state: 'channel-gone',
+      rule: 'pipewatch-operations',
+      pipeline: { slug: 'chat', name: 'pipewatch chat' },
+      zone: 'UTC',
+      operations: {
+        event: 'channel-gone',
+        summary:
+          'slack:C0GAS went away (the channel was archived (is_archived)): its 3 subscriptions paused; a subscribe there resumes them, or `pipewatch subs rm` removes them.',
+        channel: 'slack:C0GAS',
+        reason: 'the channel was archived (is_archived)',
+        paused: 3,
+        seen_at: '2026-11-20T18:31:07Z',
+      },
+    },
     'silence-ended': silenceEnded(),
     'silence-ended-many': silenceLifted(),
   };
@@ -361,8 +379,9 @@ const SUBJECTS: Record<Single, string> = {
   'operations-schema-drift':
     'schema-drift:notices:9b2e4d6f8a0c1e3f5a7b9c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8e0f',
   'operations-unknown-pipeline': 'unknown-pipeline:station-85-watch:transcoo',
-  'silence-ended': 'silence:12',
-  'silence-ended-many': 'silence:14',
+  'operations-channel-gone': 'channel-gone:slack:C0GAS:2026-11-20T18:31:07Z',
+  'silence-ended': 'silence:12:ended',
+  'silence-ended-many': 'silence:14:ended',
 };
 
 /** The alerts of one sample for `target` (a target key): one, or three for a digest. */

@@ -19,7 +19,7 @@ const NOW = '2026-11-20T15:00:00Z';
 let store: Store;
 afterEach(() => store?.close());
 
-function setup(admins: string[] = [], maxPerChannel?: number) {
+function setup(admins: string[] = [], maxPerChannel?: number, opsTarget?: { kind: 'console' }) {
   store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-chat-')));
   for (const [i, slug] of ['transco', 'tgp', 'texas-eastern'].entries())
     store.pipelines.upsert(
@@ -47,6 +47,7 @@ function setup(admins: string[] = [], maxPerChannel?: number) {
     logger: silentLogger,
     policy: { admins: new Set(admins) },
     ...(maxPerChannel ? { maxPerChannel } : {}),
+    ...(opsTarget ? { opsTarget } : {}),
   });
   return { chat, engine, clock };
 }
@@ -212,6 +213,24 @@ describe('a channel that goes away', () => {
       /1 paused subscription of this channel resumed/,
     );
     expect(engine.rules.map((r) => r.name)).toEqual(['sub-1', 'sub-2']);
+  });
+});
+
+describe('a channel gone, for whoever runs pipewatch', () => {
+  it('sends one operations alert, not one per event that says so', () => {
+    const { chat } = setup([], undefined, { kind: 'console' });
+    chat.command(alice, 'subscribe transco');
+    chat.command(alice, 'subscribe tgp');
+    expect(chat.channelGone('slack', 'C0GAS', 'the channel was archived (is_archived)')).toBe(2);
+    expect(chat.channelGone('slack', 'C0GAS', 'the bot was removed')).toBe(0);
+    const ops = store.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload);
+    expect(ops).toEqual([
+      expect.objectContaining({
+        kind: 'operations',
+        state: 'channel-gone',
+        operations: expect.objectContaining({ channel: 'slack:C0GAS', paused: 2 }),
+      }),
+    ]);
   });
 });
 

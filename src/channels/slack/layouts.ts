@@ -156,6 +156,14 @@ export function operationsBlocks(p: AlertPayload): Block[] {
         ['Did you mean', mdLine(o.suggestion ?? '-', 200)],
       ]),
     );
+  } else if (o?.event === 'channel-gone') {
+    blocks.push(
+      fields([
+        ['Channel', mdLine(o.channel, 200)],
+        ['Subscriptions paused', String(o.paused)],
+        ['Why', mdLine(o.reason, 500)],
+      ]),
+    );
   }
   blocks.push(footer([p.rule]));
   return blocks;

@@ -182,7 +182,9 @@ function otherItem(p: AlertPayload, withPipeline: boolean): string {
   const where =
     o?.event === 'schema-drift'
       ? `table ${mdLine(o.table, 100)}`
-      : o && `rule ${mdLine(o.rule, 100)}`;
+      : o?.event === 'channel-gone'
+        ? `channel ${mdLine(o.channel, 100)}`
+        : o && `rule ${mdLine(o.rule, 100)}`;
   const facts = o && where ? [where, `seen ${slackDate(o.seen_at, p.zone)}`] : [];
   return facts.length > 0 ? `*${label}*\n${facts.join(' · ')}` : `*${label}*`;
 }

@@ -207,6 +207,27 @@ const unknownPipeline = doc(
   'UnknownPipeline',
 );
 
+const channelGone = doc(
+  z.strictObject({
+    version,
+    kind: z.literal('operations'),
+    state: z.literal('channel-gone'),
+    rule: text('`pipewatch-operations`: operational alerts come from no rule file.'),
+    pipeline,
+    operations: z.strictObject({
+      event: z.literal('channel-gone'),
+      summary: text('What happened and what to do, in one sentence.'),
+      channel: text('The chat channel: `slack:C0GAS`.'),
+      reason: text('What the platform said: `the channel was archived (is_archived)`.'),
+      paused: doc(z.int().min(1), 'How many of its subscriptions paused.'),
+      seen_at: utc('When pipewatch found it.'),
+    }),
+    sent_at: sentAt,
+  }),
+  'A chat channel went away (archived, deleted, the bot removed from it): its subscriptions paused until someone subscribes there again.',
+  'ChannelGone',
+);
+
 /** The body of every webhook `POST`, one branch per state. */
 export const webhookBodySchema = z.discriminatedUnion('state', [
   noticeNew,
@@ -215,6 +236,7 @@ export const webhookBodySchema = z.discriminatedUnion('state', [
   capacity,
   schemaDrift,
   unknownPipeline,
+  channelGone,
   silenceEnded,
 ]);
 docs.add(webhookBodySchema, {

@@ -123,6 +123,29 @@ export function webhookBody(p: AlertPayload, sentAt: UtcIso): WebhookBody {
         sent_at: sentAt,
       };
     }
+    case 'channel-gone': {
+      const o = need(
+        p,
+        p.operations?.event === 'channel-gone' ? p.operations : undefined,
+        'operations',
+      );
+      return {
+        version: 1,
+        kind: expectKind(p, 'operations'),
+        state: 'channel-gone',
+        rule,
+        pipeline,
+        operations: {
+          event: 'channel-gone',
+          summary: o.summary,
+          channel: o.channel,
+          reason: o.reason,
+          paused: o.paused,
+          seen_at: o.seen_at,
+        },
+        sent_at: sentAt,
+      };
+    }
     case 'ended': {
       const s = need(p, p.silence, 'silence');
       return {

@@ -27,6 +27,7 @@ const STATES = [
   'resolved',
   'schema-drift',
   'unknown-pipeline',
+  'channel-gone',
   'ended',
 ] as const satisfies readonly AlertState[];
 

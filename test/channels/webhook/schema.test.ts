@@ -144,6 +144,7 @@ describe('docs/webhook.schema.json', () => {
       'resolved',
       'schema-drift',
       'unknown-pipeline',
+      'channel-gone',
       'ended',
     ]);
     for (const b of branches) expect(b.required).toEqual(expect.arrayContaining(['kind', 'state']));
