@@ -13,6 +13,7 @@ import { ExitCode, exitOutcome, failureCode } from './exit-status.js';
 import { rulesCommand } from './rules.js';
 import { runCommand } from './run.js';
 import { sendTestCommand } from './send-test.js';
+import { silenceCommand } from './silence.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
 import { whyCommand } from './why.js';
@@ -34,6 +35,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     sendTestCommand(ctx),
     rulesCommand(ctx),
     whyCommand(ctx),
+    silenceCommand(ctx),
     apiCommand(ctx),
     simulateCommand(ctx),
     demoCommand(ctx),
