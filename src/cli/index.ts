@@ -16,6 +16,7 @@ import { sendTestCommand } from './send-test.js';
 import { silenceCommand } from './silence.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
+import { subsCommand } from './subs.js';
 import { whyCommand } from './why.js';
 
 export { ExitCode } from './exit-status.js';
@@ -35,6 +36,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     sendTestCommand(ctx),
     rulesCommand(ctx),
     whyCommand(ctx),
+    subsCommand(ctx),
     silenceCommand(ctx),
     apiCommand(ctx),
     simulateCommand(ctx),
