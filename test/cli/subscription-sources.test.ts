@@ -1,6 +1,8 @@
 /**
- * A stored subscription that no longer validates is reported (not in force, as the
- * daemon treats it) rather than failing `rules test` or `why`.
+ * The subscriptions as rule sources beyond notices: `status` plans the capacity a
+ * subscription asks for and names it with where it came from, and a stored subscription
+ * that no longer validates is reported (not in force, as the daemon treats it) rather
+ * than failing `rules test` or `why`.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +20,20 @@ import {
 const at = { clock: new InstantClock(new Date('2026-11-25T12:00:00Z')) };
 
 describe('subscriptions as rule sources', () => {
+  it('status plans the capacity a subscription asks for, naming it with its source', async () => {
+    const dir = dataDirWith({ pipelines: ['transco'], subscriptions: SUBSCRIPTIONS });
+    const env = { PIPEWATCH_DATA_DIR: dir, PIPEWATCH_RULES_DIR: rulesDir(FILE_RULES) };
+    const run = await cli(['status'], env, at);
+    expect(run.stdout).toContain(
+      '  transco: latest, timely, evening (sub-3 (slack:C0OPS12345 by U0BOB, 2026-11-23))\n',
+    );
+    expect(run.stdout).toContain('subscriptions: 4, silences in force: 0\n');
+    const json = JSON.parse((await cli(['status', '--json'], env, at)).stdout);
+    expect(json.capacity_plan.pipelines[0].requested_by).toEqual([
+      { by: 'sub-3', cycles: ['timely', 'evening'] },
+    ]);
+  });
+
   it('rules test reports a subscription that no longer validates and judges the rest', async () => {
     const dir = dataDirWith({
       subscriptions: [

@@ -4,7 +4,8 @@
  * back a rule file's alert while a subscription alerts; subscriptions made afterwards,
  * a paused one and a reminder for one notice are added. `why` and `rules test` judge the
  * subscriptions with the rule files, each shown with where it came from, say "muted by
- * silence 1 until …" and "did not exist yet".
+ * silence 1 until …" and "did not exist yet"; `status` and the daemon's `/status` count
+ * them, and see changes the command line makes while the daemon runs.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +13,15 @@ import type { Simulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
 import type { NewSubscription } from '../../src/store/subscriptions.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
-import { cli } from './run-cli.js';
+import { ManualClock } from '../support/clock.js';
+import { cli, startCli, until } from './run-cli.js';
 import { at, sql, tempDir } from './stored-fixture.js';
 import { FILE_RULES } from './subscription-fixture.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const RUN_AT = new Date(START.getTime() + 60_000);
 const SILENCE_END = '2026-11-20T19:01:00Z';
+const STATUS_TOKEN = 'status-token-of-the-subscriptions-test';
 
 let sim: Simulator;
 let env: Record<string, string>;
@@ -266,5 +269,68 @@ describe('pipewatch rules test, with subscriptions and silences', () => {
       'sub-5',
       'cli by bob, 2026-11-20',
     ]);
+  });
+});
+
+describe('pipewatch status and the daemon’s /status', () => {
+  it('count the subscriptions, the paused ones by channel with the reason, and the silences in force', async () => {
+    const run = await cli(['status'], env, at(RUN_AT));
+    expect(run.stdout).toContain('subscriptions: 6 (1 paused), silences in force: 2\n');
+    expect(run.stdout).toContain(
+      '  paused: slack:C0GONE1234, 1 subscription, since 2026-11-20T16:00:00Z (channel_archived)\n',
+    );
+    const json = JSON.parse((await cli(['status', '--json'], env, at(RUN_AT))).stdout);
+    expect(json.subscriptions).toEqual({
+      total: 6,
+      paused: 1,
+      paused_channels: [
+        {
+          channel: 'slack:C0GONE1234',
+          subscriptions: 1,
+          paused_at: '2026-11-20T16:00:00Z',
+          reason: 'channel_archived',
+        },
+      ],
+    });
+    expect(json.silences).toEqual({ in_force: 2 });
+    const later = JSON.parse(
+      (await cli(['status', '--json'], env, at(new Date('2026-11-20T19:30:00Z')))).stdout,
+    );
+    expect(later.silences).toEqual({ in_force: 0 });
+  });
+
+  it('the daemon’s /status sees what the command line changes while it runs', async () => {
+    const now = new Date(RUN_AT.getTime() + 60_000);
+    const stop = new AbortController();
+    const running = startCli(
+      ['run'],
+      { ...env, LOG_LEVEL: 'info', PIPEWATCH_HTTP_PORT: '0', PIPEWATCH_STATUS_TOKEN: STATUS_TOKEN },
+      { clock: new ManualClock(now), signal: stop.signal },
+    );
+    try {
+      await until(() => /pipewatch running/.test(running.stderr.text), running);
+      const url = /"http":"(http:\/\/[^"]+)"/.exec(running.stderr.text)![1]!;
+      const full = async () =>
+        (await (
+          await fetch(`${url}/status`, { headers: { authorization: `Bearer ${STATUS_TOKEN}` } })
+        ).json()) as { subscriptions: { total: number; paused: number }; silences: unknown };
+      expect((await full()).subscriptions).toMatchObject({ total: 6, paused: 1 });
+      const open = await (await fetch(`${url}/status`)).text();
+      expect(JSON.parse(open)).toMatchObject({
+        subscriptions: { total: 6, paused: 1 },
+        silences: { in_force: 2 },
+      });
+      expect(open).not.toContain('C0GONE1234');
+      expect(open).not.toContain('channel_archived');
+
+      expect((await cli(['subs', 'rm', '4'], env, at(now))).code).toBe(0);
+      expect((await cli(['silence', 'expire', '1'], env, at(now))).code).toBe(0);
+      const after = await full();
+      expect(after.subscriptions).toMatchObject({ total: 5, paused: 1 });
+      expect(after.silences).toEqual({ in_force: 1 });
+    } finally {
+      stop.abort();
+      await running.done;
+    }
   });
 });
