@@ -79,6 +79,18 @@ function withSilences(
   return { ...v, reason: `${v.reason}; ${parts.join('; ')}` };
 }
 
+/** The rules of each compiled set by name, made once per set rather than once per notice. */
+const rulesByName = new WeakMap<CompiledRules, Map<string, Rule>>();
+
+function byNameOf(compiled: CompiledRules): Map<string, Rule> {
+  let byName = rulesByName.get(compiled);
+  if (!byName) {
+    byName = new Map(compiled.all.map((r) => [r.name, r]));
+    rulesByName.set(compiled, byName);
+  }
+  return byName;
+}
+
 /** Every rule's verdict on `notice`, subscriptions included, adjusted as described above. */
 export function judgeNotice(
   compiled: CompiledRules,
@@ -89,7 +101,7 @@ export function judgeNotice(
   const own = compiled.deadlinesByNotice.get(notice.id);
   if (own && own.length > 0)
     verdicts.push(...explainNotice(compileRules(own.map(unbound)), notice, o));
-  const byName = new Map(compiled.all.map((r) => [r.name, r]));
+  const byName = byNameOf(compiled);
   const stored = 'baseline' in notice ? notice : undefined;
   return verdicts.map((v) => {
     const rule = byName.get(v.rule);
