@@ -13,8 +13,10 @@ import { ExitCode, exitOutcome, failureCode } from './exit-status.js';
 import { rulesCommand } from './rules.js';
 import { runCommand } from './run.js';
 import { sendTestCommand } from './send-test.js';
+import { silenceCommand } from './silence.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
+import { subsCommand } from './subs.js';
 import { whyCommand } from './why.js';
 
 export { ExitCode } from './exit-status.js';
@@ -34,6 +36,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     sendTestCommand(ctx),
     rulesCommand(ctx),
     whyCommand(ctx),
+    subsCommand(ctx),
+    silenceCommand(ctx),
     apiCommand(ctx),
     simulateCommand(ctx),
     demoCommand(ctx),

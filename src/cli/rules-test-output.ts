@@ -13,6 +13,7 @@ import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
 import { clip, toJson } from './format.js';
+import type { RuleNames } from './rule-sources.js';
 import { type Renderer, renderedJson, renderedText } from './rules-test-render.js';
 
 /** One notice and the verdicts of the notice and deadline rules on it. */
@@ -44,6 +45,13 @@ export interface RuleSummary {
   at_or_above?: number;
 }
 
+/** How rules are named in the output: subscriptions with their label, and each rule's source. */
+export interface ShownRules {
+  names: RuleNames;
+  /** Rule name → `rules/gas.yaml:3:5` or a subscription's label. */
+  sources: ReadonlyMap<string, string>;
+}
+
 /** Outcomes worth listing a notice for when many are judged; the rest are only counted. */
 const LISTED: ReadonlySet<Outcome> = new Set(['fires', 'scheduled', 'alerted', 'not-in-force']);
 
@@ -65,7 +73,7 @@ export function summarise(
     for (const v of verdicts) {
       const s = entry(v);
       s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
-      const field = /^not matched on (\w+)/.exec(v.reason)?.[1];
+      const field = /\bnot matched on (\w+)/.exec(v.reason)?.[1];
       if (v.outcome === 'not-matched' && field)
         s.not_matched[field] = (s.not_matched[field] ?? 0) + 1;
     }
@@ -78,7 +86,7 @@ export function summarise(
   return [...byRule.values()];
 }
 
-function summaryLine(s: RuleSummary): string {
+function summaryLine(s: RuleSummary, shown: ShownRules): string {
   const parts: string[] = [];
   const always: Outcome = s.kind === 'capacity' ? 'next-cycle' : 'fires';
   for (const outcome of Object.keys(OUTCOME_LABELS) as Outcome[]) {
@@ -92,7 +100,7 @@ function summaryLine(s: RuleSummary): string {
     parts.push(`${OUTCOME_LABELS[outcome]} ${n}${detail}`);
   }
   if (s.at_or_above !== undefined) parts.push(`at or above the threshold ${s.at_or_above}`);
-  return `  ${s.rule}: ${parts.join(' · ')}`;
+  return `  ${shown.names.show(s.rule)}: ${parts.join(' · ')}`;
 }
 
 function header(r: NoticeReport, scope: TestScope): string[] {
@@ -117,21 +125,26 @@ export function printText(
   capacity: readonly CapacityJudgement[],
   summary: readonly RuleSummary[],
   renderer: Renderer | undefined,
+  shown: ShownRules,
 ): void {
   let listed = 0;
   for (const r of reports) {
-    const shown = scope.single ? r.verdicts : r.verdicts.filter((v) => v.outcome !== 'not-matched');
-    if (!scope.single && !shown.some((v) => LISTED.has(v.outcome))) continue;
+    const verdicts = scope.single
+      ? r.verdicts
+      : r.verdicts.filter((v) => v.outcome !== 'not-matched');
+    if (!scope.single && !verdicts.some((v) => LISTED.has(v.outcome))) continue;
     listed++;
     for (const line of header(r, scope)) ctx.out(line);
-    for (const v of shown) {
-      ctx.out(`  ${verdictLine(v)}`);
+    for (const v of verdicts) {
+      ctx.out(`  ${shown.names.line(v.rule, verdictLine(v))}`);
       for (const m of renderer?.verdict(v) ?? []) ctx.out(renderedText(m));
     }
   }
   for (const c of capacity) {
     const cycles = c.cycles.map((x) => `${x.pipeline} ${x.cycle} ${x.gas_day}`).join(', ');
-    ctx.out(`\n${c.rule} (capacity ${c.threshold}; latest stored cycles: ${cycles || 'none'}):`);
+    ctx.out(
+      `\n${shown.names.show(c.rule)} (capacity ${c.threshold}; latest stored cycles: ${cycles || 'none'}):`,
+    );
     if (c.cycles.length === 0) ctx.out('  no stored cycle of its pipelines and cycles');
     else if (c.verdicts.length === 0)
       ctx.out(`  nothing below the threshold (${c.locations} locations)`);
@@ -152,12 +165,17 @@ export function printText(
   ctx.out(
     `\n${what}, at ${scope.now}${hidden > 0 ? ` (${hidden} with nothing to show are only counted)` : ''}:`,
   );
-  for (const s of summary) ctx.out(summaryLine(s));
+  for (const s of summary) ctx.out(summaryLine(s, shown));
 }
 
-function verdictJson(v: Verdict, renderer: Renderer | undefined): Record<string, unknown> {
+function verdictJson(
+  v: Verdict,
+  renderer: Renderer | undefined,
+  shown: ShownRules,
+): Record<string, unknown> {
   const { alert: _alert, ...rest } = v;
-  return renderer ? { ...rest, rendered: renderer.verdict(v).map(renderedJson) } : rest;
+  const out = { ...rest, source: shown.sources.get(v.rule) ?? null };
+  return renderer ? { ...out, rendered: renderer.verdict(v).map(renderedJson) } : out;
 }
 
 /** The report as JSON: ISO 8601 UTC datetimes, `null` for absent ones. */
@@ -167,6 +185,7 @@ export function toJsonReport(
   capacity: readonly CapacityJudgement[],
   summary: readonly RuleSummary[],
   renderer: Renderer | undefined,
+  shown: ShownRules,
 ): string {
   return toJson({
     now: scope.now,
@@ -181,16 +200,17 @@ export function toJsonReport(
       stored: r.stored,
       baseline: 'baseline' in r.notice ? r.notice.baseline : null,
       first_seen_at: 'first_seen_at' in r.notice ? r.notice.first_seen_at : null,
-      verdicts: r.verdicts.map((v) => verdictJson(v, renderer)),
+      verdicts: r.verdicts.map((v) => verdictJson(v, renderer, shown)),
     })),
     capacity: capacity.map((c) => ({
       rule: c.rule,
+      source: shown.sources.get(c.rule) ?? null,
       threshold: c.threshold,
       cycles: c.cycles,
       locations: c.locations,
-      verdicts: c.verdicts.map((v) => verdictJson(v, undefined)),
+      verdicts: c.verdicts.map((v) => verdictJson(v, undefined, shown)),
       ...(renderer ? { rendered: renderer.capacity(c.rule, c.alerts).map(renderedJson) } : {}),
     })),
-    summary,
+    summary: summary.map((s) => ({ ...s, source: shown.sources.get(s.rule) ?? null })),
   });
 }

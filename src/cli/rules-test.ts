@@ -1,14 +1,16 @@
 /**
- * `pipewatch rules test`: a dry run of the rules over stored notices (or one notice, or
- * notices in a JSON file) and the latest stored capacity, saying for each rule what the
- * daemon would do: fire, remind later, nothing because it already alerted, because the
- * notice came with the baseline or is too old, or why the rule does not match. Sends
- * nothing and writes nothing (`--render` writes emails' HTML parts to files).
+ * `pipewatch rules test`: a dry run of the rules (the rule files' and the subscriptions
+ * stored in the database, each shown with where it came from) over stored notices (or
+ * one notice, or notices in a JSON file) and the latest stored capacity, saying for each
+ * rule what the daemon would do: fire, remind later, nothing because it already alerted,
+ * because the notice came with the baseline or is too old, because a subscription did
+ * not exist yet, or why the rule does not match. Sends nothing and writes nothing
+ * (`--render` writes emails' HTML parts to files).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { explainNotice, noticeHistories } from '../alerts/explain.js';
+import { noticeHistories } from '../alerts/explain.js';
 import { type CapacityJudgement, explainCapacity } from '../alerts/explain-capacity.js';
 import { compileRules } from '../alerts/rules.js';
 import { parseDuration } from '../lib/duration.js';
@@ -19,8 +21,10 @@ import { DATABASE_FILE, Store } from '../store/index.js';
 import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
 import type { CliContext } from './context.js';
 import { readNoticeFile } from './notice-file.js';
+import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
 import { type NoticeReport, printText, summarise, toJsonReport } from './rules-test-output.js';
 import { Renderer } from './rules-test-render.js';
+import { judgeNotice } from './subscription-verdicts.js';
 
 interface TestOptions {
   notice?: number;
@@ -85,7 +89,6 @@ function runTest(ctx: CliContext, opts: TestOptions): void {
     ctx.exitCode = 1;
     return;
   }
-  const compiled = compileRules(loaded.rules);
   const now = ctx.clock.now();
   const dbFile = join(config.dataDir, DATABASE_FILE);
   const file = opts.file === undefined ? undefined : resolve(ctx.io.cwd, opts.file);
@@ -97,9 +100,13 @@ function runTest(ctx: CliContext, opts: TestOptions): void {
     ctx.exitCode = 1;
     return;
   }
-  // With --file the store only lends the pipelines' zones, when there is one.
+  // With --file the store lends the pipelines' zones, the subscriptions and the silences, when there is one.
   const store = existsSync(dbFile) ? Store.openReadonly(config.dataDir) : undefined;
   try {
+    const sources = withSubscriptions(loaded, store);
+    for (const s of sources.invalid) ctx.err(`pipewatch: ${invalidLine(s)}`);
+    const compiled = compileRules(sources.rules);
+    const silences = store?.silences.active(toUtcIso(now)) ?? [];
     let list = notices;
     if (!list) {
       const s = store!;
@@ -126,11 +133,12 @@ function runTest(ctx: CliContext, opts: TestOptions): void {
     const reports: NoticeReport[] = list.map((notice) => ({
       notice,
       stored: !file,
-      verdicts: explainNotice(compiled, notice, {
+      verdicts: judgeNotice(compiled, notice, {
         now,
         maxAlertAgeMs: config.maxAlertAgeMs,
         zone: store?.pipelines.zoneOf(notice.pipeline_slug) ?? DEFAULT_PIPELINE_ZONE,
         ...(history ? { history: history(notice.id) } : {}),
+        silences,
       }),
     }));
     const capacity: CapacityJudgement[] =
@@ -151,8 +159,12 @@ function runTest(ctx: CliContext, opts: TestOptions): void {
       single: opts.notice !== undefined || (file !== undefined && list.length === 1),
     };
     const summary = summarise(reports, capacity);
-    if (opts.json) ctx.out(toJsonReport(scope, reports, capacity, summary, renderer));
-    else printText(ctx, scope, reports, capacity, summary, renderer);
+    const names = {
+      names: new RuleNames(sources.subscriptions),
+      sources: new Map(compiled.all.map((r) => [r.name, sourceOf(r)])),
+    };
+    if (opts.json) ctx.out(toJsonReport(scope, reports, capacity, summary, renderer, names));
+    else printText(ctx, scope, reports, capacity, summary, renderer, names);
   } finally {
     store?.close();
   }

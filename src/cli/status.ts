@@ -4,7 +4,8 @@
  * outbox: pending (with the oldest one's age), sent, and dead by kind of failure (each
  * kind with the reason of its latest), and the delivery targets that are stuck (an alert
  * undelivered for longer than `PIPEWATCH_DELIVERY_STUCK_AFTER`), each with the age of its
- * oldest undelivered alert.
+ * oldest undelivered alert; the subscriptions (the paused ones by channel, with the
+ * reason) and the silences in force.
  * Exits 1 when a feed is unhealthy or a target is stuck, as `/healthz` answers 503.
  */
 import { Command } from 'commander';
@@ -14,13 +15,14 @@ import {
   type CapacityPlanReport,
   feedSchedule,
   planReport,
+  type SubscriptionsStatus,
   statusReport,
 } from '../ingest/feeds.js';
 import { formatDuration } from '../lib/duration.js';
-import { loadRules } from '../rules/loader.js';
 import type { Store } from '../store/index.js';
 import { type CliContext, openExistingStore } from './context.js';
 import { table, toJson } from './format.js';
+import { loadRuleSources, RuleNames } from './rule-sources.js';
 
 /** Registers `status`. */
 export function statusCommand(ctx: CliContext): Command {
@@ -64,7 +66,8 @@ export function statusCommand(ctx: CliContext): Command {
         ctx.out(
           `\nstored: ${c.pipelines} pipelines, ${c.notices} notices, ${c.capacity_cycles} capacity cycles`,
         );
-        printPlan(ctx, report.capacity_plan);
+        printPlan(ctx, report.capacity_plan, new RuleNames(store.subscriptions.all()));
+        printSubscriptions(ctx, report);
         const o = report.outbox;
         const oldest = o.oldest_pending_at
           ? ` (oldest ${formatDuration(Math.max(0, Math.round((now.getTime() - Date.parse(o.oldest_pending_at)) / 1000) * 1000))} ago)`
@@ -104,17 +107,33 @@ function printStuck(ctx: CliContext, backlog: DeliveryBacklog): void {
   }
 }
 
-/** The plan the daemon would follow with the rule files as they are; null when they are invalid. */
+/**
+ * The plan the daemon would follow with the rule files as they are and the subscriptions
+ * in force; null when the rule files are invalid.
+ */
 function currentPlan(ctx: CliContext, store: Store): CapacityPlanReport | null {
   const { config } = ctx;
-  const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
-  if (loaded.problems.length > 0) return null;
+  const sources = loadRuleSources(ctx, store);
+  if (sources.fileProblems.length > 0) return null;
   const tracked = store.pipelines.all().map((p) => p.slug);
-  const plan = capacityPlan(loaded.rules, config.capacityPipelines, tracked);
+  const plan = capacityPlan(sources.rules, config.capacityPipelines, tracked);
   return planReport(store, plan, config.capacityIntervalMs);
 }
 
-function printPlan(ctx: CliContext, plan: CapacityPlanReport | null): void {
+/** `subscriptions: 4 (1 paused), silences in force: 2`, and each paused channel with its reason. */
+function printSubscriptions(ctx: CliContext, report: SubscriptionsStatus): void {
+  const { subscriptions: s, silences } = report;
+  const paused = s.paused > 0 ? ` (${s.paused} paused)` : '';
+  ctx.out(`subscriptions: ${s.total}${paused}, silences in force: ${silences.in_force}`);
+  for (const c of s.paused_channels) {
+    const n = c.subscriptions === 1 ? '1 subscription' : `${c.subscriptions} subscriptions`;
+    ctx.out(
+      `  paused: ${c.channel}, ${n}, since ${c.paused_at}${c.reason ? ` (${c.reason})` : ''}`,
+    );
+  }
+}
+
+function printPlan(ctx: CliContext, plan: CapacityPlanReport | null, names: RuleNames): void {
   if (plan === null) {
     ctx.out("capacity plan: unknown, the rule files are invalid (see 'pipewatch rules validate')");
     return;
@@ -126,7 +145,7 @@ function printPlan(ctx: CliContext, plan: CapacityPlanReport | null): void {
       : `capacity plan: ${n} pipeline${n === 1 ? '' : 's'}, about ${plan.requests_per_hour} requests an hour`,
   );
   for (const p of plan.pipelines) {
-    const by = [...new Set(p.requested_by.map((r) => r.by))].join('; ');
+    const by = [...new Set(p.requested_by.map((r) => names.show(r.by)))].join('; ');
     const missing = p.capacity_missing_at
       ? `; the API had no capacity data for it at ${p.capacity_missing_at}`
       : '';
@@ -135,5 +154,7 @@ function printPlan(ctx: CliContext, plan: CapacityPlanReport | null): void {
     );
   }
   for (const rule of plan.waiting_for_pipeline_list)
-    ctx.out(`  ${rule}: names no pipeline; every tracked one once the pipeline list is read`);
+    ctx.out(
+      `  ${names.show(rule)}: names no pipeline; every tracked one once the pipeline list is read`,
+    );
 }

@@ -1,23 +1,30 @@
 /**
  * `pipewatch why <notice-id>`: each rule's decision on a notice and the reason: from the
- * audit trail for what happened, and from the current rules for rules that never saw it
- * (the baseline, a notice too old, a rule added later, a pipeline or type it cannot match).
+ * audit trail for what happened (alerts held back by a silence included: "muted by
+ * silence 12 until …"), and from the current rules, the subscriptions' with them, for
+ * rules that never saw it (the baseline, a notice too old, a rule added later, a
+ * subscription made after it, a pipeline or type it cannot match). A subscription is
+ * shown with where it came from.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import {
-  deliveryView,
-  explainNotice,
-  noticeHistory,
-  type Verdict,
-  verdictLine,
-} from '../alerts/explain.js';
+import { deliveryView, no, noticeHistory, type Verdict, verdictLine } from '../alerts/explain.js';
 import { compileRules } from '../alerts/rules.js';
-import { loadRules } from '../rules/loader.js';
+import { toUtcIso } from '../lib/time.js';
+import { subscriptionRule } from '../rules/subscription.js';
 import { formatProblem, type RuleProblem } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import { type CliContext, openExistingStore } from './context.js';
 import { clip, table, toJson } from './format.js';
+import {
+  type InvalidSubscription,
+  invalidLine,
+  loadRuleSources,
+  RuleNames,
+  type RuleSources,
+  sourceOf,
+} from './rule-sources.js';
+import { judgeNotice } from './subscription-verdicts.js';
 
 /** Registers `why`. */
 export function whyCommand(ctx: CliContext): Command {
@@ -40,9 +47,10 @@ export function whyCommand(ctx: CliContext): Command {
           ctx.exitCode = 1;
           return;
         }
-        const report = explain(ctx, store, notice);
+        const sources = loadRuleSources(ctx, store);
+        const report = explain(ctx, store, notice, sources);
         if (opts.json) ctx.out(toJson(report));
-        else print(ctx, report);
+        else print(ctx, report, new RuleNames(sources.subscriptions));
       } finally {
         store.close();
       }
@@ -52,35 +60,64 @@ export function whyCommand(ctx: CliContext): Command {
 interface WhyReport {
   notice: StoredNotice;
   decisions: ReturnType<Store['audit']['forNotice']>;
-  /** Null when the rule files are invalid: `rule_problems` says why. */
-  verdicts: Array<Omit<Verdict, 'alert'>> | null;
+  /**
+   * Null when the rule files are invalid: `rule_problems` says why. Each with where its
+   * rule came from: a file position, or a subscription's label.
+   */
+  verdicts: Array<Omit<Verdict, 'alert'> & { source: string | null }> | null;
   rule_problems: RuleProblem[];
+  /** Stored subscriptions that are not in force because their rule no longer validates. */
+  subscription_problems: InvalidSubscription[];
   deliveries: Array<ReturnType<typeof deliveryView> & { rule: string; detail: string | null }>;
 }
 
-function explain(ctx: CliContext, store: Store, notice: StoredNotice): WhyReport {
+/** Paused subscriptions judge nothing: each says so, with since when and why. */
+function pausedVerdicts(sources: RuleSources): Array<Verdict & { source: string }> {
+  return sources.subscriptions.flatMap((row) => {
+    if (row.paused_at === null) return [];
+    const rule = subscriptionRule(row);
+    if (!('kind' in rule)) return [];
+    const why = row.paused_reason ? ` (${row.paused_reason})` : '';
+    const reason = `paused since ${row.paused_at}${why}: it judges nothing until its channel is back`;
+    return [{ ...no(rule, 'not-applicable', reason), source: sourceOf(rule) }];
+  });
+}
+
+function explain(
+  ctx: CliContext,
+  store: Store,
+  notice: StoredNotice,
+  sources: RuleSources,
+): WhyReport {
   const { config } = ctx;
-  const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
   const history = noticeHistory(store, notice.id);
+  const now = ctx.clock.now();
+  const compiled = compileRules(sources.rules);
+  const origin = new Map(compiled.all.map((r) => [r.name, sourceOf(r)]));
   const verdicts =
-    loaded.problems.length > 0
+    sources.fileProblems.length > 0
       ? null
-      : explainNotice(compileRules(loaded.rules), notice, {
-          now: ctx.clock.now(),
-          maxAlertAgeMs: config.maxAlertAgeMs,
-          zone: store.pipelines.zoneOf(notice.pipeline_slug),
-          history,
-        }).map(({ alert: _alert, ...v }) => v);
+      : [
+          ...judgeNotice(compiled, notice, {
+            now,
+            maxAlertAgeMs: config.maxAlertAgeMs,
+            zone: store.pipelines.zoneOf(notice.pipeline_slug),
+            history,
+            silences: store.silences.active(toUtcIso(now)),
+          }).map(({ alert: _alert, ...v }) => ({ ...v, source: origin.get(v.rule) ?? null })),
+          ...pausedVerdicts(sources),
+        ];
   return {
     notice,
     decisions: history.audit,
     verdicts,
-    rule_problems: loaded.problems,
+    rule_problems: sources.fileProblems,
+    subscription_problems: sources.invalid,
     deliveries: history.outbox.map((d) => ({ ...deliveryView(d), rule: d.rule, detail: d.detail })),
   };
 }
 
-function print(ctx: CliContext, report: WhyReport): void {
+function print(ctx: CliContext, report: WhyReport, names: RuleNames): void {
   const { notice } = report;
   ctx.out(`notice #${notice.id} ${notice.pipeline_slug}: ${clip(notice.subject, 90)}`);
   ctx.out(
@@ -103,7 +140,13 @@ function print(ctx: CliContext, report: WhyReport): void {
     ctx.out(
       table(
         ['at', 'rule', 'event', 'decision', 'reason'],
-        report.decisions.map((a) => [a.at, a.rule, a.event, a.decision, clip(a.reason, 240)]),
+        report.decisions.map((a) => [
+          a.at,
+          names.show(a.rule),
+          a.event,
+          a.decision,
+          clip(a.reason, 240),
+        ]),
       )
         .split('\n')
         .map((l) => `  ${l}`)
@@ -117,8 +160,9 @@ function print(ctx: CliContext, report: WhyReport): void {
     );
   } else if (report.verdicts.length > 0) {
     ctx.out('\nVerdicts of the rules as they stand now:');
-    for (const v of report.verdicts) ctx.out(`  ${verdictLine(v)}`);
+    for (const v of report.verdicts) ctx.out(`  ${names.line(v.rule, verdictLine(v))}`);
   }
+  for (const s of report.subscription_problems) ctx.out(`  ${invalidLine(s)}`);
 
   if (report.deliveries.length > 0) {
     ctx.out('\nDeliveries:');

@@ -117,5 +117,8 @@ export function publicStatus(full: FullStatus, health: HealthReport) {
     // Stuck targets by channel kind and age only, as /healthz gives them.
     delivery: health.delivery ?? null,
     rules: full.rules,
+    // Counts only: paused channels and their reasons name channels.
+    subscriptions: { total: full.subscriptions.total, paused: full.subscriptions.paused },
+    silences: { in_force: full.silences.in_force },
   };
 }

@@ -2,7 +2,7 @@
  * The four feeds the daemon schedules, built from the configuration: notices (the
  * configured interval), capacity (its interval, for what the capacity plan says),
  * pipelines (daily) and the catalog (hourly). Also the status report that `/status` and
- * `pipewatch status` print.
+ * `pipewatch status` print, with the subscriptions and silences stored.
  */
 import type { Config } from '../config/index.js';
 import { toUtcIso } from '../lib/time.js';
@@ -118,8 +118,59 @@ export interface CapacityPlanReport {
   requests_per_hour: number;
 }
 
+/** A chat channel whose subscriptions are paused (the bot was removed, or it was archived). */
+export interface PausedChannel {
+  /** `slack:C0GAS`; a subscription with no channel is listed by its target. */
+  channel: string;
+  subscriptions: number;
+  /** When the first of them was paused. */
+  paused_at: string;
+  reason: string | null;
+}
+
+/** The subscriptions and silences stored, as `status` shows them. */
+export interface SubscriptionsStatus {
+  subscriptions: { total: number; paused: number; paused_channels: PausedChannel[] };
+  silences: { in_force: number };
+}
+
+/** How many subscriptions there are and which channels are paused; how many silences are in force. */
+export function subscriptionsStatus(store: Store, now: Date): SubscriptionsStatus {
+  const byChannel = new Map<string, PausedChannel>();
+  let total = 0;
+  for (const s of store.subscriptions.all()) {
+    total++;
+    if (s.paused_at === null) continue;
+    const channel = s.channel ?? s.target;
+    const seen = byChannel.get(channel);
+    if (!seen) {
+      byChannel.set(channel, {
+        channel,
+        subscriptions: 1,
+        paused_at: s.paused_at,
+        reason: s.paused_reason,
+      });
+      continue;
+    }
+    seen.subscriptions++;
+    if (s.paused_at < seen.paused_at)
+      Object.assign(seen, { paused_at: s.paused_at, reason: s.paused_reason });
+  }
+  const paused_channels = [...byChannel.values()].sort((a, b) =>
+    a.channel.localeCompare(b.channel),
+  );
+  return {
+    subscriptions: {
+      total,
+      paused: paused_channels.reduce((n, c) => n + c.subscriptions, 0),
+      paused_channels,
+    },
+    silences: { in_force: store.silences.active(toUtcIso(now)).length },
+  };
+}
+
 /** Everything `/status` and `pipewatch status --json` report. */
-export interface StatusReport {
+export interface StatusReport extends SubscriptionsStatus {
   generated_at: string;
   healthy: boolean;
   feeds: Array<
@@ -193,5 +244,6 @@ export function statusReport(
     feeds,
     counts: store.counts(),
     capacity_plan: scheduled?.capacityPlan ?? null,
+    ...subscriptionsStatus(store, now),
   };
 }

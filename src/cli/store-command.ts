@@ -1,0 +1,46 @@
+/**
+ * What the commands that change subscriptions and silences share: the database the
+ * daemon uses, opened for the length of one command (WAL lets the daemon go on reading
+ * and writing meanwhile), and who is typing, recorded as the author of what they make.
+ */
+import { userInfo } from 'node:os';
+import type { Store } from '../store/index.js';
+import { type CliContext, openExistingStore } from './context.js';
+
+/**
+ * Runs `work` on the configured database and closes it; when there is none, says so and
+ * sets exit status 1 (nothing is created: subscriptions and silences belong to a daemon's
+ * database, and a mistyped `PIPEWATCH_DATA_DIR` would otherwise start an empty one).
+ */
+export function withStore(ctx: CliContext, work: (store: Store) => void): void {
+  const store = openExistingStore(ctx);
+  if (!store) return;
+  try {
+    work(store);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The operating-system user running the command, as the author of a silence or a
+ * subscription made from the command line; `cli` when the system cannot say (a container
+ * user without a passwd entry).
+ */
+export function cliUser(): string {
+  try {
+    const name = userInfo().username.trim();
+    return name === '' ? 'cli' : name;
+  } catch {
+    return 'cli';
+  }
+}
+
+/** An id as typed: `12`, `#12`, or with its prefix (`sub-12`); undefined when it is none. */
+export function parseId(text: string, prefix?: string): number | undefined {
+  const t = text.trim().replace(/^#/, '');
+  const bare = prefix && t.toLowerCase().startsWith(`${prefix}-`) ? t.slice(prefix.length + 1) : t;
+  if (!/^\d{1,15}$/.test(bare)) return undefined;
+  const id = Number(bare);
+  return id > 0 ? id : undefined;
+}

@@ -1,0 +1,139 @@
+/**
+ * `pipewatch subs list|rm|export`: the subscriptions stored in the database (made from
+ * chat, or the command line) seen and managed from the host. A change here bumps the
+ * subscriptions' revision, so a daemon running on the same database puts it in force
+ * before its next decision.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { toUtcIso } from '../lib/time.js';
+import { subscriptionLabel, subscriptionName, subscriptionRule } from '../rules/subscription.js';
+import type { SubscriptionRow } from '../store/subscriptions.js';
+import type { CliContext } from './context.js';
+import { table, toJson } from './format.js';
+import { shownTarget } from './silence-matchers.js';
+import { parseId, withStore } from './store-command.js';
+import { exportRuleFile, ruleSummary } from './subs-format.js';
+
+/** One subscription as `subs list` shows it. */
+interface SubscriptionView {
+  id: number;
+  name: string;
+  /** Null when its rule no longer validates (`problem` says why). */
+  kind: 'notices' | 'deadlines' | 'capacity' | null;
+  matches: string;
+  target: string;
+  /** `slack:C0GAS by U0ALICE, 2026-11-23`. */
+  label: string;
+  source: SubscriptionRow['source'];
+  channel: string | null;
+  created_by: string | null;
+  created_at: string;
+  notice_id: number | null;
+  paused_at: string | null;
+  paused_reason: string | null;
+  problem: string | null;
+  /** The stored rule-file item, without its name. */
+  rule: Record<string, unknown>;
+}
+
+function view(row: SubscriptionRow): SubscriptionView {
+  const rule = subscriptionRule(row);
+  const valid = 'kind' in rule;
+  return {
+    id: row.id,
+    name: subscriptionName(row.id),
+    kind: valid ? rule.kind : null,
+    matches: valid ? ruleSummary(rule) : `invalid: ${rule.message}`,
+    target: shownTarget(row.target),
+    label: subscriptionLabel(row),
+    source: row.source,
+    channel: row.channel,
+    created_by: row.created_by,
+    created_at: row.created_at,
+    notice_id: row.notice_id,
+    paused_at: row.paused_at,
+    paused_reason: row.paused_reason,
+    problem: valid ? null : rule.message,
+    rule: row.rule,
+  };
+}
+
+/** `paused since 2026-11-24T10:00:00Z (channel_not_found)`, or `active`. */
+function stateOf(v: SubscriptionView): string {
+  if (v.paused_at === null) return v.problem ? 'not in force (invalid)' : 'active';
+  return `paused since ${v.paused_at}${v.paused_reason ? ` (${v.paused_reason})` : ''}`;
+}
+
+function list(ctx: CliContext, opts: { json?: boolean }): void {
+  withStore(ctx, (store) => {
+    const views = store.subscriptions.all().map(view);
+    if (opts.json) {
+      ctx.out(toJson(views));
+      return;
+    }
+    if (views.length === 0) {
+      ctx.out('no subscriptions');
+      return;
+    }
+    ctx.out(
+      table(
+        ['id', 'kind', 'matches', 'target', 'from', 'state'],
+        views.map((v) => [String(v.id), v.kind ?? '-', v.matches, v.target, v.label, stateOf(v)]),
+        ['right'],
+      ),
+    );
+  });
+}
+
+function remove(ctx: CliContext, id: number): void {
+  withStore(ctx, (store) => {
+    const row = store.subscriptions.get(id);
+    if (!row || !store.subscriptions.remove(id)) {
+      ctx.err(`pipewatch: no subscription ${id} (see 'pipewatch subs list')`);
+      ctx.exitCode = 1;
+      return;
+    }
+    const v = view(row);
+    ctx.out(`removed subscription ${id}: ${v.matches} → ${v.target} (${v.label})`);
+  });
+}
+
+function exportAll(ctx: CliContext): void {
+  withStore(ctx, (store) => {
+    ctx.out(exportRuleFile(store.subscriptions.all(), toUtcIso(ctx.clock.now())).trimEnd());
+  });
+}
+
+function subscriptionId(text: string): number {
+  const id = parseId(text, 'sub');
+  if (id === undefined) throw new InvalidArgumentError('must be a subscription id (12, or sub-12)');
+  return id;
+}
+
+/** Registers `subs` and its subcommands. */
+export function subsCommand(ctx: CliContext): Command {
+  const subs = new Command('subs').description(
+    'subscriptions made from chat or the command line, stored in the database',
+  );
+  subs
+    .command('list')
+    .description('every subscription: what it matches, where it sends, where it came from')
+    .option('--json', 'print them as JSON')
+    .action((opts: { json?: boolean }) => list(ctx, opts));
+  // `subs add TARGET WORDS…` belongs here: it reads the words with the chat commands'
+  // grammar (`subscribe transco type:constraint`) and stores the rule it makes with
+  // `store.subscriptions.add({ …, target, source: 'cli', channel: null,
+  // created_by: cliUser() })`, so a subscription made here is the same as one made in chat.
+  subs
+    .command('rm')
+    .description('remove a subscription; a running daemon stops judging it at once')
+    .argument('<id>', 'the subscription id (12, or sub-12)', subscriptionId)
+    .action((id: number) => remove(ctx, id));
+  subs
+    .command('export')
+    .description(
+      "print every subscription as one rule file ('pipewatch rules validate' accepts it)",
+    )
+    .action(() => exportAll(ctx));
+  return subs;
+}
