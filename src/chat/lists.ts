@@ -4,17 +4,17 @@
  */
 import { matchersText } from '../alerts/silences.js';
 import { subscriptionRule } from '../rules/subscription.js';
+import { ruleSummary } from '../rules/summary.js';
 import type { Store } from '../store/index.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { SubscriptionRow } from '../store/subscriptions.js';
-import { describeRule } from './describe.js';
 import { channelKey } from './rules.js';
 import type { ChatCaller, ChatPlatform, ChatReply, ChatReplyItem } from './types.js';
 
 /** One subscription as a list item: what it watches, where from, paused or not. */
 function subscriptionItem(row: SubscriptionRow): ChatReplyItem {
   const rule = subscriptionRule(row);
-  const what = 'kind' in rule ? describeRule(rule) : `not valid: ${rule.message}`;
+  const what = 'kind' in rule ? ruleSummary(rule) : `not valid: ${rule.message}`;
   const paused = row.paused_at ? ` · paused since ${row.paused_at} (${row.paused_reason})` : '';
   return {
     id: row.id,

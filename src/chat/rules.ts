@@ -10,16 +10,13 @@ import { type Target, targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
 import { compileFilter, prepareNotice } from '../rules/match.js';
-import { subscriptionRule } from '../rules/subscription.js';
+import { ruleSummary } from '../rules/summary.js';
 import type { Rule } from '../rules/types.js';
-import type { NewSubscription } from '../store/subscriptions.js';
-import { describeRule } from './describe.js';
-import { type ChatRuleCommand, chatRuleItem, DEFAULT_BEFORE } from './grammar.js';
+import { type ChatRuleCommand, DEFAULT_BEFORE } from './grammar.js';
 import { refusal } from './permissions.js';
 import type { ChatCoreDeps } from './service.js';
+import { storeSubscription } from './subscribe.js';
 import type { ChatAnswer, ChatCaller, ChatPlatform, ChatReply } from './types.js';
-
-const DEFAULT_MAX_PER_CHANNEL = 100;
 
 const reply = (isPrivate: boolean, text: string, more: ChatReply['sections'] = []): ChatReply => ({
   private: isPrivate,
@@ -41,13 +38,6 @@ function userTarget(caller: ChatCaller): Target {
     ? { kind: 'slack_dm', user: caller.user }
     : { kind: 'discord_dm', user: caller.user };
 }
-/** A target as a rule file's `notify` item writes it. */
-function notifyItem(t: Target): Record<string, string> {
-  if (t.kind === 'slack' || t.kind === 'discord') return { [t.kind]: t.channel };
-  if (t.kind === 'slack_dm' || t.kind === 'discord_dm') return { [t.kind]: t.user };
-  throw new Error(`not a chat target: ${targetKey(t)}`);
-}
-
 /** The commands and buttons that change subscriptions and silences. */
 export class ChatRules {
   constructor(
@@ -67,7 +57,7 @@ export class ChatRules {
     const { id, rule, resumed } = made;
     const personal = c.verb === 'remind';
     const who = caller.userName ?? caller.user;
-    const what = describeRule(rule);
+    const what = ruleSummary(rule);
     const said = personal
       ? `You will get reminders by direct message: ${what} (#${id}).`
       : `${who} subscribed this channel: ${what} (#${id}).`;
@@ -87,36 +77,30 @@ export class ChatRules {
     c: ChatRuleCommand,
     noticeId?: number,
   ): { id: number; rule: Rule; resumed: number } | ChatReply {
-    const { store } = this.deps;
     const personal = c.verb === 'remind';
-    const target = personal ? userTarget(caller) : channelTarget(caller);
-    const channel = personal ? null : channelKey(caller.platform, caller.channel);
-    if (channel) {
-      const max = this.deps.maxPerChannel ?? DEFAULT_MAX_PER_CHANNEL;
-      if (store.subscriptions.countByChannel(channel) >= max)
-        return reply(
-          true,
-          `Not subscribed: this channel has ${max} subscriptions, the most it may have. Remove some with \`unsubscribe ID\` (\`list\` shows them).`,
-        );
-    }
-    const { name: _name, ...item } = chatRuleItem(c, 'subscription', [notifyItem(target)]);
-    const row: NewSubscription = {
-      rule: item as Record<string, unknown>,
-      target: targetKey(target),
-      source: caller.platform,
-      channel,
-      created_by: caller.user,
-      created_at: this.now(),
-      notice_id: noticeId ?? null,
-    };
-    const checked = subscriptionRule({ ...row, id: 0, paused_at: null });
-    if (!('kind' in checked))
-      return reply(true, `Not subscribed: ${checked.message}. Nothing was stored.`);
-    const { id, resumed } = store.transaction(() => ({
-      resumed: channel ? store.subscriptions.resumeChannel(channel) : 0,
-      id: store.subscriptions.add(row),
-    }));
-    return { id, rule: { ...checked, name: `sub-${id}` } as Rule, resumed };
+    const stored = storeSubscription(
+      this.deps.store,
+      {
+        target: personal ? userTarget(caller) : channelTarget(caller),
+        channel: personal ? null : channelKey(caller.platform, caller.channel),
+        source: caller.platform,
+        by: caller.user,
+      },
+      c,
+      this.now(),
+      {
+        ...(noticeId === undefined ? {} : { noticeId }),
+        ...(this.deps.maxPerChannel === undefined
+          ? {}
+          : { maxPerChannel: this.deps.maxPerChannel }),
+      },
+    );
+    if ('problem' in stored)
+      return reply(
+        true,
+        `Not subscribed: ${stored.problem}. Nothing was stored.${/the most it may have/.test(stored.problem) ? ' Remove some with `unsubscribe ID` (`list` shows them).' : ''}`,
+      );
+    return stored;
   }
 
   /** How many notices of the last 24 h a new rule would have matched, and the three newest. */

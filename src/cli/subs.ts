@@ -1,18 +1,21 @@
 /**
- * `pipewatch subs list|rm|export`: the subscriptions stored in the database (made from
+ * `pipewatch subs list|add|rm|export`: the subscriptions stored in the database (made from
  * chat, or the command line) seen and managed from the host. A change here bumps the
  * subscriptions' revision, so a daemon running on the same database puts it in force
  * before its next decision.
  */
 import { Command, InvalidArgumentError } from 'commander';
+import type { Target } from '../domain/targets.js';
 import { toUtcIso } from '../lib/time.js';
 import { subscriptionLabel, subscriptionName, subscriptionRule } from '../rules/subscription.js';
+import { ruleSummary } from '../rules/summary.js';
 import type { SubscriptionRow } from '../store/subscriptions.js';
 import type { CliContext } from './context.js';
 import { table, toJson } from './format.js';
 import { shownTarget } from './silence-matchers.js';
 import { parseId, withStore } from './store-command.js';
-import { exportRuleFile, ruleSummary } from './subs-format.js';
+import { addSubscription, targetArgument } from './subs-add.js';
+import { exportRuleFile } from './subs-format.js';
 
 /** One subscription as `subs list` shows it. */
 interface SubscriptionView {
@@ -120,10 +123,14 @@ export function subsCommand(ctx: CliContext): Command {
     .description('every subscription: what it matches, where it sends, where it came from')
     .option('--json', 'print them as JSON')
     .action((opts: { json?: boolean }) => list(ctx, opts));
-  // `subs add TARGET WORDS…` belongs here: it reads the words with the chat commands'
-  // grammar (`subscribe transco type:constraint`) and stores the rule it makes with
-  // `store.subscriptions.add({ …, target, source: 'cli', channel: null,
-  // created_by: cliUser() })`, so a subscription made here is the same as one made in chat.
+  subs
+    .command('add')
+    .description(
+      'make a subscription with the words chat takes: subs add slack:#gas subscribe transco type:constraint',
+    )
+    .argument('<target>', 'where it sends: slack:#gas, slack_dm:U…, email:a@b.c …', targetArgument)
+    .argument('<words...>', 'subscribe …, remind … or oac …, as after /pipewatch in chat')
+    .action((target: Target, words: string[]) => addSubscription(ctx, target, words));
   subs
     .command('rm')
     .description('remove a subscription; a running daemon stops judging it at once')

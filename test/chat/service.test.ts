@@ -78,7 +78,7 @@ describe('subscribe', () => {
     const answer = chat.command(alice, 'subscribe transco type:constraint');
     expect(answer.reply.private).toBe(false);
     expect(answer.reply.text).toMatch(
-      /U0ALICE subscribed this channel: transco · type: constraint · on new \(#1\)/,
+      /U0ALICE subscribed this channel: transco; type constraint \(#1\)/,
     );
     expect(engine.rules.map((r) => [r.name, r.notify, r.origin?.label])).toEqual([
       ['sub-1', [{ kind: 'slack', channel: 'C0GAS' }], 'slack:C0GAS by U0ALICE, 2026-11-20'],
@@ -139,8 +139,8 @@ describe('list, unsubscribe', () => {
     const list = chat.command(alice, 'list').reply;
     expect(list.private).toBe(true);
     expect(list.text).toBe('1 subscription here, 1 reminder of yours, 1 silence in force.');
-    expect(all(list)).toMatch(/transco · type: constraint/);
-    expect(all(list)).not.toMatch(/tgp · on new/);
+    expect(all(list)).toMatch(/transco; type constraint · by U0ALICE/);
+    expect(all(list)).not.toMatch(/^tgp · by/m);
   });
 
   it("unsubscribe removes this channel's subscription, not another channel's", () => {
@@ -240,7 +240,7 @@ describe('home', () => {
     chat.command(alice, 'subscribe transco');
     chat.command(bob, 'remind tgp');
     const home = chat.home('slack', 'W0BOB', ['C0GAS', 'C0OPS']);
-    expect(all(home)).toMatch(/Your reminders\nreminders 1d, 2h before response_at · tgp/);
-    expect(all(home)).toMatch(/Subscriptions of C0GAS\ntransco · on new/);
+    expect(all(home)).toMatch(/Your reminders\ntgp; response_at 1d, 2h before/);
+    expect(all(home)).toMatch(/Subscriptions of C0GAS\ntransco · by U0ALICE/);
   });
 });

@@ -92,8 +92,8 @@ describe('the Slack app, in the daemon', () => {
     );
     expect(made.status).toBe(200);
     expect(JSON.parse(made.body)).toMatchObject({ response_type: 'in_channel' });
-    expect(made.body).toMatch(/subscribed this channel: transco · type: constraint/);
-    await first.until('the follow-up', () => slack.responses.length > 0, WITHIN_MS);
+    expect(made.body).toMatch(/subscribed this channel: transco; type constraint/);
+    await slack.until('the follow-up', () => slack.responses.length > 0, WITHIN_MS);
     expect(JSON.stringify(slack.responses[0]!.body)).toMatch(
       /In the last 24 h it would have matched/,
     );
@@ -129,7 +129,7 @@ describe('the Slack app, in the daemon', () => {
       signingSecret: SECRET,
     });
     expect((await again.interactive(click)).status).toBe(200);
-    await second.until(
+    await slack.until(
       'the acknowledged message',
       () => JSON.stringify(slack.message('C0GAS', alert!.ts)?.blocks).includes('Acknowledged by'),
       WITHIN_MS,
@@ -145,17 +145,19 @@ describe('the Slack app, in the daemon', () => {
     const d = daemon(env);
     await slack.socket.connected(slack.socket.connections.length + 1, WITHIN_MS);
     const made = await slack.socket.command(
-      slashCommand(slack, { text: 'subscribe tgp', channel: 'C0OPS' }),
+      slashCommand(slack, { text: 'subscribe texas-eastern', channel: 'C0OPS' }),
       WITHIN_MS,
     );
-    expect(made.payload).toMatchObject({ response_type: 'in_channel' });
+    expect(made.payload, JSON.stringify(made.payload)).toMatchObject({
+      response_type: 'in_channel',
+    });
     const list = await slack.socket.command(
       slashCommand(slack, { text: 'list', channel: 'C0OPS' }),
       WITHIN_MS,
     );
-    expect(JSON.stringify(list.payload)).toContain('tgp · on new');
+    expect(JSON.stringify(list.payload)).toContain('texas-eastern · by U0ALICE');
     const typo = await slack.socket.command(
-      slashCommand(slack, { text: 'subscirbe tgp' }),
+      slashCommand(slack, { text: 'subscirbe texas-eastern' }),
       WITHIN_MS,
     );
     expect(JSON.stringify(typo.payload)).toMatch(/did you mean .subscribe/i);

@@ -222,3 +222,63 @@ describe('pipewatch subs export', () => {
     expect(loadRules(exported)).toMatchObject({ rules: [], problems: [] });
   });
 });
+
+describe('subs add', () => {
+  it('stores what the chat words say, as chat would, for any target', async () => {
+    const dir = dataDirWith({ pipelines: ['transco', 'texas-eastern'] });
+    const made = await cli(
+      ['subs', 'add', 'email:ops@example.com', 'oac', 'transco', 'Station 85', 'below:50,000'],
+      envFor(dir),
+      at,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(
+      /^sub-1: transco station 85; OAC below 50000 Dth .*→ email:ops@example\.com/,
+    );
+    const chat = await cli(
+      ['subs', 'add', 'slack:#gas', 'subscribe', 'texas-eastern', 'text:force majeure'],
+      envFor(dir),
+      at,
+    );
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(
+      readStore(dir, (s) =>
+        s.subscriptions.all().map((r) => [r.target, r.channel, r.source, r.rule]),
+      ),
+    ).toEqual([
+      [
+        'email:ops@example.com',
+        null,
+        'cli',
+        expect.objectContaining({
+          capacity: expect.objectContaining({ locations: ['Station 85'], oac_below: 50_000 }),
+        }),
+      ],
+      [
+        'slack:#gas',
+        'slack:#gas',
+        'cli',
+        expect.objectContaining({
+          notices: { pipelines: ['texas-eastern'], text: 'force majeure' },
+        }),
+      ],
+    ]);
+  });
+
+  it('a wrong word is named with a suggestion, exit 2, and nothing is stored', async () => {
+    const dir = dataDirWith({ pipelines: ['transco'] });
+    const typo = await cli(['subs', 'add', 'slack:#gas', 'subscribe', 'trnsco'], envFor(dir), at);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/'trnsco'.*transco/);
+    const notARule = await cli(['subs', 'add', 'slack:#gas', 'list'], envFor(dir), at);
+    expect(notARule.code).toBe(2);
+    expect(notARule.stderr).toMatch(/subscribe, remind or oac, not list/);
+    const badTarget = await cli(
+      ['subs', 'add', 'slak:#gas', 'subscribe', 'transco'],
+      envFor(dir),
+      at,
+    );
+    expect(badTarget.code).toBe(2);
+    expect(readStore(dir, (s) => s.subscriptions.all())).toEqual([]);
+  });
+});

@@ -133,6 +133,11 @@ export interface SlackFake {
   inject(fault: Fault): void;
   /** A message as it is now (after edits); undefined once deleted. */
   message(channel: string, ts: string): FakeMessage | undefined;
+  /**
+   * Resolves once `done()` holds, checked now and after each request the fake answers;
+   * rejects after `withinMs` naming `what`.
+   */
+  until(what: string, done: () => boolean, withinMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -293,8 +298,13 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     await handleApi(req, res, raw, path);
   }
 
+  const waiters = new Set<() => void>();
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
+    handle(req, res)
+      .catch(() => res.destroy())
+      .finally(() => {
+        for (const check of [...waiters]) check();
+      });
   });
   server.on('upgrade', (req, sock, head) => socket.upgrade(req, sock, head));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -322,6 +332,25 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     responseUrl: (context) => respond.issue(context),
     inject: (fault) => void faults.push({ ...fault }),
     message: (channel, ts) => messages.get(`${channel}/${ts}`),
+    until: (what, done, withinMs) =>
+      new Promise<void>((resolve, reject) => {
+        const finish = (error?: Error) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          if (error) reject(error);
+          else resolve();
+        };
+        const check = () => {
+          if (done()) finish();
+        };
+        const timer = setTimeout(
+          () =>
+            finish(new Error(`the fake Slack gave up after ${withinMs} ms waiting for ${what}`)),
+          withinMs,
+        );
+        waiters.add(check);
+        check();
+      }),
     close: async () => {
       await socket.close();
       await new Promise<void>((resolve) => {

@@ -1,0 +1,77 @@
+/**
+ * Storing a subscription, wherever it was asked for (a chat command, a button, the
+ * command line): the rule a command stands for, sent to one target, checked by the rule
+ * schema, within the channel's limit, stored in one transaction that also resumes the
+ * channel's paused subscriptions. A running daemon puts it in force at its next decision.
+ */
+import { type Target, targetKey } from '../domain/targets.js';
+import type { UtcIso } from '../lib/time.js';
+import { subscriptionName, subscriptionRule } from '../rules/subscription.js';
+import type { Rule } from '../rules/types.js';
+import type { Store } from '../store/index.js';
+import type { SubscriptionSource } from '../store/subscriptions.js';
+import { type ChatRuleCommand, chatRuleItem } from './grammar.js';
+
+/** Subscriptions a channel may have unless told otherwise. */
+export const DEFAULT_MAX_PER_CHANNEL = 100;
+
+/** Where a subscription sends, what it belongs to, and who made it. */
+export interface Placement {
+  target: Target;
+  /** The chat channel it belongs to (`slack:C0GAS`); null for a person's reminder or a target outside chat. */
+  channel: string | null;
+  source: SubscriptionSource;
+  by: string;
+}
+
+/** A target as a rule file's `notify` item writes it. */
+export function notifyItem(t: Target): Record<string, unknown> {
+  switch (t.kind) {
+    case 'slack':
+    case 'discord':
+      return { [t.kind]: t.channel };
+    case 'slack_dm':
+    case 'discord_dm':
+      return { [t.kind]: t.user };
+    case 'email':
+      return { email: t.to.length === 1 ? t.to[0] : t.to };
+    case 'webhook':
+      return { webhook: t.url };
+    case 'console':
+      return { console: true };
+  }
+}
+
+/** What storing gave: the subscription, or why nothing was stored. */
+export type Stored = { id: number; rule: Rule; resumed: number } | { problem: string };
+
+/** Stores the subscription a rule command stands for, once the rule schema accepts it. */
+export function storeSubscription(
+  store: Store,
+  at: Placement,
+  command: ChatRuleCommand,
+  now: UtcIso,
+  options: { noticeId?: number; maxPerChannel?: number } = {},
+): Stored {
+  const { channel } = at;
+  const max = options.maxPerChannel ?? DEFAULT_MAX_PER_CHANNEL;
+  if (channel && store.subscriptions.countByChannel(channel) >= max)
+    return { problem: `this channel has ${max} subscriptions, the most it may have` };
+  const { name: _name, ...item } = chatRuleItem(command, 'subscription', [notifyItem(at.target)]);
+  const row = {
+    rule: item as Record<string, unknown>,
+    target: targetKey(at.target),
+    source: at.source,
+    channel,
+    created_by: at.by,
+    created_at: now,
+    notice_id: options.noticeId ?? null,
+  };
+  const checked = subscriptionRule({ ...row, id: 0, paused_at: null });
+  if (!('kind' in checked)) return { problem: checked.message };
+  const { id, resumed } = store.transaction(() => ({
+    resumed: channel ? store.subscriptions.resumeChannel(channel) : 0,
+    id: store.subscriptions.add(row),
+  }));
+  return { id, rule: { ...checked, name: subscriptionName(id) } as Rule, resumed };
+}

@@ -1,0 +1,80 @@
+/**
+ * `pipewatch subs add TARGET WORDS…`: a subscription made from the command line with the
+ * words chat takes after `/pipewatch` (`subs add slack:#gas subscribe transco
+ * type:constraint`), checked by the same grammar and the same rule schema, and stored as
+ * chat stores one. Every problem is printed with the word it is about; nothing is stored.
+ */
+import { InvalidArgumentError } from 'commander';
+import { type ChatRuleCommand, parseChatCommand } from '../chat/grammar.js';
+import { storeSubscription } from '../chat/subscribe.js';
+import { parseTarget, type Target, targetKey, targetLabel } from '../domain/targets.js';
+import { toUtcIso } from '../lib/time.js';
+import { ruleSummary } from '../rules/summary.js';
+import type { CliContext } from './context.js';
+import { ExitCode } from './exit-status.js';
+import { cliUser, withStore } from './store-command.js';
+
+/** The target argument, refused with the target parser's own words. */
+export function targetArgument(text: string): Target {
+  try {
+    return parseTarget(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/**
+ * The shell took the quotes away: a word with a space in it is quoted again (`Station 85`
+ * → `"Station 85"`, `text:force majeure` → `text:"force majeure"`), so the grammar reads
+ * it as one value.
+ */
+export function rejoin(words: readonly string[]): string {
+  return words
+    .map((w) => {
+      if (!/\s/.test(w) || /["“”]/.test(w)) return w;
+      const option = /^([A-Za-z]+):(.*)$/s.exec(w);
+      return option ? `${option[1]}:"${option[2]}"` : `"${w}"`;
+    })
+    .join(' ');
+}
+
+const RULE_VERBS = new Set(['subscribe', 'remind', 'oac']);
+
+/** Parses, checks and stores; prints what was made or every problem. */
+export function addSubscription(ctx: CliContext, target: Target, words: readonly string[]): void {
+  withStore(ctx, (store) => {
+    const text = rejoin(words);
+    const parsed = parseChatCommand(text, {
+      pipelines: store.pipelines.all().map((p) => p.slug),
+      ...store.notices.vocabulary(),
+    });
+    if (!parsed.ok) {
+      for (const p of parsed.problems)
+        ctx.err(
+          `pipewatch: word ${p.column} '${p.word}': ${p.message}${p.suggestion ? ` (did you mean '${p.suggestion}'?)` : ''}`,
+        );
+      ctx.exitCode = ExitCode.Usage;
+      return;
+    }
+    if (!RULE_VERBS.has(parsed.command.verb)) {
+      ctx.err(
+        `pipewatch: subs add makes subscriptions: subscribe, remind or oac, not ${parsed.command.verb}`,
+      );
+      ctx.exitCode = ExitCode.Usage;
+      return;
+    }
+    const chat = target.kind === 'slack' || target.kind === 'discord';
+    const stored = storeSubscription(
+      store,
+      { target, channel: chat ? targetKey(target) : null, source: 'cli', by: cliUser() },
+      parsed.command as ChatRuleCommand,
+      toUtcIso(ctx.clock.now()),
+    );
+    if ('problem' in stored) {
+      ctx.err(`pipewatch: not stored: ${stored.problem}`);
+      ctx.exitCode = ExitCode.Usage;
+      return;
+    }
+    ctx.out(`sub-${stored.id}: ${ruleSummary(stored.rule)} → ${targetLabel(target)}`);
+  });
+}
