@@ -34,8 +34,13 @@ export interface HttpRoute {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
+/** How long a client has to send a whole request, headers and body; then 408 and closed. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
 export interface HttpServerDeps {
   port: number;
+  /** How long a client has to send a whole request (default `REQUEST_TIMEOUT_MS`). */
+  requestTimeoutMs?: number;
   /** Address to listen on; default loopback (`DEFAULT_HOST`). */
   host?: string;
   /** Bearer token of the full `/status`; unset: nobody gets it over HTTP. */
@@ -171,7 +176,15 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
     }
   };
   let where = host;
-  const server = createServer((req, res) => {
+  const requestTimeout = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // A client that drips its request (a slow-loris) is cut off, not left holding a socket
+  // for Node's default five minutes: Slack's requests are small and sent at once.
+  const limits = {
+    requestTimeout,
+    headersTimeout: requestTimeout,
+    connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+  };
+  const server = createServer(limits, (req, res) => {
     handle(req, res, where).catch((error: unknown) => {
       deps.logger.error({ err: error, path: req.url }, 'http handler failed');
       if (!res.headersSent) json(res, 500, { error: 'internal error' });

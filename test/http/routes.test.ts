@@ -2,6 +2,7 @@
  * Routes mounted on the daemon's server by other parts (`POST /slack/events`): the server
  * passes their requests on by method and path and knows nothing else of them.
  */
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Metrics } from '../../src/http/metrics.js';
 import { type HttpRoute, type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
@@ -15,9 +16,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-function start(routes: HttpRoute[]) {
+function start(routes: HttpRoute[], requestTimeoutMs?: number) {
   return startHttpServer({
     port: 0,
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     metrics: new Metrics({ processMetrics: false }),
     logger: silentLogger,
     health: () => assessHealth([], [], new Date(0), new Date(0)),
@@ -80,5 +82,22 @@ describe('mounted routes', () => {
   it('without routes, answers 405 to every POST as before', async () => {
     server = await start([]);
     expect((await fetch(`${server.url}/slack/events`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('cuts off a client that drips its request, with 408, instead of holding the socket', async () => {
+    server = await start([echo], 300);
+    const { port } = server;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\npart');
+      });
+      let got = '';
+      socket.on('data', (d) => {
+        got += d.toString();
+      });
+      socket.on('close', () => resolve(got));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 });
