@@ -10,7 +10,7 @@ import type { Store } from '../store/index.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
-import { heldAlert, mutedReason, silenceFor } from './silences.js';
+import { heldAlert, mutedReason, silenceMatches } from './silences.js';
 
 export interface DecisionContext {
   store: Store;
@@ -22,6 +22,24 @@ export interface DecisionContext {
 /** `rule|subject|target`: an alert is decided at most once, ever, per key. */
 export function alertKey(rule: string, subject: string, target: Target): string {
   return `${rule}|${subject}|${targetKey(target)}`;
+}
+
+/** The silences in force for this context, read once. */
+function silencesOf(ctx: DecisionContext): readonly SilenceRow[] {
+  ctx.silences ??= ctx.store.silences.active(ctx.now);
+  return ctx.silences;
+}
+
+/** The first silence in force that holds back an alert, if any. */
+function silenceFor(
+  ctx: DecisionContext,
+  payload: AlertPayload,
+  target: Target,
+): SilenceRow | undefined {
+  if (payload.kind === 'operations') return undefined;
+  const silences = silencesOf(ctx);
+  if (silences.length === 0) return undefined;
+  return silences.find((s) => silenceMatches(s, payload.rule, payload.pipeline.slug, target));
 }
 
 /** What became of one payload's targets: labels queued, labels decided before, and those held back. */

@@ -1,19 +1,12 @@
 /**
  * Silences at decision time: an alert to a target that a silence in force matches (by
  * pipeline, target and rule) is held back instead of queued, under the key it would have
- * had, so it is decided once like any other; `why` says which silence held it. Operations
- * alerts and silence summaries are never held.
+ * had, so it is decided once like any other (`context.ts`); `why` says which silence held
+ * it. Operations alerts and silence summaries are never held.
  */
 import { type Target, targetKey, targetLabel } from '../domain/targets.js';
 import type { SilenceRow } from '../store/silences.js';
-import type { DecisionContext } from './context.js';
 import type { AlertPayload, HeldAlert } from './payload.js';
-
-/** The silences in force for this context, read once. */
-function silencesOf(ctx: DecisionContext): readonly SilenceRow[] {
-  ctx.silences ??= ctx.store.silences.active(ctx.now);
-  return ctx.silences;
-}
 
 /** Whether `s` matches an alert of `rule` about `pipeline` to `target`. */
 export function silenceMatches(
@@ -28,18 +21,6 @@ export function silenceMatches(
     (!m.pipelines || m.pipelines.includes(pipeline)) &&
     (!m.targets || m.targets.includes(targetKey(target)))
   );
-}
-
-/** The first silence in force that holds back an alert, if any. */
-export function silenceFor(
-  ctx: DecisionContext,
-  payload: AlertPayload,
-  target: Target,
-): SilenceRow | undefined {
-  if (payload.kind === 'operations') return undefined;
-  const silences = silencesOf(ctx);
-  if (silences.length === 0) return undefined;
-  return silences.find((s) => silenceMatches(s, payload.rule, payload.pipeline.slug, target));
 }
 
 /** `pipeline=transco target=slack:C0GAS rule=gas-constraints`, as amtool writes matchers. */

@@ -5,8 +5,7 @@
  * command, where each value of its rule was written.
  */
 import { words as wordsOf } from '../rules/match.js';
-import type { ChatVocabulary, Verb } from './grammar.js';
-import type { Spans } from './problems.js';
+import type { ChatVocabulary, Spans, Verb } from './commands.js';
 import {
   type ChatProblem,
   endColumn,

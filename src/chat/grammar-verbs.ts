@@ -12,29 +12,10 @@ import type {
   DeadlinesInput,
   NoticesInput,
   Verb,
-} from './grammar.js';
+} from './commands.js';
+import { DEFAULT_BEFORE, MUTE_MAX_MS, MUTE_MIN_MS, type Spans, VERBS } from './commands.js';
 import { collectArguments, Reading } from './grammar-reading.js';
-import type { Spans } from './problems.js';
 import { type ChatProblem, nearest, type Word, type WordPart } from './words.js';
-
-/** The commands, in the order usage lists them. */
-export const VERBS = [
-  'subscribe',
-  'remind',
-  'oac',
-  'list',
-  'unsubscribe',
-  'mute',
-  'unmute',
-  'help',
-] as const;
-
-/** `remind` without `before:`. */
-export const DEFAULT_BEFORE: readonly string[] = ['24h', '2h'];
-/** The shortest mute. */
-export const MUTE_MIN_MS = 60_000;
-/** The longest mute. */
-export const MUTE_MAX_MS = 30 * 86_400_000;
 
 interface Keys {
   keys: string[];

@@ -6,58 +6,38 @@
  * checks rule files, decides whether that is valid: its messages come back at the word
  * that wrote the value. Pure and fast: it runs inside a 3-second acknowledgement.
  */
-import type { z } from 'zod';
 import { quantity } from '../lib/quantity.js';
-import type { ruleSchema } from '../rules/schema.js';
-import { readCommand, type VERBS, verbOf } from './grammar-verbs.js';
+import type {
+  CapacityInput,
+  ChatRuleCommand,
+  ChatVocabulary,
+  DeadlinesInput,
+  NoticesInput,
+  ParsedChatCommand,
+} from './commands.js';
+import { COMMAND_MAX_LENGTH } from './commands.js';
+import { readCommand, verbOf } from './grammar-verbs.js';
 import { schemaProblems } from './problems.js';
-import { type ChatProblem, endColumn, splitWords } from './words.js';
+import { endColumn, splitWords } from './words.js';
 
-export { DEFAULT_BEFORE, MUTE_MAX_MS, MUTE_MIN_MS, VERBS } from './grammar-verbs.js';
+export type {
+  CapacityInput,
+  ChatCommand,
+  ChatRuleCommand,
+  ChatVocabulary,
+  DeadlinesInput,
+  NoticesInput,
+  ParsedChatCommand,
+  Verb,
+} from './commands.js';
+export {
+  COMMAND_MAX_LENGTH,
+  DEFAULT_BEFORE,
+  MUTE_MAX_MS,
+  MUTE_MIN_MS,
+  VERBS,
+} from './commands.js';
 export type { ChatProblem } from './words.js';
-
-/** A command's first word. */
-export type Verb = (typeof VERBS)[number];
-
-/** Longer than this is refused whole, before any word is read. */
-export const COMMAND_MAX_LENGTH = 2_000;
-
-type RuleInput = z.input<typeof ruleSchema>;
-/** A rule file's `notices:` section, as written. */
-export type NoticesInput = NonNullable<RuleInput['notices']>;
-/** A rule file's `deadlines:` section, as written. */
-export type DeadlinesInput = NonNullable<RuleInput['deadlines']>;
-/** A rule file's `capacity:` section, as written. */
-export type CapacityInput = NonNullable<RuleInput['capacity']>;
-
-/** A command the grammar accepts; a rule's section is one the rule schema accepts too. */
-export type ChatCommand =
-  | { verb: 'subscribe'; notices: NoticesInput }
-  | { verb: 'remind'; deadlines: DeadlinesInput }
-  | { verb: 'oac'; capacity: CapacityInput }
-  | { verb: 'list' }
-  /** One subscription (or reminder) by id, or all of this channel's and the caller's. */
-  | { verb: 'unsubscribe'; id: number | 'all' }
-  /** No pipeline: the whole channel. */
-  | { verb: 'mute'; pipeline?: string; forMs: number }
-  | { verb: 'unmute'; id?: number }
-  | { verb: 'help'; topic?: Verb };
-
-/** The commands that make a rule. */
-export type ChatRuleCommand = Extract<ChatCommand, { verb: 'subscribe' | 'remind' | 'oac' }>;
-
-/** What the store knows, to check names against; an empty list accepts anything. */
-export interface ChatVocabulary {
-  pipelines: readonly string[];
-  types: readonly string[];
-  categories: readonly string[];
-  statuses: readonly string[];
-}
-
-export type ParsedChatCommand =
-  | { ok: true; command: ChatCommand }
-  /** `verb` when the verb was understood, for its usage. Problems in column order. */
-  | { ok: false; problems: ChatProblem[]; verb?: Verb };
 
 /** A rule-file item, as a `rules:` list holds it. */
 export interface ChatRuleItem {

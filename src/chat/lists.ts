@@ -8,7 +8,7 @@ import { ruleSummary } from '../rules/summary.js';
 import type { Store } from '../store/index.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { SubscriptionRow } from '../store/subscriptions.js';
-import { channelKey } from './rules.js';
+import { channelKey } from './subscribe.js';
 import type { ChatCaller, ChatPlatform, ChatReply, ChatReplyItem } from './types.js';
 
 /** One subscription as a list item: what it watches, where from, paused or not. */

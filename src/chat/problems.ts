@@ -7,21 +7,10 @@
 import type { z } from 'zod';
 import { issueMessages } from '../rules/issues.js';
 import { ruleSchema } from '../rules/schema.js';
-import type { Verb } from './grammar.js';
+import type { ChatSpan, Spans, Verb } from './commands.js';
 import type { ChatReply } from './types.js';
 import { usage } from './usage.js';
 import { type ChatProblem, nearest, type WordPart } from './words.js';
-
-/** Where a value of a rule section was written, and the name the command gave it. */
-export interface ChatSpan {
-  word: string;
-  column: number;
-  /** `below`, `pipeline 'transco'`: what a message about it begins with. */
-  label: string;
-}
-
-/** Spans by path in the rule item, dotted: `notices.types.1`, `capacity.clear_above`. */
-export type Spans = Map<string, ChatSpan>;
 
 type Issue = z.core.$ZodIssue;
 

@@ -12,10 +12,10 @@ import type { UtcIso } from '../lib/time.js';
 import { compileFilter, prepareNotice } from '../rules/match.js';
 import { ruleSummary } from '../rules/summary.js';
 import type { Rule } from '../rules/types.js';
+import type { ChatCoreDeps } from './deps.js';
 import { type ChatRuleCommand, DEFAULT_BEFORE } from './grammar.js';
 import { refusal } from './permissions.js';
-import type { ChatCoreDeps } from './service.js';
-import { storeSubscription } from './subscribe.js';
+import { channelKey, storeSubscription } from './subscribe.js';
 import type { ChatAnswer, ChatCaller, ChatPlatform, ChatReply } from './types.js';
 
 const reply = (isPrivate: boolean, text: string, more: ChatReply['sections'] = []): ChatReply => ({
@@ -23,11 +23,6 @@ const reply = (isPrivate: boolean, text: string, more: ChatReply['sections'] = [
   text,
   sections: [{ kind: 'text', text }, ...more],
 });
-
-/** `slack:C0GAS`: a chat channel as subscriptions and silences name it. */
-export function channelKey(platform: ChatPlatform, channel: string): string {
-  return `${platform}:${channel}`;
-}
 
 /** The caller's channel as a target, and the caller as a direct-message target. */
 function channelTarget(caller: ChatCaller): Target {

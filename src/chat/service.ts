@@ -5,15 +5,11 @@
  * force at once, and answers with a platform-neutral reply; the slower parts (counting
  * what a new subscription would have matched) come as a follow-up.
  */
-import type { AlertEngine } from '../alerts/engine.js';
-import type { Target } from '../domain/targets.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { ChatCoreDeps } from './deps.js';
 import { type ChatCommand, type ChatVocabulary, parseChatCommand } from './grammar.js';
 import { ChatLists } from './lists.js';
-import { type ChatPolicy, refusal } from './permissions.js';
+import { refusal } from './permissions.js';
 import { problemReply } from './problems.js';
 import { ChatRules } from './rules.js';
 import type {
@@ -26,20 +22,6 @@ import type {
   ChatService,
 } from './types.js';
 import { helpReply } from './usage.js';
-
-export interface ChatCoreDeps {
-  store: Store;
-  engine: AlertEngine;
-  clock: Clock;
-  logger: Logger;
-  policy: ChatPolicy;
-  /** Where a channel that went away is reported. */
-  opsTarget?: Target | undefined;
-  /** Called when something was queued for delivery (the operations alert of a channel gone). */
-  wake?: (() => void) | undefined;
-  /** Subscriptions a channel may have; default 100. */
-  maxPerChannel?: number;
-}
 
 /** The vocabulary is read again after this long, so a command never waits on a full scan. */
 const VOCABULARY_TTL_MS = 5 * 60_000;
@@ -146,3 +128,5 @@ export class ChatCore implements ChatService {
     return this.rules.pause(platform, channel, reason);
   }
 }
+
+export type { ChatCoreDeps } from './deps.js';

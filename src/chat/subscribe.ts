@@ -11,9 +11,15 @@ import type { Rule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { SubscriptionSource } from '../store/subscriptions.js';
 import { type ChatRuleCommand, chatRuleItem } from './grammar.js';
+import type { ChatPlatform } from './types.js';
 
 /** Subscriptions a channel may have unless told otherwise. */
 export const DEFAULT_MAX_PER_CHANNEL = 100;
+
+/** `slack:C0GAS`: a chat channel as subscriptions and silences name it. */
+export function channelKey(platform: ChatPlatform, channel: string): string {
+  return `${platform}:${channel}`;
+}
 
 /** Where a subscription sends, what it belongs to, and who made it. */
 export interface Placement {

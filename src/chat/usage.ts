@@ -4,8 +4,7 @@
  * command answers with it, and so does every command with a wrong word.
  */
 import { CYCLES } from '../rules/schema.js';
-import type { Verb } from './grammar.js';
-import { DEFAULT_BEFORE, VERBS } from './grammar-verbs.js';
+import { DEFAULT_BEFORE, VERBS, type Verb } from './commands.js';
 import type { ChatReply } from './types.js';
 
 const PIPELINES = '  PIPELINES  slugs, space- or comma-separated, or all';

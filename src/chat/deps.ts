@@ -1,0 +1,24 @@
+/**
+ * What the chat core is given by whoever runs it (the daemon): the database, the engine
+ * that puts subscriptions in force, the time, and the policy and limits it applies.
+ */
+import type { AlertEngine } from '../alerts/engine.js';
+import type { Target } from '../domain/targets.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Store } from '../store/index.js';
+import type { ChatPolicy } from './permissions.js';
+
+export interface ChatCoreDeps {
+  store: Store;
+  engine: AlertEngine;
+  clock: Clock;
+  logger: Logger;
+  policy: ChatPolicy;
+  /** Where a channel that went away is reported. */
+  opsTarget?: Target | undefined;
+  /** Called when something was queued for delivery (the operations alert of a channel gone). */
+  wake?: (() => void) | undefined;
+  /** Subscriptions a channel may have; default 100. */
+  maxPerChannel?: number;
+}
