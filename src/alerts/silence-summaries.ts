@@ -22,8 +22,8 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
     const byTarget = new Map<string, { target: Target; alerts: HeldAlert[] }>();
     for (const h of held) {
       const key = targetKey(h.target);
-      let entry = byTarget.get(key);
-      if (!entry) byTarget.set(key, (entry = { target: h.target, alerts: [] }));
+      const entry = byTarget.get(key) ?? { target: h.target, alerts: [] };
+      byTarget.set(key, entry);
       entry.alerts.push(h.alert);
     }
     const pipelines = s.matchers.pipelines;
