@@ -29,6 +29,15 @@ const pauses = () => t.store.subscriptions.all().map((s) => [s.channel, s.paused
 
 const home = (user: string) => JSON.stringify(t.fake.views.get(user)?.blocks);
 
+/** The values of the Remove buttons on the home view of `user`. */
+function removeButtons(user: string): string[] {
+  type Block = { accessory?: { action_id: string; value: string } };
+  const blocks = (t.fake.views.get(user)?.blocks ?? []) as Block[];
+  return blocks.flatMap((b) =>
+    b.accessory?.action_id === 'pipewatch_remove' ? [b.accessory.value] : [],
+  );
+}
+
 describe('App Home', () => {
   it('publishes the home view of the user, with the subscriptions of the channels they are in', async () => {
     t = await startAppUnderTest({
@@ -55,7 +64,10 @@ describe('App Home', () => {
     await t.send.command(slashCommand(t.fake, { text: 'remind texas-eastern' }));
     await t.send.event(slackEvents.appHomeOpened(t.fake, 'U0ALICE'));
     await expect.poll(() => t.fake.publishes.length).toBe(1);
+    // Only the reminder can be removed from there: a channel's subscriptions and silences
+    // are changed in the channel, so theirs would be buttons that do nothing.
     const reminder = encodeAction({ kind: 'remove', what: 'subscription', id: 2 });
+    expect(removeButtons('U0ALICE')).toEqual([reminder.value]);
     await t.send.interactive(
       blockActions(t.fake, {
         source: { home: true },
