@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { encodeAction } from '../../../src/channels/slack/actions.js';
 import { clientLogger } from '../../../src/channels/slack/client-log.js';
 import { SlackHttpReceiver } from '../../../src/channels/slack/receiver.js';
 import { silentLogger } from '../../../src/lib/logger.js';
@@ -155,8 +156,16 @@ describe('POST /slack/events', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toBe('');
+    // A click heard after it shows it was passed over: the only answer is to that one.
+    const { value } = encodeAction({ kind: 'mute', pipeline: 'transco', forMs: 3_600_000 });
+    await t.send.interactive(
+      blockActions(t.fake, { source: { message }, actionId: 'pipewatch_mute', value }),
+    );
+    await expect.poll(() => t.fake.responses.length).toBeGreaterThan(0);
+    expect(t.fake.responses.map((r) => r.body?.text)).toEqual([
+      expect.stringMatching(/^alice muted transco/),
+    ]);
     expect(t.fake.updates).toEqual([]);
-    expect(t.fake.responses).toEqual([]);
   });
 });
 
