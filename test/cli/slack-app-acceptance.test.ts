@@ -146,7 +146,7 @@ describe('the Slack app, in the daemon', () => {
     const d = daemon(env);
     await slack.socket.connected(slack.socket.connections.length + 1, WITHIN_MS);
     const made = await slack.socket.command(
-      slashCommand(slack, { text: 'subscribe tgp', channel: 'C0OPS' }),
+      slashCommand(slack, { text: 'subscribe tennessee', channel: 'C0OPS' }),
       WITHIN_MS,
     );
     expect(made.payload).toMatchObject({ response_type: 'in_channel' });
@@ -154,9 +154,9 @@ describe('the Slack app, in the daemon', () => {
       slashCommand(slack, { text: 'list', channel: 'C0OPS' }),
       WITHIN_MS,
     );
-    expect(JSON.stringify(list.payload)).toContain('tgp · on new');
+    expect(JSON.stringify(list.payload)).toContain('tennessee · on new');
     const typo = await slack.socket.command(
-      slashCommand(slack, { text: 'subscirbe tgp' }),
+      slashCommand(slack, { text: 'subscirbe tennessee' }),
       WITHIN_MS,
     );
     expect(JSON.stringify(typo.payload)).toMatch(/did you mean .subscribe/i);
