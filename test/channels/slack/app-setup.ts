@@ -78,6 +78,7 @@ export function startChatCore(clock: ManualClock, logger: Logger): CoreUnderTest
   };
 }
 
+/** The app running on the core, and what a test drives it with and reads its effects in. */
 export interface AppUnderTest extends CoreUnderTest {
   app: SlackApp;
   fake: SlackFake;
@@ -91,6 +92,7 @@ export interface AppUnderTest extends CoreUnderTest {
   close(): Promise<void>;
 }
 
+/** What a test changes of the app, the fake, or what the app talks to. */
 export interface AppUnderTestOptions {
   app?: Partial<SlackAppOptions>;
   fake?: SlackFakeOptions;
