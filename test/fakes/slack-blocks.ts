@@ -3,8 +3,8 @@
  * message needs `text` or `blocks`, text at most 40,000 characters, at most 50 blocks,
  * header text plain and at most 150, section text at most 3000, at most 10 fields of at
  * most 2000, buttons with text at most 75 and an http(s) url at most 3000, static selects
- * of at most 100 options, unique block
- * ids, no empty text. Returns Slack's error code, or `undefined` when Slack would accept.
+ * of at most 100 options, unique block ids, action ids unique within their block, no empty
+ * text. Returns Slack's error code, or `undefined` when Slack would accept.
  */
 
 type Json = Record<string, unknown>;
@@ -80,7 +80,9 @@ function badBlock(b: unknown): boolean {
     case 'actions': {
       const els = b.elements;
       if (!Array.isArray(els) || els.length === 0 || els.length > 25) return true;
-      return els.some(badElement);
+      if (els.some(badElement)) return true;
+      const ids = els.flatMap((e) => (typeof e.action_id === 'string' ? [e.action_id] : []));
+      return new Set(ids).size !== ids.length;
     }
     default:
       return true;

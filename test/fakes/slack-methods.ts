@@ -158,7 +158,7 @@ function postEphemeral(world: SlackWorld, args: Args, into: FakeEphemeral[]): An
 }
 
 /** What Slack says is wrong with a home view, as `response_metadata.messages`. */
-function viewProblems(view: Record<string, unknown>): string[] {
+export function viewProblems(view: Record<string, unknown>): string[] {
   if (view.type !== 'home') return ['[ERROR] must be home [json-pointer:/view/type]'];
   const blocks = view.blocks;
   if (!Array.isArray(blocks))

@@ -1,7 +1,7 @@
 /**
  * The payloads Slack sends a Slack app, field for field as Slack's documented examples
- * have them: a slash command, a `block_actions` click on a button of a message, an
- * ephemeral reply or the App Home, and `event_callback` envelopes (`app_home_opened`,
+ * have them: a slash command, a `block_actions` click on a button (or a choice in a static
+ * select) of a message, an ephemeral reply or the App Home, and `event_callback` envelopes (`app_home_opened`,
  * `channel_archive`, `channel_deleted`, `channel_left`, `member_left_channel`,
  * `group_left`) and `url_verification`. They name the Slack fake's workspace, and their
  * `response_url` is one of the fake's, so what the app answers there is recorded. The
@@ -83,26 +83,64 @@ export type ActionSource =
 
 type Json = Record<string, unknown>;
 
-/** The button with `actionId` (and `value`, when given) among `blocks`, with its block's id. */
-function findButton(blocks: unknown[], actionId: string, value?: string) {
+/**
+ * The element with `actionId` among `blocks`, with its block's id: a button (with `value`,
+ * when given), or a static select offering an option of value `value`.
+ */
+function findElement(blocks: unknown[], actionId: string, value?: string) {
   for (const block of blocks as Json[]) {
     const elements = [
       ...(Array.isArray(block.elements) ? (block.elements as Json[]) : []),
       ...(block.accessory ? [block.accessory as Json] : []),
     ];
-    const button = elements.find(
-      (e) => e.action_id === actionId && (value === undefined || e.value === value),
+    const element = elements.find(
+      (e) =>
+        e.action_id === actionId &&
+        (value === undefined ||
+          (e.type === 'static_select' ? optionOf(e, value) !== undefined : e.value === value)),
     );
-    if (button)
-      return { button, blockId: String(block.block_id ?? randomBytes(3).toString('hex')) };
+    if (element)
+      return { element, blockId: String(block.block_id ?? randomBytes(3).toString('hex')) };
   }
   return undefined;
 }
 
+/** The option of a static select whose value is `value`. */
+function optionOf(select: Json, value: string): Json | undefined {
+  const options = Array.isArray(select.options) ? (select.options as Json[]) : [];
+  return options.find((o) => o.value === value);
+}
+
+/** The `actions` item Slack sends for a click on `element`, or a choice of `value` in it. */
+function actionOf(element: Json, blockId: string, value: string | undefined, ts: string): Json {
+  const id = { action_id: element.action_id, block_id: blockId };
+  if (element.type !== 'static_select') {
+    return {
+      ...id,
+      text: element.text,
+      ...(element.value !== undefined ? { value: element.value } : {}),
+      ...(element.style !== undefined ? { style: element.style } : {}),
+      type: 'button',
+      action_ts: ts,
+    };
+  }
+  const chosen = value === undefined ? undefined : optionOf(element, value);
+  if (!chosen) throw new Error(`choose an option of ${String(element.action_id)} by its value`);
+  return {
+    type: 'static_select',
+    ...id,
+    selected_option: { text: chosen.text, value: chosen.value },
+    ...(element.placeholder !== undefined ? { placeholder: element.placeholder } : {}),
+    action_ts: ts,
+  };
+}
+
 /**
  * A `block_actions` payload: `user` (default U0ALICE) clicks the button `actionId` (with
- * `value`, to tell apart buttons that share an id) on `source`. The button must be there:
- * its text, value, style and block id are read from the blocks, as Slack sends them.
+ * `value`, to tell apart buttons that share an id) on `source`, or, when `actionId` is a
+ * static select, chooses its option of value `value`. The element must be there: its
+ * text, value, style, options and block id are read from the blocks, as Slack sends them,
+ * and a chosen option is in `state.values` too.
  */
 export function blockActions(
   fake: SlackFake,
@@ -157,9 +195,17 @@ export function blockActions(
     blocks = home.blocks;
     surface = { container: { type: 'view', view_id: home.id }, view: homeView(fake, user.id) };
   }
-  const found = findButton(blocks, input.actionId, input.value);
+  const found = findElement(blocks, input.actionId, input.value);
   if (!found) throw new Error(`no button ${input.actionId} to click on that surface`);
-  const { button, blockId } = found;
+  const action = actionOf(found.element, found.blockId, input.value, tsOf(at));
+  const state =
+    action.type === 'static_select'
+      ? {
+          [found.blockId]: {
+            [input.actionId]: { type: 'static_select', selected_option: action.selected_option },
+          },
+        }
+      : {};
   return {
     type: 'block_actions',
     user: { id: user.id, username: user.name, name: user.name, team_id: fake.team.id },
@@ -169,19 +215,9 @@ export function blockActions(
     team: { id: fake.team.id, domain: fake.team.domain },
     enterprise: null,
     is_enterprise_install: false,
-    state: { values: {} },
+    state: { values: state },
     ...surface,
-    actions: [
-      {
-        action_id: input.actionId,
-        block_id: blockId,
-        text: button.text,
-        ...(button.value !== undefined ? { value: button.value } : {}),
-        ...(button.style !== undefined ? { style: button.style } : {}),
-        type: 'button',
-        action_ts: tsOf(at),
-      },
-    ],
+    actions: [action],
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * The signed-request sender makes requests Bolt accepts as Slack's, and spoiled ones Bolt
  * refuses: checked with Bolt's own `verifySlackRequest`, and end to end against a Bolt
- * `App` in HTTP mode whose answers to response URLs land in the Slack fake.
+ * `App` in HTTP mode whose answers to response URLs land in the Slack fake. A choice in a
+ * static select is built as Slack sends it, and a chunked request goes without a length.
  */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, verifySlackRequest, webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +167,78 @@ describe('signed requests, as Bolt verifies them', () => {
       actions: [{ action_id: 'ack', block_id: 'b1', text: button.text, type: 'button' }],
     });
     expect(() => blockActions(fake, { ...homeClick(), actionId: 'nothing' })).toThrow(/no button/);
+  });
+});
+
+describe('a choice in a static select', () => {
+  it('comes as Slack sends it: the option chosen, in the action and in the state', async () => {
+    const select = {
+      type: 'static_select' as const,
+      action_id: 'mute',
+      placeholder: { type: 'plain_text' as const, text: 'Mute' },
+      options: ['1h', '4h'].map((h) => ({
+        text: { type: 'plain_text' as const, text: `for ${h}` },
+        value: `mute:${h}`,
+      })),
+    };
+    const posted = await client.chat.postMessage({
+      channel: 'C0GAS',
+      text: 'alert',
+      blocks: [{ type: 'actions', block_id: 'b2', elements: [select] }],
+    });
+    const source = { message: { channel: 'C0GAS', ts: posted.ts! } };
+    const chosen = { text: { type: 'plain_text', text: 'for 4h' }, value: 'mute:4h' };
+    expect(blockActions(fake, { source, actionId: 'mute', value: 'mute:4h' })).toMatchObject({
+      state: { values: { b2: { mute: { type: 'static_select', selected_option: chosen } } } },
+      actions: [
+        {
+          type: 'static_select',
+          action_id: 'mute',
+          block_id: 'b2',
+          selected_option: chosen,
+          placeholder: select.placeholder,
+          action_ts: expect.any(String),
+        },
+      ],
+    });
+    expect(() => blockActions(fake, { source, actionId: 'mute' })).toThrow(/choose an option/);
+    expect(() => blockActions(fake, { source, actionId: 'mute', value: 'mute:9h' })).toThrow(
+      /no button/,
+    );
+  });
+});
+
+describe('a chunked request', () => {
+  it('goes without Content-Length, signed over the whole body', async () => {
+    const seen: Array<{ headers: Record<string, unknown>; body: string }> = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const sender = slackRequestSender({
+        url: `http://127.0.0.1:${port}/slack/events`,
+        signingSecret: SECRET,
+      });
+      const answer = await sender.command(slashCommand(fake, { text: 'list' }), {
+        padTo: 5000,
+        chunked: true,
+      });
+      expect(answer.status).toBe(200);
+      expect(seen[0]!.headers['transfer-encoding']).toBe('chunked');
+      expect(seen[0]!.headers['content-length']).toBeUndefined();
+      expect(seen[0]!.body).toBe(answer.request.body);
+      expect(Buffer.byteLength(answer.request.body)).toBe(5000);
+      expect(boltVerdict(answer.request)).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -6,7 +6,7 @@
  * Slack's `User-Agent`, and for a redelivered event `X-Slack-Retry-Num` and
  * `X-Slack-Retry-Reason`. To test the app's defences a request can be tampered with: signed
  * with a wrong secret, stamped at another time, its body changed after signing, padded to
- * a size, or sent again as it was (a replay). Each answer comes back whole: status,
+ * a size, sent in chunks without a length, or sent again as it was (a replay). Each answer comes back whole: status,
  * headers and body.
  */
 import { createHmac } from 'node:crypto';
@@ -24,6 +24,8 @@ export interface Tamper {
   padTo?: number;
   /** Headers to set or, with undefined, to leave out (`x-slack-signature`, …). */
   headers?: Record<string, string | undefined>;
+  /** Send the body chunked (`Transfer-Encoding: chunked`), declaring no length. */
+  chunked?: boolean;
 }
 
 /** A request as it went on the wire: enough to send it again byte for byte. */
@@ -31,6 +33,8 @@ export interface SentRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** Sent chunked, without `Content-Length`. */
+  chunked?: boolean;
 }
 
 /** The app's answer. */
@@ -88,6 +92,19 @@ function pad(contentType: string, body: string, size: number): string {
   return body + prefix + 'x'.repeat(Math.max(0, missing - prefix.length));
 }
 
+/** A body as a stream of 1 KiB pieces, which fetch sends chunked. */
+function inChunks(body: string): ReadableStream<Uint8Array> {
+  const bytes = Buffer.from(body);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(at, at + 1024));
+      at += 1024;
+    },
+  });
+}
+
 /** A sender to the app at `url` (its Request URL), signing with `signingSecret`. */
 export function slackRequestSender(options: {
   url: string;
@@ -115,7 +132,7 @@ export function slackRequestSender(options: {
       else headers[name.toLowerCase()] = value;
     }
     const sent = tamper.alterBody ? tamper.alterBody(padded) : padded;
-    return { url: options.url, headers, body: sent };
+    return { url: options.url, headers, body: sent, ...(tamper.chunked ? { chunked: true } : {}) };
   }
 
   const build: SlackRequestBuilder = {
@@ -138,7 +155,9 @@ export function slackRequestSender(options: {
     const res = await fetch(request.url, {
       method: 'POST',
       headers: request.headers,
-      body: request.body,
+      ...(request.chunked
+        ? { body: inChunks(request.body), duplex: 'half' as const }
+        : { body: request.body }),
     });
     return {
       status: res.status,

@@ -1,55 +1,124 @@
 /**
- * The Slack app as the daemon runs it over HTTP, for tests: started against the loopback
- * fake (behind the extras), driven by the chat stand-in, mounted at `POST /slack/events`
- * on the daemon's own HTTP server, judging request timestamps by a manual clock.
+ * The Slack app as the daemon runs it, for tests: the real chat core on a database in a
+ * temp dir (three pipelines tracked, an engine with no rule files), the Slack fake as
+ * Slack, and over HTTP the app mounted at `POST /slack/events` on the daemon's own HTTP
+ * server, reached by requests signed as Slack signs them. One manual clock runs the app,
+ * the core, the fake (response URLs expire on it) and the sender (timestamps come from it).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AlertEngine } from '../../../src/alerts/engine.js';
 import {
   type SlackApp,
   type SlackAppOptions,
   startSlackApp,
 } from '../../../src/channels/slack/app.js';
+import type { Alert } from '../../../src/channels/types.js';
+import { ChatCore } from '../../../src/chat/service.js';
+import type { ChatService } from '../../../src/chat/types.js';
 import { Metrics } from '../../../src/http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../../../src/http/server.js';
 import { assessHealth } from '../../../src/ingest/health.js';
-import { type SlackFake, startSlackFake } from '../../fakes/slack.js';
+import type { Logger } from '../../../src/lib/logger.js';
+import { Store } from '../../../src/store/index.js';
+import { noticeAlert } from '../../fakes/alerts.js';
+import { type SlackFake, type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
+import { type SlackRequestSender, slackRequestSender } from '../../fakes/slack-requests.js';
 import { ManualClock } from '../../support/clock.js';
-import { ChatStandIn } from './chat-stand-in.js';
-import { SIGNING_SECRET } from './signed-requests.js';
-import { capturedLogger } from './support.js';
-import { type SlackExtras, startSlackExtras } from './web-api-extras.js';
+import { capturedLogger, channelsFor, sendContext } from './support.js';
 
-export interface AppUnderTest {
-  app: SlackApp;
-  chat: ChatStandIn;
+/** When every test of the app starts. */
+export const NOW = '2026-11-20T15:00:00Z';
+
+/** The signing secret the app is given (32 hex characters, as Slack's are). */
+export const SIGNING_SECRET = '3f1c9a7be05d4c2f8a6b1e9d7c3a5f20';
+
+/** The tracked pipelines, as the chat core's vocabulary knows them. */
+export const PIPELINES = ['transco', 'tgp', 'texas-eastern'];
+
+/** The real chat core and what it stands on. */
+export interface CoreUnderTest {
+  core: ChatCore;
+  store: Store;
+  engine: AlertEngine;
   clock: ManualClock;
+  close(): void;
+}
+
+/** The chat core on a fresh database in a temp dir, on `clock`. */
+export function startChatCore(clock: ManualClock, logger: Logger): CoreUnderTest {
+  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-slack-app-'));
+  const store = Store.open(dir);
+  for (const [i, slug] of PIPELINES.entries())
+    store.pipelines.upsert(
+      {
+        id: i + 1,
+        name: slug,
+        slug,
+        url: '',
+        tsp_name: slug,
+        tsp_id: String(i + 1),
+        service_created_at: NOW,
+        service_updated_at: NOW,
+      },
+      NOW,
+    );
+  const engine = new AlertEngine({ store, clock, logger, maxAlertAgeMs: 86_400_000 }, []);
+  const core = new ChatCore({ store, engine, clock, logger, policy: { admins: new Set() } });
+  return {
+    core,
+    store,
+    engine,
+    clock,
+    close() {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The app running on the core, and what a test drives it with and reads its effects in. */
+export interface AppUnderTest extends CoreUnderTest {
+  app: SlackApp;
   fake: SlackFake;
-  extras: SlackExtras;
   server: RunningHttpServer;
   /** `POST /slack/events` on the daemon's server. */
   events: string;
+  /** Requests to `events`, signed with `SIGNING_SECRET` at the clock's time. */
+  send: SlackRequestSender;
+  /** The app's and the core's log lines. */
   lines: string[];
   close(): Promise<void>;
 }
 
-/** Starts the app in HTTP mode behind the daemon's server. */
-export async function startAppUnderTest(
-  options: Partial<SlackAppOptions> = {},
-  channelsOf: Record<string, string[]> = {},
-): Promise<AppUnderTest> {
-  const clock = new ManualClock('2026-11-20T15:00:00Z');
-  const fake = await startSlackFake({ rate: { perSecond: 100, burst: 10 } });
-  const extras = await startSlackExtras(fake, channelsOf);
-  const chat = new ChatStandIn(clock);
+/** What a test changes of the app, the fake, or what the app talks to. */
+export interface AppUnderTestOptions {
+  app?: Partial<SlackAppOptions>;
+  fake?: SlackFakeOptions;
+  /** What the app talks to instead of the core itself: the core made to fail one way. */
+  chat?: (core: ChatCore) => ChatService;
+}
+
+/** Starts the app over HTTP behind the daemon's server, on the real chat core. */
+export async function startAppUnderTest(options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
+  const clock = new ManualClock(NOW);
   const { logger, lines } = capturedLogger();
+  const fake = await startSlackFake({
+    rate: { perSecond: 100, burst: 10 },
+    clock,
+    ...options.fake,
+  });
+  const chat = startChatCore(clock, logger);
   const app = await startSlackApp({
     token: fake.token,
     signingSecret: SIGNING_SECRET,
-    apiUrl: extras.url,
-    chat,
+    apiUrl: fake.url,
+    chat: options.chat ? options.chat(chat.core) : chat.core,
     clock,
     logger,
     timeoutMs: 5000,
-    ...options,
+    ...options.app,
   });
   const server = await startHttpServer({
     port: 0,
@@ -62,20 +131,36 @@ export async function startAppUnderTest(
       ? [{ method: 'POST', path: '/slack/events', handle: app.handleHttp }]
       : [],
   });
+  const events = `${server.url}/slack/events`;
   return {
+    ...chat,
     app,
-    chat,
-    clock,
     fake,
-    extras,
     server,
-    events: `${server.url}/slack/events`,
+    events,
+    send: slackRequestSender({ url: events, signingSecret: SIGNING_SECRET, clock }),
     lines,
     async close() {
       await app.close();
       await server.close();
-      await extras.close();
       await fake.close();
+      chat.close();
     },
   };
+}
+
+/** An alert with its buttons, sent to #gas (`C0GAS`) by the Slack channel as the daemon sends it. */
+export async function postedAlert(
+  t: AppUnderTest,
+  alert: Alert = noticeAlert(),
+): Promise<{ channel: string; ts: string }> {
+  const channels = channelsFor(t.fake, { interactive: true });
+  try {
+    const before = t.fake.posts.length;
+    await channels.slack.send({ kind: 'slack', channel: 'C0GAS' }, [alert], sendContext());
+    const posted = t.fake.posts[before]!;
+    return { channel: posted.channel, ts: posted.ts };
+  } finally {
+    await channels.slack.close?.();
+  }
 }

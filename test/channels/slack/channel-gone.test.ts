@@ -1,16 +1,19 @@
 /**
- * The Slack channels against the fake: a post refused because the channel is gone or the
- * bot is not in it is reported through `onChannelGone` and still fails as before; and
- * with the app running, alerts to channels carry buttons while DMs do not.
+ * The Slack channels against the fake, wired to the real chat core as the daemon wires
+ * them: a post refused because the channel is gone or the bot is not in it pauses that
+ * channel's subscriptions through `onChannelGone`, and still fails as before; and with
+ * the app running, alerts to channels carry buttons while DMs do not.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryErrorCode } from '../../../src/channels/types.js';
 import { failure, noticeAlert } from '../../fakes/alerts.js';
 import { startSlackFake } from '../../fakes/slack.js';
+import { ManualClock } from '../../support/clock.js';
 import { SENT_AT, sampleAlerts } from '../payload-samples.js';
+import { NOW, startChatCore } from './app-setup.js';
 import { capturedLogger, channelsFor, sendContext } from './support.js';
 
-const closers: Array<() => Promise<void>> = [];
+const closers: Array<() => Promise<void> | void> = [];
 
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -18,36 +21,39 @@ afterEach(async () => {
 
 async function setup(interactive = false) {
   const fake = await startSlackFake({ rate: { perSecond: 100, burst: 10 } });
-  const gone: Array<[string, string]> = [];
   const { logger, lines } = capturedLogger();
-  let fail = false;
+  const chat = startChatCore(new ManualClock(NOW), logger);
   const channels = channelsFor(
     fake,
     {
       timeoutMs: 2000,
       interactive,
-      onChannelGone: (channel, reason) => {
-        gone.push([channel, reason]);
-        if (fail) throw new Error('the store is closed');
-      },
+      onChannelGone: (channel, reason) => chat.core.channelGone('slack', channel, reason),
     },
     { logger },
   );
   closers.push(
     () => fake.close(),
     () => channels.slack.close!(),
+    () => chat.close(),
   );
-  return { fake, gone, lines, ...channels, failHook: () => (fail = true) };
+  /** Subscribes `channel` from chat, as someone there typed it. */
+  const subscribe = (channel: string) =>
+    chat.core.command({ platform: 'slack', channel, user: 'U0ALICE' }, 'subscribe transco');
+  /** Each subscription's channel and why it is paused (null while it is not). */
+  const pauses = () => chat.store.subscriptions.all().map((r) => [r.channel, r.paused_reason]);
+  return { fake, lines, chat, subscribe, pauses, ...channels };
 }
 
-describe('onChannelGone', () => {
-  it('is told when the channel is archived, unknown, or the bot is not in it', async () => {
-    const { slack, gone } = await setup();
+describe('a channel gone, found by a send', () => {
+  it('pauses the subscriptions of a channel archived, unknown, or without the bot', async () => {
+    const { slack, subscribe, pauses } = await setup();
     const cases: Array<[string, string]> = [
-      ['#old', DeliveryErrorCode.NotFound],
-      ['#nowhere', DeliveryErrorCode.NotFound],
-      ['#outside', DeliveryErrorCode.Forbidden],
+      ['C0OLD', DeliveryErrorCode.NotFound],
+      ['C0NOWHERE', DeliveryErrorCode.NotFound],
+      ['C0OUT', DeliveryErrorCode.Forbidden],
     ];
+    for (const [channel] of [...cases, ['C0GAS']]) subscribe(channel!);
     for (const [channel, code] of cases) {
       const error = await failure(
         slack.send({ kind: 'slack', channel }, [noticeAlert()], sendContext()),
@@ -55,31 +61,34 @@ describe('onChannelGone', () => {
       expect(error.code).toBe(code);
       expect(error.permanent).toBe(true);
     }
-    expect(gone).toEqual([
-      ['#old', 'the channel was archived (is_archived)'],
-      ['#nowhere', 'the channel was not found (channel_not_found)'],
-      ['#outside', 'pipewatch is not in the channel (not_in_channel)'],
+    expect(pauses()).toEqual([
+      ['slack:C0OLD', 'the channel was archived (is_archived)'],
+      ['slack:C0NOWHERE', 'the channel was not found (channel_not_found)'],
+      ['slack:C0OUT', 'pipewatch is not in the channel (not_in_channel)'],
+      ['slack:C0GAS', null],
     ]);
   });
 
-  it('is not told of other failures', async () => {
-    const { slack, fake, gone } = await setup();
+  it('pauses nothing on other failures', async () => {
+    const { slack, fake, subscribe, pauses } = await setup();
+    subscribe('C0GAS');
     fake.inject({ method: 'chat.postMessage', error: 'msg_too_long' });
     fake.inject({ method: 'chat.postMessage', status: 500 });
-    await failure(slack.send({ kind: 'slack', channel: '#gas' }, [noticeAlert()], sendContext()));
-    await failure(slack.send({ kind: 'slack', channel: '#gas' }, [noticeAlert()], sendContext()));
-    expect(gone).toEqual([]);
+    await failure(slack.send({ kind: 'slack', channel: 'C0GAS' }, [noticeAlert()], sendContext()));
+    await failure(slack.send({ kind: 'slack', channel: 'C0GAS' }, [noticeAlert()], sendContext()));
+    expect(pauses()).toEqual([['slack:C0GAS', null]]);
   });
 
-  it('failing itself changes nothing of the send, and says so in the log', async () => {
-    const { slack, gone, lines, failHook } = await setup();
-    failHook();
+  it('a pause that fails changes nothing of the send, and says so in the log', async () => {
+    const { slack, chat, lines, subscribe } = await setup();
+    subscribe('C0OLD');
+    chat.store.close();
     const error = await failure(
-      slack.send({ kind: 'slack', channel: '#old' }, [noticeAlert()], sendContext()),
+      slack.send({ kind: 'slack', channel: 'C0OLD' }, [noticeAlert()], sendContext()),
     );
-    expect(error.reason).toBe('slack: is_archived (#old)');
-    expect(gone).toHaveLength(1);
-    expect(lines.some((l) => l.includes('could not report Slack channel #old gone'))).toBe(true);
+    expect(error.reason).toBe('slack: is_archived (C0OLD)');
+    expect(error.permanent).toBe(true);
+    expect(lines.some((l) => l.includes('could not report Slack channel C0OLD gone'))).toBe(true);
   });
 });
 

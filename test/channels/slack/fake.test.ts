@@ -171,6 +171,21 @@ describe('the Slack fake', () => {
       },
       'invalid_blocks',
     ],
+    [
+      {
+        text: 'x',
+        blocks: [
+          {
+            type: 'actions',
+            elements: [
+              { type: 'button', action_id: 'a', text: { type: 'plain_text', text: 'b' } },
+              { type: 'button', action_id: 'a', text: { type: 'plain_text', text: 'c' } },
+            ],
+          },
+        ],
+      },
+      'invalid_blocks',
+    ],
     [{ text: 'x', blocks: [{ type: 'bogus' }] }, 'invalid_blocks'],
     [{ text: 'x', blocks: '[not json' }, 'invalid_blocks_format'],
     [{}, 'no_text'],

@@ -1,17 +1,29 @@
 /**
  * Requests to `POST /slack/events` on the daemon's server: only what Slack signed, at the
  * time it says, once, within the size limit, reaches the app; everything else is refused
- * before it is read (401 or 413) and the chat core never hears of it. And every request
+ * before it is read (401 or 413) and the chat core stores nothing. And every request
  * gets its answer in time, even from a listener that never acknowledges.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { encodeAction } from '../../../src/channels/slack/actions.js';
 import { clientLogger } from '../../../src/channels/slack/client-log.js';
 import { SlackHttpReceiver } from '../../../src/channels/slack/receiver.js';
 import { silentLogger } from '../../../src/lib/logger.js';
+import { toUtcIso } from '../../../src/lib/time.js';
+import { startSlackFake } from '../../fakes/slack.js';
+import { blockActions, slashCommand, urlVerification } from '../../fakes/slack-payloads.js';
+import { slackRequestSender } from '../../fakes/slack-requests.js';
 import { ManualClock } from '../../support/clock.js';
-import { type AppUnderTest, startAppUnderTest } from './app-setup.js';
-import { post, SIGNING_SECRET, signed, slashCommand, urlVerification } from './signed-requests.js';
+import {
+  type AppUnderTest,
+  NOW,
+  postedAlert,
+  SIGNING_SECRET,
+  startAppUnderTest,
+} from './app-setup.js';
 
 let t: AppUnderTest;
 
@@ -19,126 +31,114 @@ afterEach(async () => {
   await t?.close();
 });
 
+/** `/pipewatch <text>` typed by U0ALICE in #gas. */
+const typed = (text: string) => slashCommand(t.fake, { text });
+
+/** Nothing was stored and nothing followed up: the core never heard of the request. */
+function nothingDone(): void {
+  expect(t.store.subscriptions.all()).toEqual([]);
+  expect(t.store.silences.active(NOW)).toEqual([]);
+  expect(t.fake.responses).toEqual([]);
+}
+
 describe('POST /slack/events', () => {
   it('answers a signed slash command with the reply as its body', async () => {
     t = await startAppUnderTest();
-    const res = await post(
-      t.events,
-      slashCommand('list', t.clock.now(), t.extras.responseUrl('a')),
-    );
+    const res = await t.send.command(typed('list'));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
-    const body = JSON.parse(res.text);
-    expect(body).toMatchObject({ response_type: 'ephemeral', text: 'You said: list' });
-    expect(body.blocks[0]).toMatchObject({ type: 'section', text: { text: 'You said: list' } });
-    expect(t.chat.calls).toEqual([
-      {
-        method: 'command',
-        caller: {
-          platform: 'slack',
-          channel: 'C0GAS',
-          channelName: 'gas',
-          user: 'U0ALICE',
-          userName: 'alice',
-          direct: false,
-        },
-        text: 'list',
-      },
-    ]);
+    const body = JSON.parse(res.body);
+    const said = '0 subscriptions here, 0 reminders of yours, 0 silences in force.';
+    expect(body).toMatchObject({ response_type: 'ephemeral', text: said });
+    expect(body.blocks[0]).toMatchObject({ type: 'section' });
+    expect(JSON.stringify(body.blocks)).toContain('Subscriptions of this channel');
   });
 
   it('answers url_verification with its challenge', async () => {
     t = await startAppUnderTest();
-    const res = await post(
-      t.events,
-      urlVerification('3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', t.clock.now()),
+    const res = await t.send.event(
+      urlVerification('3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P'),
     );
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toEqual({
+    expect(JSON.parse(res.body)).toEqual({
       challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
     });
   });
 
   it('refuses a request signed with another secret: 401, nothing done', async () => {
     t = await startAppUnderTest();
-    const req = slashCommand('subscribe transco', t.clock.now(), t.extras.responseUrl('a'));
-    const forged = signed(req.body, req.headers['content-type']!, t.clock.now(), 'f'.repeat(32));
-    const res = await post(t.events, forged);
+    const res = await t.send.command(typed('subscribe transco'), { secret: 'f'.repeat(32) });
     expect(res.status).toBe(401);
-    expect(res.text).toBe('the signature does not match the body\n');
-    expect(t.chat.calls).toEqual([]);
+    expect(res.body).toBe('the signature does not match the body\n');
+    nothingDone();
     expect(t.lines.some((l) => l.includes('refused a request to /slack/events'))).toBe(true);
   });
 
   it('refuses a request without a signature', async () => {
     t = await startAppUnderTest();
-    const req = slashCommand('list', t.clock.now(), t.extras.responseUrl('a'));
-    const { 'x-slack-signature': _gone, ...headers } = req.headers;
-    expect((await post(t.events, { headers, body: req.body })).status).toBe(401);
-    expect(t.chat.calls).toEqual([]);
+    const res = await t.send.command(typed('subscribe transco'), {
+      headers: { 'x-slack-signature': undefined },
+    });
+    expect(res.status).toBe(401);
+    nothingDone();
   });
 
   it('refuses a timestamp more than 5 minutes from the clock, either way', async () => {
     t = await startAppUnderTest();
-    const url = t.extras.responseUrl('a');
-    const now = t.clock.now().getTime();
-    const stale = slashCommand('list', new Date(now - 5 * 60_000 - 1000), url);
-    const ahead = slashCommand('list', new Date(now + 5 * 60_000 + 1000), url);
-    const edge = slashCommand('list', new Date(now - 5 * 60_000), url);
-    const staleRes = await post(t.events, stale);
-    expect(staleRes.status).toBe(401);
-    expect(staleRes.text).toContain('more than 5 minutes from now');
-    expect((await post(t.events, ahead)).status).toBe(401);
-    expect(t.chat.calls).toEqual([]);
-    expect((await post(t.events, edge)).status).toBe(200);
-    expect(t.chat.calls).toHaveLength(1);
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const stale = await t.send.command(typed('subscribe transco'), { timestamp: now - 301 });
+    expect(stale.status).toBe(401);
+    expect(stale.body).toContain('more than 5 minutes from now');
+    const ahead = await t.send.command(typed('subscribe transco'), { timestamp: now + 301 });
+    expect(ahead.status).toBe(401);
+    nothingDone();
+    const edge = await t.send.command(typed('subscribe transco'), { timestamp: now - 300 });
+    expect(edge.status).toBe(200);
+    expect(t.store.subscriptions.all()).toHaveLength(1);
   });
 
   it('judges the timestamp by the clock it was given', async () => {
     t = await startAppUnderTest();
-    const req = slashCommand('list', t.clock.now(), t.extras.responseUrl('a'));
+    const signed = t.send.build.command(typed('subscribe transco'));
     t.clock.advance(5 * 60_000 + 1000);
-    expect((await post(t.events, req)).status).toBe(401);
-    expect(t.chat.calls).toEqual([]);
+    expect((await t.send.send(signed)).status).toBe(401);
+    nothingDone();
   });
 
   it('refuses a request it has already accepted (a replay), within the window', async () => {
     t = await startAppUnderTest();
-    const req = slashCommand('mute transco for 4h', t.clock.now(), t.extras.responseUrl('a'));
-    expect((await post(t.events, req)).status).toBe(200);
+    const first = await t.send.command(typed('mute transco for 4h'));
+    expect(first.status).toBe(200);
     t.clock.advance(60_000);
-    const again = await post(t.events, req);
+    const again = await t.send.send(first.request);
     expect(again.status).toBe(401);
-    expect(again.text).toContain('replayed');
-    expect(t.chat.calls).toHaveLength(1);
+    expect(again.body).toContain('replayed');
+    expect(t.store.silences.active(toUtcIso(t.clock.now()))).toHaveLength(1);
   });
 
   it('refuses a body changed after it was signed', async () => {
     t = await startAppUnderTest();
-    const req = slashCommand('list', t.clock.now(), t.extras.responseUrl('a'));
-    const changed = {
-      headers: req.headers,
-      body: req.body.replace('text=list', 'text=unsubscribe+all'),
-    };
-    expect(changed.body).not.toBe(req.body);
-    expect((await post(t.events, changed)).status).toBe(401);
-    expect(t.chat.calls).toEqual([]);
+    const res = await t.send.command(typed('list'), {
+      alterBody: (body) => body.replace('text=list', 'text=subscribe+transco'),
+    });
+    expect(res.request.body).toContain('text=subscribe+transco');
+    expect(res.status).toBe(401);
+    nothingDone();
   });
 
   it('refuses a body larger than the limit with 413, unread', async () => {
-    t = await startAppUnderTest({ bodyLimit: 4096 });
-    const big = slashCommand(
-      `subscribe ${'x'.repeat(8000)}`,
-      t.clock.now(),
-      t.extras.responseUrl('a'),
-    );
-    const res = await post(t.events, big);
-    expect(res.status).toBe(413);
-    expect(t.chat.calls).toEqual([]);
+    t = await startAppUnderTest({ app: { bodyLimit: 4096 } });
+    const big = await t.send.command(typed('subscribe transco'), { padTo: 8192 });
+    expect(big.status).toBe(413);
+    nothingDone();
     // The same request without a declared length is cut off at the limit too.
-    const chunked = { headers: { ...big.headers, 'transfer-encoding': 'chunked' }, body: big.body };
-    expect((await post(t.events, chunked)).status).toBe(413);
-    expect(t.chat.calls).toEqual([]);
+    const chunked = await t.send.command(typed('subscribe transco'), {
+      padTo: 8192,
+      chunked: true,
+    });
+    expect(chunked.request.chunked).toBe(true);
+    expect(chunked.status).toBe(413);
+    nothingDone();
   });
 
   it('answers 405 to any other method on the Slack URL', async () => {
@@ -150,51 +150,56 @@ describe('POST /slack/events', () => {
 
   it('answers a request no listener takes (a link button) with 200 at once', async () => {
     t = await startAppUnderTest();
-    const payload = {
-      type: 'block_actions',
-      user: { id: 'U0ALICE', username: 'alice' },
-      team: { id: 'T0ACME', domain: 'acme-gas' },
-      actions: [{ action_id: 'open_notice', type: 'button', block_id: 'b', action_ts: '1' }],
-    };
-    const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-    const res = await post(
-      t.events,
-      signed(body, 'application/x-www-form-urlencoded', t.clock.now()),
+    const message = await postedAlert(t);
+    const res = await t.send.interactive(
+      blockActions(t.fake, { source: { message }, actionId: 'open_notice' }),
     );
     expect(res.status).toBe(200);
-    expect(res.text).toBe('');
-    expect(t.chat.calls).toEqual([]);
+    expect(res.body).toBe('');
+    // A click heard after it shows it was passed over: the only answer is to that one.
+    const { value } = encodeAction({ kind: 'mute', pipeline: 'transco', forMs: 3_600_000 });
+    await t.send.interactive(
+      blockActions(t.fake, { source: { message }, actionId: 'pipewatch_mute', value }),
+    );
+    await expect.poll(() => t.fake.responses.length).toBeGreaterThan(0);
+    expect(t.fake.responses.map((r) => r.body?.text)).toEqual([
+      expect.stringMatching(/^alice muted transco/),
+    ]);
+    expect(t.fake.updates).toEqual([]);
   });
 });
 
 describe('a listener that never acknowledges', () => {
   it('still gets its request answered with 200, empty, after 2.5 s of the clock', async () => {
-    const clock = new ManualClock('2026-11-20T15:00:00Z');
+    const clock = new ManualClock(NOW);
+    const fake = await startSlackFake({ clock });
     const receiver = new SlackHttpReceiver({
       signingSecret: SIGNING_SECRET,
       clock,
       logger: silentLogger,
     });
     const app = new App({
-      token: 'xoxb-0000-never-used',
+      token: fake.token,
       botId: 'B0BOT',
       botUserId: 'U0BOT',
       receiver,
-      logger: clientLogger(silentLogger, 'xoxb-0000-never-used'),
+      logger: clientLogger(silentLogger, fake.token),
       convoStore: false,
     });
-    app.command('/pipewatch', () => new Promise<void>(() => undefined));
+    const neverAnswers = () => new Promise<void>(() => undefined);
+    app.command('/pipewatch', neverAnswers);
     await app.start();
-    const { createServer } = await import('node:http');
     const server = createServer((req, res) => void receiver.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
+    const { port } = server.address() as AddressInfo;
+    const send = slackRequestSender({
+      url: `http://127.0.0.1:${port}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      clock,
+    });
     try {
       let settled = false;
-      const answer = post(
-        `http://127.0.0.1:${port}/slack/events`,
-        slashCommand('list', clock.now(), 'http://127.0.0.1:9/respond'),
-      ).finally(() => {
+      const answer = send.command(slashCommand(fake, { text: 'list' })).finally(() => {
         settled = true;
       });
       await vi.waitFor(() => expect(clock.pending).toBe(1));
@@ -204,10 +209,11 @@ describe('a listener that never acknowledges', () => {
       clock.advance(1);
       const res = await answer;
       expect(res.status).toBe(200);
-      expect(res.text).toBe('');
+      expect(res.body).toBe('');
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      await fake.close();
     }
   });
 });

@@ -10,6 +10,7 @@ import { commandText } from '../../../src/channels/slack/command-text.js';
 import { homeView, replyMessage } from '../../../src/channels/slack/reply-blocks.js';
 import type { ChatReply } from '../../../src/chat/types.js';
 import { checkMessage } from '../../fakes/slack-blocks.js';
+import { viewProblems } from '../../fakes/slack-methods.js';
 import { allTexts, LIVE_MARKUP } from './support.js';
 
 type Json = Record<string, unknown>;
@@ -113,7 +114,7 @@ describe('replyMessage', () => {
 });
 
 describe('homeView', () => {
-  it('is a home view of at most 100 blocks under a header', () => {
+  it('is a home view of at most 100 blocks under a header, as views.publish takes it', () => {
     const items = Array.from({ length: 150 }, (_, i) => ({
       id: i + 1,
       text: `subscription ${i + 1}`,
@@ -128,6 +129,7 @@ describe('homeView', () => {
     expect(view.blocks).toHaveLength(100);
     expect(view.blocks[0]).toMatchObject({ type: 'header' });
     expect(JSON.stringify(view.blocks[99])).toContain('more not shown');
+    expect(viewProblems(JSON.parse(JSON.stringify(view)))).toEqual([]);
   });
 });
 

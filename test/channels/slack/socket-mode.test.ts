@@ -1,109 +1,92 @@
 /**
- * The Slack app over Socket Mode: with an app-level token it opens its connection through
- * `apps.connections.open` at `apiUrl` (not Slack's own), takes a command from the
- * socket and acknowledges it there with the reply; a refused app token stops start-up
- * with one line naming the variable.
+ * The Slack app over Socket Mode, on the real chat core: with an app-level token it opens
+ * its connection through `apps.connections.open` at `apiUrl` (not Slack's own), takes a
+ * command from the socket and acknowledges it there with the reply; a refused token or
+ * an unreachable Slack stops start-up with one line naming what to check.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SlackApp, startSlackApp } from '../../../src/channels/slack/app.js';
 import { silentLogger } from '../../../src/lib/logger.js';
-import { type SlackFake, startSlackFake } from '../../fakes/slack.js';
+import { FAKE_APP_TOKEN, type SlackFake, startSlackFake } from '../../fakes/slack.js';
+import { slashCommand } from '../../fakes/slack-payloads.js';
 import { ManualClock } from '../../support/clock.js';
-import { ChatStandIn } from './chat-stand-in.js';
-import { type SocketLink, startSocketLink } from './socket-link.js';
-
-const APP_TOKEN = 'xapp-1-A0PIPEWATCH-1234-0a1b2c3d4e5f';
+import { type CoreUnderTest, NOW, SIGNING_SECRET, startChatCore } from './app-setup.js';
 
 let fake: SlackFake | undefined;
-let link: SocketLink | undefined;
 let app: SlackApp | undefined;
+let chat: CoreUnderTest | undefined;
 
 afterEach(async () => {
   await app?.close();
-  await link?.close();
   await fake?.close();
-  app = link = fake = undefined;
+  chat?.close();
+  app = fake = chat = undefined;
 });
 
-async function start(appToken: string) {
+/** The fake and the core, and the app starting against them with `options`. */
+async function start(options: { appToken?: string; token?: string; signingSecret?: string }) {
   fake = await startSlackFake();
-  link = await startSocketLink(APP_TOKEN, fake.url);
-  const clock = new ManualClock('2026-11-20T15:00:00Z');
-  const chat = new ChatStandIn(clock);
+  const clock = new ManualClock(NOW);
+  chat = startChatCore(clock, silentLogger);
   const started = startSlackApp({
-    token: fake.token,
-    appToken,
-    apiUrl: link.apiUrl,
-    chat,
+    token: options.token ?? fake.token,
+    appToken: options.appToken,
+    signingSecret: options.signingSecret,
+    apiUrl: fake.url,
+    chat: chat.core,
     clock,
     logger: silentLogger,
   });
-  return { chat, started };
+  return { fake, chat, started };
 }
+
+/** The `apps.connections.open` calls the fake answered, and how. */
+const opened = (f: SlackFake) =>
+  f.calls.filter((c) => c.method === 'apps.connections.open').map((c) => c.error ?? c.status);
 
 describe('Socket Mode', () => {
   it('connects through apiUrl with the app token and acknowledges a command with its reply', async () => {
-    const { chat, started } = await start(APP_TOKEN);
+    const { fake, chat, started } = await start({ appToken: FAKE_APP_TOKEN });
     app = await started;
     expect(app.mode).toBe('socket');
     expect(app.handleHttp).toBeUndefined();
-    expect(link!.opened).toEqual([`Bearer ${APP_TOKEN}`]);
-    link!.send({
-      envelope_id: 'env-1',
-      type: 'slash_commands',
-      accepts_response_payload: true,
-      payload: {
-        team_id: 'T0ACME',
-        channel_id: 'C0GAS',
-        channel_name: 'gas',
-        user_id: 'U0ALICE',
-        user_name: 'alice',
-        command: '/pipewatch',
-        text: 'list &lt;all&gt;',
-        response_url: 'http://127.0.0.1:9/respond',
-        trigger_id: '1.2.3',
-        api_app_id: 'A0PIPEWATCH',
-      },
+    await fake.socket.connected(1);
+    expect(opened(fake)).toEqual([200]);
+    const ack = await fake.socket.command(
+      slashCommand(fake, { text: 'subscribe transco text:"&lt;all&gt;"' }),
+    );
+    expect(ack.payload).toMatchObject({
+      response_type: 'in_channel',
+      text: expect.stringMatching(/^alice subscribed this channel: transco; .*&lt;all&gt;/),
     });
-    const ack = await link!.ack('env-1');
-    expect(ack).toMatchObject({
-      envelope_id: 'env-1',
-      payload: { response_type: 'ephemeral', text: 'You said: list &lt;all&gt;' },
-    });
-    expect(chat.calls).toMatchObject([{ method: 'command', text: 'list <all>' }]);
+    const [made] = chat.store.subscriptions.all();
+    expect(made).toMatchObject({ channel: 'slack:C0GAS', created_by: 'U0ALICE' });
+    expect(JSON.stringify(made!.rule)).toContain('<all>');
   });
 
   it('refuses to start with an app token Slack refuses, naming SLACK_APP_TOKEN', async () => {
-    const { started } = await start('xapp-1-A0PIPEWATCH-1234-revoked');
+    const { fake, started } = await start({ appToken: 'xapp-1-A0PIPEWATCH-1234-revoked' });
     await expect(started).rejects.toThrow(
       'the Slack app could not connect: slack: invalid_auth (apps.connections.open); check SLACK_APP_TOKEN',
     );
-    expect(link!.opened).toEqual(['Bearer xapp-1-A0PIPEWATCH-1234-revoked']);
+    expect(opened(fake)).toEqual(['invalid_auth']);
   });
 
   it('refuses to start with a bot token Slack refuses, naming SLACK_BOT_TOKEN', async () => {
-    fake = await startSlackFake();
-    const clock = new ManualClock();
-    const started = startSlackApp({
-      token: 'xoxb-0000-revoked',
-      signingSecret: '3f1c9a7be05d4c2f8a6b1e9d7c3a5f20',
-      apiUrl: fake.url,
-      chat: new ChatStandIn(clock),
-      clock,
-      logger: silentLogger,
-    });
+    const { started } = await start({ token: 'xoxb-0000-revoked', signingSecret: SIGNING_SECRET });
     await expect(started).rejects.toThrow(
       'the Slack app could not start: slack: invalid_auth (auth.test); check SLACK_BOT_TOKEN',
     );
   });
 
   it('says to check the way to Slack when it cannot reach it', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(NOW);
+    chat = startChatCore(clock, silentLogger);
     const started = startSlackApp({
       token: 'xoxb-0000-fine',
-      appToken: APP_TOKEN,
+      appToken: 'xapp-1-A0PIPEWATCH-1234-fine',
       apiUrl: 'http://127.0.0.1:9/api/',
-      chat: new ChatStandIn(clock),
+      chat: chat.core,
       clock,
       logger: silentLogger,
     });
@@ -113,9 +96,10 @@ describe('Socket Mode', () => {
   });
 
   it('needs a signing secret without an app token', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(NOW);
+    chat = startChatCore(clock, silentLogger);
     await expect(
-      startSlackApp({ token: 'xoxb-1', chat: new ChatStandIn(clock), clock, logger: silentLogger }),
+      startSlackApp({ token: 'xoxb-1', chat: chat.core, clock, logger: silentLogger }),
     ).rejects.toThrow('SLACK_SIGNING_SECRET is required');
   });
 });
