@@ -36,7 +36,8 @@ function silenceFor(
   payload: AlertPayload,
   target: Target,
 ): SilenceRow | undefined {
-  if (payload.kind === 'operations') return undefined;
+  // What a silence says when it ends, and operations alerts, are never held.
+  if (payload.kind === 'operations' || payload.kind === 'silence') return undefined;
   const silences = silencesOf(ctx);
   if (silences.length === 0) return undefined;
   return silences.find((s) => silenceMatches(s, payload.rule, payload.pipeline.slug, target));

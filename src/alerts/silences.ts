@@ -5,6 +5,8 @@
  * it. Operations alerts and silence summaries are never held.
  */
 import { type Target, targetKey, targetLabel } from '../domain/targets.js';
+import { formatTimeLeft } from '../lib/duration.js';
+import { quantity } from '../lib/quantity.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { AlertPayload, HeldAlert } from './payload.js';
 
@@ -42,21 +44,39 @@ export function mutedReason(s: SilenceRow, target: Target): string {
   return `muted by silence ${s.id} ${until} for ${targetLabel(target)}`;
 }
 
-/** How a held alert is listed in its silence's summary. */
+const DEADLINE_LABELS: Record<string, string> = {
+  response_at: 'Response due',
+  effective_at: 'Effective',
+  end_at: 'Ends',
+};
+
+/**
+ * How a held alert is listed in its silence's summary, in the words its own message
+ * would have had: `Notice 26-0412: Capacity Constraint - Station 165`, `Response due in
+ * 4 h: Notice 26-0419: …`, `OAC below 50,000 Dth at STATION 85 — timely cycle, gas day
+ * 2026-11-21`.
+ */
 export function heldAlert(p: AlertPayload, at: string): HeldAlert {
   const n = p.notice;
+  const noticeTitle = n ? `Notice ${n.identifier || `#${n.id}`}: ${n.subject}` : p.rule;
   let title: string;
   if (p.kind === 'capacity' && p.capacity) {
-    const names = p.capacity.locations.map((l) => l.location);
-    const shown =
+    const { locations, cycle, gas_day } = p.capacity;
+    const first = locations[0];
+    const unit = first?.unit === 'percent' ? '% of OPC' : ' Dth';
+    const names = locations.map((l) => l.location);
+    const where =
       names.slice(0, 3).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
-    title = `OAC ${p.state === 'resolved' ? 'recovered' : 'low'} at ${shown} (${p.capacity.gas_day} ${p.capacity.cycle})`;
-  } else if (p.kind === 'deadline' && n && p.deadline) {
-    title = `${p.deadline.before} reminder: ${n.identifier || `#${n.id}`} ${n.subject}`;
-  } else if (n) {
-    title = `${n.identifier || `#${n.id}`} ${n.subject}${p.state === 'updated' ? ' (updated)' : ''}`;
+    const level =
+      p.state === 'resolved'
+        ? `back above ${quantity(first?.clear_above ?? null)}${unit}`
+        : `below ${quantity(first?.threshold ?? null)}${unit}`;
+    title = `OAC ${level} at ${where} — ${cycle} cycle, gas day ${gas_day}`;
+  } else if (p.kind === 'deadline' && p.deadline) {
+    const label = DEADLINE_LABELS[p.deadline.field] ?? p.deadline.field;
+    title = `${label} in ${formatTimeLeft(Date.parse(p.deadline.at) - Date.parse(at))}: ${noticeTitle}`;
   } else {
-    title = p.rule;
+    title = `${noticeTitle}${p.state === 'updated' ? ' (updated)' : ''}`;
   }
   return {
     rule: p.rule,

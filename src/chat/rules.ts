@@ -157,7 +157,11 @@ export class ChatRules {
 
   /** A remove button, or `unsubscribe ID`: a subscription of this channel, or a reminder of the caller's. */
   remove(caller: ChatCaller, what: 'subscription' | 'silence', id: number): ChatReply {
-    if (what === 'silence') return this.unmute(caller, id);
+    if (what === 'silence') {
+      const refused = refusal(caller, this.deps.policy);
+      if (refused) return reply(true, `Not ended: ${refused}.`);
+      return this.unmute(caller, id);
+    }
     const { store } = this.deps;
     const row = store.subscriptions.get(id);
     const own = row?.target === targetKey(userTarget(caller));

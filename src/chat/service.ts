@@ -78,6 +78,12 @@ export class ChatCore implements ChatService {
       !(c.verb === 'unsubscribe' && c.id !== 'all' && this.rules.isOwnReminder(caller, c.id))
     )
       return { reply: privateReply(`Not done: ${refused}.`) };
+    if (caller.direct && (c.verb === 'subscribe' || c.verb === 'oac'))
+      return {
+        reply: privateReply(
+          'Subscriptions belong to channels: type this in the channel that should get the alerts, after inviting pipewatch there (`/invite @pipewatch`). Here, `remind` sets reminders for you alone.',
+        ),
+      };
     switch (c.verb) {
       case 'subscribe':
       case 'oac':

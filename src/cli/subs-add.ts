@@ -50,9 +50,7 @@ export function addSubscription(ctx: CliContext, target: Target, words: readonly
     });
     if (!parsed.ok) {
       for (const p of parsed.problems)
-        ctx.err(
-          `pipewatch: word ${p.column} '${p.word}': ${p.message}${p.suggestion ? ` (did you mean '${p.suggestion}'?)` : ''}`,
-        );
+        ctx.err(`pipewatch: column ${p.column} '${p.word}': ${p.message}`);
       ctx.exitCode = ExitCode.Usage;
       return;
     }

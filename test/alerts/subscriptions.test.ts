@@ -186,7 +186,7 @@ describe('silences', () => {
     expect(store.silences.heldBy(id)[0]?.alert).toMatchObject({
       rule: 'sub-1',
       notice_id: 101,
-      title: '26-0412 Capacity Constraint - Station 165',
+      title: 'Notice 26-0412: Capacity Constraint - Station 165',
     });
   });
 
@@ -240,11 +240,28 @@ describe('when a silence ends', () => {
         matchers: 'pipeline=transco',
         ended_by: 'expired',
         alerts: [
-          { notice_id: 2, title: '26-0412 Second', url: null },
+          { notice_id: 2, title: 'Notice 26-0412: Second', url: null },
           { notice_id: 1, url: 'https://pipeline.example/notice/1' },
         ],
       },
     });
+  });
+
+  it('a summary is never held back by another silence', () => {
+    const { clock, engine } = setup();
+    subscribe(store, constraintsToGas);
+    for (const ends of ['2026-11-20T15:30:00Z', '2026-11-20T18:00:00Z'])
+      store.silences.add({
+        matchers: { targets: ['slack:C0GAS'] },
+        starts_at: '2026-11-20T14:00:00Z',
+        ends_at: ends,
+        created_by: 'cli',
+        comment: null,
+        created_at: '2026-11-20T14:00:00Z',
+      });
+    ingest(engine, makeNotice());
+    clock.set('2026-11-20T15:30:00Z');
+    expect(engine.runReminders().summaries).toBe(1);
   });
 
   it('a silence that held nothing ends without a word; a lifted one says so', () => {

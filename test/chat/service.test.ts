@@ -118,6 +118,15 @@ describe('subscribe', () => {
     ]);
   });
 
+  it('in a direct message with the bot it says where subscriptions belong, and stores nothing', () => {
+    const { chat } = setup();
+    const dm = { ...alice, channel: 'D0ALICE', direct: true };
+    expect(chat.command(dm, 'subscribe transco').reply.text).toMatch(
+      /Subscriptions belong to channels/,
+    );
+    expect(store.subscriptions.all()).toEqual([]);
+  });
+
   it('a channel has at most so many subscriptions', () => {
     const { chat } = setup([], 2);
     chat.command(alice, 'subscribe transco');
@@ -172,6 +181,17 @@ describe('mute, unmute', () => {
 });
 
 describe('buttons', () => {
+  it("a silence's Remove button is held to the admins as unmute is", () => {
+    const { chat } = setup(['U0ALICE']);
+    chat.command(alice, 'mute transco for 4h');
+    const refused = chat.action(bob, { kind: 'remove', what: 'silence', id: 1 });
+    expect(refused.reply?.text).toMatch(/^Not ended: only pipewatch's admins/);
+    expect(store.silences.active(NOW)).toHaveLength(1);
+    expect(chat.action(alice, { kind: 'remove', what: 'silence', id: 1 }).reply?.text).toMatch(
+      /ended silence #1/,
+    );
+  });
+
   it('acknowledge: the first click wins, later ones are told who it was', () => {
     const { chat } = setup();
     const first = chat.action(alice, { kind: 'ack', message: '1700000000.000100' });
