@@ -7,6 +7,7 @@
 import { InvalidArgumentError } from 'commander';
 import { type ChatRuleCommand, parseChatCommand } from '../chat/grammar.js';
 import { storeSubscription } from '../chat/subscribe.js';
+import { CHANNEL_SETTINGS } from '../delivery/channels.js';
 import { parseTarget, type Target, targetKey, targetLabel } from '../domain/targets.js';
 import { toUtcIso } from '../lib/time.js';
 import { ruleSummary } from '../rules/summary.js';
@@ -39,6 +40,27 @@ export function rejoin(words: readonly string[]): string {
 }
 
 const RULE_VERBS = new Set(['subscribe', 'remind', 'oac']);
+
+/**
+ * The setting a target's channel lacks here, if it lacks one: the daemon would hold its
+ * alerts, failing, until it is set. Undefined when the configuration cannot be read.
+ */
+function missingSetting(ctx: CliContext, target: Target): string | undefined {
+  let config: CliContext['config'];
+  try {
+    config = ctx.config;
+  } catch {
+    return undefined;
+  }
+  const configured: Partial<Record<Target['kind'], boolean>> = {
+    slack: Boolean(config.slack.botToken),
+    slack_dm: Boolean(config.slack.botToken),
+    discord: Boolean(config.discord.botToken),
+    discord_dm: Boolean(config.discord.botToken),
+    email: Boolean(config.email.smtpUrl && config.email.from),
+  };
+  return configured[target.kind] === false ? CHANNEL_SETTINGS[target.kind] : undefined;
+}
 
 /** Parses, checks and stores; prints what was made or every problem. */
 export function addSubscription(ctx: CliContext, target: Target, words: readonly string[]): void {
@@ -74,5 +96,10 @@ export function addSubscription(ctx: CliContext, target: Target, words: readonly
       return;
     }
     ctx.out(`sub-${stored.id}: ${ruleSummary(stored.rule)} → ${targetLabel(target)}`);
+    const missing = missingSetting(ctx, target);
+    if (missing)
+      ctx.err(
+        `pipewatch: note: ${target.kind} is not set up here (${missing}); the daemon holds this subscription's alerts until it is`,
+      );
   });
 }

@@ -232,6 +232,7 @@ describe('subs add', () => {
       at,
     );
     expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toMatch(/email is not set up here \(SMTP_URL and EMAIL_FROM\)/);
     expect(made.stdout).toMatch(
       /^sub-1: transco station 85; OAC below 50000 Dth .*→ email:ops@example\.com/,
     );
