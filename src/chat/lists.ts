@@ -32,14 +32,6 @@ function silenceItem(s: SilenceRow): ChatReplyItem {
   };
 }
 
-/**
- * An item shown on the home view without its Remove button: a click there comes from the
- * user's DM with the bot, where a channel's subscriptions and silences cannot be changed.
- */
-function withoutRemove({ remove: _remove, ...item }: ChatReplyItem): ChatReplyItem {
-  return item;
-}
-
 /** The lists chat shows. */
 export class ChatLists {
   constructor(
@@ -111,7 +103,7 @@ export class ChatLists {
       {
         kind: 'list',
         title: 'Silences in force',
-        items: silences.map(silenceItem).map(withoutRemove),
+        items: silences.map(silenceItem),
         empty: 'Nothing is muted in your channels.',
       },
     ];
@@ -121,7 +113,7 @@ export class ChatLists {
       sections.push({
         kind: 'list',
         title: `Subscriptions of ${key.slice(platform.length + 1)}`,
-        items: subs.map(subscriptionItem).map(withoutRemove),
+        items: subs.map(subscriptionItem),
       });
     }
     return {

@@ -33,6 +33,14 @@ function userTarget(caller: ChatCaller): Target {
     ? { kind: 'slack_dm', user: caller.user }
     : { kind: 'discord_dm', user: caller.user };
 }
+/**
+ * The channels whose subscriptions and silences a caller's Remove may act on: the one
+ * typed in, and from the home view those the platform says the user is in.
+ */
+function reachable(caller: ChatCaller): string[] {
+  return [caller.channel, ...(caller.memberOf ?? [])].map((c) => channelKey(caller.platform, c));
+}
+
 /** The commands and buttons that change subscriptions and silences. */
 export class ChatRules {
   constructor(
@@ -165,7 +173,7 @@ export class ChatRules {
     const { store } = this.deps;
     const row = store.subscriptions.get(id);
     const own = row?.target === targetKey(userTarget(caller));
-    if (!row || (!own && row.channel !== channelKey(caller.platform, caller.channel)))
+    if (!row || (!own && !reachable(caller).includes(row.channel ?? '')))
       return reply(
         true,
         `There is no subscription #${id} in this channel, nor a reminder #${id} of yours; \`list\` shows them.`,
@@ -205,10 +213,10 @@ export class ChatRules {
   unmute(caller: ChatCaller, id: number | undefined): ChatReply {
     const { store } = this.deps;
     const now = this.now();
-    const channel = channelKey(caller.platform, caller.channel);
+    const channels = reachable(caller);
     const here = store.silences
       .active(now)
-      .filter((s) => s.matchers.targets?.includes(channel))
+      .filter((s) => s.matchers.targets?.some((t) => channels.includes(t)))
       .filter((s) => id === undefined || s.id === id);
     if (here.length === 0)
       return reply(

@@ -23,6 +23,11 @@ export interface ChatCaller {
   canManageChannel?: boolean | undefined;
   /** Whether the channel is a direct message with the bot. */
   direct?: boolean | undefined;
+  /**
+   * The channels the user is in, as the platform says, when the click comes from the home
+   * view: a Remove there acts on those channels' subscriptions and silences.
+   */
+  memberOf?: readonly string[] | undefined;
 }
 
 /** One item of a list in a reply, with its id and an optional remove button. */

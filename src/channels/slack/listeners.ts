@@ -165,6 +165,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         user,
         userName: body.user.username || body.user.name || undefined,
         direct: fromHome || channel.startsWith('D'),
+        ...(fromHome ? { memberOf: await userChannels(client, user).catch(() => []) } : {}),
       };
       await clicked(client, respond, caller, decoded, body);
       if (fromHome) await publishHome(client, user);

@@ -57,28 +57,49 @@ describe('App Home', () => {
     expect(asked).toMatchObject([{ status: 200 }]);
   });
 
-  it('a Remove on the home view acts from the DM with the bot and republishes the view', async () => {
+  it("a Remove on the home view acts on the user's reminders and on the channels they are in, and republishes the view", async () => {
     t = await startAppUnderTest();
     await subscribe('C0GAS', 'transco');
     await t.send.command(slashCommand(t.fake, { text: 'mute tgp for 4h' }));
     await t.send.command(slashCommand(t.fake, { text: 'remind texas-eastern' }));
     await t.send.event(slackEvents.appHomeOpened(t.fake, 'U0ALICE'));
     await expect.poll(() => t.fake.publishes.length).toBe(1);
-    // Only the reminder can be removed from there: a channel's subscriptions and silences
-    // are changed in the channel, so theirs would be buttons that do nothing.
     const reminder = encodeAction({ kind: 'remove', what: 'subscription', id: 2 });
-    expect(removeButtons('U0ALICE')).toEqual([reminder.value]);
-    await t.send.interactive(
-      blockActions(t.fake, {
-        source: { home: true },
-        actionId: 'pipewatch_remove',
-        value: reminder.value,
-      }),
-    );
-    await expect.poll(() => t.fake.publishes.length).toBe(2);
-    expect(t.store.subscriptions.all().map((s) => s.target)).toEqual(['slack:C0GAS']);
+    const silence = encodeAction({ kind: 'remove', what: 'silence', id: 1 });
+    const channelSub = encodeAction({ kind: 'remove', what: 'subscription', id: 1 });
+    expect(removeButtons('U0ALICE')).toEqual([reminder.value, silence.value, channelSub.value]);
+    for (const [value, publishes] of [
+      [reminder.value, 2],
+      [silence.value, 3],
+      [channelSub.value, 4],
+    ] as const) {
+      await t.send.interactive(
+        blockActions(t.fake, { source: { home: true }, actionId: 'pipewatch_remove', value }),
+      );
+      await expect.poll(() => t.fake.publishes.length).toBe(publishes);
+    }
+    expect(t.store.subscriptions.all()).toEqual([]);
+    expect(t.store.silences.active(t.store.silences.get(1)!.starts_at)).toEqual([]);
     expect(home('U0ALICE')).not.toContain('texas-eastern');
     expect(t.fake.calls.filter((c) => c.method === 'conversations.open')).toHaveLength(1);
+  });
+
+  it('a Remove on the home view does not reach a channel the user has left since', async () => {
+    t = await startAppUnderTest();
+    await subscribe('C0OPS', 'transco');
+    await t.send.event(slackEvents.appHomeOpened(t.fake, 'U0ALICE'));
+    await expect.poll(() => t.fake.publishes.length).toBe(1);
+    const sub = encodeAction({ kind: 'remove', what: 'subscription', id: 1 });
+    expect(removeButtons('U0ALICE')).toEqual([sub.value]);
+    const click = blockActions(t.fake, {
+      source: { home: true },
+      actionId: 'pipewatch_remove',
+      value: sub.value,
+    });
+    t.fake.channels.get('C0OPS')!.members = [];
+    await t.send.interactive(click);
+    await expect.poll(() => t.fake.publishes.length).toBe(2);
+    expect(t.store.subscriptions.all()).toHaveLength(1);
   });
 });
 
