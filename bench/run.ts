@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { chatAckBench } from './chat-ack.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
 import { emailBench } from './email.js';
@@ -27,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   latency: latencyBench,
   pacing: pacingBench,
   demo: demoBench,
+  chat_ack: chatAckBench,
 };
 
 const self = fileURLToPath(import.meta.url);
