@@ -10,6 +10,7 @@ import { chatAckBench } from './chat-ack.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
 import { emailBench } from './email.js';
+import { idleRssBench } from './idle-rss.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
 import { latencyBench } from './latency.js';
 import { pacingBench } from './pacing.js';
@@ -29,6 +30,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   pacing: pacingBench,
   demo: demoBench,
   chat_ack: chatAckBench,
+  idle_rss: idleRssBench,
 };
 
 const self = fileURLToPath(import.meta.url);
