@@ -54,7 +54,7 @@ const WEIGHTED = PIPELINES.flatMap((p) =>
 );
 
 /** Type words as people write them; each matches the notice types it is a whole word of. */
-export const TYPE_WORDS = [
+const TYPE_WORDS = [
   'constraint',
   'constraint',
   'constraint',
