@@ -6,9 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { chatAckBench } from './chat-ack.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
 import { emailBench } from './email.js';
+import { idleRssBench } from './idle-rss.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
 import { latencyBench } from './latency.js';
 import { pacingBench } from './pacing.js';
@@ -27,6 +29,8 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   latency: latencyBench,
   pacing: pacingBench,
   demo: demoBench,
+  chat_ack: chatAckBench,
+  idle_rss: idleRssBench,
 };
 
 const self = fileURLToPath(import.meta.url);

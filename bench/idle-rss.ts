@@ -1,0 +1,153 @@
+/**
+ * `idle_rss`: the daemon's resident memory when idle, without and with the Slack app.
+ * `pipewatch run` is started as a process (`startDaemon`, as the acceptance tests start
+ * it) against the simulator, with the Slack fake as Slack and one rule alerting a Slack
+ * channel: once with Slack set up for alerts only (bot token, no signing secret: no app
+ * starts) and once with the Slack app answering over HTTP (signing secret set). Each
+ * time, in a fresh data directory: it waits for the daemon's own words (its HTTP address,
+ * its Slack credential check, and with the app "Slack app listening"), then until every
+ * feed the daemon named at start has a first successful run recorded in its database
+ * (read from outside, the daemon not asked), then until the process has been idle for
+ * three seconds (under 1% of a core by /proc/<pid>/stat, and no log line); then reads
+ * VmRSS (resident now) and VmHWM (the peak so far, the first cycle included) from
+ * /proc/<pid>/status. Three rounds alternate the two; the figures are medians.
+ *
+ * The process runs under tsx, as the tests start it: the TypeScript compiled in memory
+ * and tsx's loader add the same overhead to both, so the difference is the app's, while
+ * the absolute figures are above what `node dist/main.js` would show. Linux only.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../src/store/index.js';
+import { type DaemonProcess, startDaemon } from '../test/fakes/daemon-process.js';
+import { startSimulatedApi } from '../test/fakes/simulated-api.js';
+import { startSlackFake } from '../test/fakes/slack.js';
+
+const ROUNDS = 3;
+const WITHIN_MS = 60_000;
+const QUIET_MS = 3_000;
+const SECRET = 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b';
+const RULES = `rules:
+  - name: transco-constraints
+    notices:
+      pipelines: [transco]
+      types: [constraint]
+    notify:
+      - slack: "#gas"
+`;
+
+/** Checks `done` every `everyMs` until it holds; fails after `withinMs` naming `what`. */
+async function poll(what: string, done: () => boolean, withinMs: number, everyMs = 100) {
+  const until = Date.now() + withinMs;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** CPU time the process has used, in clock ticks (utime + stime of /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Waits until the process has used under 1% of a core and logged nothing for `QUIET_MS`. */
+async function quiet(d: DaemonProcess): Promise<void> {
+  const samples: Array<{ at: number; ticks: number; lines: number }> = [];
+  await poll(
+    'the daemon to be idle',
+    () => {
+      const now = { at: Date.now(), ticks: cpuTicks(d.pid), lines: d.logs().length };
+      samples.push(now);
+      const from = samples.find((s) => now.at - s.at <= QUIET_MS + 250);
+      if (!from || now.at - from.at < QUIET_MS) return false;
+      // 100 ticks a second: 1% of a core over the window.
+      return now.ticks - from.ticks <= QUIET_MS / 1000 && now.lines === from.lines;
+    },
+    WITHIN_MS,
+    250,
+  );
+}
+
+/** The feeds the daemon said it runs, each with a success recorded. */
+function feedsDone(d: DaemonProcess, dataDir: string): boolean {
+  const running = d.logs().find((l) => l.msg.startsWith('pipewatch running'));
+  const feeds = (running?.feeds as string[] | undefined)?.map((f) => f.split('/')[0]!);
+  if (!feeds) return false;
+  const store = Store.openReadonly(dataDir);
+  try {
+    const done = new Set(
+      store.syncState
+        .all()
+        .filter((s) => s.last_success_at)
+        .map((s) => s.feed),
+    );
+    return feeds.every((f) => done.has(f));
+  } finally {
+    store.close();
+  }
+}
+
+/** VmRSS and VmHWM of an idle daemon, in MB. */
+async function idleDaemon(env: Record<string, string>, app: boolean) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-data-'));
+  const d = startDaemon({ ...env, PIPEWATCH_DATA_DIR: dataDir });
+  let figures: { rss: number; peak: number };
+  try {
+    await d.http;
+    const said = (start: string) => d.logs().some((l) => l.msg.startsWith(start));
+    await d.until('the Slack credential check', () => said('channel slack'), WITHIN_MS);
+    if (app) await d.until('the Slack app', () => said('Slack app listening'), WITHIN_MS);
+    await poll("every feed's first run", () => feedsDone(d, dataDir), WITHIN_MS);
+    await quiet(d);
+    if (said('Slack app') !== app) throw new Error(`the Slack app ${app ? "didn't" : 'did'} start`);
+    const status = readFileSync(`/proc/${d.pid}/status`, 'utf8');
+    const kb = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]);
+    figures = { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch (error) {
+    d.kill();
+    throw error;
+  }
+  const exit = await d.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (exit.code !== 0)
+    throw new Error(
+      `the daemon ended with ${exit.code ?? exit.signal}:\n${d.stderr().slice(-2000)}`,
+    );
+  return figures;
+}
+
+const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1]!);
+
+/** The `idle_rss` figures. */
+export async function idleRssBench(): Promise<Record<string, number>> {
+  const slack = await startSlackFake();
+  const api = await startSimulatedApi({
+    seed: 43,
+    start: new Date(Math.floor(Date.now() / 1000) * 1000),
+    rules: RULES,
+  });
+  const env = { ...api.env, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.url };
+  try {
+    const without: Array<{ rss: number; peak: number }> = [];
+    const withApp: Array<{ rss: number; peak: number }> = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      without.push(await idleDaemon(env, false));
+      withApp.push(await idleDaemon({ ...env, SLACK_SIGNING_SECRET: SECRET }, true));
+    }
+    return {
+      rounds: ROUNDS,
+      rss_mb_without_app: median(without.map((r) => r.rss)),
+      rss_mb_with_app: median(withApp.map((r) => r.rss)),
+      peak_mb_without_app: median(without.map((r) => r.peak)),
+      peak_mb_with_app: median(withApp.map((r) => r.peak)),
+    };
+  } finally {
+    await api.sim.close();
+    await slack.close();
+    rmSync(api.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Subscriptions made the way people make them, for the benchmarks that need many: the
+ * `/pipewatch subscribe …` words a person would type (one or two pipelines, busy
+ * pipelines more often, usually a type, sometimes a category, a place name as a text
+ * pattern, or updates too), sent through the real chat core, which parses them with the
+ * grammar, checks them with the rule schema and stores them; and the simulator's pipeline
+ * catalog stored first, so that the grammar checks the slugs as it does in the daemon.
+ * And the `rules` benchmark's 10,000 of them, with what putting them in force costs.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AlertEngine } from '../src/alerts/engine.js';
+import { ChatCore } from '../src/chat/service.js';
+import type { ChatCaller } from '../src/chat/types.js';
+import { systemClock } from '../src/lib/clock.js';
+import { silentLogger } from '../src/lib/logger.js';
+import { toUtcIso } from '../src/lib/time.js';
+import type { Rule } from '../src/rules/types.js';
+import { PIPELINES, wirePipeline } from '../src/simulator/pipelines.js';
+import { Store } from '../src/store/index.js';
+import { parseRecords } from '../src/upstream/records.js';
+import { PipelineSchema } from '../src/upstream/schemas.js';
+
+/** A deterministic random source (mulberry32), so every run makes the same subscriptions. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Stores the simulator's pipelines, as the pipelines feed would. */
+export function storeCatalogPipelines(store: Store, at: Date): void {
+  const context = { method: 'GET', endpoint: '/ip/pipelines', host: 'bench' };
+  const wire = PIPELINES.map((p) => wirePipeline(p, at));
+  const { records } = parseRecords(PipelineSchema, wire, context, 'data');
+  const seen = toUtcIso(at);
+  store.transaction(() => {
+    for (const p of records) store.pipelines.upsert(p, seen);
+  });
+}
+
+/** The busiest pipelines are subscribed to four times as often as the others. */
+const BUSY = new Set(['transco', 'tennessee', 'texas-eastern', 'columbia', 'anr', 'ngpl']);
+const WEIGHTED = PIPELINES.flatMap((p) =>
+  Array.from({ length: BUSY.has(p.slug) ? 4 : 1 }, () => p),
+);
+
+/** Type words as people write them; each matches the notice types it is a whole word of. */
+const TYPE_WORDS = [
+  'constraint',
+  'constraint',
+  'constraint',
+  '"force majeure"',
+  'maintenance',
+  'maintenance',
+  'curtailment',
+  'outage',
+  '"operational flow order"',
+  '"critical period"',
+];
+
+const pick = <T>(random: () => number, list: readonly T[]): T =>
+  list[Math.floor(random() * list.length)]!;
+
+/**
+ * The words after `/pipewatch` of one channel subscription: `transco type:constraint`,
+ * `anr,ngpl type:maintenance category:critical`, `columbia text:"leach xpress"`.
+ */
+export function subscribeText(random: () => number): string {
+  const first = pick(random, WEIGHTED);
+  const words = ['subscribe', first.slug];
+  if (random() < 0.3) {
+    const second = pick(random, WEIGHTED);
+    if (second.slug !== first.slug) words[1] = `${first.slug},${second.slug}`;
+  }
+  const r = random();
+  if (r < 0.65) words.push(`type:${pick(random, TYPE_WORDS)}`);
+  else if (r < 0.75) words.push(`type:${pick(random, TYPE_WORDS)},${pick(random, TYPE_WORDS)}`);
+  if (random() < 0.15) words.push('category:critical');
+  if (random() < 0.1) words.push(`text:"${pick(random, first.places).toLowerCase()}"`);
+  if (random() < 0.1) words.push('on:new,updated');
+  return words.join(' ');
+}
+
+/** A Slack channel of the benchmarks: `C0BENCH007`. */
+export function benchChannel(n: number): string {
+  return `C0BENCH${String(n).padStart(3, '0')}`;
+}
+
+/**
+ * Makes `count` channel subscriptions through the chat core, spread evenly over
+ * `channels` channels (`benchChannel(0…)`), each typed by one of a few people; waits for
+ * each one's follow-up, as a busy channel would before typing the next. Throws when
+ * one is refused: the benchmarks must measure what they say.
+ */
+export async function makeSubscriptions(
+  core: ChatCore,
+  count: number,
+  channels: number,
+  random: () => number,
+): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const n = i % channels;
+    const caller: ChatCaller = {
+      platform: 'slack',
+      channel: benchChannel(n),
+      channelName: `gas-desk-${n}`,
+      user: `U0BENCH${i % 7}`,
+      userName: `trader${i % 7}`,
+    };
+    const text = subscribeText(random);
+    const answer = core.command(caller, text);
+    if (!answer.reply.text.includes('subscribed this channel'))
+      throw new Error(`'${text}' was not stored: ${answer.reply.text}`);
+    await answer.followUp;
+  }
+}
+
+const SUBSCRIPTIONS = 10_000;
+/** 50 subscriptions a channel, half the most a channel may have. */
+const SUBSCRIBED_CHANNELS = 200;
+
+/**
+ * `fileRules` and 10,000 subscriptions made through the chat core into a Store in a temp
+ * dir, in force in an `AlertEngine`; and `reloads`, which makes 5 more, one at a time,
+ * and times what the engine pays to put each in force (its `rules`, as a hook reads them).
+ */
+export async function storedSubscriptions(fileRules: readonly Rule[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-bench-'));
+  const store = Store.open(dir);
+  storeCatalogPipelines(store, new Date());
+  const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 };
+  const engine = new AlertEngine(deps, fileRules);
+  const core = new ChatCore({ ...deps, engine, policy: { admins: new Set() } });
+  const random = seededRandom(1);
+  await makeSubscriptions(core, SUBSCRIPTIONS, SUBSCRIBED_CHANNELS, random);
+  const expected = fileRules.length + SUBSCRIPTIONS;
+  if (engine.rules.length !== expected) throw new Error(`${engine.rules.length} rules in force`);
+  const reloads = () =>
+    [1, 2, 3, 4, 5].map((k) => {
+      const caller = { platform: 'slack' as const, channel: benchChannel(k), user: 'U0BENCH0' };
+      const made = core.command(caller, subscribeText(random));
+      if (!made.reply.text.includes('subscribed')) throw new Error(made.reply.text);
+      const started = performance.now();
+      if (engine.rules.length !== expected + k) throw new Error('not in force');
+      return performance.now() - started;
+    });
+  return { dir, store, engine, reloads };
+}
+
+/** Milliseconds a fresh process takes to construct the engine on the subscriptions in `dir`. */
+export function coldLoad(dir: string): number {
+  const script = fileURLToPath(new URL('./subscriptions-load.ts', import.meta.url));
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, dir], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (child.status !== 0) throw new Error(`loading the subscriptions failed (${child.status})`);
+  const { ms, rules } = JSON.parse(child.stdout) as { ms: number; rules: number };
+  if (rules < SUBSCRIPTIONS) throw new Error(`the engine loaded ${rules} rules`);
+  return ms;
+}
