@@ -74,15 +74,30 @@ export class AlertEngine {
   }
 
   private compile(): CompiledRules {
-    this.revision = this.deps.store.subscriptions.revision();
-    const subs = subscriptionRules(this.deps.store.subscriptions.all(), this.parsed);
-    for (const p of subs.problems) {
+    const { subscriptions } = this.deps.store;
+    this.revision = subscriptions.revision();
+    // Only the subscriptions not parsed before are read in full.
+    const ids = subscriptions.idsInForce();
+    const kept = new Set(ids);
+    for (const id of this.parsed.keys()) if (!kept.has(id)) this.parsed.delete(id);
+    const fresh = ids.filter((id) => !this.parsed.has(id));
+    const rows = fresh.flatMap((id) => subscriptions.get(id) ?? []);
+    subscriptionRules(rows, this.parsed);
+    const rules: Rule[] = [];
+    const problems: RuleProblem[] = [];
+    for (const id of ids) {
+      const parsed = this.parsed.get(id);
+      if (!parsed) continue;
+      if ('kind' in parsed) rules.push(parsed);
+      else problems.push(parsed);
+    }
+    for (const p of problems) {
       const line = formatProblem(p);
       if (this.invalid.has(line)) continue;
       this.invalid.add(line);
       this.deps.logger.error({ problem: line }, `${line}; the subscription is not in force`);
     }
-    return compileRules([...this.fileRules, ...subs.rules]);
+    return compileRules([...this.fileRules, ...rules]);
   }
 
   private context(): DecisionContext {

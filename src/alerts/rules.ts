@@ -11,11 +11,11 @@
  */
 import {
   type CompiledFilter,
-  compileFilter,
   compileFilterParts,
   FilterIndex,
   type FilterParts,
   fieldsKey,
+  joinParts,
   matchingPatterns,
   type PreparedNotice,
   textListMatcher,
@@ -173,14 +173,15 @@ function group<R extends NoticeRule | DeadlineRule>(rules: readonly R[]): RuleGr
       existing.rules.push(rule);
       continue;
     }
+    // Each pattern is compiled once: the whole-filter checks are built from the parts.
+    const parts = compileFilterParts(rule.filter);
+    const excludeParts = rule.not ? compileFilterParts(rule.not) : undefined;
     groups.set(key, {
       rules: [rule],
       filter: rule.filter,
-      match: compileFilter(rule.filter),
-      parts: compileFilterParts(rule.filter),
-      ...(rule.not
-        ? { exclude: compileFilter(rule.not), excludeParts: compileFilterParts(rule.not) }
-        : {}),
+      match: joinParts(parts),
+      parts,
+      ...(excludeParts ? { exclude: joinParts(excludeParts), excludeParts } : {}),
     });
   }
   return [...groups.values()];

@@ -115,12 +115,15 @@ export class ChatRules {
           const since = new Date(Date.parse(this.now()) - 86_400_000).toISOString();
           const match = compileFilter(rule.filter);
           const exclude = rule.not ? compileFilter(rule.not) : undefined;
-          const found = this.deps.store.notices
-            .postedSince(`${since.slice(0, 19)}Z` as UtcIso)
-            .filter((n) => {
-              const p = prepareNotice(n);
-              return match(p) === null && !(exclude && exclude(p) === null);
-            });
+          const from = `${since.slice(0, 19)}Z` as UtcIso;
+          const { notices } = this.deps.store;
+          const pipelines = rule.filter.pipelines;
+          const found = (
+            pipelines ? notices.postedSinceIn(from, pipelines) : notices.postedSince(from)
+          ).filter((n) => {
+            const p = prepareNotice(n);
+            return match(p) === null && !(exclude && exclude(p) === null);
+          });
           const items = found.slice(0, 3).map((n) => ({
             text: `${n.pipeline_slug} ${n.identifier || `#${n.id}`}: ${n.subject} (${n.type}, posted ${n.posted_at})`,
           }));

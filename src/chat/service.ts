@@ -46,16 +46,37 @@ export class ChatCore implements ChatService {
     return toUtcIso(this.deps.clock.now());
   }
 
-  /** Tracked pipelines and the notices' words, read at most every five minutes. */
+  /**
+   * Tracked pipelines and the notices' words. Read once when first needed; after five
+   * minutes the words a command is checked against are still the ones read before, and
+   * they are read again once its answer is out, so no command waits on the read.
+   */
   private vocabulary(): ChatVocabulary {
     const now = this.deps.clock.now().getTime();
     const cached = this.vocabularyCache;
-    if (cached && now - cached.at < VOCABULARY_TTL_MS) return cached.value;
+    if (!cached) return this.readVocabulary(now);
+    if (now - cached.at >= VOCABULARY_TTL_MS && !this.refreshing) {
+      this.refreshing = true;
+      setImmediate(() => {
+        this.refreshing = false;
+        try {
+          this.readVocabulary(this.deps.clock.now().getTime());
+        } catch (error) {
+          this.deps.logger.warn({ err: error }, 'reading the chat vocabulary failed');
+        }
+      });
+    }
+    return cached.value;
+  }
+
+  private refreshing = false;
+
+  private readVocabulary(at: number): ChatVocabulary {
     const value = {
       pipelines: this.deps.store.pipelines.all().map((p) => p.slug),
       ...this.deps.store.notices.vocabulary(),
     };
-    this.vocabularyCache = { at: now, value };
+    this.vocabularyCache = { at, value };
     return value;
   }
 

@@ -185,7 +185,11 @@ export function compileFilterParts(filter: NoticeFilter): FilterParts {
 
 /** Compiles a notice filter. An empty filter matches every notice. */
 export function compileFilter(filter: NoticeFilter): CompiledFilter {
-  const { fields, text } = compileFilterParts(filter);
+  return joinParts(compileFilterParts(filter));
+}
+
+/** A filter's two parts as one check: the list fields first, then the text. */
+export function joinParts({ fields, text }: FilterParts): CompiledFilter {
   return (notice) => fields(notice) ?? (text && !text(notice) ? 'text' : null);
 }
 

@@ -210,6 +210,21 @@ export class NoticeStore {
     return { types: column('type'), categories: column('category'), statuses: column('status') };
   }
 
+  /**
+   * Notices of these pipelines posted at or after `since`, latest first, through the
+   * pipeline index: what a new subscription would have matched.
+   */
+  postedSinceIn(since: UtcIso, pipelines: readonly string[], limit = 10_000): StoredNotice[] {
+    const sql = statement<[string, string, number], Row>(
+      this.db,
+      'SELECT * FROM notices WHERE pipeline_slug = ? AND posted_at >= ? ORDER BY posted_at DESC, id DESC LIMIT ?',
+    );
+    return pipelines
+      .flatMap((slug) => sql.all(slug, since, limit).map(fromRow))
+      .sort((a, b) => (b.posted_at ?? '').localeCompare(a.posted_at ?? '') || b.id - a.id)
+      .slice(0, limit);
+  }
+
   /** Notices posted at or after `since`, latest first. */
   postedSince(since: UtcIso, limit = 10_000): StoredNotice[] {
     return statement<[string, number], Row>(

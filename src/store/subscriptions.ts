@@ -75,6 +75,16 @@ export class SubscriptionStore {
       .map(toRow);
   }
 
+  /** The ids of the subscriptions in force (not paused), oldest first. */
+  idsInForce(): number[] {
+    return statement<[], { id: number }>(
+      this.db,
+      'SELECT id FROM subscriptions WHERE paused_at IS NULL ORDER BY id',
+    )
+      .all()
+      .map((r) => r.id);
+  }
+
   /** The subscriptions of a chat channel (`slack:C0GAS`), oldest first. */
   byChannel(channel: string): SubscriptionRow[] {
     return statement<[string], Row>(

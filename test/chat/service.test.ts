@@ -138,6 +138,35 @@ describe('subscribe', () => {
   });
 });
 
+describe('the words commands are checked against', () => {
+  it('are read again after five minutes, once the answer that found them stale is out', async () => {
+    const { chat, clock } = setup();
+    expect(chat.command(alice, 'subscribe tennessee').reply.private).toBe(true);
+    store.pipelines.upsert(
+      {
+        id: 9,
+        name: 'Tennessee Gas Pipeline',
+        slug: 'tennessee',
+        url: '',
+        tsp_name: 'TGP',
+        tsp_id: '9',
+        service_created_at: NOW,
+        service_updated_at: NOW,
+      },
+      NOW,
+    );
+    expect(chat.command(alice, 'subscribe tennessee').reply.private).toBe(true);
+    clock.advance(5 * 60_000);
+    // The command that finds them stale is judged by what was read before…
+    expect(chat.command(alice, 'subscribe tennessee').reply.private).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    // …and the next by what the store says now.
+    expect(chat.command(alice, 'subscribe tennessee').reply.text).toMatch(
+      /subscribed this channel: tennessee/,
+    );
+  });
+});
+
 describe('list, unsubscribe', () => {
   it("list shows this channel, the caller's reminders and the silences here, with ids", () => {
     const { chat } = setup();
