@@ -13,6 +13,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
+import { storePipelines } from '../fakes/pipelines.js';
 import { ManualClock } from '../support/clock.js';
 
 const NOW = '2026-11-20T15:00:00Z';
@@ -21,20 +22,7 @@ afterEach(() => store?.close());
 
 function setup(admins: string[] = [], maxPerChannel?: number, opsTarget?: { kind: 'console' }) {
   store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-chat-')));
-  for (const [i, slug] of ['transco', 'tgp', 'texas-eastern'].entries())
-    store.pipelines.upsert(
-      {
-        id: i + 1,
-        name: slug,
-        slug,
-        url: '',
-        tsp_name: slug,
-        tsp_id: String(i + 1),
-        service_created_at: NOW,
-        service_updated_at: NOW,
-      },
-      NOW,
-    );
+  storePipelines(store, ['transco', 'tgp', 'texas-eastern'], NOW);
   const clock = new ManualClock(NOW);
   const engine = new AlertEngine(
     { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },

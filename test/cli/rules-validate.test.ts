@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/index.js';
+import { storePipelines } from '../fakes/pipelines.js';
 import { cli } from './run-cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,21 +17,7 @@ const noData = () => ({ PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatc
 function withPipelines(slugs: string[]): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-pipelines-'));
   const store = Store.open(dir);
-  for (const [i, slug] of slugs.entries()) {
-    store.pipelines.upsert(
-      {
-        id: i + 1,
-        name: slug,
-        slug,
-        url: '',
-        tsp_name: slug,
-        tsp_id: String(i + 1),
-        service_created_at: AT,
-        service_updated_at: AT,
-      },
-      AT,
-    );
-  }
+  storePipelines(store, slugs, AT);
   store.close();
   return { PIPEWATCH_DATA_DIR: dir };
 }

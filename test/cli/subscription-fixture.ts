@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../src/store/index.js';
 import type { NewSubscription } from '../../src/store/subscriptions.js';
+import { storePipelines } from '../fakes/pipelines.js';
 
 export const AT = '2026-11-20T15:00:00Z';
 
@@ -85,21 +86,7 @@ export function dataDirWith(
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-subs-data-'));
   const store = Store.open(dir);
   try {
-    for (const [i, slug] of (options.pipelines ?? []).entries()) {
-      store.pipelines.upsert(
-        {
-          id: i + 1,
-          name: slug,
-          slug,
-          url: '',
-          tsp_name: slug,
-          tsp_id: String(i + 1),
-          service_created_at: AT,
-          service_updated_at: AT,
-        },
-        AT,
-      );
-    }
+    storePipelines(store, options.pipelines ?? [], AT);
     for (const s of options.subscriptions ?? []) store.subscriptions.add(withNotify(s));
     for (const p of options.paused ?? [])
       store.subscriptions.pauseChannel(p.channel, p.reason, p.at);

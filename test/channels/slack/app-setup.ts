@@ -23,6 +23,7 @@ import { assessHealth } from '../../../src/ingest/health.js';
 import type { Logger } from '../../../src/lib/logger.js';
 import { Store } from '../../../src/store/index.js';
 import { noticeAlert } from '../../fakes/alerts.js';
+import { storePipelines } from '../../fakes/pipelines.js';
 import { type SlackFake, type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
 import { type SlackRequestSender, slackRequestSender } from '../../fakes/slack-requests.js';
 import { ManualClock } from '../../support/clock.js';
@@ -50,20 +51,7 @@ export interface CoreUnderTest {
 export function startChatCore(clock: ManualClock, logger: Logger): CoreUnderTest {
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-slack-app-'));
   const store = Store.open(dir);
-  for (const [i, slug] of PIPELINES.entries())
-    store.pipelines.upsert(
-      {
-        id: i + 1,
-        name: slug,
-        slug,
-        url: '',
-        tsp_name: slug,
-        tsp_id: String(i + 1),
-        service_created_at: NOW,
-        service_updated_at: NOW,
-      },
-      NOW,
-    );
+  storePipelines(store, PIPELINES, NOW);
   const engine = new AlertEngine({ store, clock, logger, maxAlertAgeMs: 86_400_000 }, []);
   const core = new ChatCore({ store, engine, clock, logger, policy: { admins: new Set() } });
   return {
