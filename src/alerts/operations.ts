@@ -2,7 +2,8 @@
  * Operational alerts, for whoever runs pipewatch rather than for schedulers, sent to
  * `PIPEWATCH_OPS_TARGET`: the API's catalog changed (schema drift), so fields may have
  * been added, removed or retyped (once per table and new catalog hash); a rule names a
- * pipeline the API does not track, so it can never fire there (once per rule and slug).
+ * pipeline the API does not track, so it can never fire there (once per rule and slug);
+ * a chat channel went away and its subscriptions paused (once per pause).
  */
 
 import type { Target } from '../domain/targets.js';
@@ -10,9 +11,50 @@ import type { SchemaDriftEvent } from '../ingest/events.js';
 import type { UnknownPipeline } from '../rules/pipeline-check.js';
 import { formatProblem } from '../rules/types.js';
 import { type DecisionContext, enqueueAll } from './context.js';
+import type { AlertPayload } from './payload.js';
 
 /** The rule name operational alerts carry. */
 export const OPERATIONS_RULE = 'pipewatch-operations';
+
+type Operation = NonNullable<AlertPayload['operations']>;
+
+/**
+ * Queues one operational alert under `key` and writes its decision to the audit trail
+ * under `subject`; a repeat of the same key is written as a duplicate unless
+ * `quietRepeats` says to leave it out.
+ */
+function queueOperation(
+  ctx: DecisionContext,
+  target: Target,
+  o: {
+    key: string;
+    subject: string;
+    pipeline: AlertPayload['pipeline'];
+    operation: Operation;
+    quietRepeats?: boolean;
+  },
+): void {
+  const outcome = enqueueAll(ctx, OPERATIONS_RULE, o.key, [target], {
+    version: 1,
+    kind: 'operations',
+    state: o.operation.event,
+    rule: OPERATIONS_RULE,
+    pipeline: o.pipeline,
+    zone: 'UTC',
+    operations: o.operation,
+  });
+  const sent = outcome.sent.length > 0;
+  if (!sent && o.quietRepeats) return;
+  ctx.store.audit.record({
+    at: ctx.now,
+    rule: OPERATIONS_RULE,
+    event: o.operation.event,
+    subject: o.subject,
+    notice_id: null,
+    decision: sent ? 'alert' : 'duplicate',
+    reason: o.operation.summary,
+  });
+}
 
 /** Queues a schema-drift alert to the operations target. Call inside the event's transaction. */
 export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDriftEvent): void {
@@ -23,14 +65,11 @@ export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDrift
       ? ` (it now lists ${fields.length} field${fields.length === 1 ? '' : 's'})`
       : '') +
     ': check that pipewatch still reads it correctly.';
-  const outcome = enqueueAll(ctx, OPERATIONS_RULE, `schema-drift:${e.table}:${e.hash}`, [target], {
-    version: 1,
-    kind: 'operations',
-    state: 'schema-drift',
-    rule: OPERATIONS_RULE,
+  queueOperation(ctx, target, {
+    key: `schema-drift:${e.table}:${e.hash}`,
+    subject: `schema-drift:${e.table}`,
     pipeline: { slug: 'api', name: 'Pipeline Information API' },
-    zone: 'UTC',
-    operations: {
+    operation: {
       event: 'schema-drift',
       summary,
       table: e.table,
@@ -38,15 +77,6 @@ export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDrift
       hash: e.hash,
       seen_at: e.seenAt,
     },
-  });
-  ctx.store.audit.record({
-    at: ctx.now,
-    rule: OPERATIONS_RULE,
-    event: 'schema-drift',
-    subject: `schema-drift:${e.table}`,
-    notice_id: null,
-    decision: outcome.sent.length > 0 ? 'alert' : 'duplicate',
-    reason: summary,
   });
 }
 
@@ -58,29 +88,11 @@ export function decideChannelGone(
 ): void {
   const n = gone.paused;
   const summary = `${gone.channel} went away (${gone.reason}): its ${n} subscription${n === 1 ? '' : 's'} paused; a subscribe there resumes them, or \`pipewatch subs rm\` removes them.`;
-  const outcome = enqueueAll(
-    ctx,
-    OPERATIONS_RULE,
-    `channel-gone:${gone.channel}:${ctx.now}`,
-    [target],
-    {
-      version: 1,
-      kind: 'operations',
-      state: 'channel-gone',
-      rule: OPERATIONS_RULE,
-      pipeline: { slug: 'chat', name: 'pipewatch chat' },
-      zone: 'UTC',
-      operations: { event: 'channel-gone', summary, ...gone, seen_at: ctx.now },
-    },
-  );
-  ctx.store.audit.record({
-    at: ctx.now,
-    rule: OPERATIONS_RULE,
-    event: 'channel-gone',
+  queueOperation(ctx, target, {
+    key: `channel-gone:${gone.channel}:${ctx.now}`,
     subject: `channel-gone:${gone.channel}`,
-    notice_id: null,
-    decision: outcome.sent.length > 0 ? 'alert' : 'duplicate',
-    reason: summary,
+    pipeline: { slug: 'chat', name: 'pipewatch chat' },
+    operation: { event: 'channel-gone', summary, ...gone, seen_at: ctx.now },
   });
 }
 
@@ -94,37 +106,21 @@ export function decideUnknownPipeline(
   const summary =
     `Rule '${u.rule}' names pipeline '${u.slug}', which the API does not track, so it never fires there` +
     (u.suggestion ? `: did you mean '${u.suggestion}'? (${at})` : ` (${at})`);
-  const outcome = enqueueAll(
-    ctx,
-    OPERATIONS_RULE,
-    `unknown-pipeline:${u.rule}:${u.slug}`,
-    [target],
-    {
-      version: 1,
-      kind: 'operations',
-      state: 'unknown-pipeline',
-      rule: OPERATIONS_RULE,
-      pipeline: { slug: 'rules', name: 'pipewatch rules' },
-      zone: 'UTC',
-      operations: {
-        event: 'unknown-pipeline',
-        summary,
-        rule: u.rule,
-        slug: u.slug,
-        suggestion: u.suggestion ?? null,
-        at,
-        seen_at: ctx.now,
-      },
+  const subject = `unknown-pipeline:${u.rule}:${u.slug}`;
+  // Checked at every pipeline list read: only the first time is worth a line.
+  queueOperation(ctx, target, {
+    key: subject,
+    subject,
+    pipeline: { slug: 'rules', name: 'pipewatch rules' },
+    quietRepeats: true,
+    operation: {
+      event: 'unknown-pipeline',
+      summary,
+      rule: u.rule,
+      slug: u.slug,
+      suggestion: u.suggestion ?? null,
+      at,
+      seen_at: ctx.now,
     },
-  );
-  if (outcome.sent.length === 0) return;
-  ctx.store.audit.record({
-    at: ctx.now,
-    rule: OPERATIONS_RULE,
-    event: 'unknown-pipeline',
-    subject: `unknown-pipeline:${u.rule}:${u.slug}`,
-    notice_id: null,
-    decision: 'alert',
-    reason: summary,
   });
 }
