@@ -8,9 +8,9 @@ import type { NoticeEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
-import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
+import type { CapacityLocation } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
-import { makeNotice } from '../fakes/notice.js';
+import { noticeEvent as event, makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
@@ -30,20 +30,6 @@ function setup(rules: Rule[], start = '2026-11-20T15:00:00Z') {
 }
 
 const notice = makeNotice;
-
-function event(n: Notice, over: Partial<NoticeEvent> = {}): NoticeEvent {
-  return {
-    kind: 'notice',
-    change: 'new',
-    notice: n,
-    version: 1,
-    changedFields: [],
-    previous: undefined,
-    tooOld: false,
-    seenAt: '2026-11-20T15:00:00Z',
-    ...over,
-  };
-}
 
 /** Stores the notice and runs the hooks in one transaction, as ingest does. */
 function ingest(engine: AlertEngine, e: NoticeEvent) {

@@ -15,7 +15,7 @@ import { parseRuleFile } from '../../src/rules/loader.js';
 import type { NoticeRule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
-import { makeNotice } from '../fakes/notice.js';
+import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
 
 let store: Store;
@@ -45,19 +45,7 @@ function setup() {
 function ingest(engine: AlertEngine, n: Notice, over: Partial<NoticeEvent> = {}) {
   store.transaction(() => {
     store.notices.upsert(n, '2026-11-20T15:00:00Z', false);
-    engine.hooks().notices?.([
-      {
-        kind: 'notice',
-        change: 'new',
-        notice: n,
-        version: 1,
-        changedFields: [],
-        previous: undefined,
-        tooOld: false,
-        seenAt: '2026-11-20T15:00:00Z',
-        ...over,
-      },
-    ]);
+    engine.hooks().notices?.([noticeEvent(n, over)]);
   });
 }
 

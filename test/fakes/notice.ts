@@ -1,4 +1,5 @@
 /** A normalised notice for tests: a critical Transco capacity constraint, fields overridable. */
+import type { NoticeEvent } from '../../src/ingest/events.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 
 export function makeNotice(over: Partial<Notice> = {}): Notice {
@@ -23,6 +24,21 @@ export function makeNotice(over: Partial<Notice> = {}): Notice {
     response_at: null,
     service_created_at: null,
     service_updated_at: '2026-11-20T14:00:00Z',
+    ...over,
+  };
+}
+
+/** A new-notice ingest event for `n` as ingest emits it, fields overridable. */
+export function noticeEvent(n: Notice, over: Partial<NoticeEvent> = {}): NoticeEvent {
+  return {
+    kind: 'notice',
+    change: 'new',
+    notice: n,
+    version: 1,
+    changedFields: [],
+    previous: undefined,
+    tooOld: false,
+    seenAt: '2026-11-20T15:00:00Z',
     ...over,
   };
 }

@@ -20,10 +20,10 @@ import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
 import type { Rule } from '../../../src/rules/types.js';
 import { Store } from '../../../src/store/index.js';
-import type { CapacityLocation, Notice } from '../../../src/upstream/schemas.js';
+import type { CapacityLocation } from '../../../src/upstream/schemas.js';
 import { memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { transcoCycle } from '../../fakes/capacity-event.js';
-import { makeNotice } from '../../fakes/notice.js';
+import { makeNotice, noticeEvent } from '../../fakes/notice.js';
 import { startWebhookReceiver } from '../../fakes/webhook.js';
 import { ManualClock } from '../../support/clock.js';
 import { sampleAlerts } from '../payload-samples.js';
@@ -63,20 +63,6 @@ const RULES: Rule[] = [
     notify: [HOOK],
   },
 ];
-
-function noticeEvent(n: Notice, over: Partial<NoticeEvent> = {}): NoticeEvent {
-  return {
-    kind: 'notice',
-    change: 'new',
-    notice: n,
-    version: 1,
-    changedFields: [],
-    previous: undefined,
-    tooOld: false,
-    seenAt: '2026-11-20T15:00:00Z',
-    ...over,
-  };
-}
 
 function station(id: number, oac: number): CapacityLocation {
   return {
