@@ -12,6 +12,7 @@ import { ChatLists } from './lists.js';
 import { refusal } from './permissions.js';
 import { problemReply } from './problems.js';
 import { ChatRules } from './rules.js';
+import { type ChatSuggestion, type SuggestionField, suggestions } from './suggest.js';
 import type {
   ChatAction,
   ChatActionResult,
@@ -153,6 +154,10 @@ export class ChatCore implements ChatService {
 
   channelGone(platform: ChatPlatform, channel: string, reason: string): number {
     return this.rules.pause(platform, channel, reason);
+  }
+
+  suggest(field: SuggestionField, typed: string): ChatSuggestion[] {
+    return suggestions(this.deps.store, field, typed);
   }
 }
 

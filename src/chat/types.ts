@@ -5,6 +5,7 @@
  * core (`chat/`) decides; `channels/<platform>/` receives, renders and answers.
  */
 import type { UtcIso } from '../lib/time.js';
+import type { ChatSuggestion, SuggestionField } from './suggest.js';
 
 export type ChatPlatform = 'slack' | 'discord';
 
@@ -94,4 +95,8 @@ export interface ChatService {
    * subscriptions pause, with one operations alert. Returns how many paused.
    */
   channelGone(platform: ChatPlatform, channel: string, reason: string): number;
+  /** What may complete `typed` in an option being typed (Discord's autocomplete). */
+  suggest(field: SuggestionField, typed: string): ChatSuggestion[];
 }
+
+export type { ChatSuggestion, SuggestionField } from './suggest.js';

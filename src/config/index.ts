@@ -53,6 +53,10 @@ export interface Config {
   opsTarget: Target | undefined;
   /** Chat users who alone may change channels' subscriptions and silences; empty: no one singled out. */
   chatAdmins: string[];
+  /** The https URL people reach the HTTP port at; set: emails carry unsubscribe links. */
+  publicUrl: string | undefined;
+  /** Key of unsubscribe links; unset: one made and kept in the database. */
+  secretKey: string | undefined;
   slack: {
     botToken: string | undefined;
     signingSecret: string | undefined;
@@ -200,6 +204,8 @@ export function loadConfig(
     webhookSecret: read('webhookSecret'),
     opsTarget: read('opsTarget'),
     chatAdmins: read('chatAdmins') ?? [],
+    publicUrl: read('publicUrl'),
+    secretKey: read('secretKey'),
     slack: {
       botToken: read('slackBotToken'),
       signingSecret: read('slackSigningSecret'),

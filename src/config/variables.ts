@@ -204,6 +204,22 @@ export const VARIABLES = {
     description:
       "the only users who may change a channel's subscriptions and silences from Slack or Discord (user ids, comma-separated); unset: anyone in the channel (on Discord, with Manage Channels)",
   }),
+  publicUrl: variable({
+    name: 'PIPEWATCH_PUBLIC_URL',
+    parse: httpUrl,
+    example: 'https://pipewatch.example.com',
+    secret: false,
+    description:
+      "where people reach pipewatch's HTTP port from outside (a reverse proxy's https URL): with it set, every email carries a one-click unsubscribe link",
+  }),
+  secretKey: variable({
+    name: 'PIPEWATCH_SECRET_KEY',
+    parse: z.string().min(32, 'must be at least 32 characters'),
+    example: 'a-random-string-of-at-least-32-characters',
+    secret: true,
+    description:
+      'key that signs unsubscribe links; unset: a key made on first start and kept in the database',
+  }),
   emailRate: variable({
     name: 'PIPEWATCH_EMAIL_RATE',
     default: '5',

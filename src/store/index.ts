@@ -16,6 +16,8 @@ import {
   openDatabase,
   openDatabaseReadonly,
 } from './database.js';
+import { InteractionStore } from './interactions.js';
+import { KeyStore } from './keys.js';
 import { NoticeStore } from './notices.js';
 import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
@@ -48,6 +50,8 @@ export class Store {
   readonly subscriptions: SubscriptionStore;
   readonly silences: SilenceStore;
   readonly acks: AckStore;
+  readonly keys: KeyStore;
+  readonly interactions: InteractionStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -63,6 +67,8 @@ export class Store {
     this.subscriptions = new SubscriptionStore(db);
     this.silences = new SilenceStore(db);
     this.acks = new AckStore(db);
+    this.keys = new KeyStore(db);
+    this.interactions = new InteractionStore(db);
   }
 
   /**

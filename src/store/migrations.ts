@@ -289,4 +289,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 7,
+    name: 'instance keys; Discord interactions already answered',
+    sql: `
+      -- Keys this instance made for itself (the key of unsubscribe links), kept so that
+      -- links stay valid across restarts.
+      CREATE TABLE keys (
+        name       TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      -- Ids of the Discord interactions answered lately: a request replayed with a
+      -- valid signature is refused instead of acted on twice, across restarts too.
+      CREATE TABLE interactions (
+        id TEXT PRIMARY KEY,
+        at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX interactions_at ON interactions (at);
+    `,
+  },
 ];

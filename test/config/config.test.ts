@@ -121,6 +121,8 @@ describe('loadConfig', () => {
     ['PIPEWATCH_EMAIL_RATE', '0', /greater than 0/],
     ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
     ['PIPEWATCH_CHAT_ADMINS', 'U0ALICE,@bob', /"@bob" is neither/],
+    ['PIPEWATCH_PUBLIC_URL', 'pipewatch.example.com', /must be an http:\/\/ or https:\/\/ URL/],
+    ['PIPEWATCH_SECRET_KEY', 'short', /at least 32 characters/],
     ['PIPEWATCH_DIGEST_WINDOW', 'soon', /is not a duration/],
     ['PIPEWATCH_DELIVERY_MAX_AGE', '10s', /below the minimum of 1m/],
     ['PIPEWATCH_DELIVERY_TIMEOUT', '0s', /below the minimum of 1s/],

@@ -43,6 +43,7 @@ function followUpHeld(core: ChatCore) {
     action: (caller, action) => core.action(caller, action),
     home: (platform, user, channels) => core.home(platform, user, channels),
     channelGone: (platform, channel, reason) => core.channelGone(platform, channel, reason),
+    suggest: (field, typed) => core.suggest(field, typed),
   };
   return { chat, release: () => held.shift()?.() };
 }
@@ -57,6 +58,7 @@ function followUpFails(core: ChatCore, error: Error): ChatService {
     action: (caller, action) => core.action(caller, action),
     home: (platform, user, channels) => core.home(platform, user, channels),
     channelGone: (platform, channel, reason) => core.channelGone(platform, channel, reason),
+    suggest: (field, typed) => core.suggest(field, typed),
   };
 }
 
