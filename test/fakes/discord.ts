@@ -62,10 +62,25 @@ export interface FakeCall {
   body: unknown;
 }
 
-type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+export type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+
+/** A request as an extension of the fake sees it: the path after `/v10`, the parsed body. */
+export interface FakeRequest {
+  method: string;
+  path: string;
+  body: Json;
+  authorization: string | undefined;
+}
+
+/**
+ * Routes added to the fake from another file (`extend`): tried first, before the bot
+ * token is checked (a webhook route authenticates by its URL); undefined passes the
+ * request on.
+ */
+export type FakeRouter = (req: FakeRequest) => Reply | undefined;
 
 type Path = Array<string | number>;
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 /** Per-embed text limits: where the text is, and its maximum length. */
 const EMBED_TEXT: Array<[Path, number]> = [
   [['title'], 256],
@@ -76,7 +91,7 @@ const EMBED_TEXT: Array<[Path, number]> = [
 const len = (s: unknown) => (typeof s === 'string' ? [...s].length : 0);
 const at = (o: unknown, path: Path) => path.reduce<unknown>((v, k) => (v as Json)?.[k], o);
 const list = (v: unknown) => (Array.isArray(v) ? (v as Json[]) : []);
-const err = (status: number, code: number, message: string): Reply => ({
+export const err = (status: number, code: number, message: string): Reply => ({
   status,
   body: { message, code },
 });
@@ -164,6 +179,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   const nonces = new Map<string, { message: FakeMessage; at: number }>();
   const buckets = new Map<string, { remaining: number; resetAt: number }>();
   const faults: DiscordFault[] = [];
+  const routers: FakeRouter[] = [];
   let global = { count: 0, resetAt: 0 };
 
   const dmUser = (channel: string) => [...dms].find(([, id]) => id === channel)?.[0];
@@ -268,6 +284,25 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.body));
     };
+    if (path.startsWith('/v10/') && routers.length > 0) {
+      let parsed: Json | undefined;
+      try {
+        parsed = text === '' ? {} : (JSON.parse(text) as Json);
+      } catch {}
+      const request = {
+        method: req.method ?? 'GET',
+        path: path.slice('/v10'.length),
+        body: parsed ?? {},
+        authorization: req.headers.authorization,
+      };
+      for (const router of routers) {
+        const reply = parsed === undefined ? undefined : router(request);
+        if (reply) {
+          call.body = parsed;
+          return send(reply);
+        }
+      }
+    }
     if (req.headers.authorization !== `Bot ${token}`) return send(err(401, 0, '401: Unauthorized'));
     const fault = faults.shift();
     if (fault && 'hang' in fault) return;
@@ -319,6 +354,10 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
     /** The next `times` requests (after the token check) fail with `fault`. */
     inject(fault: DiscordFault, times = 1): void {
       for (let i = 0; i < times; i++) faults.push(fault);
+    },
+    /** Adds routes, tried before the fake's own (see `FakeRouter`). */
+    extend(router: FakeRouter): void {
+      routers.push(router);
     },
     /** Requests that got this status. */
     count(status: number): number {
