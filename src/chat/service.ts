@@ -103,7 +103,11 @@ export class ChatCore implements ChatService {
     if (caller.direct && (c.verb === 'subscribe' || c.verb === 'oac'))
       return {
         reply: privateReply(
-          'Subscriptions belong to channels: type this in the channel that should get the alerts, after inviting pipewatch there (`/invite @pipewatch`). Here, `remind` sets reminders for you alone.',
+          `Subscriptions belong to channels: type this in the channel that should get the alerts, ${
+            caller.platform === 'slack'
+              ? 'after inviting pipewatch there (`/invite @pipewatch`)'
+              : 'in a server pipewatch was added to'
+          }. Here, \`remind\` sets reminders for you alone.`,
         ),
       };
     switch (c.verb) {

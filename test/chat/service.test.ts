@@ -12,6 +12,8 @@ import type { ChatCaller, ChatReply } from '../../src/chat/types.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
+import { location } from '../fakes/alerts.js';
+import { transcoCycle } from '../fakes/capacity-event.js';
 import { makeNotice } from '../fakes/notice.js';
 import { storePipelines } from '../fakes/pipelines.js';
 import { ManualClock } from '../support/clock.js';
@@ -279,5 +281,58 @@ describe('home', () => {
     const home = chat.home('slack', 'W0BOB', ['C0GAS', 'C0OPS']);
     expect(all(home)).toMatch(/Your reminders\ntgp; response_at 1d, 2h before/);
     expect(all(home)).toMatch(/Subscriptions of C0GAS\ntransco · by U0ALICE/);
+  });
+});
+
+describe('suggestions while a command is typed', () => {
+  it('offers the tracked pipelines holding what was typed, those starting with it first, keeping the slugs typed before', () => {
+    const { chat } = setup();
+    expect(chat.suggest({ kind: 'pipeline' }, 'tr').map((s) => s.value)).toEqual(['transco']);
+    expect(chat.suggest({ kind: 'pipeline' }, 'e').map((s) => s.value)).toEqual(['texas-eastern']);
+    expect(chat.suggest({ kind: 'pipeline' }, 'tgp,tex').map((s) => s.value)).toEqual([
+      'tgp,texas-eastern',
+    ]);
+    expect(chat.suggest({ kind: 'pipeline' }, '').map((s) => s.value)).toEqual([
+      'texas-eastern',
+      'tgp',
+      'transco',
+    ]);
+    expect(chat.suggest({ kind: 'pipeline' }, 'zzz')).toEqual([]);
+  });
+
+  it("offers the locations of the pipeline's latest cycle by name or id, and none without a pipeline", () => {
+    const { chat } = setup();
+    const cycle = transcoCycle({
+      cycle: 'Timely',
+      gasDay: '2026-11-20',
+      seenAt: NOW,
+      locations: [
+        location({ id: 85, location: 'Station 85 Zone 4' }),
+        location({ id: 165, location: 'Station 165 Zone 5' }),
+        location({ id: 7, location: 'Leidy Hub' }),
+        location({ id: 9, location: 'Zone 6 Pooling' }),
+      ],
+    });
+    store.capacity.upsertCycle(cycle.cycle, cycle.locations, NOW);
+    const at = (typed: string, pipeline?: string) =>
+      chat.suggest({ kind: 'location', pipeline }, typed).map((s) => s.value);
+    expect(at('stat', 'transco')).toEqual(['Station 85 Zone 4', 'Station 165 Zone 5']);
+    expect(at('165', 'transco')).toEqual(['Station 165 Zone 5']);
+    expect(at('hub', 'Transco')).toEqual(['Leidy Hub']);
+    expect(at('zone', 'transco')).toEqual([
+      'Zone 6 Pooling',
+      'Station 85 Zone 4',
+      'Station 165 Zone 5',
+    ]);
+    expect(at('stat')).toEqual([]);
+    expect(at('stat', 'tgp')).toEqual([]);
+  });
+
+  it('tells a Discord user in a direct message where subscriptions belong, in Discord words', () => {
+    const { chat } = setup();
+    const dm: ChatCaller = { platform: 'discord', channel: '1', user: '2', direct: true };
+    const text = chat.command(dm, 'subscribe transco').reply.text;
+    expect(text).toMatch(/in a server pipewatch was added to/);
+    expect(text).not.toContain('/invite');
   });
 });
