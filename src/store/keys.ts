@@ -12,13 +12,16 @@ export class KeyStore {
 
   /** The key named `name`, made by `make` and stored when there is none yet. */
   getOrCreate(name: string, make: () => string, at: UtcIso): string {
+    const read = () =>
+      statement<[string], { value: string }>(this.db, 'SELECT value FROM keys WHERE name = ?').get(
+        name,
+      )?.value;
+    const known = read();
+    if (known !== undefined) return known;
     statement(
       this.db,
       'INSERT INTO keys (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
     ).run(name, make(), at);
-    return statement<[string], { value: string }>(
-      this.db,
-      'SELECT value FROM keys WHERE name = ?',
-    ).get(name)!.value;
+    return read()!;
   }
 }
