@@ -11,7 +11,7 @@ import type { SendContext } from '../../../src/channels/types.js';
 import { DeliveryErrorCode } from '../../../src/channels/types.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { failure, memoryThreads, noticeAlert, updatedAlert } from '../../fakes/alerts.js';
-import { err, FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
+import { type DiscordFault, err, FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
 import { checkComponents } from './component-limits.js';
 import { capturedLogger, NOW, startChatCore } from './gone-setup.js';
 
@@ -106,16 +106,16 @@ describe('a channel gone, found by a send', () => {
   it('pauses nothing on other failures of a channel, or on DMs', async () => {
     const { fake, chat, told, send, discord_dm, ctx } = await setup();
     chat.subscribe(GAS);
-    const faults = [
-      { status: 500 as const },
-      { status: 503 as const },
-      { status: 429 as const, retryAfter: 30 },
-      { status: 404 as const, body: { message: '404: Not Found', code: 0 } },
-      { status: 403 as const, body: { message: 'Cannot execute action on a DM', code: 50003 } },
+    const faults: Array<[DiscordFault, string]> = [
+      [{ status: 500 }, 'discord: 500'],
+      [{ status: 503 }, 'discord: 503'],
+      [{ status: 404, body: { message: '404: Not Found', code: 0 } }, 'discord: 404'],
+      [{ status: 403, body: { message: 'Cannot execute action on a DM', code: 50003 } }, '50003'],
+      [{ status: 429, retryAfter: 30 }, 'discord: 429'],
     ];
-    for (const fault of faults) {
+    for (const [fault, said] of faults) {
       fake.inject(fault);
-      await failure(send(GAS));
+      expect((await failure(send(GAS))).reason).toContain(said);
     }
     // A DM refused, and a DM channel that a fault says is unknown or closed.
     const dm = (user: string) =>
@@ -128,7 +128,10 @@ describe('a channel gone, found by a send', () => {
       { status: 403 as const, body: { message: 'Missing Access', code: 50001 } },
     ]) {
       fake.inject(fault);
-      await failure(dm('1200000000000000006'));
+      const error = await failure(dm('1200000000000000006'));
+      expect(error.reason).toContain(String(fault.body.code));
+      // A DM channel that failed for good is opened afresh: let the next post meet the fault.
+      await dm('1200000000000000006');
     }
     expect(told).toEqual([]);
     expect(chat.pauses()).toEqual([[`discord:${GAS}`, null]]);
