@@ -56,6 +56,8 @@ export interface ChannelOptions {
   standIn?: boolean;
   /** Whether Slack alerts carry buttons: the Slack app answers them somewhere. */
   slackInteractive?: boolean;
+  /** Whether Discord alerts carry components: the Discord app answers them somewhere. */
+  discordInteractive?: boolean;
   /** Told when a platform says a channel is gone or the bot is no longer in it. */
   onChannelGone?: (platform: ChatPlatform, channel: string, reason: string) => void;
 }
@@ -97,6 +99,8 @@ export class Channels implements ChannelSet {
           token: config.discord.botToken,
           ...(config.discord.apiUrl ? { apiUrl: config.discord.apiUrl } : {}),
           ...timeout,
+          interactive: options.discordInteractive === true,
+          onChannelGone: (channel, reason) => options.onChannelGone?.('discord', channel, reason),
         },
         deps,
       );

@@ -6,7 +6,8 @@
  * A reminder's title says how long is left at the send time. Upstream text is escaped
  * for Discord markdown and its mentions are broken; `allowed_mentions` pings nobody
  * anyway. Every embed and the message as a whole stay within Discord's limits,
- * shrinking text when needed (a table by whole rows).
+ * shrinking text when needed (a table by whole rows). A message to a channel whose
+ * clicks the Discord app answers carries its components (`actions.ts`) below the embeds.
  */
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
@@ -22,6 +23,7 @@ import {
   webUrl,
 } from '../text.js';
 import type { Alert } from '../types.js';
+import { type ActionRow, type AlertButtons, alertComponents } from './actions.js';
 import { block, codeLine, inline, plain } from './escape.js';
 import { type Embed, type EmbedField, embedLength, fitEmbeds, LIMITS } from './limits.js';
 import { silenceDescription, silenceFields } from './silence.js';
@@ -30,7 +32,21 @@ export { escapeMarkdown, neutraliseMentions } from './escape.js';
 export { type Embed, type EmbedField, embedLength, fitEmbeds, LIMITS } from './limits.js';
 
 /** The JSON body of `POST /channels/{id}/messages`, before the nonce and reply. */
-export type DiscordMessage = { content?: string; embeds: Embed[]; allowed_mentions: { parse: [] } };
+export type DiscordMessage = {
+  content?: string;
+  embeds: Embed[];
+  components?: ActionRow[];
+  allowed_mentions: { parse: [] };
+};
+
+/** How alerts are rendered beyond what they say. */
+export interface RenderOptions {
+  /**
+   * Components under the alert (Acknowledge, Remind me, the Mute menu), for a channel
+   * whose clicks the Discord app answers. Off: the message carries embeds only.
+   */
+  interactive?: boolean | undefined;
+}
 
 export const COLOURS = {
   critical: 0xd32f2f,
@@ -200,7 +216,11 @@ export function renderEmbed(alert: Alert, now: UtcIso): Embed {
  * that had to give up room to the others is made again, by whole rows or lines, in the
  * room it was left plus what the message still has free.
  */
-export function renderMessage(alerts: readonly Alert[], now: UtcIso): DiscordMessage {
+export function renderMessage(
+  alerts: readonly Alert[],
+  now: UtcIso,
+  options: RenderOptions = {},
+): DiscordMessage {
   const merged = mergeCapacity(alerts);
   const shown = merged.slice(0, LIMITS.embeds);
   const rendered = shown.map((a) => renderEmbed(a, now));
@@ -217,10 +237,35 @@ export function renderMessage(alerts: readonly Alert[], now: UtcIso): DiscordMes
     spare -= (description?.length ?? 0) - had;
   });
   const more = merged.length > shown.length ? ` (first ${shown.length} shown)` : '';
+  const payloads = merged.map((a) => a.payload);
+  const buttons = options.interactive ? alertButtons(payloads, now) : undefined;
   return {
     ...(merged.length > 1 ? { content: `**${merged.length} pipewatch alerts**${more}` } : {}),
     embeds,
+    ...(buttons ? { components: alertComponents(buttons) } : {}),
     allowed_mentions: { parse: [] },
+  };
+}
+
+/** The kinds of alert a pipeline's silence holds back. */
+const MUTABLE: ReadonlySet<string> = new Set(['notice', 'deadline', 'capacity']);
+
+/**
+ * The components of a message in a channel, decided as Slack decides its buttons: the
+ * Mute menu when every alert in it is about one pipeline's notices or capacity, and
+ * Remind me on a single notice or reminder whose response is due after `now`.
+ * Acknowledge goes on every one.
+ */
+function alertButtons(payloads: readonly AlertPayload[], now: UtcIso): AlertButtons {
+  const slugs = new Set(payloads.map((p) => p.pipeline.slug));
+  const mutable = slugs.size === 1 && payloads.every((p) => MUTABLE.has(p.kind));
+  const [only] = payloads.length === 1 ? payloads : [];
+  const due = only?.notice?.response_at;
+  const ahead = due && Date.parse(due) > Date.parse(now);
+  const remind = only && (only.kind === 'notice' || only.kind === 'deadline') && ahead;
+  return {
+    pipeline: mutable ? [...slugs][0] : undefined,
+    remindNotice: remind ? only.notice?.id : undefined,
   };
 }
 

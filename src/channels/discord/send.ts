@@ -8,7 +8,10 @@
  * 400, 401, 403 and 404 are permanent. Each message carries a nonce derived from its
  * alerts' keys with `enforce_nonce`, so a resend returns the message already posted.
  * An updated notice is posted as a reply to the first message for that notice, and the
- * message that showed the previous version is edited to say it was superseded.
+ * message that showed the previous version is edited to say it was superseded. Messages
+ * to channels carry components when the Discord app answers them (`interactive`), and a
+ * post refused because the channel is gone or closed to the bot is reported through
+ * `onChannelGone` besides failing as usual.
  */
 import { REST, Routes } from 'discord.js';
 import { targetKey } from '../../domain/targets.js';
@@ -17,6 +20,7 @@ import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadl
 import { clip, oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext } from '../types.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
+import { goneReason } from './channel-gone.js';
 import { noToken, toDeliveryError } from './errors.js';
 import { MAX_DIGEST, nonceFor, renderMessage } from './render.js';
 import { NoticeMessages, type Posted, remember } from './threads.js';
@@ -29,6 +33,18 @@ export interface DiscordOptions {
   timeoutMs?: number;
   /** Longest rate-limit wait done in place; longer ones fail with `retryAfterMs`. Default 10 s. */
   maxRateLimitWaitMs?: number;
+  /**
+   * Components on alerts posted to channels (not DMs): on when the Discord app runs to
+   * answer their clicks.
+   */
+  interactive?: boolean | undefined;
+  /**
+   * Told when a post to a channel is refused because the channel no longer takes the
+   * bot's messages (10003 Unknown Channel, 50001 Missing Access, 50013 Missing
+   * Permissions): `reason` says so in words and names the code, `channel` is the
+   * target's channel id.
+   */
+  onChannelGone?: ((channel: string, reason: string) => void) | undefined;
 }
 
 export interface DiscordChannels {
@@ -115,6 +131,17 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
     }
   }
 
+  /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
+  function channelGone(channel: string, reason: string): void {
+    if (!options.onChannelGone) return;
+    try {
+      options.onChannelGone(channel, reason);
+    } catch (err) {
+      const why = oneLine(err instanceof Error ? err.message : String(err));
+      log.warn({ channel, reason }, `could not report Discord channel ${channel} gone: ${why}`);
+    }
+  }
+
   function checkId(id: string, what: string): void {
     if (!SNOWFLAKE.test(id)) {
       const reason = `discord: invalid ${what} id "${clip(oneLine(id), 40)}" (a Discord ${what} id is a number)`;
@@ -139,13 +166,18 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
     }
   }
 
-  /** Posts one message for `alerts` in `channel`, threading and superseding as needed. */
+  /**
+   * Posts one message for `alerts` in `channel`, threading and superseding as needed;
+   * `toChannel`: `channel` is a target's channel (not a DM), whose post may carry
+   * components and whose refusal may say it is gone.
+   */
   async function deliver(
     channel: string,
     target: string,
     where: string,
     alerts: readonly Alert[],
     ctx: SendContext,
+    toChannel: boolean,
   ): Promise<Delivered> {
     if (alerts.length === 0 || alerts.length > MAX_DIGEST) {
       throw new DeliveryError(`discord: ${alerts.length} alerts in one message`, {
@@ -153,7 +185,9 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
         permanent: true,
       });
     }
-    const message = renderMessage(alerts, ctx.now);
+    const message = renderMessage(alerts, ctx.now, {
+      interactive: toChannel && options.interactive === true,
+    });
     const first = notices.firstMessages(target, alerts, ctx.threads);
     const replyTo = notices.replyTo(alerts, first, channel);
     const body = {
@@ -165,7 +199,11 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
         : {}),
     };
     const sent = await call<{ id: string }>(where, ctx, (scoped) =>
-      rest.post(Routes.channelMessages(channel), { body, signal: scoped }),
+      rest.post(Routes.channelMessages(channel), { body, signal: scoped }).catch((err) => {
+        const gone = toChannel ? goneReason(err) : undefined;
+        if (gone) channelGone(channel, gone);
+        throw err;
+      }),
     );
     const previous = notices.posted(
       { target, channel, id: sent.id, embeds: message.embeds },
@@ -212,7 +250,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       async send(target, alerts, ctx) {
         checkId(target.channel, 'channel');
         const where = `channel ${target.channel}`;
-        return deliver(target.channel, targetKey(target), where, alerts, ctx);
+        return deliver(target.channel, targetKey(target), where, alerts, ctx, true);
       },
       verify,
       close,
@@ -224,7 +262,8 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
         checkId(target.user, 'user');
         const channel = await dmChannel(target.user, ctx);
         try {
-          return await deliver(channel, targetKey(target), `user ${target.user}`, alerts, ctx);
+          const where = `user ${target.user}`;
+          return await deliver(channel, targetKey(target), where, alerts, ctx, false);
         } catch (err) {
           if (err instanceof DeliveryError && err.permanent) dmChannels.delete(target.user);
           throw err;
