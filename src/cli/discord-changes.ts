@@ -19,22 +19,27 @@ const NESTING = new Set([1, 2]);
 
 const list = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 const orNull = (v: unknown) => v ?? null;
-/** A set written as a list (`contexts`): the same whatever the order. */
-const set = (v: unknown) => (Array.isArray(v) ? [...v].sort() : null);
+/** A set written as a list (`contexts`): the same whatever the order; empty is none. */
+const set = (v: unknown) => (Array.isArray(v) && v.length > 0 ? [...v].sort() : null);
+/** Names by locale: the same whatever the order; empty is none. */
+const localized = (v: unknown) =>
+  v && typeof v === 'object' && Object.keys(v).length > 0
+    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+    : null;
 
 function option(o: Json): Json {
   return {
     type: o.type,
     name: o.name,
     description: o.description ?? '',
-    name_localizations: orNull(o.name_localizations),
-    description_localizations: orNull(o.description_localizations),
+    name_localizations: localized(o.name_localizations),
+    description_localizations: localized(o.description_localizations),
     required: o.required ?? false,
     autocomplete: o.autocomplete ?? false,
     choices: list(o.choices).map((c) => ({
       name: c.name,
       value: c.value,
-      name_localizations: orNull(c.name_localizations),
+      name_localizations: localized(c.name_localizations),
     })),
     channel_types: set(o.channel_types),
     min_value: orNull(o.min_value),
@@ -55,8 +60,8 @@ export function comparable(command: Json, global: boolean): Json {
     type: command.type ?? CHAT_INPUT,
     name: command.name,
     description: command.description ?? '',
-    name_localizations: orNull(command.name_localizations),
-    description_localizations: orNull(command.description_localizations),
+    name_localizations: localized(command.name_localizations),
+    description_localizations: localized(command.description_localizations),
     default_member_permissions: orNull(command.default_member_permissions),
     nsfw: command.nsfw ?? false,
     ...(global
