@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pipewatchCommand } from '../../src/channels/discord/commands.js';
+import { failureLine, REGISTER_TIMEOUT_MS } from '../../src/cli/discord.js';
 import { comparable } from '../../src/cli/discord-changes.js';
 import { type DiscordFake, type Json, startDiscordFake } from '../fakes/discord.js';
 import {
@@ -244,6 +245,14 @@ describe('pipewatch discord register, failing', () => {
     expect(run.code).toBe(1);
     expect(failed(run)).toBe(
       `pipewatch: could not reach Discord at http://127.0.0.1:${port}/api, looking up the application: ECONNREFUSED`,
+    );
+  });
+
+  it('a request that never answers: said as a timeout, with what was being done', () => {
+    const at = { step: 'reading the registered commands', api: fake.url };
+    const line = failureLine(new DOMException('This operation was aborted', 'AbortError'), at);
+    expect(line).toBe(
+      `Discord did not answer within ${REGISTER_TIMEOUT_MS / 1000} s, reading the registered commands`,
     );
   });
 

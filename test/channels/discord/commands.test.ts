@@ -96,7 +96,7 @@ describe('/pipewatch and the chat grammar', () => {
         .filter((o) => o.required)
         .map((o) => [v, o.name] as const),
     ),
-  )('%s without %s: the grammar refuses it', (verb, name) => {
+  )('%s without %s: refused by the grammar (oac without pipeline: by usage)', (verb, name) => {
     const others = optionsOf(verb).filter((o) => o.required && o.name !== name);
     expect(parse(verb, others).ok).toBe(REQUIRED_BY_USAGE.includes(`${verb}.${name}`));
   });
