@@ -29,7 +29,7 @@ interface RegisterOptions {
 }
 
 /** Where the command goes, for messages: the application, and the server if one. */
-interface Place {
+export interface Place {
   application?: string;
   guild?: string;
   /** What was being done: `reading the registered commands`. */
