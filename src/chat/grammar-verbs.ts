@@ -25,7 +25,7 @@ interface Keys {
 }
 
 /** The keys of each command; `pipelines:`, `location:`, `id:`… name what may stand alone. */
-const KEYS: Record<Verb, Keys> = {
+export const KEYS: Record<Verb, Keys> = {
   subscribe: {
     keys: ['pipelines', 'type', 'category', 'status', 'text', 'on'],
     aliases: { pipeline: 'pipelines', types: 'type', categories: 'category', statuses: 'status' },

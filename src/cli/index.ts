@@ -9,6 +9,7 @@ import { VERSION } from '../lib/version.js';
 import { apiCommand } from './api.js';
 import { CliContext, type CliIo } from './context.js';
 import { demoCommand } from './demo.js';
+import { discordCommand } from './discord.js';
 import { ExitCode, exitOutcome, failureCode } from './exit-status.js';
 import { rulesCommand } from './rules.js';
 import { runCommand } from './run.js';
@@ -38,6 +39,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     whyCommand(ctx),
     subsCommand(ctx),
     silenceCommand(ctx),
+    discordCommand(ctx),
     apiCommand(ctx),
     simulateCommand(ctx),
     demoCommand(ctx),
