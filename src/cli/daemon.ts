@@ -120,6 +120,8 @@ export class Daemon {
       print: setup.print,
       standIn: setup.standIn ?? false,
       slackInteractive: slackSettings !== undefined,
+      // Components go on Discord alerts whenever Discord's interactions can be verified.
+      discordInteractive: setup.channels.discord.publicKey !== undefined,
       onChannelGone: (platform, channel, reason) =>
         chatCore?.channelGone(platform, channel, reason),
     });
