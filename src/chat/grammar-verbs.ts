@@ -45,10 +45,10 @@ export const KEYS: Record<Verb, Keys> = {
   unsubscribe: { keys: ['id'] },
   mute: { keys: ['pipeline', 'for'], aliases: { pipelines: 'pipeline' }, bare: ['for'] },
   unmute: { keys: ['id'] },
-  help: { keys: [] },
+  help: { keys: ['command'] },
 };
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const POSITIONAL = ['pipelines', 'pipeline', 'location', 'id', 'for'];
+const POSITIONAL = ['pipelines', 'pipeline', 'location', 'id', 'for', 'command'];
 const ALL_KEYS = Object.values(KEYS).flatMap((k) => [...k.keys, ...Object.keys(k.aliases ?? {})]);
 
 function subscribe(r: Reading): ChatCommand {
@@ -172,9 +172,9 @@ function unmute(r: Reading): ChatCommand {
 }
 
 function help(r: Reading): ChatCommand {
-  const at = r.args.positionals.shift();
+  const at = r.slot('command');
   r.extra();
-  const topic = at && verbOf(at, r.problems);
+  const topic = at && verbOf(at.value, r.problems);
   return { verb: 'help', ...(topic ? { topic } : {}) };
 }
 

@@ -123,6 +123,7 @@ describe('the other commands carry their arguments', () => {
     ['unmute #3', { verb: 'unmute', id: 3 }],
     ['help', { verb: 'help' }],
     ['help oac', { verb: 'help', topic: 'oac' }],
+    ['help command:oac', { verb: 'help', topic: 'oac' }],
     ['', { verb: 'help' }],
     ['   ', { verb: 'help' }],
   ])('%j', (text, expected) => expect(command(text)).toEqual(expected));

@@ -91,6 +91,7 @@ const CHOICES: Readonly<Record<string, readonly CommandChoice[]>> = {
     { name: 'new and updated', value: 'new,updated' },
   ],
   field: DEADLINE_FIELDS.map((f) => ({ name: f, value: f })),
+  command: VERBS.filter((v) => v !== 'help').map((v) => ({ name: v, value: v })),
 };
 
 /**
@@ -106,6 +107,7 @@ const WRITTEN: Readonly<Record<string, string>> = {
   'unsubscribe.id': 'the id list shows (12 or #12), or all',
   'unmute.id': "the silence's id as list shows it; without it, every silence of this channel",
   help: 'How to write each /pipewatch command, with an example each.',
+  'help.command': 'one command to explain; without it, every command',
 };
 
 /** The command's own description. */

@@ -39,6 +39,7 @@ const SAMPLE: Record<string, string> = {
   before: '4h',
   id: '12',
   for: '4h',
+  command: 'oac',
 };
 
 const command = pipewatchCommand();
@@ -122,7 +123,11 @@ describe('/pipewatch and the chat grammar', () => {
     const withChoices = subcommands.flatMap((s) =>
       (s.options ?? []).filter((o) => o.choices).map((o) => [s.name, o] as const),
     );
-    expect(withChoices.map(([v, o]) => `${v}.${o.name}`)).toEqual(['subscribe.on', 'remind.field']);
+    expect(withChoices.map(([v, o]) => `${v}.${o.name}`)).toEqual([
+      'subscribe.on',
+      'remind.field',
+      'help.command',
+    ]);
     for (const [verb, option] of withChoices) {
       const required = optionsOf(verb).filter((o) => o.required);
       const base = required.map((o) => written(o.name, SAMPLE[o.name]!)).join(' ');
