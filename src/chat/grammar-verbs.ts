@@ -83,8 +83,8 @@ function oac(r: Reading): ChatCommand {
   const pipeline = r.slot('pipeline');
   const location = r.slot('location');
   r.extra('; a location name with spaces goes in quotes: "Station 85"');
-  if (!location) {
-    const needs = pipeline ? 'a location' : 'a pipeline and a location';
+  if (!location || !pipeline) {
+    const needs = pipeline ? 'a location' : location ? 'a pipeline' : 'a pipeline and a location';
     r.missing(`oac needs ${needs}: oac transco "Station 85" below:10%`);
   }
   if (pipeline && (pipeline.items.length !== 1 || pipeline.value.text.toLowerCase() === 'all')) {

@@ -245,6 +245,11 @@ describe('every wrong word gets a problem at its column, with the word meant whe
       ],
     ],
     [
+      'a location by name but no pipeline',
+      'oac location:"Station 85" below:10%',
+      [['oac needs a pipeline: oac transco "Station 85" below:10%', '', 37]],
+    ],
+    [
       'a location name with spaces, unquoted',
       'oac transco Station 85 below:10',
       [

@@ -84,22 +84,15 @@ describe('/pipewatch and the chat grammar', () => {
     expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
   });
 
-  /**
-   * Required though the grammar takes the command without it: `oac location:X` with no
-   * pipeline reads as that location on every pipeline, but usage writes `oac PIPELINE
-   * LOCATION`, a location belongs to one pipeline, and its completion needs the pipeline.
-   */
-  const REQUIRED_BY_USAGE = ['oac.pipeline'];
-
   it.each(
     VERBS.flatMap((v) =>
       optionsOf(v)
         .filter((o) => o.required)
         .map((o) => [v, o.name] as const),
     ),
-  )('%s without %s: refused by the grammar (oac without pipeline: by usage)', (verb, name) => {
+  )('%s without %s: refused by the grammar', (verb, name) => {
     const others = optionsOf(verb).filter((o) => o.required && o.name !== name);
-    expect(parse(verb, others).ok).toBe(REQUIRED_BY_USAGE.includes(`${verb}.${name}`));
+    expect(parse(verb, others).ok).toBe(false);
   });
 
   it.each(
