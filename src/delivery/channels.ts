@@ -19,7 +19,7 @@ import type { TargetKind } from '../domain/targets.js';
 /** The configuration channels need. */
 export type ChannelConfig = Pick<
   Config,
-  'slack' | 'discord' | 'email' | 'webhookSecret' | 'delivery'
+  'slack' | 'discord' | 'email' | 'webhookSecret' | 'delivery' | 'publicUrl'
 >;
 
 /** What to set to make a channel work. */
@@ -60,6 +60,11 @@ export interface ChannelOptions {
   discordInteractive?: boolean;
   /** Told when a platform says a channel is gone or the bot is no longer in it. */
   onChannelGone?: (platform: ChatPlatform, channel: string, reason: string) => void;
+  /**
+   * The key of email unsubscribe links, once known (the database keeps it, and opens
+   * after the channels are built); with `publicUrl` set, emails carry the links.
+   */
+  unsubscribeKey?: () => string | undefined;
 }
 
 export class Channels implements ChannelSet {
@@ -116,6 +121,9 @@ export class Channels implements ChannelSet {
             ratePerSecond: config.email.ratePerSecond,
             allowPlaintext: config.email.allowPlaintext,
             ...timeout,
+            ...(config.publicUrl && options.unsubscribeKey
+              ? { unsubscribe: { publicUrl: config.publicUrl, key: options.unsubscribeKey } }
+              : {}),
           },
           deps,
         ),

@@ -1,8 +1,9 @@
 /**
  * The daemon's HTTP endpoints: `/healthz` (200 or 503 with the reasons), `/status`
  * (JSON) and `/metrics` (Prometheus text), and the routes other parts mount on it
- * (`POST /slack/events`), which answer their own requests: the server knows only their
- * method and path.
+ * (`POST /slack/events`, `GET` and `POST` under `/unsubscribe/`), which answer their own
+ * requests: the server knows only their method and path. A mounted `GET` answers `HEAD`
+ * too; the server's own paths cannot be mounted over.
  *
  * It listens on loopback unless told otherwise. `/healthz` and `/metrics` are open: the
  * first says healthy or not per feed with error codes only, the second's labels are fixed
@@ -28,10 +29,45 @@ export const DEFAULT_HOST = '127.0.0.1';
  * which reads the request and answers it itself.
  */
 export interface HttpRoute {
-  method: 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** The exact path, `/slack/events`. */
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** The exact path, `/slack/events`; with `prefix`, a path beginning and ending with `/`. */
   path: string;
+  /**
+   * `path` is a prefix: `/unsubscribe/` takes `/unsubscribe/<anything>`. A route on the
+   * exact path goes first, then the longest prefix.
+   */
+  prefix?: boolean;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** The server's own paths, which no route may take. */
+const OWN_PATHS = ['/healthz', '/status', '/metrics'];
+
+/** Refuses routes that would shadow the server's own paths or every path. */
+function checkRoutes(routes: readonly HttpRoute[]): void {
+  for (const r of routes) {
+    if (!r.path.startsWith('/')) throw new Error(`HTTP route ${r.path}: a path begins with '/'`);
+    if (r.prefix && (r.path === '/' || !r.path.endsWith('/')))
+      throw new Error(`HTTP route ${r.path}: a prefix ends with '/' and is not '/' alone`);
+    const own = OWN_PATHS.find((p) => (r.prefix ? p.startsWith(r.path) : p === r.path));
+    if (own) throw new Error(`HTTP route ${r.path}: ${own} is the server's own`);
+  }
+}
+
+/** The routes mounted on `path`: those on it exactly, else those of its longest prefix. */
+function routesFor(routes: readonly HttpRoute[], path: string): HttpRoute[] {
+  const exact = routes.filter((r) => !r.prefix && r.path === path);
+  if (exact.length > 0) return exact;
+  const prefixed = routes.filter((r) => r.prefix && path.startsWith(r.path));
+  const longest = Math.max(0, ...prefixed.map((r) => r.path.length));
+  return prefixed.filter((r) => r.path.length === longest);
+}
+
+/** The methods a path's routes take, a `GET` taking `HEAD` too. */
+function allowed(mounted: readonly HttpRoute[]): string {
+  const methods: string[] = mounted.map((r) => r.method);
+  if (methods.includes('GET')) methods.push('HEAD');
+  return [...new Set(methods)].join(', ');
 }
 
 /** How long a client has to send a whole request, headers and body; then 408 and closed. */
@@ -138,13 +174,15 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
   const host = deps.host ?? DEFAULT_HOST;
   const loopback = isLoopbackHost(host);
   const routes = deps.routes ?? [];
+  checkRoutes(routes);
   const handle = async (req: IncomingMessage, res: ServerResponse, where: string) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const mounted = routes.filter((r) => r.path === path);
+    const mounted = routesFor(routes, path);
     if (mounted.length > 0) {
-      const route = mounted.find((r) => r.method === req.method);
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      const route = mounted.find((r) => r.method === method);
       if (route) await route.handle(req, res);
-      else res.writeHead(405, { allow: mounted.map((r) => r.method).join(', ') }).end();
+      else res.writeHead(405, { allow: allowed(mounted) }).end();
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -171,7 +209,10 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
     } else {
       json(res, 404, {
         error: `not found: ${path}`,
-        endpoints: ['/healthz', '/status', '/metrics', ...new Set(routes.map((r) => r.path))],
+        endpoints: [
+          ...OWN_PATHS,
+          ...new Set(routes.map((r) => (r.prefix ? `${r.path}…` : r.path))),
+        ],
       });
     }
   };

@@ -1,6 +1,7 @@
 /**
- * Routes mounted on the daemon's server by other parts (`POST /slack/events`): the server
- * passes their requests on by method and path and knows nothing else of them.
+ * Routes mounted on the daemon's server by other parts (`POST /slack/events`, `GET` and
+ * `POST` under `/unsubscribe/`): the server passes their requests on by method and path
+ * (exact, or a prefix) and knows nothing else of them.
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,5 +100,57 @@ describe('mounted routes', () => {
       socket.on('error', reject);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+});
+
+describe('routes under a prefix', () => {
+  const answer = (method: HttpRoute['method'], path: string, prefix?: boolean): HttpRoute => ({
+    method,
+    path,
+    ...(prefix ? { prefix } : {}),
+    async handle(req, res) {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`${method} ${path} ${req.url}`);
+    },
+  });
+
+  it('take every path under the prefix, a GET answering HEAD too', async () => {
+    server = await start([
+      answer('GET', '/unsubscribe/', true),
+      answer('POST', '/unsubscribe/', true),
+    ]);
+    const get = await fetch(`${server.url}/unsubscribe/abc.def`);
+    expect(await get.text()).toBe('GET /unsubscribe/ /unsubscribe/abc.def');
+    const post = await fetch(`${server.url}/unsubscribe/x?y=1`, { method: 'POST' });
+    expect(await post.text()).toBe('POST /unsubscribe/ /unsubscribe/x?y=1');
+    const head = await fetch(`${server.url}/unsubscribe/abc`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const put = await fetch(`${server.url}/unsubscribe/abc`, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST, HEAD');
+    expect((await fetch(`${server.url}/unsubscribe`)).status).toBe(404);
+  });
+
+  it('yield to a route on the exact path, and to a longer prefix', async () => {
+    server = await start([
+      answer('GET', '/a/', true),
+      answer('GET', '/a/b/', true),
+      answer('GET', '/a/b/c'),
+    ]);
+    expect(await (await fetch(`${server.url}/a/x`)).text()).toMatch(/^GET \/a\/ /);
+    expect(await (await fetch(`${server.url}/a/b/x`)).text()).toMatch(/^GET \/a\/b\/ /);
+    expect(await (await fetch(`${server.url}/a/b/c`)).text()).toMatch(/^GET \/a\/b\/c /);
+  });
+
+  it('leave the server its own paths, which no route may take', async () => {
+    server = await start([answer('GET', '/unsubscribe/', true)]);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    for (const route of [
+      answer('GET', '/healthz'),
+      answer('POST', '/status'),
+      answer('GET', '/', true),
+      answer('GET', '/met', true),
+      answer('GET', '/unsubscribe', true),
+    ])
+      await expect(start([route]), route.path).rejects.toThrow(/HTTP route/);
   });
 });

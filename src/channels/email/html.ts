@@ -73,7 +73,13 @@ export function fieldTable(fields: Field[]): string {
   return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 12px;font-size:14px">${rows.join('')}</table>`;
 }
 
-export function layout(subject: string, sections: Section[], footer: string): string {
+/** The whole HTML part: the sections, one under another, and the footer with its links. */
+export function layout(
+  subject: string,
+  sections: Section[],
+  footer: string,
+  unsubscribeUrl?: string,
+): string {
   const count = sections.length;
   const intro =
     count > 1
@@ -81,6 +87,9 @@ export function layout(subject: string, sections: Section[], footer: string): st
       : '';
   const rule = (i: number) => (i > 0 ? ';border-top:2px solid #dde1e6' : '');
   const body = sections.map((s, i) => `<tr><td style="${PAD}${rule(i)}">${s.html}</td></tr>`);
+  const unsubscribe = unsubscribeUrl
+    ? ` · <a href="${escapeHtml(unsubscribeUrl)}" rel="noopener noreferrer" target="_blank" style="color:#57606a;text-decoration:underline">Unsubscribe</a>`
+    : '';
   return `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7">
@@ -88,7 +97,7 @@ export function layout(subject: string, sections: Section[], footer: string): st
 <table role="presentation" width="680" cellpadding="0" cellspacing="0" style="width:100%;max-width:680px;background:#ffffff;border:1px solid #dde1e6;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.45;color:#1f2328;text-align:left">
 ${intro}
 ${body.join('\n')}
-<tr><td style="padding:12px 24px;border-top:1px solid #dde1e6;color:#57606a;font-size:12px">${escapeHtml(footer)}</td></tr>
+<tr><td style="padding:12px 24px;border-top:1px solid #dde1e6;color:#57606a;font-size:12px">${escapeHtml(footer)}${unsubscribe}</td></tr>
 </table></td></tr></table></body></html>`;
 }
 

@@ -61,6 +61,8 @@ export interface RenderOptions {
   from: string;
   /** `sent_at`, shown in the footer. */
   now: string;
+  /** The unsubscribe link, shown in the footer of both parts (see `unsubscribe.ts`). */
+  unsubscribeUrl?: string | undefined;
 }
 
 /** Most thread roots a message names, so a digest's headers stay short. */
@@ -91,8 +93,9 @@ export function renderEmail(alerts: readonly Alert[], options: RenderOptions): E
       '',
       '--',
       oneLine(footer),
+      ...(options.unsubscribeUrl ? [`Unsubscribe: ${options.unsubscribeUrl}`] : []),
     ].join('\n'),
-    html: layout(subject, sections, footer),
+    html: layout(subject, sections, footer, options.unsubscribeUrl),
     messageId: `<${sha256(keys.join('\n')).slice(0, 32)}@${host}>`,
     ...(roots[0] ? { inReplyTo: roots[0], references: roots } : {}),
     headers: {

@@ -9,7 +9,8 @@
  * is scrubbed from every reason, error and log line this channel makes, and never sent
  * in clear text: an `smtp://` login requires STARTTLS (nodemailer's `requireTLS`), and a
  * server that offers none fails the delivery for good, unless `allowPlaintext` says the
- * server is a local relay.
+ * server is a local relay. With `unsubscribe` set, each message carries a one-click
+ * unsubscribe link for its recipients and the rules of its alerts (`unsubscribe.ts`).
  */
 import { createTransport, type NodemailerError } from 'nodemailer';
 import { redactor } from '../../lib/redact.js';
@@ -26,6 +27,7 @@ import {
   type TargetOf,
 } from '../types.js';
 import { EMAIL_MAX_DIGEST, type EmailMessage, renderEmail } from './render.js';
+import { listHeaders, unsubscribeLink } from './unsubscribe.js';
 
 /** Longest reason or detail, in characters. */
 const TEXT_MAX = 300;
@@ -56,6 +58,12 @@ export interface EmailChannelOptions {
    * private certificate; a deployment sets `NODE_EXTRA_CA_CERTS` instead.
    */
   ca?: string;
+  /**
+   * Unsubscribe links: PIPEWATCH_PUBLIC_URL, and the key that signs them, read at each
+   * send because the channels are built before the database that may keep it is open;
+   * undefined while it is not known yet (the send is then retried).
+   */
+  unsubscribe?: { publicUrl: string; key: () => string | undefined } | undefined;
 }
 
 /** Why a login to a server without STARTTLS is refused, as the delivery's reason. */
@@ -126,9 +134,23 @@ export function createEmailChannel(
     maxDigest: options.maxDigest ?? EMAIL_MAX_DIGEST,
 
     async send(target: TargetOf<'email'>, alerts: readonly Alert[], ctx: SendContext) {
+      let list: Record<string, string> = {};
+      let unsubscribeUrl: string | undefined;
+      if (options.unsubscribe) {
+        const { publicUrl, key } = options.unsubscribe;
+        const secret = key();
+        if (secret === undefined)
+          throw new DeliveryError('email: the key of unsubscribe links is not ready yet', {
+            code: DeliveryErrorCode.NotConfigured,
+            permanent: false,
+          });
+        const payloads = alerts.map((a) => a.payload);
+        unsubscribeUrl = unsubscribeLink(publicUrl, target.to, payloads, secret);
+        list = listHeaders(publicUrl, unsubscribeUrl);
+      }
       let message: EmailMessage;
       try {
-        message = renderEmail(alerts, { from: options.from, now: ctx.now });
+        message = renderEmail(alerts, { from: options.from, now: ctx.now, unsubscribeUrl });
       } catch (err) {
         const why = oneLine(err instanceof Error ? err.message : String(err));
         throw new DeliveryError(clip(`email: cannot render: ${why}`, TEXT_MAX), {
@@ -150,7 +172,7 @@ export function createEmailChannel(
             messageId: message.messageId,
             ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
             ...(message.references ? { references: message.references } : {}),
-            headers: message.headers,
+            headers: { ...message.headers, ...list },
             date: new Date(ctx.now),
             signal,
           }),

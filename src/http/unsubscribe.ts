@@ -1,0 +1,128 @@
+/**
+ * The unsubscribe links of alert email, served on the daemon's HTTP port under
+ * `/unsubscribe/<token>`. A `GET` (or `HEAD`) shows what the link stops and a button,
+ * and changes nothing: mail scanners and link previews fetch links on their own. A
+ * `POST`, the button's or a mail client's one-click request (RFC 8058: the body
+ * `List-Unsubscribe=One-Click`, as a form, urlencoded or multipart), stops it. The link
+ * itself says what to stop, so the body is read only up to a small limit and not needed;
+ * a token that does not verify gets a 400 page and changes nothing. Pages are plain
+ * HTML (see `unsubscribe-page.ts`), never an error trace.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type UnsubscribeScope, unsubscribe, unsubscribeState } from '../alerts/unsubscribe.js';
+import { UNSUBSCRIBE_PATH, verifyToken } from '../channels/email/unsubscribe.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import { toUtcIso } from '../lib/time.js';
+import type { Store } from '../store/index.js';
+import type { HttpRoute } from './server.js';
+import {
+  alreadyPage,
+  confirmPage,
+  donePage,
+  failedPage,
+  invalidPage,
+  type Page,
+  sendPage,
+  tooLargePage,
+} from './unsubscribe-page.js';
+
+export { unsubscribeKey } from '../alerts/unsubscribe.js';
+
+/** Largest request body read: a one-click POST is 26 bytes, the page's form as many. */
+export const MAX_UNSUBSCRIBE_BODY = 4096;
+
+/** What the routes need: the store of silences, the time, a log, and the links' key. */
+export interface UnsubscribeRouteDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** The key the links are signed with (`unsubscribeKey`). */
+  key: string;
+}
+
+/** The token of a request: what follows `/unsubscribe/` in its path. */
+function tokenOf(req: IncomingMessage): string {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  return path.startsWith(UNSUBSCRIBE_PATH) ? path.slice(UNSUBSCRIBE_PATH.length) : '';
+}
+
+/** Reads the body up to `limit` bytes; false, with the rest left unread, when it is larger. */
+async function readBody(req: IncomingMessage, limit: number): Promise<boolean> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return false;
+  let size = 0;
+  return new Promise<boolean>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        resolve(false);
+      }
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(true));
+    req.once('error', reject);
+  });
+}
+
+/** `email:a@example.com rules=x,sub-3`, for log lines. */
+function described(scope: UnsubscribeScope): string {
+  const rules = scope.rules === 'all' ? 'every rule' : `rules=${scope.rules.join(',')}`;
+  return `email:${scope.addresses.join(',')} ${rules}`;
+}
+
+/** The `GET` and `POST` routes of `/unsubscribe/<token>`, for the daemon's HTTP server. */
+export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
+  const log = deps.logger.child({ route: 'unsubscribe' });
+  const verified = (req: IncomingMessage, method: string): UnsubscribeScope | undefined => {
+    const scope = verifyToken(tokenOf(req), deps.key);
+    if (!scope) log.info({ method }, 'unsubscribe: a link that is not valid was refused');
+    return scope;
+  };
+  /** Answers with what `answer` makes, or the failure page when it throws. */
+  const guarded =
+    (answer: (req: IncomingMessage, res: ServerResponse) => Promise<Page>) =>
+    async (req: IncomingMessage, res: ServerResponse) => {
+      let page: Page;
+      try {
+        page = await answer(req, res);
+      } catch (error) {
+        log.error({ err: error }, `unsubscribe: failed: ${(error as Error).message}`);
+        page = failedPage();
+      }
+      if (res.headersSent) return;
+      sendPage(res, page, page.status === 413 ? { connection: 'close' } : {});
+    };
+
+  const show = async (req: IncomingMessage): Promise<Page> => {
+    const scope = verified(req, 'GET');
+    if (!scope) return invalidPage();
+    const state = unsubscribeState(deps.store, scope, toUtcIso(deps.clock.now()));
+    if (state.remaining !== 'all' && state.remaining.length === 0)
+      return alreadyPage(
+        scope,
+        state.holding.map((s) => s.id),
+      );
+    return confirmPage(scope);
+  };
+
+  const act = async (req: IncomingMessage): Promise<Page> => {
+    if (!(await readBody(req, MAX_UNSUBSCRIBE_BODY))) return tooLargePage(MAX_UNSUBSCRIBE_BODY);
+    const scope = verified(req, 'POST');
+    if (!scope) return invalidPage();
+    const result = unsubscribe(deps.store, scope, toUtcIso(deps.clock.now()));
+    if (result.created !== undefined)
+      log.info(
+        { target: result.target, silence: result.created },
+        `unsubscribe: ${described(scope)} stopped by silence ${result.created}`,
+      );
+    return donePage(scope, result.silences);
+  };
+
+  return [
+    { method: 'GET', path: UNSUBSCRIBE_PATH, prefix: true, handle: guarded(show) },
+    { method: 'POST', path: UNSUBSCRIBE_PATH, prefix: true, handle: guarded(act) },
+  ];
+}

@@ -1,0 +1,118 @@
+/**
+ * Unsubscribing on a real database: the key of the links is made once and kept across
+ * restarts unless PIPEWATCH_SECRET_KEY names one; an unsubscribe makes one endless
+ * silence of what is not held back already, and nothing when all of it is.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  UNSUBSCRIBE_AUTHOR,
+  unsubscribe,
+  unsubscribeKey,
+  unsubscribeState,
+} from '../../src/alerts/unsubscribe.js';
+import { makeToken, verifyToken } from '../../src/channels/email/unsubscribe.js';
+import { loadConfig } from '../../src/config/index.js';
+import { Store } from '../../src/store/index.js';
+import { ManualClock } from '../support/clock.js';
+
+const NOW = '2026-11-20T15:00:00Z';
+const TARGET = 'email:ops@example.com';
+const stores: Store[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+});
+
+function open(dir = mkdtempSync(join(tmpdir(), 'pipewatch-unsub-key-'))) {
+  const store = Store.open(dir);
+  stores.push(store);
+  return { store, dir };
+}
+
+const keyRows = (store: Store) =>
+  (store.db.prepare('SELECT COUNT(*) AS n FROM keys').get() as { n: number }).n;
+
+describe('the key of unsubscribe links', () => {
+  it('is made on first start and kept: links signed before a restart verify after it', () => {
+    const clock = new ManualClock(NOW);
+    const { store, dir } = open();
+    const key = unsubscribeKey(store, undefined, clock);
+    expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+    expect(unsubscribeKey(store, undefined, clock)).toBe(key);
+    const token = makeToken({ addresses: ['ops@example.com'], rules: ['r'] }, key);
+    store.close();
+    const reopened = open(dir).store;
+    const again = unsubscribeKey(reopened, undefined, clock);
+    expect(again).toBe(key);
+    expect(verifyToken(token, again)).toBeDefined();
+    expect(unsubscribeKey(open().store, undefined, clock)).not.toBe(key);
+  });
+
+  it('is PIPEWATCH_SECRET_KEY when set, and then none is made', () => {
+    const secret = 'an-operator-chosen-secret-of-32-characters-or-more';
+    const config = loadConfig({ PIPEWATCH_SECRET_KEY: secret }, tmpdir());
+    const { store } = open();
+    const kept = unsubscribeKey(store, undefined, new ManualClock(NOW));
+    const fresh = open().store;
+    expect(unsubscribeKey(fresh, config.secretKey, new ManualClock(NOW))).toBe(secret);
+    expect(keyRows(fresh)).toBe(0);
+    expect(unsubscribeKey(store, config.secretKey, new ManualClock(NOW))).toBe(secret);
+    const token = makeToken({ addresses: ['ops@example.com'], rules: ['r'] }, kept);
+    expect(verifyToken(token, secret)).toBeUndefined();
+  });
+});
+
+describe('unsubscribe', () => {
+  const silence = (store: Store, matchers: object, ends: string | null = null) =>
+    store.silences.add({
+      matchers,
+      starts_at: '2026-11-20T14:00:00Z',
+      ends_at: ends,
+      created_by: 'someone',
+      comment: null,
+      created_at: '2026-11-20T14:00:00Z',
+    });
+
+  it('silences only the rules no endless silence of that target holds back already', () => {
+    const { store } = open();
+    const endless = silence(store, { targets: [TARGET], rules: ['a'] });
+    silence(store, { targets: [TARGET], rules: ['b'] }, '2026-11-20T18:00:00Z');
+    silence(store, { targets: [TARGET], rules: ['c'], pipelines: ['transco'] });
+    silence(store, { targets: ['email:other@example.com'], rules: ['c'] });
+    const scope = { addresses: ['ops@example.com'], rules: ['a', 'b', 'c'] };
+    const result = unsubscribe(store, scope, NOW);
+    expect(result.created).toBeDefined();
+    expect(result.silences).toEqual([endless, result.created]);
+    expect(store.silences.get(result.created!)).toMatchObject({
+      matchers: { targets: [TARGET], rules: ['b', 'c'] },
+      ends_at: null,
+      created_by: UNSUBSCRIBE_AUTHOR,
+      comment: 'unsubscribed with the link in an email to ops@example.com',
+    });
+    expect(unsubscribe(store, scope, NOW)).toEqual({ ...result, created: undefined });
+    expect(store.silences.list()).toHaveLength(5);
+  });
+
+  it('stops every rule for a link that names them all, which then holds any rule', () => {
+    const { store } = open();
+    const scope = { addresses: ['ops@example.com', 'gas@example.com'], rules: 'all' as const };
+    const { created } = unsubscribe(store, scope, NOW);
+    expect(store.silences.get(created!)?.matchers).toEqual({
+      targets: ['email:ops@example.com,gas@example.com'],
+    });
+    const one = { addresses: scope.addresses, rules: ['x'] };
+    expect(unsubscribeState(store, one, NOW).remaining).toEqual([]);
+    expect(unsubscribe(store, one, NOW)).toMatchObject({ created: undefined, silences: [created] });
+  });
+
+  it('starts again once the silence is lifted', () => {
+    const { store } = open();
+    const scope = { addresses: ['ops@example.com'], rules: ['a'] };
+    const first = unsubscribe(store, scope, NOW).created!;
+    store.silences.lift(first, 'cli', NOW);
+    expect(unsubscribeState(store, scope, NOW).remaining).toEqual(['a']);
+    expect(unsubscribe(store, scope, NOW).created).toBe(first + 1);
+  });
+});
