@@ -16,6 +16,7 @@ import { withDelivery } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type FullStatus, withErrorCodes } from '../http/public-view.js';
 import type { RunningHttpServer } from '../http/server.js';
+import { unsubscribeKey, unsubscribeRoutes } from '../http/unsubscribe.js';
 import type { CapacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
 import { type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
@@ -53,6 +54,8 @@ export interface DaemonSetup {
   print: (text: string) => void;
   /** Print alerts for channels that are not configured (the demo) instead of refusing them. */
   standIn?: boolean;
+  /** `PIPEWATCH_SECRET_KEY`: the key of unsubscribe links; unset, one kept in the database. */
+  secretKey?: string | undefined;
   /** Values scrubbed from anything delivery records (tokens, passwords). */
   secrets?: readonly string[];
   /** How often due reminders are decided. */
@@ -116,6 +119,8 @@ export class Daemon {
     const slackApp = setup.chat ? slackSettings : undefined;
     // The chat core exists once the store does; a channel gone before then is retold on the next send.
     let chatCore: ChatCore | undefined;
+    // Emails are rendered only once the database is open, and so the links' key known.
+    let linkKey: string | undefined;
     const channels = Channels.create(setup.channels, channelDeps, {
       print: setup.print,
       standIn: setup.standIn ?? false,
@@ -124,6 +129,7 @@ export class Daemon {
       discordInteractive: setup.channels.discord.publicKey !== undefined,
       onChannelGone: (platform, channel, reason) =>
         chatCore?.channelGone(platform, channel, reason),
+      unsubscribeKey: () => linkKey,
     });
     const opsProblem = unconfiguredOpsTarget(setup.opsTarget, channels, setup.standIn ?? false);
     if (opsProblem) {
@@ -137,6 +143,7 @@ export class Daemon {
     }
     const clock = setup.clock ?? ctx.clock;
     const store = Store.open(setup.dataDir, { warn: (message) => ctx.logger.warn(message) });
+    linkKey = unsubscribeKey(store, setup.secretKey, clock);
     let target: ApiTarget;
     try {
       target = setup.api ?? (await openApi(ctx, setup.simulator ?? { live: true }));
@@ -198,9 +205,19 @@ export class Daemon {
     if (setup.httpPort !== undefined) {
       try {
         daemon.http = await startDaemonHttp(daemon, {
-          routes: daemon.slack?.handleHttp
-            ? [{ method: 'POST', path: '/slack/events', handle: daemon.slack.handleHttp }]
-            : [],
+          routes: [
+            ...(daemon.slack?.handleHttp
+              ? [
+                  {
+                    method: 'POST' as const,
+                    path: '/slack/events',
+                    handle: daemon.slack.handleHttp,
+                  },
+                ]
+              : []),
+            // Always served: links in mail already sent keep working whatever is set now.
+            ...unsubscribeRoutes({ store, clock, logger: ctx.logger, key: linkKey }),
+          ],
           port: setup.httpPort,
           host: setup.httpHost,
           statusToken: setup.statusToken,

@@ -90,6 +90,7 @@ export function demoCommand(ctx: CliContext): Command {
           alertsIntervalMs: 2 * MINUTE,
           channels: ctx.config,
           delivery: { ...ctx.config.delivery, digestWindowMs: 2 * MINUTE },
+          secretKey: ctx.config.secretKey,
           secrets: secretValues(ctx.config),
           standIn: true,
           print: (text) => ctx.out(text),

@@ -28,6 +28,7 @@ export function runCommand(ctx: CliContext): Command {
         opsTarget: config.opsTarget,
         chat: opts.once ? undefined : { admins: config.chatAdmins },
         delivery: config.delivery,
+        secretKey: config.secretKey,
         secrets: secretValues(config),
         print: (text) => ctx.out(text),
         hooks: {

@@ -271,6 +271,7 @@ export function secretValues(config: Config): string[] {
     config.slack.appToken,
     config.discord.botToken,
     config.statusToken,
+    config.secretKey,
     smtpPassword,
   ].filter((v): v is string => v !== undefined && v !== '');
 }
