@@ -5,10 +5,10 @@
  * mean" for an unknown subcommand or option included. Discord registers each verb as a
  * subcommand and each `key:` as an option of the same name; `help`'s option (`topic`)
  * is the word after `help`. Each value is written so that the grammar reads back exactly
- * what was typed in Discord's box: in quotes when it holds a space, a comma or a quote
- * mark, with whichever kind of quote its text does not close. A list option (pipelines,
- * types, cycles…) is split at its commas, and for those whose items never hold a space
- * (slugs, durations, cycle names) at spaces too, each item quoted on its own.
+ * what was typed in Discord's box: in quotes when it holds a space or a quote mark, with
+ * whichever kind of quote its text does not close. A list option (pipelines, types,
+ * cycles…) is split at its commas, and for those whose items never hold a space (slugs,
+ * durations, cycle names) at spaces too, each item quoted on its own.
  */
 import { privateReply } from '../../chat/service.js';
 import type { ChatReply } from '../../chat/types.js';
@@ -22,7 +22,7 @@ const SUB_COMMAND = 1;
 const SUB_COMMAND_GROUP = 2;
 
 /** Options whose items are words without spaces: split at spaces and at commas. */
-const WORD_LISTS = new Set(['pipelines', 'pipeline', 'on', 'before', 'cycles']);
+const WORD_LISTS = new Set(['pipelines', 'pipeline', 'on', 'before', 'cycles', 'cycle']);
 /** Options whose items may hold spaces (`Planned Outage`): split at commas only. */
 const PHRASE_LISTS = new Set(['type', 'types', 'category', 'categories', 'status', 'statuses']);
 /** Options written as a word of their own, without their name: `help`'s topic. */
@@ -46,7 +46,7 @@ export type CommandWords = { text: string } | { reply: ChatReply };
 
 /** `true` when the value reads back as itself without quotes. */
 function plainWord(value: string): boolean {
-  return value !== '' && !/[\s,]/u.test(value) && ![...value].some((c) => isQuote(c));
+  return value !== '' && !/\s/u.test(value) && ![...value].some((c) => isQuote(c));
 }
 
 function isQuote(ch: string): boolean {

@@ -33,8 +33,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Read> {
       resolve('too-large');
     };
     req.on('data', onData);
-    req.once('end', () => resolve(size <= limit ? { raw: Buffer.concat(chunks) } : 'too-large'));
-    // Whichever settles first counts: after a complete body, 'close' changes nothing.
+    req.once('end', () => resolve({ raw: Buffer.concat(chunks) }));
+    // Whichever settles first counts: past the limit, or after a complete body, the
+    // events that follow change nothing.
     req.once('error', () => resolve('aborted'));
     req.once('close', () => resolve('aborted'));
   });

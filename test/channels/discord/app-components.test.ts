@@ -97,7 +97,7 @@ describe('autocomplete', () => {
     );
     expect(unknown.data.choices).toEqual([]);
     const other = await answered(
-      t.discord.autocomplete('subscribe', { pipelines: 'transco', type: { focused: 'con' } }),
+      t.discord.autocomplete('subscribe', { pipelines: 'transco', type: { focused: 't' } }),
     );
     expect(other).toEqual({ type: 8, data: { choices: [] }, content: '' });
   });

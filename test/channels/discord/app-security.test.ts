@@ -5,6 +5,7 @@
  * that are no interaction (400); an interaction sent again (a replay, 401); and anything
  * after the app is closed (503). In none of these is anything stored or posted.
  */
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeCustomId } from '../../../src/channels/discord/actions.js';
 import { startDiscordApp } from '../../../src/channels/discord/app.js';
@@ -27,6 +28,24 @@ const subscribe = () => t.discord.command('subscribe', { pipelines: 'transco' },
 async function nothingDone() {
   expect(t.store.subscriptions.all()).toEqual([]);
   expect(t.discord.followUps).toEqual([]);
+}
+
+/**
+ * The status of a request whose body is never finished: `first` is sent, then nothing,
+ * so only an answer that does not wait for the whole body arrives.
+ */
+function unfinished(headers: Record<string, string>, first: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${t.server.url}/discord/interactions`, { method: 'POST', headers });
+    req.on('response', (res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+      req.destroy();
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+    if (first.length > 0) req.write(first);
+  });
 }
 
 describe('signatures', () => {
@@ -101,6 +120,21 @@ describe('bodies', () => {
     await nothingDone();
     // At the limit it is taken.
     expect((await t.discord.interact(subscribe(), { padTo: limit })).status).toBe(200);
+  });
+
+  it('a body over the limit is answered 413 without waiting for the rest of it', async () => {
+    t = await startAppUnderTest({ app: { bodyLimit: 4096 } });
+    const { headers } = t.discord.build(subscribe());
+    // Declared too large: answered before any of the body arrives.
+    const declared = await unfinished({ ...headers, 'content-length': '4097' }, Buffer.alloc(0));
+    expect(declared).toBe(413);
+    // Streamed without a length: answered once the limit is passed, the rest never sent.
+    const streamed = await unfinished(
+      { ...headers, 'transfer-encoding': 'chunked' },
+      Buffer.alloc(4097, 0x20),
+    );
+    expect(streamed).toBe(413);
+    await nothingDone();
   });
 
   it('a signed body that is no interaction is refused with 400', async () => {

@@ -46,6 +46,25 @@ const manager: Where = { user: USERS.alice, permissions: PERMISSIONS.manager };
 const member: Where = { user: USERS.bob, permissions: PERMISSIONS.member };
 const channelKey = `discord:${GAS.id}`;
 
+/** A server on loopback that takes requests and never answers them. */
+async function silentServer() {
+  let arrived = 0;
+  const server = createServer(() => {
+    arrived += 1;
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/api`,
+    arrived: () => arrived,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 /** The core, every command's follow-up failing with `error`. */
 function followUpFails(core: ChatCore, error: Error): ChatService {
   return {
@@ -61,7 +80,7 @@ function followUpFails(core: ChatCore, error: Error): ChatService {
 }
 
 describe('PING', () => {
-  it('is answered with a PONG, and nothing else is done', async () => {
+  it('is answered with a PONG when signed, with 401 when not (as Discord checks the URL)', async () => {
     t = await startAppUnderTest();
     const ping = { ...t.discord.command('list'), type: 1 } as Record<string, unknown>;
     delete ping.data;
@@ -69,6 +88,8 @@ describe('PING', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json).toEqual({ type: 1 });
+    const forged = await t.discord.interact(ping as never, { otherKey: true });
+    expect(forged.status).toBe(401);
   });
 });
 
@@ -247,24 +268,34 @@ describe('failures', () => {
   });
 
   it('a follow-up that gets no answer is called off after timeoutMs on the clock', async () => {
-    const silent = createServer(() => {
-      arrived += 1;
-    });
-    let arrived = 0;
-    silent.listen(0, '127.0.0.1');
-    await once(silent, 'listening');
-    const { port } = silent.address() as AddressInfo;
+    const silent = await silentServer();
     try {
-      t = await startAppUnderTest({ app: { apiUrl: `http://127.0.0.1:${port}/api` } });
+      t = await startAppUnderTest({ app: { apiUrl: silent.url } });
       await typed('subscribe', { pipelines: 'transco' }, manager);
-      await expect.poll(() => arrived).toBe(1);
+      await expect.poll(() => silent.arrived()).toBe(1);
+      t.clock.advance(4999);
+      // A round trip through the app: an abort would have been logged by its end.
+      await typed('help');
       expect(followUpLines()).toEqual([]);
-      t.clock.advance(5000);
+      t.clock.advance(1);
       await expect.poll(() => followUpLines()).toHaveLength(1);
       expect(followUpLines()[0]).toContain('no complete answer within 5s');
     } finally {
-      silent.closeAllConnections();
-      silent.close();
+      await silent.close();
+    }
+  });
+
+  it('closing the app calls off the follow-ups under way', async () => {
+    const silent = await silentServer();
+    try {
+      t = await startAppUnderTest({ app: { apiUrl: silent.url } });
+      await typed('subscribe', { pipelines: 'transco' }, manager);
+      await expect.poll(() => silent.arrived()).toBe(1);
+      await t.app.close();
+      await expect.poll(() => followUpLines()).toHaveLength(1);
+      expect(followUpLines()[0]).toContain('discord: aborted');
+    } finally {
+      await silent.close();
     }
   });
 });
