@@ -219,9 +219,14 @@ export function discordInteractions(options: {
     };
   }
 
+  /** The interaction's token takes follow-ups from now on, as when Discord sends it. */
+  function issue(payload: { id: string; token: string }): void {
+    tokens.set(payload.token, { id: payload.id, at: now().getTime() });
+  }
+
   /** Signs and sends an interaction, its token taking follow-ups from then on. */
   function interact(payload: Json & { id: string; token: string }, tamper?: Tamper) {
-    tokens.set(payload.token, { id: payload.id, at: now().getTime() });
+    issue(payload);
     return send(build(payload, tamper));
   }
 
@@ -234,6 +239,7 @@ export function discordInteractions(options: {
     build,
     /** Sends a request as it is: one sent before goes again byte for byte, a replay. */
     send,
+    issue,
     interact,
     /** The payload of `/pipewatch <subcommand> <options…>`. */
     command(subcommand: string, input: Record<string, OptionInput> = {}, where: Where = {}) {
