@@ -22,6 +22,7 @@ export interface DiscordUser {
   global_name: string | null;
 }
 
+/** The people of the server; who may manage a channel depends on `PERMISSIONS`, not on them. */
 export const USERS = {
   alice: { id: '1400000000000000001', username: 'alice', global_name: 'Alice' },
   bob: { id: '1400000000000000002', username: 'bob', global_name: 'Bob' },

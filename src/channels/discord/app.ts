@@ -32,6 +32,7 @@ import { privateNote, replyData } from './reply-messages.js';
 import { answer, DEFAULT_BODY_LIMIT, readBody } from './request-body.js';
 import { InteractionSignature, PublicKeyError, SIGNATURE_WINDOW_MS } from './signature.js';
 
+/** The defaults of `timeoutMs` and `bodyLimit`, for whoever starts the app. */
 export { DEFAULT_FOLLOW_UP_TIMEOUT_MS } from './follow-ups.js';
 export { DEFAULT_BODY_LIMIT } from './request-body.js';
 
@@ -47,6 +48,7 @@ export interface InteractionReplays {
   firstTime(id: string, at: UtcIso, forgetBefore: UtcIso): boolean;
 }
 
+/** What the daemon gives the app: its key, where Discord's API is, the chat core, the time. */
 export interface DiscordAppOptions {
   /** `DISCORD_PUBLIC_KEY`: the application's Ed25519 public key, 64 hex characters. */
   publicKey: string;

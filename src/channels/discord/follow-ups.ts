@@ -25,6 +25,7 @@ const SNOWFLAKE = /^\d{1,20}$/;
 /** What an interaction token is made of; anything else never goes into a URL. */
 const TOKEN = /^[A-Za-z0-9_.-]{1,1000}$/;
 
+/** Where Discord's API is, and the clock and time limit each post runs on. */
 export interface FollowUpOptions {
   /** Base URL without the version (`https://discord.com/api`); a trailing `/v10` is dropped. */
   apiUrl?: string | undefined;
