@@ -1,0 +1,202 @@
+/**
+ * The Discord app: Discord's interactions (the `/pipewatch` command, autocompletion,
+ * clicks on pipewatch's buttons and menus) at `POST /discord/interactions` on the
+ * daemon's HTTP server, answered through the chat core (see `interactions.ts`). Each
+ * request goes through, in order: the signature headers (timestamp within five minutes
+ * of pipewatch's clock), the body read up to a limit (a larger one: 413, unread), the
+ * Ed25519 signature of the raw body (any refusal: 401, nothing parsed, nothing done);
+ * then the body is read as JSON (400 when it is not an interaction), a PING answered
+ * with a PONG, and every other interaction checked against the ids already answered
+ * before it is acted on. Everything up to the answer is synchronous, well within
+ * Discord's 3 seconds; a command's follow-up goes afterwards through the interaction's
+ * webhook (`follow-ups.ts`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ChatReply, ChatService } from '../../chat/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { toUtcIso, type UtcIso } from '../../lib/time.js';
+import { oneLine } from '../text.js';
+import { DeliveryError } from '../types.js';
+import { COMMAND_NAME } from './command-words.js';
+import { FollowUps } from './follow-ups.js';
+import {
+  callerOf,
+  FAILED,
+  INTERACTION,
+  type Interaction,
+  InteractionHandler,
+  RESPONSE,
+} from './interactions.js';
+import { privateNote, replyData } from './reply-messages.js';
+import { answer, DEFAULT_BODY_LIMIT, readBody } from './request-body.js';
+import { InteractionSignature, PublicKeyError, SIGNATURE_WINDOW_MS } from './signature.js';
+
+/** The defaults of `timeoutMs` and `bodyLimit`, for whoever starts the app. */
+export { DEFAULT_FOLLOW_UP_TIMEOUT_MS } from './follow-ups.js';
+export { DEFAULT_BODY_LIMIT } from './request-body.js';
+
+/**
+ * How long an interaction id is remembered: a request signed at `t` is accepted while
+ * the clock is within five minutes of `t`, so up to ten minutes after it first arrived.
+ */
+export const REPLAY_MEMORY_MS = 2 * SIGNATURE_WINDOW_MS;
+
+/** The interactions answered lately, by id: `store.interactions`. */
+export interface InteractionReplays {
+  /** Records that `id` arrived `at`; false when it had arrived before. Forgets those before `forgetBefore`. */
+  firstTime(id: string, at: UtcIso, forgetBefore: UtcIso): boolean;
+}
+
+/** What the daemon gives the app: its key, where Discord's API is, the chat core, the time. */
+export interface DiscordAppOptions {
+  /** `DISCORD_PUBLIC_KEY`: the application's Ed25519 public key, 64 hex characters. */
+  publicKey: string;
+  /** `DISCORD_API_URL`: base URL without the version; Discord's own when unset. */
+  apiUrl?: string | undefined;
+  /** The chat core every command and click goes to. */
+  chat: ChatService;
+  /** The time signatures are judged by and follow-ups are timed on. */
+  clock: Clock;
+  logger: Logger;
+  /** The interaction ids answered lately, kept across restarts. */
+  replays: InteractionReplays;
+  /** Largest request body read, in bytes (default 1 MiB). */
+  bodyLimit?: number | undefined;
+  /** Time allowed to one follow-up post. */
+  timeoutMs?: number | undefined;
+}
+
+/** A running Discord app. */
+export interface DiscordApp {
+  /** The handler of `POST /discord/interactions` on the daemon's server. */
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Stops taking requests (503 from then on) and calls off the follow-ups under way. */
+  close(): Promise<void>;
+}
+
+/** The Discord app could not start: a setting it cannot use, in one line. */
+export class DiscordAppError extends Error {
+  override name = 'DiscordAppError';
+}
+
+const SNOWFLAKE = /^\d{1,20}$/;
+
+function messageOf(error: unknown): string {
+  if (error instanceof DeliveryError) return error.reason;
+  return oneLine(error instanceof Error ? error.message : String(error)).slice(0, 300);
+}
+
+function isObject(value: unknown): value is Interaction {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The body as an interaction, or why it is not one. */
+function parse(raw: Buffer): Interaction | string {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return 'the body is not valid JSON';
+  }
+  if (!isObject(body)) return 'the body is not a JSON object';
+  if (typeof body.type !== 'number') return 'the body is not an interaction: it has no type';
+  return body;
+}
+
+/**
+ * Starts the app. It listens on nothing itself: the daemon mounts `handleHttp` at
+ * `POST /discord/interactions`. Throws `DiscordAppError` for a public key it cannot use.
+ */
+export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
+  let signature: InteractionSignature;
+  try {
+    signature = new InteractionSignature(options.publicKey);
+  } catch (error) {
+    if (error instanceof PublicKeyError) throw new DiscordAppError(error.message);
+    throw error;
+  }
+  const { clock } = options;
+  const log = options.logger.child({ component: 'discord-app' });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const handler = new InteractionHandler(options.chat, log);
+  const followUps = new FollowUps({ apiUrl: options.apiUrl, clock, timeoutMs: options.timeoutMs });
+  let stopped = false;
+
+  /** Posts a command's follow-up once it is ready; a failure is logged, never thrown. */
+  function followUp(interaction: Interaction, pending: Promise<ChatReply | undefined>) {
+    const applicationId = String(interaction.application_id ?? '');
+    const token = String(interaction.token ?? '');
+    const user = callerOf(interaction)?.user;
+    pending
+      .then(
+        async (reply) => {
+          if (reply && !stopped) await followUps.post(applicationId, token, replyData(reply));
+        },
+        async (error: unknown) => {
+          log.error({ user }, `/${COMMAND_NAME} failed: ${messageOf(error)}`);
+          if (!stopped) await followUps.post(applicationId, token, privateNote(FAILED));
+        },
+      )
+      .catch((error: unknown) => {
+        log.warn({ user }, `could not post the follow-up of /${COMMAND_NAME}: ${messageOf(error)}`);
+      });
+  }
+
+  /**
+   * Whether the interaction is one not seen before. A replayed interaction (one already
+   * answered, sent again with its valid signature) is refused with 401 like any request
+   * whose sender is not shown to be Discord: the signature proves that Discord sent those
+   * bytes once, not that it sent them again, and Discord itself never sends an
+   * interaction twice. Nothing about it is acted on.
+   */
+  function firstTime(id: string): boolean {
+    const now = clock.now();
+    const forget = new Date(now.getTime() - REPLAY_MEMORY_MS);
+    return options.replays.firstTime(id, toUtcIso(now), toUtcIso(forget));
+  }
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refuse = (status: number, why: string, close = false) => {
+      log.warn({ status }, `refused a request to ${req.url ?? '/'}: ${why}`);
+      answer(res, status, why, close);
+    };
+    if (stopped) return refuse(503, 'the Discord app is not running');
+    const early = signature.refuseHeaders(req.headers, clock.now().getTime());
+    if (early) {
+      req.resume();
+      return refuse(401, early, true);
+    }
+    const read = await readBody(req, bodyLimit);
+    if (read === 'aborted') return;
+    if (read === 'too-large')
+      return refuse(413, `the body is larger than ${bodyLimit} bytes`, true);
+    const why = signature.refuse(req.headers, read.raw, clock.now().getTime());
+    if (why) return refuse(401, why);
+    const interaction = parse(read.raw);
+    if (typeof interaction === 'string') return refuse(400, interaction);
+    if (interaction.type === INTERACTION.ping) return answer(res, 200, { type: RESPONSE.pong });
+    const id = interaction.id;
+    if (typeof id !== 'string' || !SNOWFLAKE.test(id))
+      return refuse(400, 'the interaction has no id');
+    let fresh: boolean;
+    try {
+      fresh = firstTime(id);
+    } catch (error) {
+      return answer(res, 200, handler.failed(interaction, error).response);
+    }
+    if (!fresh) return refuse(401, `interaction ${id} was already received (a replay)`);
+    const { response, followUp: pending } = handler.answer(interaction);
+    answer(res, 200, response);
+    if (pending) followUp(interaction, pending);
+  }
+
+  log.info('Discord app answering interactions over HTTP');
+  return {
+    handleHttp,
+    close: async () => {
+      stopped = true;
+      followUps.close();
+    },
+  };
+}

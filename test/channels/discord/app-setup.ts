@@ -1,0 +1,142 @@
+/**
+ * The Discord app as the daemon runs it, for tests: the real chat core on a database in a
+ * temp dir (three pipelines tracked, an engine with no rule files), the interaction ids
+ * in that database, the Discord fake as Discord's API (its interaction webhooks added),
+ * and the app mounted at `POST /discord/interactions` on the daemon's own HTTP server,
+ * reached by interactions signed as Discord signs them. One manual clock runs the app,
+ * the core and Discord's side (timestamps and token lifetimes come from it).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AlertEngine } from '../../../src/alerts/engine.js';
+import {
+  type DiscordApp,
+  type DiscordAppOptions,
+  startDiscordApp,
+} from '../../../src/channels/discord/app.js';
+import { ChatCore } from '../../../src/chat/service.js';
+import type { ChatService } from '../../../src/chat/types.js';
+import { Metrics } from '../../../src/http/metrics.js';
+import { type RunningHttpServer, startHttpServer } from '../../../src/http/server.js';
+import { assessHealth } from '../../../src/ingest/health.js';
+import type { Logger } from '../../../src/lib/logger.js';
+import { Store } from '../../../src/store/index.js';
+import { type DiscordFake, startDiscordFake } from '../../fakes/discord.js';
+import { type DiscordInteractions, discordInteractions } from '../../fakes/discord-interactions.js';
+import { storePipelines } from '../../fakes/pipelines.js';
+import { ManualClock } from '../../support/clock.js';
+import { capturedLogger } from '../slack/support.js';
+
+/** When every test of the app starts. */
+export const NOW = '2026-11-20T15:00:00Z';
+
+/** The tracked pipelines, as the chat core's vocabulary knows them. */
+export const PIPELINES = ['transco', 'tgp', 'texas-eastern'];
+
+/** The app running on the core, and what a test drives it with and reads its effects in. */
+export interface AppUnderTest {
+  /** The app taking requests; a test may put another in its place. */
+  app: DiscordApp;
+  core: ChatCore;
+  store: Store;
+  clock: ManualClock;
+  fake: DiscordFake;
+  server: RunningHttpServer;
+  /** Discord's side: signed interactions to the app, follow-ups recorded. */
+  discord: DiscordInteractions;
+  /** The app's and the core's log lines. */
+  lines: string[];
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** What a test changes of the app or of the core. */
+export interface AppUnderTestOptions {
+  app?: Partial<DiscordAppOptions>;
+  /** `PIPEWATCH_CHAT_ADMINS`. */
+  admins?: string[];
+  /** What the app talks to instead of the core itself: the core made to fail one way. */
+  chat?: (core: ChatCore) => ChatService;
+}
+
+/** Starts the app behind the daemon's server, on the real chat core. */
+export async function startAppUnderTest(options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
+  const clock = new ManualClock(NOW);
+  const { logger, lines } = capturedLogger();
+  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-discord-app-'));
+  const store = Store.open(dir);
+  storePipelines(store, PIPELINES, NOW);
+  const engine = new AlertEngine({ store, clock, logger, maxAlertAgeMs: 86_400_000 }, []);
+  const core = new ChatCore({
+    store,
+    engine,
+    clock,
+    logger,
+    policy: { admins: new Set(options.admins ?? []) },
+  });
+  const fake = await startDiscordFake();
+  const server = await startHttpServer({
+    port: 0,
+    metrics: new Metrics({ processMetrics: false }),
+    logger,
+    health: () => assessHealth([], [], new Date(0), new Date(0)),
+    status: () => ({}),
+    publicStatus: () => ({}),
+    // The app a test swaps in (a restart) takes the next request.
+    routes: [
+      {
+        method: 'POST',
+        path: '/discord/interactions',
+        handle: (req, res) => ut.app.handleHttp(req, res),
+      },
+    ],
+  });
+  const discord = discordInteractions({ url: `${server.url}/discord/interactions`, fake, clock });
+  const app = startDiscordApp({
+    publicKey: discord.publicKey,
+    apiUrl: fake.url,
+    chat: options.chat ? options.chat(core) : core,
+    clock,
+    logger,
+    replays: store.interactions,
+    timeoutMs: 5000,
+    ...options.app,
+  });
+  const ut: AppUnderTest = {
+    app,
+    core,
+    store,
+    clock,
+    fake,
+    server,
+    discord,
+    lines,
+    logger,
+    async close() {
+      await ut.app.close();
+      await server.close();
+      await fake.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return ut;
+}
+
+/** The core, every command, click and suggestion throwing `error` (home and channels as they are). */
+export function failingCore(core: ChatCore, error: Error): ChatService {
+  const fail = (): never => {
+    throw error;
+  };
+  return {
+    command: fail,
+    action: fail,
+    suggest: fail,
+    home: (platform, user, channels) => core.home(platform, user, channels),
+    channelGone: (platform, channel, reason) => core.channelGone(platform, channel, reason),
+  };
+}
+
+/** An error as a failing database throws it, its message on several lines, with a stack. */
+export const LOCKED = new Error('database is locked\n    at Statement.run (sqlite.js:1:1)');
