@@ -1,12 +1,16 @@
 /**
  * The daemon's chat front ends: the Slack app, started when the bot token and either
- * the signing secret (HTTP) or the app token (Socket Mode) are set. A Slack app that
- * cannot start (a refused token, Slack unreachable) is logged and left out: alerts keep
- * flowing, only commands and buttons go unanswered until the next start.
+ * the signing secret (HTTP) or the app token (Socket Mode) are set, and the Discord app,
+ * started when the application's public key is set (it answers over the HTTP port, and
+ * needs no bot token to answer). A front end that cannot start (a refused token, Slack
+ * unreachable, a key it cannot use) is logged and left out: alerts keep flowing, only
+ * commands and buttons go unanswered until the next start.
  */
+import { type DiscordApp, startDiscordApp } from '../channels/discord/app.js';
 import { type SlackApp, startSlackApp } from '../channels/slack/app.js';
 import type { ChatService } from '../chat/types.js';
 import type { Config } from '../config/index.js';
+import type { InteractionStore } from '../store/interactions.js';
 import type { CliContext } from './context.js';
 
 /** What the Slack app needs, when Slack's app credentials are set. */
@@ -46,6 +50,44 @@ export async function startChat(
     ctx.logger.error(
       { err: error },
       `Slack app not started, so /pipewatch and buttons go unanswered: ${(error as Error).message}`,
+    );
+    return undefined;
+  }
+}
+
+/** What the Discord app needs, when its public key is set. */
+export type DiscordAppSettings = Config['discord'] & { publicKey: string };
+
+/** The Discord app's settings, or undefined when it has not been set up. */
+export function discordAppSettings(discord: Config['discord']): DiscordAppSettings | undefined {
+  return discord.publicKey ? { ...discord, publicKey: discord.publicKey } : undefined;
+}
+
+/** Starts the Discord app on the chat core; undefined when it could not start. */
+export function startDiscordChat(
+  ctx: CliContext,
+  discord: DiscordAppSettings,
+  chat: ChatService,
+  replays: InteractionStore,
+): DiscordApp | undefined {
+  try {
+    const app = startDiscordApp({
+      publicKey: discord.publicKey,
+      apiUrl: discord.apiUrl,
+      chat,
+      // Signatures are judged by the wall clock, whatever time the daemon runs on.
+      clock: ctx.clock,
+      logger: ctx.logger,
+      replays,
+    });
+    ctx.logger.info(
+      'Discord app listening at POST /discord/interactions: /pipewatch and buttons answer',
+    );
+    return app;
+  } catch (error) {
+    ctx.logger.error(
+      { err: error },
+      `Discord app not started, so /pipewatch and buttons go unanswered: ${(error as Error).message}`,
     );
     return undefined;
   }

@@ -5,6 +5,7 @@
  */
 
 import { AlertEngine } from '../alerts/engine.js';
+import type { DiscordApp } from '../channels/discord/app.js';
 import type { SlackApp } from '../channels/slack/app.js';
 import { ChatCore } from '../chat/service.js';
 import { type Config, ConfigError } from '../config/index.js';
@@ -27,7 +28,12 @@ import { loadRules } from '../rules/loader.js';
 import { Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';
 import type { CliContext } from './context.js';
-import { slackAppSettings, startChat } from './daemon-chat.js';
+import {
+  discordAppSettings,
+  slackAppSettings,
+  startChat,
+  startDiscordChat,
+} from './daemon-chat.js';
 import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
@@ -84,6 +90,8 @@ export class Daemon {
   private http: RunningHttpServer | undefined;
   /** The Slack app, when chat is on and Slack's app credentials are set. */
   private slack: SlackApp | undefined;
+  /** The Discord app, when chat is on and Discord's public key is set. */
+  private discord: DiscordApp | undefined;
   private stopWatching: (() => void) | undefined;
   readonly startedAt: Date;
   /** The daemon's time (see `DaemonSetup.clock`). */
@@ -117,6 +125,7 @@ export class Daemon {
     // Buttons go on Slack alerts whenever the app is set up, whichever process answers them.
     const slackSettings = slackAppSettings(setup.channels.slack);
     const slackApp = setup.chat ? slackSettings : undefined;
+    const discordSettings = discordAppSettings(setup.channels.discord);
     // The chat core exists once the store does; a channel gone before then is retold on the next send.
     let chatCore: ChatCore | undefined;
     // Emails are rendered only once the database is open, and so the links' key known.
@@ -126,7 +135,7 @@ export class Daemon {
       standIn: setup.standIn ?? false,
       slackInteractive: slackSettings !== undefined,
       // Components go on Discord alerts whenever Discord's interactions can be verified.
-      discordInteractive: setup.channels.discord.publicKey !== undefined,
+      discordInteractive: discordSettings !== undefined,
       onChannelGone: (platform, channel, reason) =>
         chatCore?.channelGone(platform, channel, reason),
       unsubscribeKey: () => linkKey,
@@ -202,6 +211,8 @@ export class Daemon {
     );
     engine.checkPipelines();
     if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);
+    if (setup.chat && discordSettings)
+      daemon.discord = startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
     if (setup.httpPort !== undefined) {
       try {
         daemon.http = await startDaemonHttp(daemon, {
@@ -212,6 +223,15 @@ export class Daemon {
                     method: 'POST' as const,
                     path: '/slack/events',
                     handle: daemon.slack.handleHttp,
+                  },
+                ]
+              : []),
+            ...(daemon.discord
+              ? [
+                  {
+                    method: 'POST' as const,
+                    path: '/discord/interactions',
+                    handle: daemon.discord.handleHttp,
                   },
                 ]
               : []),
@@ -308,6 +328,7 @@ export class Daemon {
   async close(): Promise<void> {
     this.stopWatching?.();
     await this.slack?.close();
+    await this.discord?.close();
     await this.http?.close();
     await this.target.close();
     await this.channels.close();
