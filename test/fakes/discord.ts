@@ -180,6 +180,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   const buckets = new Map<string, { remaining: number; resetAt: number }>();
   const faults: DiscordFault[] = [];
   const routers: FakeRouter[] = [];
+  /** Checks of `until`, run after each request is answered. */
+  const waiters = new Set<() => void>();
   let global = { count: 0, resetAt: 0 };
 
   const dmUser = (channel: string) => [...dms].find(([, id]) => id === channel)?.[0];
@@ -283,6 +285,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       call.status = reply.status;
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.body));
+      for (const check of [...waiters]) check();
     };
     if (path.startsWith('/v10/') && routers.length > 0) {
       let parsed: Json | undefined;
@@ -354,6 +357,30 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
     /** The next `times` requests (after the token check) fail with `fault`. */
     inject(fault: DiscordFault, times = 1): void {
       for (let i = 0; i < times; i++) faults.push(fault);
+    },
+    /**
+     * Resolves once `done()` holds, checked now and after each request the fake answers;
+     * rejects after `withinMs` naming `what`.
+     */
+    until(what: string, done: () => boolean, withinMs: number): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        const finish = (error?: Error) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          if (error) reject(error);
+          else resolve();
+        };
+        const check = () => {
+          if (done()) finish();
+        };
+        const timer = setTimeout(
+          () =>
+            finish(new Error(`the fake Discord gave up after ${withinMs} ms waiting for ${what}`)),
+          withinMs,
+        );
+        waiters.add(check);
+        check();
+      });
     },
     /** Adds routes, tried before the fake's own (see `FakeRouter`). */
     extend(router: FakeRouter): void {
