@@ -8,11 +8,13 @@
  * a token that does not verify gets a 400 page and changes nothing. Pages are plain
  * HTML (see `unsubscribe-page.ts`), never an error trace.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type UnsubscribeScope, unsubscribe, unsubscribeState } from '../alerts/unsubscribe.js';
 import { UNSUBSCRIBE_PATH, verifyToken } from '../channels/email/unsubscribe.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { readBody } from '../lib/request-body.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
 import type { HttpRoute } from './server.js';
@@ -45,26 +47,6 @@ export interface UnsubscribeRouteDeps {
 function tokenOf(req: IncomingMessage): string {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   return path.startsWith(UNSUBSCRIBE_PATH) ? path.slice(UNSUBSCRIBE_PATH.length) : '';
-}
-
-/** Reads the body up to `limit` bytes; false, with the rest left unread, when it is larger. */
-async function readBody(req: IncomingMessage, limit: number): Promise<boolean> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return false;
-  let size = 0;
-  return new Promise<boolean>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        resolve(false);
-      }
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(true));
-    req.once('error', reject);
-  });
 }
 
 /** `email:a@example.com rules=x,sub-3`, for log lines. */
@@ -109,8 +91,10 @@ export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
   };
 
   const act = async (req: IncomingMessage): Promise<Page> => {
-    if (!(await readBody(req, MAX_UNSUBSCRIBE_BODY))) return tooLargePage(MAX_UNSUBSCRIBE_BODY);
-    const scope = verified(req, 'POST');
+    const read = await readBody(req, MAX_UNSUBSCRIBE_BODY);
+    if (read === 'too-large') return tooLargePage(MAX_UNSUBSCRIBE_BODY);
+    // A client gone before its request was whole asked for nothing.
+    const scope = read === 'aborted' ? undefined : verified(req, 'POST');
     if (!scope) return invalidPage();
     const result = unsubscribe(deps.store, scope, toUtcIso(deps.clock.now()));
     if (result.created !== undefined)

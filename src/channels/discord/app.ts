@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatReply, ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import { readBody } from '../../lib/request-body.js';
 import { toUtcIso, type UtcIso } from '../../lib/time.js';
 import { oneLine } from '../text.js';
 import { DeliveryError } from '../types.js';
@@ -29,7 +30,7 @@ import {
   RESPONSE,
 } from './interactions.js';
 import { privateNote, replyData } from './reply-messages.js';
-import { answer, DEFAULT_BODY_LIMIT, readBody } from './request-body.js';
+import { answer, DEFAULT_BODY_LIMIT } from './request-body.js';
 import { InteractionSignature, PublicKeyError, SIGNATURE_WINDOW_MS } from './signature.js';
 
 /** The defaults of `timeoutMs` and `bodyLimit`, for whoever starts the app. */

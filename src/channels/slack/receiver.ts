@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import { readBody } from '../../lib/request-body.js';
 import { oneLine } from '../text.js';
 import { SignatureCheck } from './signature.js';
 
@@ -62,37 +63,6 @@ function parse(raw: Buffer, contentType: string): Body | string {
 
 function isObject(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What reading a body gave: the bytes, more than the limit, or a client that went away. */
-type Read = { raw: Buffer } | 'too-large' | 'aborted';
-
-/** The body, up to `limit` bytes; beyond that the rest is discarded unread. */
-function readBody(req: IncomingMessage, limit: number): Promise<Read> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.resolve('too-large');
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData);
-      req.resume();
-      resolve('too-large');
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(size <= limit ? { raw: Buffer.concat(chunks) } : 'too-large'));
-    // Whichever settles first counts: after a complete body, 'close' changes nothing.
-    req.once('error', () => resolve('aborted'));
-    req.once('close', () => resolve('aborted'));
-  });
 }
 
 function answer(res: ServerResponse, status: number, body?: unknown, close = false): void {
