@@ -13,7 +13,7 @@ import type { DeadlineRule } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { OutboxRow } from './outbox.js';
-import { isTerminal } from './reminders.js';
+import { HELD_BACK, isTerminal } from './reminders.js';
 import {
   BASELINE,
   deliveryView,
@@ -111,7 +111,10 @@ function storedReminders(
         return {
           ...view,
           status: 'sent',
-          note: `sent: ${deliveries.map(describeDelivery).join('; ') || reason}`,
+          note:
+            deliveries.length === 0 && reason.startsWith(HELD_BACK)
+              ? reason
+              : `sent: ${deliveries.map(describeDelivery).join('; ') || reason}`,
         };
       case 'cancelled':
         return { ...view, status: 'cancelled', note: `cancelled: ${reason}` };

@@ -27,6 +27,9 @@ const TERMINAL = new Set([
   'withdrawn',
 ]);
 
+/** The reason of a reminder decided but held back from every target by silences. */
+export const HELD_BACK = 'held back: ';
+
 /** A reminder sent more than this after it came due is marked late. */
 export const LATE_AFTER_MS = 5 * 60_000;
 
@@ -224,8 +227,11 @@ export function sendDueReminders(
         deadline: { field: r.field, at: r.deadline_at, before, ...(late ? { late: true } : {}) },
       },
     );
-    setStatus(ctx, r, 'sent', late ? 'sent late' : 'sent');
     const to = [...outcome.sent, ...outcome.duplicate];
+    // Decided either way; one that every target's silence held back says so, not "sent".
+    const held = to.length === 0 && outcome.muted.length > 0;
+    const status = held ? `${HELD_BACK}${outcome.muted.join('; ')}` : late ? 'sent late' : 'sent';
+    setStatus(ctx, r, 'sent', status);
     if (to.length > 0 || outcome.muted.length === 0)
       audit('alert', `${before} reminder${late ? ' (late)' : ''} to ${to.join(', ')}`);
     if (outcome.muted.length > 0) audit('muted', `${before} reminder ${outcome.muted.join('; ')}`);

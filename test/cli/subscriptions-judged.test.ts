@@ -168,7 +168,7 @@ describe('pipewatch why, with subscriptions and silences', () => {
     );
     expect(run.stdout).toContain(
       '  sub-3 (cli by erin, 2026-11-20): reminders ahead → console (response_at 2026-11-20T16:30:00Z: ' +
-        '2h before: sent: sent; 30m before: at 2026-11-20T16:00:00Z; ' +
+        `2h before: held back: muted by silence 2 until ${SILENCE_END} for console; 30m before: at 2026-11-20T16:00:00Z; ` +
         `held back before: 2h reminder muted by silence 2 until ${SILENCE_END} for console)`,
     );
   });
