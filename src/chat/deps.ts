@@ -3,7 +3,7 @@
  * that puts subscriptions in force, the time, and the policy and limits it applies.
  */
 import type { AlertEngine } from '../alerts/engine.js';
-import type { Target } from '../domain/targets.js';
+import type { Target, TargetKind } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
@@ -19,6 +19,12 @@ export interface ChatCoreDeps {
   opsTarget?: Target | undefined;
   /** Called when something was queued for delivery (the operations alert of a channel gone). */
   wake?: (() => void) | undefined;
+  /**
+   * The setting missing for alerts of `kind` to go out (`DISCORD_BOT_TOKEN`), undefined
+   * when they can: a subscription whose alerts could never arrive is refused. Unset:
+   * every kind can.
+   */
+  undelivered?: ((kind: TargetKind) => string | undefined) | undefined;
   /** Subscriptions a channel may have; default 100. */
   maxPerChannel?: number;
 }

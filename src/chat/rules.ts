@@ -81,10 +81,17 @@ export class ChatRules {
     noticeId?: number,
   ): { id: number; rule: Rule; resumed: number } | ChatReply {
     const personal = c.verb === 'remind';
+    const target = personal ? userTarget(caller) : channelTarget(caller);
+    const unset = this.deps.undelivered?.(target.kind);
+    if (unset)
+      return reply(
+        true,
+        `Not subscribed: pipewatch cannot post to ${target.kind.startsWith('slack') ? 'Slack' : 'Discord'} yet (${unset} is not set); ask whoever runs it. Nothing was stored.`,
+      );
     const stored = storeSubscription(
       this.deps.store,
       {
-        target: personal ? userTarget(caller) : channelTarget(caller),
+        target,
         channel: personal ? null : channelKey(caller.platform, caller.channel),
         source: caller.platform,
         by: caller.user,

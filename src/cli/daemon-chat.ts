@@ -83,6 +83,10 @@ export function startDiscordChat(
     ctx.logger.info(
       'Discord app listening at POST /discord/interactions: /pipewatch and buttons answer',
     );
+    if (!discord.botToken)
+      ctx.logger.warn(
+        'DISCORD_BOT_TOKEN is not set: /pipewatch answers, but subscriptions made from Discord are refused until pipewatch can post there',
+      );
     return app;
   } catch (error) {
     ctx.logger.error(

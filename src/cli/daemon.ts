@@ -10,7 +10,7 @@ import type { SlackApp } from '../channels/slack/app.js';
 import { ChatCore } from '../chat/service.js';
 import { type Config, ConfigError } from '../config/index.js';
 import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
-import { type ChannelConfig, Channels } from '../delivery/channels.js';
+import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
 import type { Target } from '../domain/targets.js';
 import { withDelivery } from '../http/health.js';
@@ -191,6 +191,7 @@ export class Daemon {
       policy: { admins: new Set(setup.chat?.admins ?? []) },
       opsTarget: setup.opsTarget,
       wake,
+      undelivered: (kind) => (channels.configured(kind) ? undefined : CHANNEL_SETTINGS[kind]),
     });
     const { feeds, plan } = daemonFeeds(
       { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },

@@ -336,3 +336,32 @@ describe('suggestions while a command is typed', () => {
     expect(text).not.toContain('/invite');
   });
 });
+
+describe('a platform pipewatch cannot post to', () => {
+  it('refuses subscriptions and reminders whose alerts could never arrive, naming the setting, and stores nothing', () => {
+    const { engine, clock } = setup();
+    const chat = new ChatCore({
+      store,
+      engine,
+      clock,
+      logger: silentLogger,
+      policy: { admins: new Set() },
+      undelivered: (kind) => (kind.startsWith('discord') ? 'DISCORD_BOT_TOKEN' : undefined),
+    });
+    const discord: ChatCaller = {
+      platform: 'discord',
+      channel: '1100000000000000001',
+      user: '1400000000000000001',
+      canManageChannel: true,
+    };
+    for (const text of ['subscribe transco', 'remind transco']) {
+      const { reply } = chat.command(discord, text);
+      expect(reply.private).toBe(true);
+      expect(reply.text).toBe(
+        'Not subscribed: pipewatch cannot post to Discord yet (DISCORD_BOT_TOKEN is not set); ask whoever runs it. Nothing was stored.',
+      );
+    }
+    expect(store.subscriptions.all()).toEqual([]);
+    expect(chat.command(alice, 'subscribe transco').reply.private).toBe(false);
+  });
+});
