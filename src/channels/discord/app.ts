@@ -192,7 +192,6 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
     if (pending) followUp(interaction, pending);
   }
 
-  log.info('Discord app answering interactions over HTTP');
   return {
     handleHttp,
     close: async () => {
