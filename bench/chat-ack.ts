@@ -8,8 +8,8 @@
  * Slack does, so that sending and timing do not compete for this event loop: the Slack
  * fake as the Web API and the response URLs, and the sender of signed slash commands.
  *
- * Meanwhile this process ingests notice pages without pause, as `ingest_with_rules` does:
- * each turn of the event loop, 20 new notices as API JSON text parsed, validated and
+ * Meanwhile this process ingests notice pages without pause, as `ingest_with_rules` does
+ * (`notice-stream.ts`): each turn of the event loop, 20 new notices as API JSON text parsed, validated and
  * stored by `ingestNoticePage` with the engine's hooks deciding alerts into the outbox in
  * the same transaction. The notices are one a minute back in time (1,440 a day), two
  * weeks of them stored before the first command, so that "the last 24 h" a new
@@ -47,24 +47,17 @@ import { startSlackApp } from '../src/channels/slack/app.js';
 import { ChatCore } from '../src/chat/service.js';
 import { Metrics } from '../src/http/metrics.js';
 import { startHttpServer } from '../src/http/server.js';
-import type { IngestHooks } from '../src/ingest/events.js';
 import { assessHealth } from '../src/ingest/health.js';
-import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
-import { toUtcIso } from '../src/lib/time.js';
-import { PIPELINES } from '../src/simulator/pipelines.js';
 import { Store } from '../src/store/index.js';
-import { parseRecords } from '../src/upstream/records.js';
-import { NoticeSchema } from '../src/upstream/schemas.js';
 import type { SlackSideReply, SlackSideRequest } from './chat-ack-slack.js';
-import { wireNotice } from './fixtures.js';
-import { generatedRule, TYPES } from './rules.js';
+import { NoticeStream } from './notice-stream.js';
+import { generatedRule } from './rules.js';
 import { makeSubscriptions, seededRandom, storeCatalogPipelines } from './subscriptions.js';
 
 const WARM_UP = 100;
 const COMMANDS = 1_000;
-const PER_PAGE = 20;
 /** Pages stored before the first command: two weeks of notices. */
 const HISTORY_PAGES = 1_000;
 const SECRET = 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b';
@@ -76,76 +69,6 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /** The `p`th percentile of sorted values, the nearest rank. */
 function percentile(sorted: readonly number[], p: number): number {
   return round2(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
-}
-
-/** `2026-11-24 15:07:00`, as the API writes times. */
-const apiTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
-/** New notices, one page a turn of the event loop while running, newest first. */
-class NoticeStream {
-  pages = 0;
-  readonly pageMs: number[] = [];
-  private next = 0;
-  private running = false;
-  private stopped: Promise<void> = Promise.resolve();
-  private readonly start = Date.now();
-  private readonly context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
-
-  constructor(
-    private readonly store: Store,
-    private readonly hooks: IngestHooks,
-  ) {}
-
-  /** One page of 20: its JSON text as the API sends it, parsed, validated and stored. */
-  page(): void {
-    const started = performance.now();
-    const data = Array.from({ length: PER_PAGE }, () => {
-      const i = this.next++;
-      const pipeline = PIPELINES[(i * 7) % PIPELINES.length]!;
-      const at = apiTime(this.start - i * 60_000);
-      return {
-        ...wireNotice(i),
-        pipeline_id: pipeline.id,
-        pipeline_name: pipeline.name,
-        pipeline_slug: pipeline.slug,
-        type: TYPES[(i * 3) % TYPES.length],
-        posted_at: at,
-        effective_at: at,
-        service_created_at: at,
-        service_updated_at: at,
-      };
-    });
-    const text = JSON.stringify({ status: 'success', data });
-    const parsed = (JSON.parse(text) as { data: unknown }).data;
-    const { records } = parseRecords(NoticeSchema, parsed, this.context, 'data');
-    ingestNoticePage(this.store, records, {
-      seenAt: toUtcIso(new Date()),
-      baseline: false,
-      alertableAfter: '2000-01-01T00:00:00Z',
-      pipelines: new Set(),
-      hooks: this.hooks,
-    });
-    this.pages++;
-    if (this.running) this.pageMs.push(performance.now() - started);
-  }
-
-  /** Stores a page every turn of the event loop until `stop`. */
-  run(): void {
-    this.running = true;
-    this.stopped = new Promise((resolve) => {
-      const turn = () => {
-        if (!this.running) return resolve();
-        this.page();
-        setImmediate(turn);
-      };
-      setImmediate(turn);
-    });
-  }
-
-  stop(): Promise<void> {
-    this.running = false;
-    return this.stopped;
-  }
 }
 
 /** Slack's side in its own process, and a call that runs commands there. */
