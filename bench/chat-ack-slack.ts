@@ -2,38 +2,26 @@
  * Slack's side of the `chat_ack` benchmark, in a process of its own as Slack is: the
  * Slack fake (the Web API the app checks its token with, and the `response_url`s its
  * follow-ups go to) with the benchmark's channels and people, and the sender of signed
- * `/pipewatch` commands, which times each one. Driven over IPC by `chat-ack.ts`: it says
- * `{ ready }` with the fake's URL, then answers each `{ run }` with the milliseconds of
- * each command, and ends on `{ close }`. Its one argument: how many channels the
- * commands are typed in (`benchChannel(0…)`).
+ * `/pipewatch` commands, which times each one (`chat-ack-side.ts`). Its `{ ready }` gives
+ * the fake's URL, the bot token and the signing secret this side made, as Slack shows
+ * them to whoever installs the app. Its one argument: how many channels the commands are
+ * typed in (`benchChannel(0…)`).
  */
+import { randomBytes } from 'node:crypto';
 import { FAKE_USERS, startSlackFake } from '../test/fakes/slack.js';
 import { slashCommand } from '../test/fakes/slack-payloads.js';
-import { slackRequestSender } from '../test/fakes/slack-requests.js';
-import { benchChannel, seededRandom, subscribeText } from './subscriptions.js';
+import { type SlackAnswer, slackRequestSender } from '../test/fakes/slack-requests.js';
+import { HELP, type Kind, mixRandom, REMINDERS, serveSide, typed, USERS } from './chat-ack-side.js';
+import { benchCaller, subscribeText } from './subscriptions.js';
 
-/** Messages from the benchmark. */
-export type SlackSideRequest =
-  | { run: { url: string; secret: string; from: number; count: number } }
-  | { close: true };
-
-/** Messages to the benchmark. */
-export type SlackSideReply =
-  | { ready: { url: string; token: string } }
-  | { result: { ms: number[]; kinds: Record<string, number> } }
-  | { error: string };
+/** What Slack's side hands the benchmark before the app starts. */
+export interface SlackSideReady {
+  url: string;
+  token: string;
+  signingSecret: string;
+}
 
 const CHANNELS = Number(process.argv[2]);
-const USERS = 7;
-
-type Kind = 'list' | 'subscribe' | 'remind' | 'typo' | 'help';
-
-/** Twenty commands: 6 list, 6 subscribe, 3 remind, 3 with a typo, 2 help, interleaved. */
-const MIX: Kind[] = [
-  ...['list', 'subscribe', 'typo', 'list', 'remind', 'subscribe', 'help', 'list', 'subscribe'],
-  ...['typo', 'remind', 'list', 'subscribe', 'list', 'help', 'subscribe', 'typo', 'remind'],
-  ...['list', 'subscribe'],
-] as Kind[];
 
 const TYPOS = [
   'subscribe trnsco type:constraint',
@@ -42,8 +30,6 @@ const TYPOS = [
   'remind tennesee before:24h',
   'subscribe columbia catgory:critical',
 ];
-const REMINDERS = ['transco', 'tennessee before:24h,2h', 'anr,ngpl', 'columbia field:end_at'];
-const HELP = ['help', 'help subscribe'];
 
 /** What the acknowledgement of each kind must say, so that only real answers are timed. */
 const EXPECT: Record<Kind, RegExp> = {
@@ -54,7 +40,7 @@ const EXPECT: Record<Kind, RegExp> = {
   help: /\/pipewatch/,
 };
 
-const random = seededRandom(7);
+const random = mixRandom();
 
 function commandText(kind: Kind, j: number): string {
   switch (kind) {
@@ -63,65 +49,46 @@ function commandText(kind: Kind, j: number): string {
     case 'subscribe':
       return subscribeText(random);
     case 'remind':
-      return `remind ${REMINDERS[j % REMINDERS.length]}`;
+      return typed('remind', REMINDERS[j % REMINDERS.length]!);
     case 'typo':
       return TYPOS[j % TYPOS.length]!;
     case 'help':
-      return HELP[j % HELP.length]!;
+      return typed('help', HELP[j % HELP.length]!);
   }
 }
 
 const fake = await startSlackFake({
   channels: Array.from({ length: CHANNELS }, (_, n) => ({
-    id: benchChannel(n),
+    id: benchCaller('slack', n, 0).channel,
     name: `gas-desk-${n}`,
-    members: Array.from({ length: USERS }, (_, u) => `U0BENCH${u}`),
+    members: Array.from({ length: USERS }, (_, u) => benchCaller('slack', n, u).user),
   })),
   users: [
     ...FAKE_USERS,
-    ...Array.from({ length: USERS }, (_, u) => ({
-      id: `U0BENCH${u}`,
-      name: `trader${u}`,
-      email: `trader${u}@example.com`,
-    })),
+    ...Array.from({ length: USERS }, (_, u) => {
+      const { user, userName } = benchCaller('slack', 0, u);
+      return { id: user, name: userName!, email: `${userName}@example.com` };
+    }),
   ],
 });
+const signingSecret = randomBytes(16).toString('hex');
 
-/** Commands `from` to `from + count` of the mix, one after another; each one's milliseconds. */
-async function run(url: string, secret: string, from: number, count: number) {
-  const send = slackRequestSender({ url, signingSecret: secret });
-  const ms: number[] = [];
-  const kinds: Record<string, number> = {};
-  for (let j = from; j < from + count; j++) {
-    const kind = MIX[j % MIX.length]!;
+serveSide<SlackSideReady, SlackAnswer>({
+  ready: { url: fake.url, token: fake.token, signingSecret },
+  prepare(kind, j, url) {
     const text = commandText(kind, j);
-    const payload = slashCommand(fake, {
-      text,
-      channel: benchChannel(j % CHANNELS),
-      user: `U0BENCH${j % USERS}`,
-    });
-    // Signed before the clock starts: Slack's work, not pipewatch's.
+    const { channel, user } = benchCaller('slack', j % CHANNELS, j % USERS);
+    const payload = slashCommand(fake, { text, channel, user });
+    const send = slackRequestSender({ url, signingSecret });
     const request = send.build.command(payload);
-    const started = performance.now();
-    const answer = await send.send(request);
-    ms.push(performance.now() - started);
-    if (answer.status !== 200 || !EXPECT[kind].test(answer.body))
-      throw new Error(`'${text}' got HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
-    kinds[kind] = (kinds[kind] ?? 0) + 1;
-  }
-  return { ms, kinds };
-}
-
-const reply = (message: SlackSideReply) => process.send!(message);
-process.on('message', (message: SlackSideRequest) => {
-  if ('close' in message) {
-    fake.close().then(() => process.exit(0));
-    return;
-  }
-  const { url, secret, from, count } = message.run;
-  run(url, secret, from, count).then(
-    (result) => reply({ result }),
-    (error: unknown) => reply({ error: String((error as Error).stack ?? error) }),
-  );
+    return {
+      text,
+      send: () => send.send(request),
+      wrong: (answer) =>
+        answer.status === 200 && EXPECT[kind].test(answer.body)
+          ? undefined
+          : `got HTTP ${answer.status}: ${answer.body.slice(0, 300)}`,
+    };
+  },
+  close: () => fake.close(),
 });
-reply({ ready: { url: fake.url, token: fake.token } });

@@ -1,41 +1,50 @@
 /**
  * `chat_ack`: how soon a `/pipewatch` command is acknowledged while the daemon is busy
- * syncing. This process is the daemon's side, wired as `pipewatch run` wires it: the
- * real `ChatCore` on a real Store in a temp dir, an `AlertEngine` with 100 file rules and
- * 1,000 stored subscriptions (made with `subscribe` commands through the same core:
- * 50 channels of 20), the Slack app in HTTP mode mounted at `POST /slack/events` on the
- * daemon's HTTP server. Slack's side runs in another process (`chat-ack-slack.ts`), as
- * Slack does, so that sending and timing do not compete for this event loop: the Slack
- * fake as the Web API and the response URLs, and the sender of signed slash commands.
+ * syncing, on Slack and on Discord (which wants its answer within 3 s). This process is
+ * the daemon's side, wired as `pipewatch run` wires it: the real `ChatCore` on a real
+ * Store in a temp dir, an `AlertEngine` with 100 file rules and 1,000 stored
+ * subscriptions (made with `subscribe` commands through the same core: 50 channels of
+ * 20, 25 of them Slack's and 25 Discord's), and on the daemon's one HTTP server the Slack
+ * app in HTTP mode at `POST /slack/events` and the Discord app at
+ * `POST /discord/interactions`, both on that core. Each platform's side runs in a process
+ * of its own (`chat-ack-slack.ts`, `chat-ack-discord.ts`), as the platform does, so that
+ * sending and timing do not compete for this event loop: its fake (Slack's Web API and
+ * response URLs; Discord's interaction webhooks) and the sender of its signed commands.
+ * Each side makes the credentials it signs with and hands them over (`{ ready }`)
+ * before the apps start, as the platform shows them to whoever installs the app.
  *
- * Meanwhile this process ingests notice pages without pause, as `ingest_with_rules` does:
- * each turn of the event loop, 20 new notices as API JSON text parsed, validated and
- * stored by `ingestNoticePage` with the engine's hooks deciding alerts into the outbox in
- * the same transaction. The notices are one a minute back in time (1,440 a day), two
- * weeks of them stored before the first command, so that "the last 24 h" a new
- * subscription is counted over holds what a real store would. A command waits behind
- * whatever page is being stored, and behind the recompiling of the rules that the next
- * page does after a subscription was added, as in the daemon. This is far heavier than
- * a daemon's usual sync: every notice is new and alertable (`alerts_during` says how
- * many alerts that queues).
+ * Meanwhile this process ingests notice pages without pause, as `ingest_with_rules` does
+ * (`notice-stream.ts`): each turn of the event loop, 20 new notices stored with the
+ * engine's hooks deciding alerts into the outbox in the same transaction, two weeks of
+ * them stored before the first command, so that "the last 24 h" a new subscription is
+ * counted over holds what a real store would. A command waits behind whatever page is
+ * being stored, and behind the recompiling of the rules that the next page does after a
+ * subscription was added, as in the daemon. This is far heavier than a daemon's usual
+ * sync: every notice is new and alertable (`alerts_during` says how many alerts that
+ * queues).
  *
- * 100 commands warm up, then 1,000 are timed one after another, then 1,000 more with
- * ingest stopped: 30% `list`, 30% `subscribe` (pipelines and a type, over 50 channels,
- * each ending below its 100), 15% `remind`, 15% with a typo, 10% `help`. Each command is
- * timed on Slack's side from its signed request leaving (signing not included) to the
- * acknowledgement read in full over loopback; each acknowledgement is checked to be the
- * real answer, not the receiver's empty one at its deadline. Not timed: the follow-up a
- * `subscribe` or `remind` posts to its response URL (it is worked out after the
- * acknowledgement, in this process, so it can delay the next command), the network and TLS between Slack and the daemon, and
- * delivery (no dispatcher runs; alerts stay in the outbox). Building each page's JSON
- * text, the API's work, is done here too, a little more than the daemon does per page.
+ * Each platform sends the same mix (`chat-ack-side.ts`): 100 commands warm up, then
+ * 1,000 are timed one after another, then 1,000 more with ingest stopped: 30% `list`, 30%
+ * `subscribe` (pipelines and a type, in its 25 channels, each ending below its 100), 15%
+ * `remind`, 15% with a typo, 10% `help`. The platforms take turns of 100 commands, so
+ * that both meet the same store and engine as they grow, and never send at the same
+ * time, so that each figure is one command's wait. Each command is timed on its
+ * platform's side from its signed request leaving (signing not included) to the answer
+ * read in full over loopback; each answer is checked to be the real one, not an empty or
+ * failed one. Not timed: the follow-up a `subscribe` or `remind` posts (worked out after
+ * the answer, in this process, so it can delay the next command), the network and TLS
+ * between the platform and the daemon, and delivery (no dispatcher runs; alerts stay in
+ * the outbox). Building each page's JSON text, the API's work, is done here too, a
+ * little more than the daemon does per page.
  *
- * Besides the percentiles: `pages_during`, pages stored while the 1,000 ran, and
- * `alerts_during`, the alerts their rules and subscriptions queued; `page_ms_*`, how long
- * one page held the event loop; and `vocabulary_ms`, the read of the pipelines and of the
- * notices' types, categories and statuses (`notices_stored` rows) that the chat core
- * makes on the first command after every five minutes. No timed command pays that read:
- * the core made it while the subscriptions were made, and a run lasts under five minutes.
+ * The unprefixed figures are Slack's, the `discord_` ones Discord's. Besides the
+ * percentiles: `pages_during`, pages stored while Slack's 1,000 ran (`discord_…` while
+ * Discord's did), and `alerts_during`, the alerts their rules and subscriptions queued;
+ * `page_ms_*`, how long one page held the event loop while the commands ran; and
+ * `vocabulary_ms`, the read of the pipelines and of the notices' types, categories and
+ * statuses (`notices_stored` rows) that the chat core makes again after five minutes. No
+ * timed command pays that read: the core made it while the subscriptions were made, and
+ * the run is refused if it lasted five minutes from then.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,33 +52,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertEngine } from '../src/alerts/engine.js';
+import { startDiscordApp } from '../src/channels/discord/app.js';
 import { startSlackApp } from '../src/channels/slack/app.js';
 import { ChatCore } from '../src/chat/service.js';
 import { Metrics } from '../src/http/metrics.js';
 import { startHttpServer } from '../src/http/server.js';
-import type { IngestHooks } from '../src/ingest/events.js';
 import { assessHealth } from '../src/ingest/health.js';
-import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
-import { toUtcIso } from '../src/lib/time.js';
-import { PIPELINES } from '../src/simulator/pipelines.js';
 import { Store } from '../src/store/index.js';
-import { parseRecords } from '../src/upstream/records.js';
-import { NoticeSchema } from '../src/upstream/schemas.js';
-import type { SlackSideReply, SlackSideRequest } from './chat-ack-slack.js';
-import { wireNotice } from './fixtures.js';
-import { generatedRule, TYPES } from './rules.js';
-import { makeSubscriptions, seededRandom, storeCatalogPipelines } from './subscriptions.js';
+import type { DiscordSideReady } from './chat-ack-discord.js';
+import type { SideReply, SideRequest } from './chat-ack-side.js';
+import type { SlackSideReady } from './chat-ack-slack.js';
+import { NoticeStream } from './notice-stream.js';
+import { generatedRule } from './rules.js';
+import {
+  benchCaller,
+  makeSubscriptions,
+  seededRandom,
+  storeCatalogPipelines,
+} from './subscriptions.js';
 
 const WARM_UP = 100;
 const COMMANDS = 1_000;
-const PER_PAGE = 20;
+/** Commands a platform sends before the other takes its turn. */
+const TURN = 100;
 /** Pages stored before the first command: two weeks of notices. */
 const HISTORY_PAGES = 1_000;
-const SECRET = 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b';
-/** Channels the commands are typed in; each ends well below its 100 subscriptions. */
-const CHANNELS = 50;
+/** Channels of each platform; each ends well below its 100 subscriptions. */
+const CHANNELS = 25;
+/** After this long the chat core reads its vocabulary again, between two commands. */
+const VOCABULARY_TTL_MS = 5 * 60_000;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -78,119 +91,63 @@ function percentile(sorted: readonly number[], p: number): number {
   return round2(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 }
 
-/** `2026-11-24 15:07:00`, as the API writes times. */
-const apiTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
-/** New notices, one page a turn of the event loop while running, newest first. */
-class NoticeStream {
-  pages = 0;
-  readonly pageMs: number[] = [];
-  private next = 0;
-  private running = false;
-  private stopped: Promise<void> = Promise.resolve();
-  private readonly start = Date.now();
-  private readonly context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
-
-  constructor(
-    private readonly store: Store,
-    private readonly hooks: IngestHooks,
-  ) {}
-
-  /** One page of 20: its JSON text as the API sends it, parsed, validated and stored. */
-  page(): void {
-    const started = performance.now();
-    const data = Array.from({ length: PER_PAGE }, () => {
-      const i = this.next++;
-      const pipeline = PIPELINES[(i * 7) % PIPELINES.length]!;
-      const at = apiTime(this.start - i * 60_000);
-      return {
-        ...wireNotice(i),
-        pipeline_id: pipeline.id,
-        pipeline_name: pipeline.name,
-        pipeline_slug: pipeline.slug,
-        type: TYPES[(i * 3) % TYPES.length],
-        posted_at: at,
-        effective_at: at,
-        service_created_at: at,
-        service_updated_at: at,
-      };
-    });
-    const text = JSON.stringify({ status: 'success', data });
-    const parsed = (JSON.parse(text) as { data: unknown }).data;
-    const { records } = parseRecords(NoticeSchema, parsed, this.context, 'data');
-    ingestNoticePage(this.store, records, {
-      seenAt: toUtcIso(new Date()),
-      baseline: false,
-      alertableAfter: '2000-01-01T00:00:00Z',
-      pipelines: new Set(),
-      hooks: this.hooks,
-    });
-    this.pages++;
-    if (this.running) this.pageMs.push(performance.now() - started);
-  }
-
-  /** Stores a page every turn of the event loop until `stop`. */
-  run(): void {
-    this.running = true;
-    this.stopped = new Promise((resolve) => {
-      const turn = () => {
-        if (!this.running) return resolve();
-        this.page();
-        setImmediate(turn);
-      };
-      setImmediate(turn);
-    });
-  }
-
-  stop(): Promise<void> {
-    this.running = false;
-    return this.stopped;
-  }
-}
-
-/** Slack's side in its own process, and a call that runs commands there. */
-async function slackSide() {
-  const script = fileURLToPath(new URL('./chat-ack-slack.ts', import.meta.url));
-  const child: ChildProcess = fork(script, [String(CHANNELS)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+/** A platform's side in its own process, once it said `{ ready }`; a call runs commands there. */
+async function platformSide<Ready>(name: string, script: string) {
+  const child: ChildProcess = fork(
+    fileURLToPath(new URL(script, import.meta.url)),
+    [String(CHANNELS)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const next = () =>
-    new Promise<SlackSideReply>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`Slack's side exited (${code})`));
+    new Promise<SideReply<Ready>>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`${name}'s side exited (${code})`));
       child.once('exit', onExit);
-      child.once('message', (m: SlackSideReply) => {
+      child.once('message', (m: SideReply<Ready>) => {
         child.off('exit', onExit);
         resolve(m);
       });
     });
   const ready = await next();
-  if (!('ready' in ready)) throw new Error(`Slack's side did not start: ${JSON.stringify(ready)}`);
+  if (!('ready' in ready))
+    throw new Error(`${name}'s side did not start: ${JSON.stringify(ready)}`);
   let sent = 0;
   return {
-    ...ready.ready,
+    ready: ready.ready,
     /** The next `count` commands of the mix; the milliseconds of each. */
     async commands(url: string, count: number): Promise<number[]> {
-      const request: SlackSideRequest = { run: { url, secret: SECRET, from: sent, count } };
+      const request: SideRequest = { run: { url, from: sent, count } };
       sent += count;
       const reply = next();
       child.send(request);
       const answer = await reply;
-      if ('error' in answer) throw new Error(answer.error);
-      if (!('result' in answer)) throw new Error('Slack side: unexpected reply');
+      if ('error' in answer) throw new Error(`${name}'s side: ${answer.error}`);
+      if (!('result' in answer)) throw new Error(`${name}'s side: unexpected reply`);
       return answer.result.ms;
     },
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.send({ close: true } satisfies SlackSideRequest);
+      child.send({ close: true } satisfies SideRequest);
       await exited;
     },
   };
 }
 
+/** What one platform's commands met: each one's milliseconds, and what was stored meanwhile. */
+interface Run {
+  ms: number[];
+  pages: number;
+  alerts: number;
+}
+
 /** The `chat_ack` figures. */
 export async function chatAckBench(): Promise<Record<string, number>> {
-  const slack = await slackSide();
+  const [slack, discord] = await Promise.all([
+    platformSide<SlackSideReady>('Slack', './chat-ack-slack.ts'),
+    platformSide<DiscordSideReady>('Discord', './chat-ack-discord.ts'),
+  ]);
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-bench-'));
   const store = Store.open(dir);
   storeCatalogPipelines(store, new Date());
@@ -200,14 +157,25 @@ export async function chatAckBench(): Promise<Record<string, number>> {
   const stream = new NoticeStream(store, engine.hooks());
   for (let p = 0; p < HISTORY_PAGES; p++) stream.page();
   const core = new ChatCore({ ...deps, engine, policy: { admins: new Set() } });
-  await makeSubscriptions(core, 1_000, CHANNELS, seededRandom(2));
-  const app = await startSlackApp({
-    token: slack.token,
-    signingSecret: SECRET,
-    apiUrl: slack.url,
+  const vocabularyRead = performance.now();
+  await makeSubscriptions(core, 1_000, 2 * CHANNELS, seededRandom(2), (n, u) =>
+    n < CHANNELS ? benchCaller('slack', n, u) : benchCaller('discord', n - CHANNELS, u),
+  );
+  const slackApp = await startSlackApp({
+    token: slack.ready.token,
+    signingSecret: slack.ready.signingSecret,
+    apiUrl: slack.ready.url,
     chat: core,
     clock: systemClock,
     logger: silentLogger,
+  });
+  const discordApp = startDiscordApp({
+    publicKey: discord.ready.publicKey,
+    apiUrl: discord.ready.url,
+    chat: core,
+    clock: systemClock,
+    logger: silentLogger,
+    replays: store.interactions,
   });
   const server = await startHttpServer({
     port: 0,
@@ -216,20 +184,39 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     health: () => assessHealth([], [], new Date(0), new Date(0)),
     status: () => ({}),
     publicStatus: () => ({}),
-    routes: [{ method: 'POST', path: '/slack/events', handle: app.handleHttp! }],
+    routes: [
+      { method: 'POST', path: '/slack/events', handle: slackApp.handleHttp! },
+      { method: 'POST', path: '/discord/interactions', handle: discordApp.handleHttp },
+    ],
   });
-  const url = `${server.url}/slack/events`;
+  const platforms = [
+    { side: slack, url: `${server.url}/slack/events` },
+    { side: discord, url: `${server.url}/discord/interactions` },
+  ];
+  /** `count` commands of each platform, in turns; what each platform's commands met. */
+  async function turns(count: number): Promise<Run[]> {
+    const runs = platforms.map((): Run => ({ ms: [], pages: 0, alerts: 0 }));
+    for (let done = 0; done < count; done += TURN) {
+      for (const [i, { side, url }] of platforms.entries()) {
+        const before = { pages: stream.pages, alerts: store.outbox.counts().pending };
+        runs[i]!.ms.push(...(await side.commands(url, Math.min(TURN, count - done))));
+        runs[i]!.pages += stream.pages - before.pages;
+        runs[i]!.alerts += store.outbox.counts().pending - before.alerts;
+      }
+    }
+    for (const run of runs) run.ms.sort((a, b) => a - b);
+    return runs;
+  }
   try {
     stream.run();
-    await slack.commands(url, WARM_UP);
-    const before = { pages: stream.pages, alerts: store.outbox.counts().pending };
+    await turns(WARM_UP);
     stream.pageMs.length = 0;
-    const busy = (await slack.commands(url, COMMANDS)).sort((a, b) => a - b);
-    const pagesDuring = stream.pages - before.pages;
-    const alertsDuring = store.outbox.counts().pending - before.alerts;
+    const [busy, discordBusy] = await turns(COMMANDS);
     const pageMs = [...stream.pageMs].sort((a, b) => a - b);
     await stream.stop();
-    const idle = (await slack.commands(url, COMMANDS)).sort((a, b) => a - b);
+    const [idle, discordIdle] = await turns(COMMANDS);
+    if (performance.now() - vocabularyRead >= VOCABULARY_TTL_MS)
+      throw new Error('the run outlasted the vocabulary: a timed command may have paid its read');
     const started = performance.now();
     store.pipelines.all();
     store.notices.vocabulary();
@@ -237,25 +224,34 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     if (engine.rules.length < rules.length + 1_000) throw new Error('subscriptions not in force');
     return {
       commands: COMMANDS,
-      p50_ms: percentile(busy, 50),
-      p99_ms: percentile(busy, 99),
-      max_ms: percentile(busy, 100),
-      pages_during: pagesDuring,
-      alerts_during: alertsDuring,
+      p50_ms: percentile(busy!.ms, 50),
+      p99_ms: percentile(busy!.ms, 99),
+      max_ms: percentile(busy!.ms, 100),
+      pages_during: busy!.pages,
+      alerts_during: busy!.alerts,
       page_ms_p50: percentile(pageMs, 50),
       page_ms_p99: percentile(pageMs, 99),
-      p50_ms_idle: percentile(idle, 50),
-      p99_ms_idle: percentile(idle, 99),
-      max_ms_idle: percentile(idle, 100),
+      p50_ms_idle: percentile(idle!.ms, 50),
+      p99_ms_idle: percentile(idle!.ms, 99),
+      max_ms_idle: percentile(idle!.ms, 100),
       subscriptions: store.subscriptions.counts().total,
       notices_stored: store.notices.count(),
       vocabulary_ms: round2(vocabularyMs),
+      discord_p50_ms: percentile(discordBusy!.ms, 50),
+      discord_p99_ms: percentile(discordBusy!.ms, 99),
+      discord_max_ms: percentile(discordBusy!.ms, 100),
+      discord_pages_during: discordBusy!.pages,
+      discord_alerts_during: discordBusy!.alerts,
+      discord_p50_ms_idle: percentile(discordIdle!.ms, 50),
+      discord_p99_ms_idle: percentile(discordIdle!.ms, 99),
+      discord_max_ms_idle: percentile(discordIdle!.ms, 100),
     };
   } finally {
     await stream.stop();
-    await app.close();
+    await slackApp.close();
+    await discordApp.close();
     await server.close();
-    await slack.close();
+    await Promise.all([slack.close(), discord.close()]);
     store.close();
     rmSync(dir, { recursive: true, force: true });
   }
