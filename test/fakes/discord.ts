@@ -10,6 +10,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createWaiters } from '../support/waiters.js';
 
 export const FAKE_TOKEN = 'fake-bot-token.NOT-A-REAL-SECRET';
 export const FAKE_CHANNEL = '1100000000000000001';
@@ -181,7 +182,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   const faults: DiscordFault[] = [];
   const routers: FakeRouter[] = [];
   /** Checks of `until`, run after each request is answered. */
-  const waiters = new Set<() => void>();
+  const waiters = createWaiters('Discord');
   let global = { count: 0, resetAt: 0 };
 
   const dmUser = (channel: string) => [...dms].find(([, id]) => id === channel)?.[0];
@@ -285,7 +286,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       call.status = reply.status;
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.body));
-      for (const check of [...waiters]) check();
+      waiters.check();
     };
     if (path.startsWith('/v10/') && routers.length > 0) {
       let parsed: Json | undefined;
@@ -362,26 +363,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
      * Resolves once `done()` holds, checked now and after each request the fake answers;
      * rejects after `withinMs` naming `what`.
      */
-    until(what: string, done: () => boolean, withinMs: number): Promise<void> {
-      return new Promise<void>((resolve, reject) => {
-        const finish = (error?: Error) => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          if (error) reject(error);
-          else resolve();
-        };
-        const check = () => {
-          if (done()) finish();
-        };
-        const timer = setTimeout(
-          () =>
-            finish(new Error(`the fake Discord gave up after ${withinMs} ms waiting for ${what}`)),
-          withinMs,
-        );
-        waiters.add(check);
-        check();
-      });
-    },
+    until: waiters.until,
     /** Adds routes, tried before the fake's own (see `FakeRouter`). */
     extend(router: FakeRouter): void {
       routers.push(router);
