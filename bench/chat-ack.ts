@@ -45,10 +45,7 @@ import { fileURLToPath } from 'node:url';
 import { AlertEngine } from '../src/alerts/engine.js';
 import { startSlackApp } from '../src/channels/slack/app.js';
 import { ChatCore } from '../src/chat/service.js';
-import { Metrics } from '../src/http/metrics.js';
-import { startHttpServer } from '../src/http/server.js';
 import type { IngestHooks } from '../src/ingest/events.js';
-import { assessHealth } from '../src/ingest/health.js';
 import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
@@ -57,6 +54,7 @@ import { PIPELINES } from '../src/simulator/pipelines.js';
 import { Store } from '../src/store/index.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { NoticeSchema } from '../src/upstream/schemas.js';
+import { serveRoutes } from '../test/support/http-server.js';
 import type { SlackSideReply, SlackSideRequest } from './chat-ack-slack.js';
 import { wireNotice } from './fixtures.js';
 import { generatedRule, TYPES } from './rules.js';
@@ -209,15 +207,9 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     clock: systemClock,
     logger: silentLogger,
   });
-  const server = await startHttpServer({
-    port: 0,
-    metrics: new Metrics({ processMetrics: false }),
-    logger: silentLogger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    routes: [{ method: 'POST', path: '/slack/events', handle: app.handleHttp! }],
-  });
+  const server = await serveRoutes([
+    { method: 'POST', path: '/slack/events', handle: app.handleHttp! },
+  ]);
   const url = `${server.url}/slack/events`;
   try {
     stream.run();

@@ -13,9 +13,7 @@ import {
 } from '../../../src/channels/discord/app.js';
 import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
-import { Metrics } from '../../../src/http/metrics.js';
-import { type RunningHttpServer, startHttpServer } from '../../../src/http/server.js';
-import { assessHealth } from '../../../src/ingest/health.js';
+import type { RunningHttpServer } from '../../../src/http/server.js';
 import type { Logger } from '../../../src/lib/logger.js';
 import type { Store } from '../../../src/store/index.js';
 import { type DiscordFake, startDiscordFake } from '../../fakes/discord.js';
@@ -23,6 +21,7 @@ import { type DiscordInteractions, discordInteractions } from '../../fakes/disco
 import { capturedLogger } from '../../support/captured-logger.js';
 import { CORE_NOW, startChatCore } from '../../support/chat-core.js';
 import type { ManualClock } from '../../support/clock.js';
+import { serveRoutes } from '../../support/http-server.js';
 
 /** When every test of the app starts: where the core's clock starts. */
 export const NOW = CORE_NOW;
@@ -59,22 +58,17 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
   const chat = startChatCore({ logger, admins: options.admins ?? [] });
   const { core, store, clock } = chat;
   const fake = await startDiscordFake();
-  const server = await startHttpServer({
-    port: 0,
-    metrics: new Metrics({ processMetrics: false }),
-    logger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    // The app a test swaps in (a restart) takes the next request.
-    routes: [
+  // The app a test swaps in (a restart) takes the next request.
+  const server = await serveRoutes(
+    [
       {
         method: 'POST',
         path: '/discord/interactions',
         handle: (req, res) => ut.app.handleHttp(req, res),
       },
     ],
-  });
+    { logger: logger },
+  );
   const discord = discordInteractions({ url: `${server.url}/discord/interactions`, fake, clock });
   const app = startDiscordApp({
     publicKey: discord.publicKey,

@@ -13,15 +13,14 @@ import {
 import type { Alert } from '../../../src/channels/types.js';
 import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
-import { Metrics } from '../../../src/http/metrics.js';
-import { type RunningHttpServer, startHttpServer } from '../../../src/http/server.js';
-import { assessHealth } from '../../../src/ingest/health.js';
+import type { RunningHttpServer } from '../../../src/http/server.js';
 import { noticeAlert } from '../../fakes/alerts.js';
 import { type SlackFake, type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
 import { type SlackRequestSender, slackRequestSender } from '../../fakes/slack-requests.js';
 import { capturedLogger } from '../../support/captured-logger.js';
 import { CORE_NOW, type CoreUnderTest, startChatCore } from '../../support/chat-core.js';
 import { ManualClock } from '../../support/clock.js';
+import { serveRoutes } from '../../support/http-server.js';
 import { channelsFor, sendContext } from './support.js';
 
 /** When every test of the app starts: where the core's clock starts. */
@@ -72,17 +71,10 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     timeoutMs: 5000,
     ...options.app,
   });
-  const server = await startHttpServer({
-    port: 0,
-    metrics: new Metrics({ processMetrics: false }),
-    logger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    routes: app.handleHttp
-      ? [{ method: 'POST', path: '/slack/events', handle: app.handleHttp }]
-      : [],
-  });
+  const server = await serveRoutes(
+    app.handleHttp ? [{ method: 'POST', path: '/slack/events', handle: app.handleHttp }] : [],
+    { logger: logger },
+  );
   const events = `${server.url}/slack/events`;
   return {
     ...chat,
