@@ -80,7 +80,8 @@ export interface FakeRequest {
  */
 export type FakeRouter = (req: FakeRequest) => Reply | undefined;
 
-type Path = Array<string | number>;
+/** Where in a body a field is: keys and array indices. */
+export type Path = Array<string | number>;
 export type Json = Record<string, unknown>;
 /** Per-embed text limits: where the text is, and its maximum length. */
 const EMBED_TEXT: Array<[Path, number]> = [
@@ -96,6 +97,29 @@ export const err = (status: number, code: number, message: string): Reply => ({
   status,
   body: { message, code },
 });
+
+/**
+ * Discord's errors of an invalid body, nested by path as it nests them
+ * (`{ embeds: { 0: { title: { _errors: [{ code, message }] } } } }`), added one at a time;
+ * `reply` is its 400 50035 once there is one.
+ */
+export function formErrors() {
+  const errors: Json = {};
+  return {
+    add(path: Path, code: string, message: string): void {
+      let node = errors;
+      for (const key of path) {
+        node[String(key)] ??= {};
+        node = node[String(key)] as Json;
+      }
+      node._errors = [...((node._errors as unknown[]) ?? []), { code, message }];
+    },
+    reply(): Reply | undefined {
+      if (Object.keys(errors).length === 0) return undefined;
+      return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors } };
+    },
+  };
+}
 
 /** Discord's 429: `retry_after` (seconds) in the body and `Retry-After`, global or not. */
 function tooMany(after: number, global: boolean, headers: Record<string, string> = {}): Reply {
@@ -114,15 +138,8 @@ function snowflake(): string {
 
 /** Discord's 400 for a body that breaks the rules: errors nested by path, as Discord does. */
 function validate(body: Json, creating: boolean): Reply | undefined {
-  const errors: Json = {};
-  const add = (path: Path, code: string, message: string) => {
-    let node = errors;
-    for (const key of path) {
-      node[String(key)] ??= {};
-      node = node[String(key)] as Json;
-    }
-    node._errors = [...((node._errors as unknown[]) ?? []), { code, message }];
-  };
+  const errors = formErrors();
+  const add = errors.add;
   const max = (path: Path, value: unknown, limit: number) => {
     const n = Array.isArray(value) ? value.length : len(value);
     if (n > limit) add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${limit} or fewer in length.`);
@@ -156,9 +173,8 @@ function validate(body: Json, creating: boolean): Reply | undefined {
   });
   if (total > 6000)
     add(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
-  if (Object.keys(errors).length > 0) {
-    return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors } };
-  }
+  const invalid = errors.reply();
+  if (invalid) return invalid;
   if (creating && String(body.content ?? '').trim() === '' && embeds.length === 0) {
     return err(400, 50006, 'Cannot send an empty message');
   }
@@ -246,12 +262,9 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       | undefined;
     const exists = ref && messages.some((x) => x.id === ref.message_id && x.channel_id === channel);
     if (ref && !exists && ref.fail_if_not_exists !== false) {
-      const errors = {
-        message_reference: {
-          _errors: [{ code: 'REPLIES_UNKNOWN_MESSAGE', message: 'Unknown message' }],
-        },
-      };
-      return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors } };
+      const errors = formErrors();
+      errors.add(['message_reference'], 'REPLIES_UNKNOWN_MESSAGE', 'Unknown message');
+      return errors.reply()!;
     }
     const message: FakeMessage = {
       id: snowflake(),
