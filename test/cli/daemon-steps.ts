@@ -1,10 +1,9 @@
 /**
  * Steps the stories of the chat apps share when pipewatch runs as a process: stopping a
- * daemon as an operator does, reading what it left in its database, and the constraint
- * a channel subscribed from chat is waiting for.
+ * daemon as an operator does, and the constraint a channel subscribed from chat is
+ * waiting for.
  */
 import { expect } from 'vitest';
-import { Store } from '../../src/store/index.js';
 import type { DaemonProcess } from '../fakes/daemon-process.js';
 import type { SimulatedApi } from '../fakes/simulated-api.js';
 
@@ -12,16 +11,6 @@ import type { SimulatedApi } from '../fakes/simulated-api.js';
 export async function stopCleanly(d: DaemonProcess): Promise<void> {
   expect(await d.stop('SIGTERM')).toEqual({ code: 0, signal: null });
   expect(d.logs().filter((l) => l.level >= 50)).toEqual([]);
-}
-
-/** What `read` finds in the database in `dataDir`, opened for it and closed after. */
-export function readStore<T>(dataDir: string, read: (store: Store) => T): T {
-  const store = Store.open(dataDir);
-  try {
-    return read(store);
-  } finally {
-    store.close();
-  }
 }
 
 /** A new Transco capacity constraint at the simulator: what `subscribe transco type:constraint` waits for. */

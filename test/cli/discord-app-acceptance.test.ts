@@ -16,8 +16,9 @@ import { PERMISSIONS, USERS } from '../fakes/discord-interaction-payloads.js';
 import { type DiscordInteractions, discordInteractions } from '../fakes/discord-interactions.js';
 import { type Platforms, startPlatforms } from '../fakes/platforms.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
-import { addTranscoConstraint, readStore, stopCleanly } from './daemon-steps.js';
+import { addTranscoConstraint, stopCleanly } from './daemon-steps.js';
 import { cli } from './run-cli.js';
+import { readStore } from './subscription-fixture.js';
 
 /** A channel of the server the bot was never let into: the fake Discord answers 404. */
 const GONE_CHANNEL = '1100000000000000999';

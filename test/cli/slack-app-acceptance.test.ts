@@ -11,8 +11,9 @@ import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js'
 import { FAKE_APP_TOKEN, FAKE_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { blockActions, slashCommand } from '../fakes/slack-payloads.js';
 import { slackRequestSender } from '../fakes/slack-requests.js';
-import { addTranscoConstraint, readStore, stopCleanly } from './daemon-steps.js';
+import { addTranscoConstraint, stopCleanly } from './daemon-steps.js';
 import { cli } from './run-cli.js';
+import { readStore } from './subscription-fixture.js';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5'.replace(/[yz]/g, 'e');
 const WITHIN_MS = 15_000;

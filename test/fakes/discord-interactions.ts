@@ -31,8 +31,6 @@ import {
   type WireTamper,
 } from './wire-requests.js';
 
-export type { SentRequest } from './wire-requests.js';
-
 /** The application id the interactions carry. */
 export const APPLICATION_ID = '1210000000000000001';
 
