@@ -55,12 +55,10 @@ import { AlertEngine } from '../src/alerts/engine.js';
 import { startDiscordApp } from '../src/channels/discord/app.js';
 import { startSlackApp } from '../src/channels/slack/app.js';
 import { ChatCore } from '../src/chat/service.js';
-import { Metrics } from '../src/http/metrics.js';
-import { startHttpServer } from '../src/http/server.js';
-import { assessHealth } from '../src/ingest/health.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { Store } from '../src/store/index.js';
+import { serveRoutes } from '../test/support/http-server.js';
 import type { DiscordSideReady } from './chat-ack-discord.js';
 import type { SideReply, SideRequest } from './chat-ack-side.js';
 import type { SlackSideReady } from './chat-ack-slack.js';
@@ -177,18 +175,10 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     logger: silentLogger,
     replays: store.interactions,
   });
-  const server = await startHttpServer({
-    port: 0,
-    metrics: new Metrics({ processMetrics: false }),
-    logger: silentLogger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    routes: [
-      { method: 'POST', path: '/slack/events', handle: slackApp.handleHttp! },
-      { method: 'POST', path: '/discord/interactions', handle: discordApp.handleHttp },
-    ],
-  });
+  const server = await serveRoutes([
+    { method: 'POST', path: '/slack/events', handle: slackApp.handleHttp! },
+    { method: 'POST', path: '/discord/interactions', handle: discordApp.handleHttp },
+  ]);
   const platforms = [
     { side: slack, url: `${server.url}/slack/events` },
     { side: discord, url: `${server.url}/discord/interactions` },

@@ -2,43 +2,24 @@
  * The chat core on a real database and engine: each command and button changes what it
  * says and nothing else, an error stores nothing, and what is stored is in force at once.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AlertEngine } from '../../src/alerts/engine.js';
-import { ChatCore } from '../../src/chat/service.js';
 import type { ChatCaller, ChatReply } from '../../src/chat/types.js';
-import { silentLogger } from '../../src/lib/logger.js';
-import { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { location } from '../fakes/alerts.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { makeNotice } from '../fakes/notice.js';
-import { storePipelines } from '../fakes/pipelines.js';
-import { ManualClock } from '../support/clock.js';
+import { CORE_NOW, type CoreUnderTest, startChatCore } from '../support/chat-core.js';
 
-const NOW = '2026-11-20T15:00:00Z';
+const NOW = CORE_NOW;
+let started: CoreUnderTest | undefined;
 let store: Store;
-afterEach(() => store?.close());
+afterEach(() => started?.close());
 
 function setup(admins: string[] = [], maxPerChannel?: number, opsTarget?: { kind: 'console' }) {
-  store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-chat-')));
-  storePipelines(store, ['transco', 'tgp', 'texas-eastern'], NOW);
-  const clock = new ManualClock(NOW);
-  const engine = new AlertEngine(
-    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
-    [],
-  );
-  const chat = new ChatCore({
-    store,
-    engine,
-    clock,
-    logger: silentLogger,
-    policy: { admins: new Set(admins) },
-    ...(maxPerChannel ? { maxPerChannel } : {}),
-    ...(opsTarget ? { opsTarget } : {}),
-  });
+  started = startChatCore({ admins, maxPerChannel, opsTarget });
+  store = started.store;
+  const { core: chat, engine, clock } = started;
   return { chat, engine, clock };
 }
 
@@ -339,15 +320,11 @@ describe('suggestions while a command is typed', () => {
 
 describe('a platform pipewatch cannot post to', () => {
   it('refuses subscriptions and reminders whose alerts could never arrive, naming the setting, and stores nothing', () => {
-    const { engine, clock } = setup();
-    const chat = new ChatCore({
-      store,
-      engine,
-      clock,
-      logger: silentLogger,
-      policy: { admins: new Set() },
+    started = startChatCore({
       undelivered: (kind) => (kind.startsWith('discord') ? 'DISCORD_BOT_TOKEN' : undefined),
     });
+    store = started.store;
+    const chat = started.core;
     const discord: ChatCaller = {
       platform: 'discord',
       channel: '1100000000000000001',

@@ -9,14 +9,16 @@
  * address still does.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { type DaemonProcess, startDaemon } from '../fakes/daemon-process.js';
 import { FAKE_CHANNEL } from '../fakes/discord.js';
 import { PERMISSIONS, USERS } from '../fakes/discord-interaction-payloads.js';
 import { type DiscordInteractions, discordInteractions } from '../fakes/discord-interactions.js';
 import { type Platforms, startPlatforms } from '../fakes/platforms.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
+import { addTranscoConstraint, stopCleanly } from './daemon-steps.js';
 import { cli } from './run-cli.js';
+import { readStore } from './subscription-fixture.js';
 
 /** A channel of the server the bot was never let into: the fake Discord answers 404. */
 const GONE_CHANNEL = '1100000000000000999';
@@ -72,19 +74,8 @@ function daemon(): DaemonProcess {
   return d;
 }
 
-async function stopCleanly(d: DaemonProcess): Promise<void> {
-  expect(await d.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-  expect(d.logs().filter((l) => l.level >= 50)).toEqual([]);
-}
-
-function withStore<T>(read: (store: Store) => T): T {
-  const store = Store.open(api.dataDir);
-  try {
-    return read(store);
-  } finally {
-    store.close();
-  }
-}
+/** What `read` finds in the database the daemons share. */
+const withStore = <T>(read: (store: Store) => T): T => readStore(api.dataDir, read);
 
 /** Signs and sends `payload` to the daemon at `base`, as Discord does. */
 async function interact(
@@ -149,14 +140,7 @@ describe('the Discord app, in the daemon', () => {
     await stopCleanly(first);
 
     // A constraint arrives; run --once (no chat) posts it with components.
-    const notice = api.sim.control.addNotice({
-      pipeline_slug: 'transco',
-      type: 'Capacity Constraint',
-      category: 'Critical',
-      status: 'Initiate',
-      subject: 'Capacity Constraint - Station 180 - Zone 6 deliveries',
-      response_at: '',
-    });
+    const notice = addTranscoConstraint(api);
     await runOnce();
     const alert = platforms.discord.messages.find(
       (m) => m.channel_id === FAKE_CHANNEL && JSON.stringify(m.embeds).includes(notice.subject),

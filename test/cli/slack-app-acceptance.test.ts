@@ -6,13 +6,14 @@
  * after a restart, edits it for everyone; a forged request changes nothing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../../src/store/index.js';
 import { type DaemonProcess, startDaemon } from '../fakes/daemon-process.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_APP_TOKEN, FAKE_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { blockActions, slashCommand } from '../fakes/slack-payloads.js';
 import { slackRequestSender } from '../fakes/slack-requests.js';
+import { addTranscoConstraint, stopCleanly } from './daemon-steps.js';
 import { cli } from './run-cli.js';
+import { readStore } from './subscription-fixture.js';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5'.replace(/[yz]/g, 'e');
 const WITHIN_MS = 15_000;
@@ -42,19 +43,8 @@ function daemon(env: Record<string, string>): DaemonProcess {
   return d;
 }
 
-async function stopCleanly(d: DaemonProcess): Promise<void> {
-  expect(await d.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-  expect(d.logs().filter((l) => l.level >= 50)).toEqual([]);
-}
-
-function subscriptions() {
-  const store = Store.open(api.dataDir);
-  try {
-    return store.subscriptions.all();
-  } finally {
-    store.close();
-  }
-}
+/** The subscriptions the daemons stored. */
+const subscriptions = () => readStore(api.dataDir, (s) => s.subscriptions.all());
 
 const slackEnv = () => ({
   ...api.env,
@@ -103,14 +93,7 @@ describe('the Slack app, in the daemon', () => {
     await stopCleanly(first);
 
     // A constraint arrives; a run --once (no chat) delivers it to the subscribed channel.
-    const notice = api.sim.control.addNotice({
-      pipeline_slug: 'transco',
-      type: 'Capacity Constraint',
-      category: 'Critical',
-      status: 'Initiate',
-      subject: 'Capacity Constraint - Station 180 - Zone 6 deliveries',
-      response_at: '',
-    });
+    const notice = addTranscoConstraint(api);
     const once = await cli(['run', '--once'], env);
     expect(once.code, once.stderr).toBe(0);
     const alert = slack.posts.find((p) => p.text.includes(notice.subject));

@@ -13,10 +13,11 @@ import { loadConfig } from '../../src/config/index.js';
 import { type ChannelOptions, Channels } from '../../src/delivery/channels.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { checkComponents } from '../channels/discord/component-limits.js';
-import { capturedLogger, NOW, startChatCore } from '../channels/discord/gone-setup.js';
+import { NOW, startGoneCore } from '../channels/discord/gone-setup.js';
 import { failure, memoryThreads, noticeAlert } from '../fakes/alerts.js';
 import { FAKE_CHANNEL, startDiscordFake } from '../fakes/discord.js';
 import { DISCORD_TOKEN } from '../fakes/platforms.js';
+import { capturedLogger } from '../support/captured-logger.js';
 
 const MISSING = '1100000000000000008';
 const closers: Array<() => Promise<void> | void> = [];
@@ -58,13 +59,13 @@ describe('Discord channels of a running pipewatch', () => {
   });
 
   it('pause the channel’s subscriptions in the chat core, with one operations alert', async () => {
-    let chat: ReturnType<typeof startChatCore> | undefined;
+    let chat: ReturnType<typeof startGoneCore> | undefined;
     const { send, logger } = await setup({
       // As the daemon wires it.
       onChannelGone: (platform, channel, reason) =>
         chat?.core.channelGone(platform, channel, reason),
     });
-    chat = startChatCore(logger);
+    chat = startGoneCore(logger);
     closers.push(() => chat?.close());
     chat.subscribe(MISSING);
     chat.subscribe(FAKE_CHANNEL);

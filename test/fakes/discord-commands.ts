@@ -11,7 +11,7 @@
  * 10002, a server the application is not in 403 50001. The fake cannot see a query string,
  * so it lists localizations always, as Discord does with `with_localizations=true`.
  */
-import { type DiscordFake, err, type Json, type Reply } from './discord.js';
+import { type DiscordFake, err, formErrors, type Json, type Path, type Reply } from './discord.js';
 
 export const FAKE_APPLICATION = { id: '1300000000000000001', name: 'pipewatch-test' };
 /** The server the fake application is in. */
@@ -24,7 +24,6 @@ export interface CommandsFakeOptions {
 
 const NAME = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 const CHAT_INPUT = 1;
-type Path = Array<string | number>;
 
 let sequence = 0;
 function snowflake(): string {
@@ -40,17 +39,10 @@ export function rateLimited(seconds: number): Reply {
   };
 }
 
-/** The problems of a bulk `PUT` body, by path, as Discord nests them; undefined when none. */
-function validate(commands: Json[]): Json | undefined {
-  const errors: Json = {};
-  const add = (path: Path, code: string, message: string) => {
-    let node = errors;
-    for (const key of path) {
-      node[String(key)] ??= {};
-      node = node[String(key)] as Json;
-    }
-    node._errors = [...((node._errors as unknown[]) ?? []), { code, message }];
-  };
+/** Discord's 400 for a bulk `PUT` body with problems, by path; undefined when none. */
+function validate(commands: Json[]) {
+  const errors = formErrors();
+  const add = errors.add;
   const name = (path: Path, value: unknown, chatInput: boolean) => {
     const text = typeof value === 'string' ? value : '';
     const lower = !chatInput || text === text.toLowerCase();
@@ -118,7 +110,7 @@ function validate(commands: Json[]): Json | undefined {
     names.add(key);
     options([i], c.options);
   });
-  return Object.keys(errors).length > 0 ? errors : undefined;
+  return errors.reply();
 }
 
 /** JSON with every object's keys in order: the same command whatever order it was written in. */
@@ -197,8 +189,8 @@ export function addCommandRoutes(fake: DiscordFake, options: CommandsFakeOptions
     if (req.method !== 'PUT') return err(405, 0, '405: Method Not Allowed');
     if (!Array.isArray(req.body)) return err(400, 50035, 'Invalid Form Body');
     const body = req.body as unknown as Json[];
-    const errors = validate(body);
-    if (errors) return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors } };
+    const invalid = validate(body);
+    if (invalid) return invalid;
     const previous = lists.get(scope) ?? [];
     const next = body.map((c) => stored(c, guild, previous));
     lists.set(scope, next);

@@ -23,6 +23,13 @@ import {
   snowflake,
   type Where,
 } from './discord-interaction-payloads.js';
+import {
+  onTheWire,
+  type SentRequest,
+  sendOnTheWire,
+  type WireAnswer,
+  type WireTamper,
+} from './wire-requests.js';
 
 /** The application id the interactions carry. */
 export const APPLICATION_ID = '1210000000000000001';
@@ -33,39 +40,21 @@ export const TOKEN_LIFETIME_MS = 15 * 60_000;
 const USER_AGENT = 'Discord-Interactions/1.0 (+https://discord.com)';
 
 /** How a request is to be spoiled; nothing by default. */
-export interface Tamper {
+export interface Tamper extends WireTamper {
   /** Sign with a key that is not the application's. */
   otherKey?: boolean;
   /** `X-Signature-Timestamp` (seconds, signed with) instead of the clock's now. */
   timestamp?: number | string;
   /** Send this instead of the payload as JSON (signed as it is). */
   rawBody?: string;
-  /** Change the body after signing. */
-  alterBody?: (body: string) => string;
   /** Pad the JSON with spaces to this many bytes before signing. */
   padTo?: number;
-  /** Send the body chunked, declaring no length. */
-  chunked?: boolean;
-  /** Headers to set or, with undefined, to leave out. */
-  headers?: Record<string, string | undefined>;
-}
-
-/** A request as it went on the wire: enough to send it again byte for byte. */
-export interface SentRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  chunked?: boolean;
 }
 
 /** The app's answer. */
-export interface InteractionAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
+export interface InteractionAnswer extends WireAnswer {
   /** The body read as JSON, when it is. */
   json: Json | undefined;
-  request: SentRequest;
 }
 
 /** A follow-up the app posted to an interaction's webhook. */
@@ -114,19 +103,6 @@ export function messageProblems(body: Json): string[] {
 /** The raw 32-byte public key of an Ed25519 key, in hex, as Discord shows it. */
 function rawHex(key: KeyObject): string {
   return key.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
-}
-
-/** A body as a stream of 1 KiB pieces, which fetch sends chunked. */
-function inChunks(body: string): ReadableStream<Uint8Array> {
-  const bytes = Buffer.from(body);
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + 1024));
-      at += 1024;
-    },
-  });
 }
 
 /** Discord sending interactions to the app at `url`, and its webhooks on `fake`. */
@@ -190,33 +166,16 @@ export function discordInteractions(options: {
       'x-signature-ed25519': signature.toString('hex'),
       'x-signature-timestamp': timestamp,
     };
-    for (const [name, value] of Object.entries(tamper.headers ?? {})) {
-      if (value === undefined) delete headers[name.toLowerCase()];
-      else headers[name.toLowerCase()] = value;
-    }
-    const sent = tamper.alterBody ? tamper.alterBody(body) : body;
-    return { url: options.url, headers, body: sent, ...(tamper.chunked ? { chunked: true } : {}) };
+    return onTheWire(options.url, headers, body, tamper);
   }
 
   async function send(request: SentRequest): Promise<InteractionAnswer> {
-    const res = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.chunked ? inChunks(request.body) : request.body,
-      ...(request.chunked ? { duplex: 'half' } : {}),
-    } as RequestInit);
-    const text = await res.text();
+    const answer = await sendOnTheWire(request);
     let json: Json | undefined;
     try {
-      json = JSON.parse(text) as Json;
+      json = JSON.parse(answer.body) as Json;
     } catch {}
-    return {
-      status: res.status,
-      headers: Object.fromEntries(res.headers),
-      body: text,
-      json,
-      request,
-    };
+    return { ...answer, json };
   }
 
   /** The interaction's token takes follow-ups from now on, as when Discord sends it. */

@@ -10,6 +10,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createWaiters } from '../support/waiters.js';
 
 export const FAKE_TOKEN = 'fake-bot-token.NOT-A-REAL-SECRET';
 export const FAKE_CHANNEL = '1100000000000000001';
@@ -79,7 +80,8 @@ export interface FakeRequest {
  */
 export type FakeRouter = (req: FakeRequest) => Reply | undefined;
 
-type Path = Array<string | number>;
+/** Where in a body a field is: keys and array indices. */
+export type Path = Array<string | number>;
 export type Json = Record<string, unknown>;
 /** Per-embed text limits: where the text is, and its maximum length. */
 const EMBED_TEXT: Array<[Path, number]> = [
@@ -95,6 +97,29 @@ export const err = (status: number, code: number, message: string): Reply => ({
   status,
   body: { message, code },
 });
+
+/**
+ * Discord's errors of an invalid body, nested by path as it nests them
+ * (`{ embeds: { 0: { title: { _errors: [{ code, message }] } } } }`), added one at a time;
+ * `reply` is its 400 50035 once there is one.
+ */
+export function formErrors() {
+  const errors: Json = {};
+  return {
+    add(path: Path, code: string, message: string): void {
+      let node = errors;
+      for (const key of path) {
+        node[String(key)] ??= {};
+        node = node[String(key)] as Json;
+      }
+      node._errors = [...((node._errors as unknown[]) ?? []), { code, message }];
+    },
+    reply(): Reply | undefined {
+      if (Object.keys(errors).length === 0) return undefined;
+      return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors } };
+    },
+  };
+}
 
 /** Discord's 429: `retry_after` (seconds) in the body and `Retry-After`, global or not. */
 function tooMany(after: number, global: boolean, headers: Record<string, string> = {}): Reply {
@@ -113,15 +138,8 @@ function snowflake(): string {
 
 /** Discord's 400 for a body that breaks the rules: errors nested by path, as Discord does. */
 function validate(body: Json, creating: boolean): Reply | undefined {
-  const errors: Json = {};
-  const add = (path: Path, code: string, message: string) => {
-    let node = errors;
-    for (const key of path) {
-      node[String(key)] ??= {};
-      node = node[String(key)] as Json;
-    }
-    node._errors = [...((node._errors as unknown[]) ?? []), { code, message }];
-  };
+  const errors = formErrors();
+  const add = errors.add;
   const max = (path: Path, value: unknown, limit: number) => {
     const n = Array.isArray(value) ? value.length : len(value);
     if (n > limit) add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${limit} or fewer in length.`);
@@ -155,9 +173,8 @@ function validate(body: Json, creating: boolean): Reply | undefined {
   });
   if (total > 6000)
     add(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
-  if (Object.keys(errors).length > 0) {
-    return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors } };
-  }
+  const invalid = errors.reply();
+  if (invalid) return invalid;
   if (creating && String(body.content ?? '').trim() === '' && embeds.length === 0) {
     return err(400, 50006, 'Cannot send an empty message');
   }
@@ -181,7 +198,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   const faults: DiscordFault[] = [];
   const routers: FakeRouter[] = [];
   /** Checks of `until`, run after each request is answered. */
-  const waiters = new Set<() => void>();
+  const waiters = createWaiters('Discord');
   let global = { count: 0, resetAt: 0 };
 
   const dmUser = (channel: string) => [...dms].find(([, id]) => id === channel)?.[0];
@@ -245,12 +262,9 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       | undefined;
     const exists = ref && messages.some((x) => x.id === ref.message_id && x.channel_id === channel);
     if (ref && !exists && ref.fail_if_not_exists !== false) {
-      const errors = {
-        message_reference: {
-          _errors: [{ code: 'REPLIES_UNKNOWN_MESSAGE', message: 'Unknown message' }],
-        },
-      };
-      return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors } };
+      const errors = formErrors();
+      errors.add(['message_reference'], 'REPLIES_UNKNOWN_MESSAGE', 'Unknown message');
+      return errors.reply()!;
     }
     const message: FakeMessage = {
       id: snowflake(),
@@ -285,7 +299,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       call.status = reply.status;
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.body));
-      for (const check of [...waiters]) check();
+      waiters.check();
     };
     if (path.startsWith('/v10/') && routers.length > 0) {
       let parsed: Json | undefined;
@@ -362,26 +376,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
      * Resolves once `done()` holds, checked now and after each request the fake answers;
      * rejects after `withinMs` naming `what`.
      */
-    until(what: string, done: () => boolean, withinMs: number): Promise<void> {
-      return new Promise<void>((resolve, reject) => {
-        const finish = (error?: Error) => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          if (error) reject(error);
-          else resolve();
-        };
-        const check = () => {
-          if (done()) finish();
-        };
-        const timer = setTimeout(
-          () =>
-            finish(new Error(`the fake Discord gave up after ${withinMs} ms waiting for ${what}`)),
-          withinMs,
-        );
-        waiters.add(check);
-        check();
-      });
-    },
+    until: waiters.until,
     /** Adds routes, tried before the fake's own (see `FakeRouter`). */
     extend(router: FakeRouter): void {
       routers.push(router);

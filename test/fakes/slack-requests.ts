@@ -11,40 +11,28 @@
  */
 import { createHmac } from 'node:crypto';
 import type { SlashCommandPayload } from './slack-payloads.js';
+import {
+  onTheWire,
+  type SentRequest,
+  sendOnTheWire,
+  type WireAnswer,
+  type WireTamper,
+} from './wire-requests.js';
 
-/** How a request is to be spoiled; nothing by default. */
-export interface Tamper {
+export type { SentRequest } from './wire-requests.js';
+
+/** How a request is to be spoiled (headers such as `x-slack-signature`); nothing by default. */
+export interface Tamper extends WireTamper {
   /** Sign with this secret instead of the app's. */
   secret?: string;
   /** `X-Slack-Request-Timestamp` (seconds, signed with) instead of the clock's now. */
   timestamp?: number | string;
-  /** Change the body after signing. */
-  alterBody?: (body: string) => string;
   /** Pad the body to this many bytes before signing (a form field or JSON whitespace). */
   padTo?: number;
-  /** Headers to set or, with undefined, to leave out (`x-slack-signature`, …). */
-  headers?: Record<string, string | undefined>;
-  /** Send the body chunked (`Transfer-Encoding: chunked`), declaring no length. */
-  chunked?: boolean;
-}
-
-/** A request as it went on the wire: enough to send it again byte for byte. */
-export interface SentRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  /** Sent chunked, without `Content-Length`. */
-  chunked?: boolean;
 }
 
 /** The app's answer. */
-export interface SlackAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** The request that got this answer: `send` it again to replay it. */
-  request: SentRequest;
-}
+export type SlackAnswer = WireAnswer;
 
 /** A redelivered event's `X-Slack-Retry-Num` and `X-Slack-Retry-Reason`. */
 export type EventTamper = Tamper & { retry?: { num: number; reason: string } };
@@ -92,19 +80,6 @@ function pad(contentType: string, body: string, size: number): string {
   return body + prefix + 'x'.repeat(Math.max(0, missing - prefix.length));
 }
 
-/** A body as a stream of 1 KiB pieces, which fetch sends chunked. */
-function inChunks(body: string): ReadableStream<Uint8Array> {
-  const bytes = Buffer.from(body);
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, at + 1024));
-      at += 1024;
-    },
-  });
-}
-
 /** A sender to the app at `url` (its Request URL), signing with `signingSecret`. */
 export function slackRequestSender(options: {
   url: string;
@@ -127,12 +102,7 @@ export function slackRequestSender(options: {
         padded,
       ),
     };
-    for (const [name, value] of Object.entries(tamper.headers ?? {})) {
-      if (value === undefined) delete headers[name.toLowerCase()];
-      else headers[name.toLowerCase()] = value;
-    }
-    const sent = tamper.alterBody ? tamper.alterBody(padded) : padded;
-    return { url: options.url, headers, body: sent, ...(tamper.chunked ? { chunked: true } : {}) };
+    return onTheWire(options.url, headers, padded, tamper);
   }
 
   const build: SlackRequestBuilder = {
@@ -151,21 +121,7 @@ export function slackRequestSender(options: {
     },
   };
 
-  async function send(request: SentRequest): Promise<SlackAnswer> {
-    const res = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      ...(request.chunked
-        ? { body: inChunks(request.body), duplex: 'half' as const }
-        : { body: request.body }),
-    });
-    return {
-      status: res.status,
-      headers: Object.fromEntries(res.headers),
-      body: await res.text(),
-      request,
-    };
-  }
+  const send = sendOnTheWire;
 
   return {
     command: (payload, tamper) => send(build.command(payload, tamper)),

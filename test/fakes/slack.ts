@@ -16,6 +16,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createWaiters } from '../support/waiters.js';
 import { createMessaging } from './slack-messages.js';
 import { createMethods, type FakeEphemeral, type FakeHomeView } from './slack-methods.js';
 import {
@@ -298,12 +299,12 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     await handleApi(req, res, raw, path);
   }
 
-  const waiters = new Set<() => void>();
+  const waiters = createWaiters('Slack');
   const server = createServer((req, res) => {
     handle(req, res)
       .catch(() => res.destroy())
       .finally(() => {
-        for (const check of [...waiters]) check();
+        waiters.check();
       });
   });
   server.on('upgrade', (req, sock, head) => socket.upgrade(req, sock, head));
@@ -332,25 +333,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     responseUrl: (context) => respond.issue(context),
     inject: (fault) => void faults.push({ ...fault }),
     message: (channel, ts) => messages.get(`${channel}/${ts}`),
-    until: (what, done, withinMs) =>
-      new Promise<void>((resolve, reject) => {
-        const finish = (error?: Error) => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          if (error) reject(error);
-          else resolve();
-        };
-        const check = () => {
-          if (done()) finish();
-        };
-        const timer = setTimeout(
-          () =>
-            finish(new Error(`the fake Slack gave up after ${withinMs} ms waiting for ${what}`)),
-          withinMs,
-        );
-        waiters.add(check);
-        check();
-      }),
+    until: waiters.until,
     close: async () => {
       await socket.close();
       await new Promise<void>((resolve) => {

@@ -5,10 +5,8 @@
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Metrics } from '../../src/http/metrics.js';
-import { type HttpRoute, type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
-import { assessHealth } from '../../src/ingest/health.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import type { HttpRoute, RunningHttpServer } from '../../src/http/server.js';
+import { serveRoutes } from '../support/http-server.js';
 
 let server: RunningHttpServer | undefined;
 
@@ -18,16 +16,7 @@ afterEach(async () => {
 });
 
 function start(routes: HttpRoute[], requestTimeoutMs?: number) {
-  return startHttpServer({
-    port: 0,
-    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-    metrics: new Metrics({ processMetrics: false }),
-    logger: silentLogger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    routes,
-  });
+  return serveRoutes(routes, { requestTimeoutMs });
 }
 
 const echo: HttpRoute = {

@@ -15,10 +15,8 @@ import { makeToken } from '../../src/channels/email/unsubscribe.js';
 import { loadConfig } from '../../src/config/index.js';
 import { Channels } from '../../src/delivery/channels.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
-import { Metrics } from '../../src/http/metrics.js';
-import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
+import type { RunningHttpServer } from '../../src/http/server.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../../src/http/unsubscribe.js';
-import { assessHealth } from '../../src/ingest/health.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { NoticeRule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
@@ -26,6 +24,7 @@ import { cli } from '../cli/run-cli.js';
 import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { InstantClock } from '../support/clock.js';
+import { serveRoutes } from '../support/http-server.js';
 
 const PUBLIC = 'https://pipewatch.example.com';
 const NOW = '2026-11-20T15:00:00Z';
@@ -72,15 +71,7 @@ async function setup(publicUrl = true): Promise<void> {
     { ...deps, store, channels },
     { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000 },
   );
-  server = await startHttpServer({
-    port: 0,
-    metrics: new Metrics({ processMetrics: false }),
-    logger: silentLogger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    routes: unsubscribeRoutes({ store, clock, logger: silentLogger, key }),
-  });
+  server = await serveRoutes(unsubscribeRoutes({ store, clock, logger: silentLogger, key }));
 }
 
 beforeEach(async () => {

@@ -5,13 +5,17 @@
  * item's id), so a button on a message sent before a restart still works; one that does
  * not read back into a `ChatAction` is refused, never guessed at.
  */
+import {
+  listActionOf,
+  listActionWords,
+  MUTE_HOURS,
+  muteForMs,
+  slugPattern,
+} from '../../chat/action-words.js';
 import type { ChatAction } from '../../chat/types.js';
 
 /** Every pipewatch custom id starts so. */
 export const CUSTOM_ID_PREFIX = 'pipewatch:v1:';
-
-/** How long the Mute menu offers to mute a pipeline for, in hours. */
-export const MUTE_HOURS = [1, 4, 24] as const;
 
 /** Discord's component types and button styles used here. */
 export const COMPONENT = { row: 1, button: 2, stringSelect: 3 } as const;
@@ -19,11 +23,8 @@ export const BUTTON_STYLE = { primary: 1, secondary: 2, success: 3, danger: 4 } 
 
 /** Discord's limit on a custom id. */
 const CUSTOM_ID_MAX = 100;
-/** The longest mute a click may ask for: 30 days. */
-const MAX_MUTE_HOURS = 720;
-const HOUR_MS = 3_600_000;
-const SLUG = /^[a-z0-9][a-z0-9_.-]{0,79}$/i;
-const ID = /^[1-9][0-9]{0,14}$/;
+/** A slug the Mute menu's custom id has room for. */
+const SLUG = slugPattern(80);
 const SNOWFLAKE = /^\d{1,20}$/;
 
 export interface ButtonComponent {
@@ -56,9 +57,8 @@ export function encodeCustomId(action: ChatAction): string {
     case 'mute':
       return `${CUSTOM_ID_PREFIX}mute:${action.pipeline}`;
     case 'remind':
-      return `${CUSTOM_ID_PREFIX}remind:${action.noticeId}`;
     case 'remove':
-      return `${CUSTOM_ID_PREFIX}remove:${action.what}:${action.id}`;
+      return `${CUSTOM_ID_PREFIX}${action.kind}:${listActionWords(action)}`;
   }
 }
 
@@ -82,21 +82,10 @@ export function decodeComponent(
   }
   if (kind === 'mute' && rest.length === 1 && SLUG.test(rest[0]!)) {
     const chosen = Array.isArray(values) && values.length === 1 ? values[0] : undefined;
-    const hours =
-      typeof chosen === 'string' && /^[1-9][0-9]{0,3}$/.test(chosen) ? Number(chosen) : 0;
-    if (hours < 1 || hours > MAX_MUTE_HOURS) return undefined;
-    return { kind: 'mute', pipeline: rest[0]!, forMs: hours * HOUR_MS };
+    const forMs = typeof chosen === 'string' ? muteForMs(chosen) : undefined;
+    return forMs === undefined ? undefined : { kind: 'mute', pipeline: rest[0]!, forMs };
   }
-  if (kind === 'remind' && rest.length === 1 && ID.test(rest[0]!)) {
-    return { kind: 'remind', noticeId: Number(rest[0]) };
-  }
-  if (kind === 'remove' && rest.length === 2) {
-    const [what, id = ''] = rest;
-    if ((what === 'subscription' || what === 'silence') && ID.test(id)) {
-      return { kind: 'remove', what, id: Number(id) };
-    }
-  }
-  return undefined;
+  return listActionOf(kind, rest);
 }
 
 /** What components an alert message carries. */

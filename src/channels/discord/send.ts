@@ -16,6 +16,7 @@
 import { REST, Routes } from 'discord.js';
 import { targetKey } from '../../domain/targets.js';
 import { redactor } from '../../lib/redact.js';
+import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext } from '../types.js';
@@ -44,7 +45,7 @@ export interface DiscordOptions {
    * Permissions): `reason` says so in words and names the code, `channel` is the
    * target's channel id.
    */
-  onChannelGone?: ((channel: string, reason: string) => void) | undefined;
+  onChannelGone?: OnChannelGone | undefined;
 }
 
 export interface DiscordChannels {
@@ -132,15 +133,7 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
   }
 
   /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
-  function channelGone(channel: string, reason: string): void {
-    if (!options.onChannelGone) return;
-    try {
-      options.onChannelGone(channel, reason);
-    } catch (err) {
-      const why = oneLine(err instanceof Error ? err.message : String(err));
-      log.warn({ channel, reason }, `could not report Discord channel ${channel} gone: ${why}`);
-    }
-  }
+  const channelGone = channelGoneReporter('Discord', options.onChannelGone, log);
 
   function checkId(id: string, what: string): void {
     if (!SNOWFLAKE.test(id)) {

@@ -6,6 +6,14 @@
  * back into a `ChatAction` is refused, never guessed at.
  */
 import type { types } from '@slack/bolt';
+import {
+  HOUR_MS,
+  listActionOf,
+  listActionWords,
+  MUTE_HOURS,
+  muteForMs,
+  slugPattern,
+} from '../../chat/action-words.js';
 import type { ChatAction } from '../../chat/types.js';
 import type { Block } from './blocks.js';
 import { context, LIMITS } from './blocks.js';
@@ -31,19 +39,11 @@ export const ACTIONS_BLOCK_ID = 'pipewatch-actions';
 /** The context line that says who acknowledged a message. */
 export const ACKNOWLEDGED_BLOCK_ID = 'pipewatch-acknowledged';
 
-/** How long the Mute menu offers to mute a pipeline for. */
-export const MUTE_HOURS = [1, 4, 24] as const;
-
-/** The longest mute a value may ask for: 30 days. */
-const MAX_MUTE_HOURS = 720;
-
 /** Slack's limit on an option's value (a button's is 2000). */
 const OPTION_VALUE_MAX = 150;
 
 const VERSION = 'v1';
-const HOUR_MS = 3_600_000;
-const SLUG = /^[a-z0-9][a-z0-9_.-]{0,99}$/i;
-const ID = /^[1-9][0-9]{0,14}$/;
+const SLUG = slugPattern(100);
 
 /** A button's or option's action id and value. */
 export interface EncodedAction {
@@ -66,9 +66,8 @@ export function encodeAction(action: ChatAction): EncodedAction {
         value: `${VERSION}:mute:${action.pipeline}:${Math.round(action.forMs / HOUR_MS)}h`,
       };
     case 'remind':
-      return { action_id, value: `${VERSION}:remind:${action.noticeId}` };
     case 'remove':
-      return { action_id, value: `${VERSION}:remove:${action.what}:${action.id}` };
+      return { action_id, value: `${VERSION}:${action.kind}:${listActionWords(action)}` };
   }
 }
 
@@ -97,20 +96,11 @@ export function decodeAction(
   }
   if (kind === 'mute' && rest.length === 2) {
     const [pipeline = '', hours = ''] = rest;
-    const h = /^([1-9][0-9]{0,3})h$/.exec(hours)?.[1];
-    if (!SLUG.test(pipeline) || h === undefined || Number(h) > MAX_MUTE_HOURS) return undefined;
-    return { kind: 'mute', pipeline, forMs: Number(h) * HOUR_MS };
+    const forMs = hours.endsWith('h') ? muteForMs(hours.slice(0, -1)) : undefined;
+    if (!SLUG.test(pipeline) || forMs === undefined) return undefined;
+    return { kind: 'mute', pipeline, forMs };
   }
-  if (kind === 'remind' && rest.length === 1 && ID.test(rest[0]!)) {
-    return { kind: 'remind', noticeId: Number(rest[0]) };
-  }
-  if (kind === 'remove' && rest.length === 2) {
-    const [what, id = ''] = rest;
-    if ((what === 'subscription' || what === 'silence') && ID.test(id)) {
-      return { kind: 'remove', what, id: Number(id) };
-    }
-  }
-  return undefined;
+  return listActionOf(kind, rest);
 }
 
 /** What buttons an alert message carries. */

@@ -10,6 +10,7 @@
  */
 import { webApi } from '@slack/bolt';
 import { targetKey } from '../../domain/targets.js';
+import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
@@ -40,7 +41,7 @@ export interface SlackOptions {
    * words and names the error, `channel` is the conversation posted to, as the target or
    * the thread named it.
    */
-  onChannelGone?: ((channel: string, reason: string) => void) | undefined;
+  onChannelGone?: OnChannelGone | undefined;
 }
 
 export interface SlackChannels {
@@ -69,15 +70,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
   let closed: Promise<void> | undefined;
 
   /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
-  function channelGone(channel: string, reason: string): void {
-    if (!options.onChannelGone) return;
-    try {
-      options.onChannelGone(channel, reason);
-    } catch (error) {
-      const why = oneLine(error instanceof Error ? error.message : String(error));
-      log.warn({ channel, reason }, `could not report Slack channel ${channel} gone: ${why}`);
-    }
-  }
+  const channelGone = channelGoneReporter('Slack', options.onChannelGone, log);
 
   async function call<T>(destination: string, fn: () => Promise<T>): Promise<T> {
     try {

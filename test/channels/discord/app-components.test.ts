@@ -14,7 +14,8 @@ import { FAKE_CHANNEL } from '../../fakes/discord.js';
 import { PERMISSIONS, USERS, type Where } from '../../fakes/discord-interaction-payloads.js';
 import { messageProblems } from '../../fakes/discord-interactions.js';
 import { makeNotice } from '../../fakes/notice.js';
-import { type AppUnderTest, failingCore, LOCKED, NOW, startAppUnderTest } from './app-setup.js';
+import { failingCore, LOCKED } from '../../support/chat-core.js';
+import { type AppUnderTest, NOW, startAppUnderTest } from './app-setup.js';
 
 let t: AppUnderTest;
 

@@ -6,33 +6,25 @@
  * reached by interactions signed as Discord signs them. One manual clock runs the app,
  * the core and Discord's side (timestamps and token lifetimes come from it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AlertEngine } from '../../../src/alerts/engine.js';
 import {
   type DiscordApp,
   type DiscordAppOptions,
   startDiscordApp,
 } from '../../../src/channels/discord/app.js';
-import { ChatCore } from '../../../src/chat/service.js';
+import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
-import { Metrics } from '../../../src/http/metrics.js';
-import { type RunningHttpServer, startHttpServer } from '../../../src/http/server.js';
-import { assessHealth } from '../../../src/ingest/health.js';
+import type { RunningHttpServer } from '../../../src/http/server.js';
 import type { Logger } from '../../../src/lib/logger.js';
-import { Store } from '../../../src/store/index.js';
+import type { Store } from '../../../src/store/index.js';
 import { type DiscordFake, startDiscordFake } from '../../fakes/discord.js';
 import { type DiscordInteractions, discordInteractions } from '../../fakes/discord-interactions.js';
-import { storePipelines } from '../../fakes/pipelines.js';
-import { ManualClock } from '../../support/clock.js';
-import { capturedLogger } from '../slack/support.js';
+import { capturedLogger } from '../../support/captured-logger.js';
+import { CORE_NOW, startChatCore } from '../../support/chat-core.js';
+import type { ManualClock } from '../../support/clock.js';
+import { serveRoutes } from '../../support/http-server.js';
 
-/** When every test of the app starts. */
-export const NOW = '2026-11-20T15:00:00Z';
-
-/** The tracked pipelines, as the chat core's vocabulary knows them. */
-export const PIPELINES = ['transco', 'tgp', 'texas-eastern'];
+/** When every test of the app starts: where the core's clock starts. */
+export const NOW = CORE_NOW;
 
 /** The app running on the core, and what a test drives it with and reads its effects in. */
 export interface AppUnderTest {
@@ -62,36 +54,21 @@ export interface AppUnderTestOptions {
 
 /** Starts the app behind the daemon's server, on the real chat core. */
 export async function startAppUnderTest(options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
-  const clock = new ManualClock(NOW);
   const { logger, lines } = capturedLogger();
-  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-discord-app-'));
-  const store = Store.open(dir);
-  storePipelines(store, PIPELINES, NOW);
-  const engine = new AlertEngine({ store, clock, logger, maxAlertAgeMs: 86_400_000 }, []);
-  const core = new ChatCore({
-    store,
-    engine,
-    clock,
-    logger,
-    policy: { admins: new Set(options.admins ?? []) },
-  });
+  const chat = startChatCore({ logger, admins: options.admins ?? [] });
+  const { core, store, clock } = chat;
   const fake = await startDiscordFake();
-  const server = await startHttpServer({
-    port: 0,
-    metrics: new Metrics({ processMetrics: false }),
-    logger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    // The app a test swaps in (a restart) takes the next request.
-    routes: [
+  // The app a test swaps in (a restart) takes the next request.
+  const server = await serveRoutes(
+    [
       {
         method: 'POST',
         path: '/discord/interactions',
         handle: (req, res) => ut.app.handleHttp(req, res),
       },
     ],
-  });
+    { logger: logger },
+  );
   const discord = discordInteractions({ url: `${server.url}/discord/interactions`, fake, clock });
   const app = startDiscordApp({
     publicKey: discord.publicKey,
@@ -117,26 +94,8 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
       await ut.app.close();
       await server.close();
       await fake.close();
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
+      chat.close();
     },
   };
   return ut;
 }
-
-/** The core, every command, click and suggestion throwing `error` (home and channels as they are). */
-export function failingCore(core: ChatCore, error: Error): ChatService {
-  const fail = (): never => {
-    throw error;
-  };
-  return {
-    command: fail,
-    action: fail,
-    suggest: fail,
-    home: (platform, user, channels) => core.home(platform, user, channels),
-    channelGone: (platform, channel, reason) => core.channelGone(platform, channel, reason),
-  };
-}
-
-/** An error as a failing database throws it, its message on several lines, with a stack. */
-export const LOCKED = new Error('database is locked\n    at Statement.run (sqlite.js:1:1)');

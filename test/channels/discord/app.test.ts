@@ -9,12 +9,11 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatCore } from '../../../src/chat/service.js';
-import type { ChatReply, ChatService } from '../../../src/chat/types.js';
 import { GAS, PERMISSIONS, USERS, type Where } from '../../fakes/discord-interaction-payloads.js';
 import { messageProblems } from '../../fakes/discord-interactions.js';
 import { makeNotice } from '../../fakes/notice.js';
-import { type AppUnderTest, failingCore, LOCKED, NOW, startAppUnderTest } from './app-setup.js';
+import { failingCore, followUpFails, LOCKED } from '../../support/chat-core.js';
+import { type AppUnderTest, NOW, startAppUnderTest } from './app-setup.js';
 
 let t: AppUnderTest;
 
@@ -62,20 +61,6 @@ async function silentServer() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
-  };
-}
-
-/** The core, every command's follow-up failing with `error`. */
-function followUpFails(core: ChatCore, error: Error): ChatService {
-  return {
-    command(caller, text) {
-      const { reply } = core.command(caller, text);
-      return { reply, followUp: Promise.reject<ChatReply | undefined>(error) };
-    },
-    action: (caller, action) => core.action(caller, action),
-    home: (platform, user, channels) => core.home(platform, user, channels),
-    channelGone: (platform, channel, reason) => core.channelGone(platform, channel, reason),
-    suggest: (field, typed) => core.suggest(field, typed),
   };
 }
 

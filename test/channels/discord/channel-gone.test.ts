@@ -12,8 +12,9 @@ import { DeliveryErrorCode } from '../../../src/channels/types.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { failure, memoryThreads, noticeAlert, updatedAlert } from '../../fakes/alerts.js';
 import { type DiscordFault, err, FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
+import { capturedLogger } from '../../support/captured-logger.js';
 import { checkComponents } from './component-limits.js';
-import { capturedLogger, NOW, startChatCore } from './gone-setup.js';
+import { NOW, startGoneCore } from './gone-setup.js';
 
 const GAS = FAKE_CHANNEL;
 const CLOSED = '1100000000000000007';
@@ -39,7 +40,7 @@ async function setup(interactive = false) {
   });
   checkComponents(fake);
   const { logger, lines } = capturedLogger();
-  const chat = startChatCore(logger);
+  const chat = startGoneCore(logger);
   const told: Array<[string, string]> = [];
   const channels = createDiscordChannels(
     {

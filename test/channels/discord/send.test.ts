@@ -1,7 +1,6 @@
 /** The Discord channels against the loopback Discord fake: delivery, rate limits, errors. */
 
 import { getEventListeners } from 'node:events';
-import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordChannels, type DiscordOptions } from '../../../src/channels/discord/index.js';
@@ -16,6 +15,7 @@ import {
   noticeAlert,
 } from '../../fakes/alerts.js';
 import { type DiscordFakeOptions, FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
+import { capturedLogger } from '../../support/captured-logger.js';
 
 const NOW = '2026-11-20T15:00:00Z';
 const TARGET = { kind: 'discord' as const, channel: FAKE_CHANNEL };
@@ -27,14 +27,7 @@ afterEach(async () => {
 
 async function setup(fakeOptions: DiscordFakeOptions = {}, options: Partial<DiscordOptions> = {}) {
   const fake = await startDiscordFake(fakeOptions);
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  const logger = createLogger({ level: 'trace', pretty: false, destination });
+  const { logger, lines } = capturedLogger();
   const make = () => {
     const made = createDiscordChannels(
       {

@@ -5,66 +5,29 @@
  * server, reached by requests signed as Slack signs them. One manual clock runs the app,
  * the core, the fake (response URLs expire on it) and the sender (timestamps come from it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AlertEngine } from '../../../src/alerts/engine.js';
 import {
   type SlackApp,
   type SlackAppOptions,
   startSlackApp,
 } from '../../../src/channels/slack/app.js';
 import type { Alert } from '../../../src/channels/types.js';
-import { ChatCore } from '../../../src/chat/service.js';
+import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
-import { Metrics } from '../../../src/http/metrics.js';
-import { type RunningHttpServer, startHttpServer } from '../../../src/http/server.js';
-import { assessHealth } from '../../../src/ingest/health.js';
-import type { Logger } from '../../../src/lib/logger.js';
-import { Store } from '../../../src/store/index.js';
+import type { RunningHttpServer } from '../../../src/http/server.js';
 import { noticeAlert } from '../../fakes/alerts.js';
-import { storePipelines } from '../../fakes/pipelines.js';
 import { type SlackFake, type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
 import { type SlackRequestSender, slackRequestSender } from '../../fakes/slack-requests.js';
+import { capturedLogger } from '../../support/captured-logger.js';
+import { CORE_NOW, type CoreUnderTest, startChatCore } from '../../support/chat-core.js';
 import { ManualClock } from '../../support/clock.js';
-import { capturedLogger, channelsFor, sendContext } from './support.js';
+import { serveRoutes } from '../../support/http-server.js';
+import { channelsFor, sendContext } from './support.js';
 
-/** When every test of the app starts. */
-export const NOW = '2026-11-20T15:00:00Z';
+/** When every test of the app starts: where the core's clock starts. */
+export const NOW = CORE_NOW;
 
 /** The signing secret the app is given (32 hex characters, as Slack's are). */
 export const SIGNING_SECRET = '3f1c9a7be05d4c2f8a6b1e9d7c3a5f20';
-
-/** The tracked pipelines, as the chat core's vocabulary knows them. */
-export const PIPELINES = ['transco', 'tgp', 'texas-eastern'];
-
-/** The real chat core and what it stands on. */
-export interface CoreUnderTest {
-  core: ChatCore;
-  store: Store;
-  engine: AlertEngine;
-  clock: ManualClock;
-  close(): void;
-}
-
-/** The chat core on a fresh database in a temp dir, on `clock`. */
-export function startChatCore(clock: ManualClock, logger: Logger): CoreUnderTest {
-  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-slack-app-'));
-  const store = Store.open(dir);
-  storePipelines(store, PIPELINES, NOW);
-  const engine = new AlertEngine({ store, clock, logger, maxAlertAgeMs: 86_400_000 }, []);
-  const core = new ChatCore({ store, engine, clock, logger, policy: { admins: new Set() } });
-  return {
-    core,
-    store,
-    engine,
-    clock,
-    close() {
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The app running on the core, and what a test drives it with and reads its effects in. */
 export interface AppUnderTest extends CoreUnderTest {
@@ -97,7 +60,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     clock,
     ...options.fake,
   });
-  const chat = startChatCore(clock, logger);
+  const chat = startChatCore({ clock, logger });
   const app = await startSlackApp({
     token: fake.token,
     signingSecret: SIGNING_SECRET,
@@ -108,17 +71,10 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     timeoutMs: 5000,
     ...options.app,
   });
-  const server = await startHttpServer({
-    port: 0,
-    metrics: new Metrics({ processMetrics: false }),
-    logger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
-    routes: app.handleHttp
-      ? [{ method: 'POST', path: '/slack/events', handle: app.handleHttp }]
-      : [],
-  });
+  const server = await serveRoutes(
+    app.handleHttp ? [{ method: 'POST', path: '/slack/events', handle: app.handleHttp }] : [],
+    { logger: logger },
+  );
   const events = `${server.url}/slack/events`;
   return {
     ...chat,

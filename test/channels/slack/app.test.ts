@@ -7,11 +7,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeAction } from '../../../src/channels/slack/actions.js';
-import type { ChatCore } from '../../../src/chat/service.js';
-import type { ChatAnswer, ChatReply, ChatService } from '../../../src/chat/types.js';
 import { noticeAlert } from '../../fakes/alerts.js';
 import { makeNotice } from '../../fakes/notice.js';
 import { blockActions, slashCommand } from '../../fakes/slack-payloads.js';
+import { followUpFails, followUpHeld } from '../../support/chat-core.js';
 import { type AppUnderTest, NOW, postedAlert, startAppUnderTest } from './app-setup.js';
 
 let t: AppUnderTest;
@@ -26,41 +25,6 @@ const typed = (text: string, where: { channel?: string; user?: string } = {}) =>
 
 /** Every text a message or view shows, as one string. */
 const shown = (blocks: unknown) => JSON.stringify(blocks);
-
-/** The core, its command's follow-ups held until the test lets them go. */
-function followUpHeld(core: ChatCore) {
-  const held: Array<() => void> = [];
-  const chat: ChatService = {
-    command(caller, text): ChatAnswer {
-      const answer = core.command(caller, text);
-      const followUp = answer.followUp;
-      if (!followUp) return answer;
-      return {
-        reply: answer.reply,
-        followUp: new Promise((resolve) => held.push(() => resolve(followUp))),
-      };
-    },
-    action: (caller, action) => core.action(caller, action),
-    home: (platform, user, channels) => core.home(platform, user, channels),
-    channelGone: (platform, channel, reason) => core.channelGone(platform, channel, reason),
-    suggest: (field, typed) => core.suggest(field, typed),
-  };
-  return { chat, release: () => held.shift()?.() };
-}
-
-/** The core, every command's follow-up failing with `error`. */
-function followUpFails(core: ChatCore, error: Error): ChatService {
-  return {
-    command(caller, text) {
-      const { reply } = core.command(caller, text);
-      return { reply, followUp: Promise.reject<ChatReply | undefined>(error) };
-    },
-    action: (caller, action) => core.action(caller, action),
-    home: (platform, user, channels) => core.home(platform, user, channels),
-    channelGone: (platform, channel, reason) => core.channelGone(platform, channel, reason),
-    suggest: (field, typed) => core.suggest(field, typed),
-  };
-}
 
 describe('the /pipewatch command', () => {
   it('tells the core who typed it and where: channel, its name, user, their name', async () => {

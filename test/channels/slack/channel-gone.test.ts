@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryErrorCode } from '../../../src/channels/types.js';
 import { failure, noticeAlert } from '../../fakes/alerts.js';
 import { startSlackFake } from '../../fakes/slack.js';
-import { ManualClock } from '../../support/clock.js';
+import { capturedLogger } from '../../support/captured-logger.js';
+import { startChatCore } from '../../support/chat-core.js';
 import { SENT_AT, sampleAlerts } from '../payload-samples.js';
-import { NOW, startChatCore } from './app-setup.js';
-import { capturedLogger, channelsFor, sendContext } from './support.js';
+import { channelsFor, sendContext } from './support.js';
 
 const closers: Array<() => Promise<void> | void> = [];
 
@@ -22,7 +22,7 @@ afterEach(async () => {
 async function setup(interactive = false) {
   const fake = await startSlackFake({ rate: { perSecond: 100, burst: 10 } });
   const { logger, lines } = capturedLogger();
-  const chat = startChatCore(new ManualClock(NOW), logger);
+  const chat = startChatCore({ logger });
   const channels = channelsFor(
     fake,
     {

@@ -8,8 +8,9 @@ import { SLACK_ERROR_CODES } from '../../../src/channels/slack/errors.js';
 import { PERMANENT_ERRORS, TEMPORARY_ERRORS } from '../../../src/channels/slack/index.js';
 import { failure, noticeAlert } from '../../fakes/alerts.js';
 import { type Fault, startSlackFake } from '../../fakes/slack.js';
+import { capturedLogger } from '../../support/captured-logger.js';
 import { ManualClock } from '../../support/clock.js';
-import { capturedLogger, channelsFor, sendContext } from './support.js';
+import { channelsFor, sendContext } from './support.js';
 
 const GAS = { kind: 'slack' as const, channel: '#gas' };
 const closers: Array<() => Promise<void>> = [];

@@ -5,8 +5,9 @@ import { renderSlack } from '../../../src/channels/slack/index.js';
 import type { Alert } from '../../../src/channels/types.js';
 import { failure, noticeAlert } from '../../fakes/alerts.js';
 import { type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
+import { capturedLogger } from '../../support/captured-logger.js';
 import { ManualClock } from '../../support/clock.js';
-import { capturedLogger, channelsFor, sendContext } from './support.js';
+import { channelsFor, sendContext } from './support.js';
 
 const GAS = { kind: 'slack' as const, channel: '#gas' };
 const closers: Array<() => Promise<void>> = [];

@@ -9,8 +9,9 @@ import { type SlackApp, startSlackApp } from '../../../src/channels/slack/app.js
 import { silentLogger } from '../../../src/lib/logger.js';
 import { FAKE_APP_TOKEN, type SlackFake, startSlackFake } from '../../fakes/slack.js';
 import { slashCommand } from '../../fakes/slack-payloads.js';
+import { type CoreUnderTest, startChatCore } from '../../support/chat-core.js';
 import { ManualClock } from '../../support/clock.js';
-import { type CoreUnderTest, NOW, SIGNING_SECRET, startChatCore } from './app-setup.js';
+import { NOW, SIGNING_SECRET } from './app-setup.js';
 
 let fake: SlackFake | undefined;
 let app: SlackApp | undefined;
@@ -27,7 +28,7 @@ afterEach(async () => {
 async function start(options: { appToken?: string; token?: string; signingSecret?: string }) {
   fake = await startSlackFake();
   const clock = new ManualClock(NOW);
-  chat = startChatCore(clock, silentLogger);
+  chat = startChatCore({ clock });
   const started = startSlackApp({
     token: options.token ?? fake.token,
     appToken: options.appToken,
@@ -81,7 +82,7 @@ describe('Socket Mode', () => {
 
   it('says to check the way to Slack when it cannot reach it', async () => {
     const clock = new ManualClock(NOW);
-    chat = startChatCore(clock, silentLogger);
+    chat = startChatCore({ clock });
     const started = startSlackApp({
       token: 'xoxb-0000-fine',
       appToken: 'xapp-1-A0PIPEWATCH-1234-fine',
@@ -97,7 +98,7 @@ describe('Socket Mode', () => {
 
   it('needs a signing secret without an app token', async () => {
     const clock = new ManualClock(NOW);
-    chat = startChatCore(clock, silentLogger);
+    chat = startChatCore({ clock });
     await expect(
       startSlackApp({ token: 'xoxb-1', chat: chat.core, clock, logger: silentLogger }),
     ).rejects.toThrow('SLACK_SIGNING_SECRET is required');

@@ -2,11 +2,10 @@
  * What the Slack channel tests share: every text of a message, the markup that must never
  * arrive live, a send context with threads in memory, and channels wired to the fake.
  */
-import { Writable } from 'node:stream';
 import { createSlackChannels, type SlackOptions } from '../../../src/channels/slack/index.js';
 import type { ChannelDeps, SendContext } from '../../../src/channels/types.js';
 import { systemClock } from '../../../src/lib/clock.js';
-import { createLogger, silentLogger } from '../../../src/lib/logger.js';
+import { silentLogger } from '../../../src/lib/logger.js';
 import { memoryThreads } from '../../fakes/alerts.js';
 import type { SlackFake } from '../../fakes/slack.js';
 
@@ -38,18 +37,6 @@ export function sendContext(
   threads = memoryThreads(),
 ): SendContext & { threads: ReturnType<typeof memoryThreads> } {
   return { now: '2026-11-20T15:00:00Z', threads };
-}
-
-/** Log lines captured in memory, at trace level. */
-export function capturedLogger() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'trace', pretty: false, destination }), lines };
 }
 
 /** Both Slack channels talking to the fake, paced fast unless told otherwise. */

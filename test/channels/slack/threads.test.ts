@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/channels/types.js';
 import { noticeAlert, updatedAlert } from '../../fakes/alerts.js';
 import { type SlackFake, startSlackFake } from '../../fakes/slack.js';
-import { allTexts, capturedLogger, channelsFor, sendContext } from './support.js';
+import { capturedLogger } from '../../support/captured-logger.js';
+import { allTexts, channelsFor, sendContext } from './support.js';
 
 const GAS = { kind: 'slack' as const, channel: '#gas' };
 const closers: Array<() => Promise<void>> = [];
