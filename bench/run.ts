@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chatAckBench } from './chat-ack.js';
+import { cliBench } from './cli.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
 import { emailBench } from './email.js';
@@ -31,6 +32,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   demo: demoBench,
   chat_ack: chatAckBench,
   idle_rss: idleRssBench,
+  cli: cliBench,
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -13,7 +13,7 @@ import {
   type Pipeline,
   type TableDescription,
 } from '../upstream/schemas.js';
-import { openApi } from './api-target.js';
+import type { ApiTarget } from './api-target.js';
 import type { CliContext } from './context.js';
 import { clip, table, toJson, when } from './format.js';
 
@@ -36,7 +36,8 @@ const jsonOption = () => new Option('--json', 'print the normalised data as JSON
 export function apiCommand(ctx: CliContext): Command {
   const api = new Command('api').description('call the configured API and print the result');
 
-  const run = async (fn: (target: Awaited<ReturnType<typeof openApi>>) => Promise<void>) => {
+  const run = async (fn: (target: ApiTarget) => Promise<void>) => {
+    const { openApi } = await import('./api-target.js');
     const target = await openApi(ctx);
     try {
       await fn(target);

@@ -17,9 +17,8 @@ import type { FeedSettings } from '../ingest/feeds.js';
 import { NOTICES_FEED } from '../ingest/notice-sync.js';
 import { acceleratedClock } from '../lib/clock.js';
 import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
-import { openApi } from './api-target.js';
 import type { CliContext } from './context.js';
-import { Daemon } from './daemon.js';
+import type { Daemon } from './daemon.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
 /** Simulated seconds per real second. */
@@ -73,6 +72,10 @@ export function demoCommand(ctx: CliContext): Command {
       const dataDir = join(ctx.io.cwd, 'data', 'demo');
       rmSync(dataDir, { recursive: true, force: true });
       const rulesDir = join(ctx.io.cwd, 'rules');
+      const [{ openApi }, { Daemon }] = await Promise.all([
+        import('./api-target.js'),
+        import('./daemon.js'),
+      ]);
       const api = await openApi(ctx, {
         live: true,
         speed: SPEED,

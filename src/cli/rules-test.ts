@@ -22,8 +22,7 @@ import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
 import type { CliContext } from './context.js';
 import { readNoticeFile } from './notice-file.js';
 import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
-import { type NoticeReport, printText, summarise, toJsonReport } from './rules-test-output.js';
-import { Renderer } from './rules-test-render.js';
+import type { NoticeReport } from './rules-test-output.js';
 import { judgeNotice } from './subscription-verdicts.js';
 
 interface TestOptions {
@@ -74,13 +73,13 @@ export function addRulesTestCommand(rules: Command, ctx: CliContext): Command {
       '--render-dir <dir>',
       "where --render writes emails' HTML parts (default: a new directory under the OS temp dir)",
     )
-    .action((opts: TestOptions) => {
+    .action(async (opts: TestOptions) => {
       opts.sinceText = sinceText;
-      runTest(ctx, opts);
+      await runTest(ctx, opts);
     });
 }
 
-function runTest(ctx: CliContext, opts: TestOptions): void {
+async function runTest(ctx: CliContext, opts: TestOptions): Promise<void> {
   const { config } = ctx;
   const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
   if (loaded.problems.length > 0) {
@@ -143,6 +142,11 @@ function runTest(ctx: CliContext, opts: TestOptions): void {
     }));
     const capacity: CapacityJudgement[] =
       store && !file && opts.notice === undefined ? explainCapacity(compiled, store, now) : [];
+    // Rendering and its output load every channel's renderer: only once there is something to show.
+    const [{ printText, summarise, toJsonReport }, { Renderer }] = await Promise.all([
+      import('./rules-test-output.js'),
+      import('./rules-test-render.js'),
+    ]);
     const renderer = opts.render
       ? new Renderer(compiled.all, {
           now: toUtcIso(now),

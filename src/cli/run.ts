@@ -6,7 +6,6 @@
 import { Command } from 'commander';
 import { secretValues } from '../config/index.js';
 import type { CliContext } from './context.js';
-import { Daemon } from './daemon.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
 /** Registers `run`. */
@@ -15,6 +14,7 @@ export function runCommand(ctx: CliContext): Command {
     .description('poll the API, store what arrives and report it, until stopped')
     .option('--once', 'run every feed once, then exit (1 if a feed failed)')
     .action(async (opts: { once?: boolean }) => {
+      const { Daemon } = await import('./daemon.js');
       const { config } = ctx;
       const log = ctx.logger;
       const daemon = await Daemon.create(ctx, {

@@ -8,7 +8,6 @@ import { Command, Option } from 'commander';
 import { SAMPLE_KINDS, type SampleKind, sampleAlert } from '../channels/sample.js';
 import { DeliveryError } from '../channels/types.js';
 import { ConfigError, secretValues } from '../config/index.js';
-import { CHANNEL_SETTINGS, Channels } from '../delivery/channels.js';
 import { MemoryThreads } from '../delivery/threads.js';
 import { parseTarget, targetKey } from '../domain/targets.js';
 import { redactor } from '../lib/redact.js';
@@ -35,6 +34,7 @@ export function sendTestCommand(ctx: CliContext): Command {
         ctx.exitCode = 2;
         return;
       }
+      const { CHANNEL_SETTINGS, Channels } = await import('../delivery/channels.js');
       const { config } = ctx;
       const channels = Channels.create(
         config,

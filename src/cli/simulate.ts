@@ -3,7 +3,7 @@
  * for trying pipewatch (or anything else) against realistic data without an account.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { simulatorDefaults, startSimulator } from '../simulator/index.js';
+import { simulatorDefaults } from '../simulator/options.js';
 import type { CliContext } from './context.js';
 
 function integer(min: number, max: number) {
@@ -65,6 +65,7 @@ export function simulateCommand(ctx: CliContext): Command {
         .default(simulatorDefaults.urlStyle),
     )
     .action(async (opts: SimulateOptions) => {
+      const { startSimulator } = await import('../simulator/index.js');
       const sim = await startSimulator({
         port: opts.port,
         host: opts.host,

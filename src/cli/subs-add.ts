@@ -7,7 +7,6 @@
 import { InvalidArgumentError } from 'commander';
 import { type ChatRuleCommand, parseChatCommand } from '../chat/grammar.js';
 import { storeSubscription } from '../chat/subscribe.js';
-import { CHANNEL_SETTINGS } from '../delivery/channels.js';
 import { parseTarget, type Target, targetKey, targetLabel } from '../domain/targets.js';
 import { toUtcIso } from '../lib/time.js';
 import { ruleSummary } from '../rules/summary.js';
@@ -45,7 +44,7 @@ const RULE_VERBS = new Set(['subscribe', 'remind', 'oac']);
  * The setting a target's channel lacks here, if it lacks one: the daemon would hold its
  * alerts, failing, until it is set. Undefined when the configuration cannot be read.
  */
-function missingSetting(ctx: CliContext, target: Target): string | undefined {
+async function missingSetting(ctx: CliContext, target: Target): Promise<string | undefined> {
   let config: CliContext['config'];
   try {
     config = ctx.config;
@@ -59,11 +58,18 @@ function missingSetting(ctx: CliContext, target: Target): string | undefined {
     discord_dm: Boolean(config.discord.botToken),
     email: Boolean(config.email.smtpUrl && config.email.from),
   };
-  return configured[target.kind] === false ? CHANNEL_SETTINGS[target.kind] : undefined;
+  if (configured[target.kind] !== false) return undefined;
+  const { CHANNEL_SETTINGS } = await import('../delivery/channels.js');
+  return CHANNEL_SETTINGS[target.kind];
 }
 
 /** Parses, checks and stores; prints what was made or every problem. */
-export function addSubscription(ctx: CliContext, target: Target, words: readonly string[]): void {
+export async function addSubscription(
+  ctx: CliContext,
+  target: Target,
+  words: readonly string[],
+): Promise<void> {
+  let stored = false;
   withStore(ctx, (store) => {
     const text = rejoin(words);
     const parsed = parseChatCommand(text, {
@@ -84,22 +90,24 @@ export function addSubscription(ctx: CliContext, target: Target, words: readonly
       return;
     }
     const chat = target.kind === 'slack' || target.kind === 'discord';
-    const stored = storeSubscription(
+    const made = storeSubscription(
       store,
       { target, channel: chat ? targetKey(target) : null, source: 'cli', by: cliUser() },
       parsed.command as ChatRuleCommand,
       toUtcIso(ctx.clock.now()),
     );
-    if ('problem' in stored) {
-      ctx.err(`pipewatch: not stored: ${stored.problem}`);
+    if ('problem' in made) {
+      ctx.err(`pipewatch: not stored: ${made.problem}`);
       ctx.exitCode = ExitCode.Usage;
       return;
     }
-    ctx.out(`sub-${stored.id}: ${ruleSummary(stored.rule)} → ${targetLabel(target)}`);
-    const missing = missingSetting(ctx, target);
-    if (missing)
-      ctx.err(
-        `pipewatch: note: ${target.kind} is not set up here (${missing}); the daemon holds this subscription's alerts until it is`,
-      );
+    ctx.out(`sub-${made.id}: ${ruleSummary(made.rule)} → ${targetLabel(target)}`);
+    stored = true;
   });
+  if (!stored) return;
+  const missing = await missingSetting(ctx, target);
+  if (missing)
+    ctx.err(
+      `pipewatch: note: ${target.kind} is not set up here (${missing}); the daemon holds this subscription's alerts until it is`,
+    );
 }

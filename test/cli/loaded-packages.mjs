@@ -1,0 +1,6 @@
+/** Preload for the loading test: registers the hooks that list the packages loaded. */
+import { register } from 'node:module';
+
+register('./loaded-packages-hooks.mjs', import.meta.url, {
+  data: { file: process.env.LOADED_PACKAGES_FILE },
+});
