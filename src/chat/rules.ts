@@ -12,6 +12,7 @@ import type { UtcIso } from '../lib/time.js';
 import { compileFilter, prepareNotice } from '../rules/match.js';
 import { ruleSummary } from '../rules/summary.js';
 import type { Rule } from '../rules/types.js';
+import type { StoredNotice } from '../store/notices.js';
 import type { ChatCoreDeps } from './deps.js';
 import { type ChatRuleCommand, DEFAULT_BEFORE } from './grammar.js';
 import { refusal } from './permissions.js';
@@ -23,6 +24,9 @@ const reply = (isPrivate: boolean, text: string, more: ChatReply['sections'] = [
   text,
   sections: [{ kind: 'text', text }, ...more],
 });
+
+/** How many of a new rule's recent matches its follow-up lists; the rest are only counted. */
+const SHOWN_MATCHES = 3;
 
 /** The caller's channel as a target, and the caller as a direct-message target. */
 function channelTarget(caller: ChatCaller): Target {
@@ -113,7 +117,10 @@ export class ChatRules {
     return stored;
   }
 
-  /** How many notices of the last 24 h a new rule would have matched, and the three newest. */
+  /**
+   * How many notices of the last 24 h a new rule would have matched, every one counted,
+   * and the newest few shown with how many more there are.
+   */
   private recentMatches(rule: Rule): Promise<ChatReply | undefined> {
     return new Promise((resolve) => {
       setImmediate(() => {
@@ -125,22 +132,30 @@ export class ChatRules {
           const from = `${since.slice(0, 19)}Z` as UtcIso;
           const { notices } = this.deps.store;
           const pipelines = rule.filter.pipelines;
-          const found = (
-            pipelines ? notices.postedSinceIn(from, pipelines) : notices.postedSince(from)
-          ).filter((n) => {
+          const newest: StoredNotice[] = [];
+          let matched = 0;
+          for (const n of pipelines
+            ? notices.postedSinceIn(from, pipelines)
+            : notices.postedSince(from)) {
             const p = prepareNotice(n);
-            return match(p) === null && !(exclude && exclude(p) === null);
-          });
-          const items = found.slice(0, 3).map((n) => ({
+            if (match(p) !== null || (exclude && exclude(p) === null)) continue;
+            matched++;
+            if (newest.length < SHOWN_MATCHES) newest.push(n);
+          }
+          const items = newest.map((n) => ({
             text: `${n.pipeline_slug} ${n.identifier || `#${n.id}`}: ${n.subject} (${n.type}, posted ${n.posted_at})`,
           }));
-          const count = `In the last 24 h it would have matched ${found.length} notice${found.length === 1 ? '' : 's'}.`;
+          const count = `In the last 24 h it would have matched ${matched} notice${matched === 1 ? '' : 's'}.`;
+          const title =
+            matched > items.length
+              ? `The newest ${items.length}, and ${matched - items.length} more`
+              : 'The newest';
           resolve({
             private: true,
             text: count,
             sections: [
               { kind: 'text', text: count },
-              ...(items.length > 0 ? [{ kind: 'list' as const, title: 'The newest', items }] : []),
+              ...(items.length > 0 ? [{ kind: 'list' as const, title, items }] : []),
             ],
           });
         } catch (error) {

@@ -1,8 +1,8 @@
 /**
  * What `rules test` prints: per notice, each rule's verdict (one line, starting with what
  * the daemon does); the capacity rules over the latest stored cycles; a summary per rule
- * by outcome. Or all of it as JSON for scripts, with `--render`'s messages inside the
- * verdicts that send them.
+ * by outcome (the JSON form is rules-test-json.ts). Each notice is written as soon as it is judged and then only
+ * counted, so any number of notices is reported in the same memory.
  */
 
 import { OUTCOME_LABELS, type Outcome, type Verdict, verdictLine } from '../alerts/explain.js';
@@ -12,9 +12,9 @@ import type { UtcIso } from '../lib/time.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
-import { clip, toJson } from './format.js';
+import { clip } from './format.js';
 import type { RuleNames } from './rule-sources.js';
-import { type Renderer, renderedJson, renderedText } from './rules-test-render.js';
+import { type Renderer, renderedText } from './rules-test-render.js';
 
 /** One notice and the verdicts of the notice and deadline rules on it. */
 export interface NoticeReport {
@@ -55,35 +55,51 @@ export interface ShownRules {
 /** Outcomes worth listing a notice for when many are judged; the rest are only counted. */
 const LISTED: ReadonlySet<Outcome> = new Set(['fires', 'scheduled', 'alerted', 'not-in-force']);
 
-/** Counts every verdict by rule and outcome. */
-export function summarise(
-  reports: readonly NoticeReport[],
-  capacity: readonly CapacityJudgement[],
-): RuleSummary[] {
-  const byRule = new Map<string, RuleSummary>();
-  const entry = (v: Pick<Verdict, 'rule' | 'kind'>) => {
-    let s = byRule.get(v.rule);
+/**
+ * Counts every verdict by rule and outcome as the notices are judged one by one, and how
+ * many notices there were: the summary is exact however many are judged.
+ */
+export class Tally {
+  private readonly byRule = new Map<string, RuleSummary>();
+  /** Notices judged so far. */
+  notices = 0;
+
+  private entry(v: Pick<Verdict, 'rule' | 'kind'>): RuleSummary {
+    let s = this.byRule.get(v.rule);
     if (!s) {
       s = { rule: v.rule, kind: v.kind, outcomes: {}, not_matched: {} };
-      byRule.set(v.rule, s);
+      this.byRule.set(v.rule, s);
     }
     return s;
-  };
-  for (const { verdicts } of reports) {
+  }
+
+  /** Counts one notice's verdicts. */
+  add({ verdicts }: NoticeReport): void {
+    this.notices++;
     for (const v of verdicts) {
-      const s = entry(v);
+      const s = this.entry(v);
       s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
       const field = /\bnot matched on (\w+)/.exec(v.reason)?.[1];
       if (v.outcome === 'not-matched' && field)
         s.not_matched[field] = (s.not_matched[field] ?? 0) + 1;
     }
   }
-  for (const c of capacity) {
-    const s = entry({ rule: c.rule, kind: 'capacity' });
-    for (const v of c.verdicts) s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
-    s.at_or_above = c.locations - c.verdicts.length;
+
+  /** The summary per rule, capacity rules included. */
+  summary(capacity: readonly CapacityJudgement[]): RuleSummary[] {
+    for (const c of capacity) {
+      const s = this.entry({ rule: c.rule, kind: 'capacity' });
+      for (const v of c.verdicts) s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
+      s.at_or_above = c.locations - c.verdicts.length;
+    }
+    return [...this.byRule.values()];
   }
-  return [...byRule.values()];
+}
+
+/** Writes the report as the notices are judged: each notice, then the end. */
+export interface ReportWriter {
+  notice(r: NoticeReport): void;
+  end(capacity: readonly CapacityJudgement[], tally: Tally): void;
 }
 
 function summaryLine(s: RuleSummary, shown: ShownRules): string {
@@ -117,100 +133,59 @@ function header(r: NoticeReport, scope: TestScope): string[] {
   return lines;
 }
 
-/** Prints the report for people. */
-export function printText(
-  ctx: CliContext,
-  scope: TestScope,
-  reports: readonly NoticeReport[],
-  capacity: readonly CapacityJudgement[],
-  summary: readonly RuleSummary[],
-  renderer: Renderer | undefined,
-  shown: ShownRules,
-): void {
-  let listed = 0;
-  for (const r of reports) {
+/** The report for people. */
+export class TextReport implements ReportWriter {
+  private listed = 0;
+
+  constructor(
+    private readonly ctx: CliContext,
+    private readonly scope: TestScope,
+    private readonly renderer: Renderer | undefined,
+    private readonly shown: ShownRules,
+  ) {}
+
+  notice(r: NoticeReport): void {
+    const { ctx, scope, renderer, shown } = this;
     const verdicts = scope.single
       ? r.verdicts
       : r.verdicts.filter((v) => v.outcome !== 'not-matched');
-    if (!scope.single && !verdicts.some((v) => LISTED.has(v.outcome))) continue;
-    listed++;
+    if (!scope.single && !verdicts.some((v) => LISTED.has(v.outcome))) return;
+    this.listed++;
     for (const line of header(r, scope)) ctx.out(line);
     for (const v of verdicts) {
       ctx.out(`  ${shown.names.line(v.rule, verdictLine(v))}`);
       for (const m of renderer?.verdict(v) ?? []) ctx.out(renderedText(m));
     }
   }
-  for (const c of capacity) {
-    const cycles = c.cycles.map((x) => `${x.pipeline} ${x.cycle} ${x.gas_day}`).join(', ');
-    ctx.out(
-      `\n${shown.names.show(c.rule)} (capacity ${c.threshold}; latest stored cycles: ${cycles || 'none'}):`,
-    );
-    if (c.cycles.length === 0) ctx.out('  no stored cycle of its pipelines and cycles');
-    else if (c.verdicts.length === 0)
-      ctx.out(`  nothing below the threshold (${c.locations} locations)`);
-    for (const v of c.verdicts) {
-      const where = `${v.pipeline} ${v.location}${v.identifier ? ` (${v.identifier})` : ''}`;
+
+  end(capacity: readonly CapacityJudgement[], tally: Tally): void {
+    const { ctx, scope, renderer, shown } = this;
+    for (const c of capacity) {
+      const cycles = c.cycles.map((x) => `${x.pipeline} ${x.cycle} ${x.gas_day}`).join(', ');
       ctx.out(
-        `  ${where}: ${v.fires ? `${OUTCOME_LABELS[v.outcome]} → ${v.targets.join(', ')}: ` : 'no: '}${v.reason}`,
+        `\n${shown.names.show(c.rule)} (capacity ${c.threshold}; latest stored cycles: ${cycles || 'none'}):`,
       );
+      if (c.cycles.length === 0) ctx.out('  no stored cycle of its pipelines and cycles');
+      else if (c.verdicts.length === 0)
+        ctx.out(`  nothing below the threshold (${c.locations} locations)`);
+      for (const v of c.verdicts) {
+        const where = `${v.pipeline} ${v.location}${v.identifier ? ` (${v.identifier})` : ''}`;
+        ctx.out(
+          `  ${where}: ${v.fires ? `${OUTCOME_LABELS[v.outcome]} → ${v.targets.join(', ')}: ` : 'no: '}${v.reason}`,
+        );
+      }
+      for (const m of renderer?.capacity(c.rule, c.alerts) ?? []) ctx.out(renderedText(m, '  '));
     }
-    for (const m of renderer?.capacity(c.rule, c.alerts) ?? []) ctx.out(renderedText(m, '  '));
+    const summary = tally.summary(capacity);
+    if (scope.single) return;
+    const what =
+      scope.source === 'file'
+        ? `${tally.notices} notices from ${scope.file}, judged as new`
+        : `${tally.notices} notices posted in the last ${scope.since}`;
+    const hidden = tally.notices - this.listed;
+    ctx.out(
+      `\n${what}, at ${scope.now}${hidden > 0 ? ` (${hidden} with nothing to show are only counted)` : ''}:`,
+    );
+    for (const s of summary) ctx.out(summaryLine(s, shown));
   }
-  if (scope.single) return;
-  const what =
-    scope.source === 'file'
-      ? `${reports.length} notices from ${scope.file}, judged as new`
-      : `${reports.length} notices posted in the last ${scope.since}`;
-  const hidden = reports.length - listed;
-  ctx.out(
-    `\n${what}, at ${scope.now}${hidden > 0 ? ` (${hidden} with nothing to show are only counted)` : ''}:`,
-  );
-  for (const s of summary) ctx.out(summaryLine(s, shown));
-}
-
-function verdictJson(
-  v: Verdict,
-  renderer: Renderer | undefined,
-  shown: ShownRules,
-): Record<string, unknown> {
-  const { alert: _alert, ...rest } = v;
-  const out = { ...rest, source: shown.sources.get(v.rule) ?? null };
-  return renderer ? { ...out, rendered: renderer.verdict(v).map(renderedJson) } : out;
-}
-
-/** The report as JSON: ISO 8601 UTC datetimes, `null` for absent ones. */
-export function toJsonReport(
-  scope: TestScope,
-  reports: readonly NoticeReport[],
-  capacity: readonly CapacityJudgement[],
-  summary: readonly RuleSummary[],
-  renderer: Renderer | undefined,
-  shown: ShownRules,
-): string {
-  return toJson({
-    now: scope.now,
-    source: scope.source,
-    file: scope.file,
-    since: scope.since,
-    notices: reports.map((r) => ({
-      id: r.notice.id,
-      pipeline_slug: r.notice.pipeline_slug,
-      subject: r.notice.subject,
-      posted_at: r.notice.posted_at,
-      stored: r.stored,
-      baseline: 'baseline' in r.notice ? r.notice.baseline : null,
-      first_seen_at: 'first_seen_at' in r.notice ? r.notice.first_seen_at : null,
-      verdicts: r.verdicts.map((v) => verdictJson(v, renderer, shown)),
-    })),
-    capacity: capacity.map((c) => ({
-      rule: c.rule,
-      source: shown.sources.get(c.rule) ?? null,
-      threshold: c.threshold,
-      cycles: c.cycles,
-      locations: c.locations,
-      verdicts: c.verdicts.map((v) => verdictJson(v, undefined, shown)),
-      ...(renderer ? { rendered: renderer.capacity(c.rule, c.alerts).map(renderedJson) } : {}),
-    })),
-    summary: summary.map((s) => ({ ...s, source: shown.sources.get(s.rule) ?? null })),
-  });
 }

@@ -18,11 +18,13 @@ import { toUtcIso } from '../lib/time.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem } from '../rules/types.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
+import type { StoredNotice } from '../store/notices.js';
 import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
 import { readNoticeFile } from './notice-file.js';
 import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
-import type { NoticeReport } from './rules-test-output.js';
+import type { ReportWriter } from './rules-test-output.js';
 import { judgeNotice } from './subscription-verdicts.js';
 
 interface TestOptions {
@@ -80,6 +82,12 @@ export function addRulesTestCommand(rules: Command, ctx: CliContext): Command {
 }
 
 async function runTest(ctx: CliContext, opts: TestOptions): Promise<void> {
+  // Reporting and rendering load every channel's renderer: only once the command runs.
+  const [{ JsonReport }, { Tally, TextReport }, { Renderer }] = await Promise.all([
+    import('./rules-test-json.js'),
+    import('./rules-test-output.js'),
+    import('./rules-test-render.js'),
+  ]);
   const { config } = ctx;
   const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
   if (loaded.problems.length > 0) {
@@ -106,7 +114,8 @@ async function runTest(ctx: CliContext, opts: TestOptions): Promise<void> {
     for (const s of sources.invalid) ctx.err(`pipewatch: ${invalidLine(s)}`);
     const compiled = compileRules(sources.rules);
     const silences = store?.silences.active(toUtcIso(now)) ?? [];
-    let list = notices;
+    let list: Iterable<Notice | StoredNotice> | undefined = notices;
+    let ids: readonly number[] = [];
     if (!list) {
       const s = store!;
       if (opts.notice !== undefined) {
@@ -119,34 +128,17 @@ async function runTest(ctx: CliContext, opts: TestOptions): Promise<void> {
           return;
         }
         list = [one];
+        ids = [one.id];
       } else {
-        list = s.notices.postedSince(toUtcIso(new Date(now.getTime() - opts.since)));
+        // Every notice of the window, however many: streamed, judged and written one by one.
+        const since = toUtcIso(new Date(now.getTime() - opts.since));
+        ids = s.notices.idsPostedSince(since);
+        list = s.notices.postedSince(since);
       }
     }
-    const history = file
-      ? undefined
-      : noticeHistories(
-          store!,
-          list.map((n) => n.id),
-        );
-    const reports: NoticeReport[] = list.map((notice) => ({
-      notice,
-      stored: !file,
-      verdicts: judgeNotice(compiled, notice, {
-        now,
-        maxAlertAgeMs: config.maxAlertAgeMs,
-        zone: store?.pipelines.zoneOf(notice.pipeline_slug) ?? DEFAULT_PIPELINE_ZONE,
-        ...(history ? { history: history(notice.id) } : {}),
-        silences,
-      }),
-    }));
+    const history = file ? undefined : noticeHistories(store!, ids);
     const capacity: CapacityJudgement[] =
       store && !file && opts.notice === undefined ? explainCapacity(compiled, store, now) : [];
-    // Rendering and its output load every channel's renderer: only once there is something to show.
-    const [{ printText, summarise, toJsonReport }, { Renderer }] = await Promise.all([
-      import('./rules-test-output.js'),
-      import('./rules-test-render.js'),
-    ]);
     const renderer = opts.render
       ? new Renderer(compiled.all, {
           now: toUtcIso(now),
@@ -160,15 +152,32 @@ async function runTest(ctx: CliContext, opts: TestOptions): Promise<void> {
       source: file ? ('file' as const) : ('stored' as const),
       file: opts.file ?? null,
       since: file || opts.notice !== undefined ? null : opts.sinceText,
-      single: opts.notice !== undefined || (file !== undefined && list.length === 1),
+      single: opts.notice !== undefined || (notices !== undefined && notices.length === 1),
     };
-    const summary = summarise(reports, capacity);
     const names = {
       names: new RuleNames(sources.subscriptions),
       sources: new Map(compiled.all.map((r) => [r.name, sourceOf(r)])),
     };
-    if (opts.json) ctx.out(toJsonReport(scope, reports, capacity, summary, renderer, names));
-    else printText(ctx, scope, reports, capacity, summary, renderer, names);
+    const writer: ReportWriter = opts.json
+      ? new JsonReport(ctx, scope, renderer, names)
+      : new TextReport(ctx, scope, renderer, names);
+    const tally = new Tally();
+    for (const notice of list) {
+      const report = {
+        notice,
+        stored: !file,
+        verdicts: judgeNotice(compiled, notice, {
+          now,
+          maxAlertAgeMs: config.maxAlertAgeMs,
+          zone: store?.pipelines.zoneOf(notice.pipeline_slug) ?? DEFAULT_PIPELINE_ZONE,
+          ...(history ? { history: history(notice.id) } : {}),
+          silences,
+        }),
+      };
+      tally.add(report);
+      writer.notice(report);
+    }
+    writer.end(capacity, tally);
   } finally {
     store?.close();
   }

@@ -212,26 +212,38 @@ export class NoticeStore {
 
   /**
    * Notices of these pipelines posted at or after `since`, latest first, through the
-   * pipeline index: what a new subscription would have matched.
+   * pipeline index: what a new subscription would have matched. Streamed row by row, so
+   * a long window costs no more memory than a short one and nothing is left out; a caller
+   * that shows only some of them counts the rest itself.
    */
-  postedSinceIn(since: UtcIso, pipelines: readonly string[], limit = 10_000): StoredNotice[] {
-    const sql = statement<[string, string, number], Row>(
+  *postedSinceIn(since: UtcIso, pipelines: readonly string[]): Generator<StoredNotice> {
+    const rows = statement<[string, string], Row>(
       this.db,
-      'SELECT * FROM notices WHERE pipeline_slug = ? AND posted_at >= ? ORDER BY posted_at DESC, id DESC LIMIT ?',
-    );
-    return pipelines
-      .flatMap((slug) => sql.all(slug, since, limit).map(fromRow))
-      .sort((a, b) => (b.posted_at ?? '').localeCompare(a.posted_at ?? '') || b.id - a.id)
-      .slice(0, limit);
+      `SELECT * FROM notices WHERE pipeline_slug IN (SELECT value FROM json_each(?)) AND posted_at >= ?
+       ORDER BY posted_at DESC, id DESC`,
+    ).iterate(JSON.stringify(pipelines), since);
+    for (const row of rows) yield fromRow(row);
   }
 
-  /** Notices posted at or after `since`, latest first. */
-  postedSince(since: UtcIso, limit = 10_000): StoredNotice[] {
-    return statement<[string, number], Row>(
+  /**
+   * Every notice posted at or after `since`, latest first, streamed row by row (see
+   * `postedSinceIn`). While it runs the connection reads but cannot write.
+   */
+  *postedSince(since: UtcIso): Generator<StoredNotice> {
+    const rows = statement<[string], Row>(
       this.db,
-      'SELECT * FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC LIMIT ?',
+      'SELECT * FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC',
+    ).iterate(since);
+    for (const row of rows) yield fromRow(row);
+  }
+
+  /** The ids of the notices `postedSince(since)` gives, without their text. */
+  idsPostedSince(since: UtcIso): number[] {
+    return statement<[string], { id: number }>(
+      this.db,
+      'SELECT id FROM notices WHERE posted_at >= ?',
     )
-      .all(since, limit)
-      .map(fromRow);
+      .all(since)
+      .map((r) => r.id);
   }
 }
