@@ -10,6 +10,7 @@ import { chatAckBench } from './chat-ack.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
 import { emailBench } from './email.js';
+import { idleCpuBench } from './idle-cpu.js';
 import { idleRssBench } from './idle-rss.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
 import { latencyBench } from './latency.js';
@@ -31,6 +32,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   demo: demoBench,
   chat_ack: chatAckBench,
   idle_rss: idleRssBench,
+  idle: idleCpuBench,
 };
 
 const self = fileURLToPath(import.meta.url);
