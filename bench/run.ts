@@ -11,6 +11,7 @@ import { cliBench } from './cli.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
 import { emailBench } from './email.js';
+import { idleCpuBench } from './idle-cpu.js';
 import { idleRssBench } from './idle-rss.js';
 import { ingestBench, steadyStateBench } from './ingest.js';
 import { latencyBench } from './latency.js';
@@ -33,6 +34,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   chat_ack: chatAckBench,
   idle_rss: idleRssBench,
   cli: cliBench,
+  idle: idleCpuBench,
 };
 
 const self = fileURLToPath(import.meta.url);
