@@ -9,7 +9,6 @@ import { pipewatchCommand } from '../channels/discord/commands.js';
 import { ConfigError } from '../config/index.js';
 import { redactor } from '../lib/redact.js';
 import type { CliContext } from './context.js';
-import type { RegisterOptions } from './discord.js';
 import { commandLabel, type RegisteredCommand, registrationPlan } from './discord-changes.js';
 import { ExitCode } from './exit-status.js';
 
@@ -71,6 +70,12 @@ export function failureLine(error: unknown, at: Place): string {
   }
   const why = e?.cause?.code ?? e?.code ?? e?.message ?? String(error);
   return `could not reach Discord at ${at.api}, ${at.step}: ${why}`;
+}
+
+/** What `discord register` was asked. */
+export interface RegisterOptions {
+  guild?: string;
+  dryRun?: boolean;
 }
 
 /** Registers `/pipewatch` with Discord as `opts` say, printing what changed. */

@@ -10,12 +10,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import type { CliContext } from './context.js';
-
-/** What `discord register` was asked. */
-export interface RegisterOptions {
-  guild?: string;
-  dryRun?: boolean;
-}
+import type { RegisterOptions } from './discord-register.js';
 
 function snowflake(text: string): string {
   if (!/^\d{17,20}$/.test(text)) {
