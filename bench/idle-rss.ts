@@ -8,7 +8,7 @@
  * its Slack credential check, and with the app "Slack app listening"), then until every
  * feed the daemon named at start has a first successful run recorded in its database
  * (read from outside, the daemon not asked), then until the process has been idle for
- * three seconds (under 1% of a core by /proc/<pid>/stat, and no log line); then reads
+ * three seconds (under 1% of a core by its threads' schedstat, and no log line); then reads
  * VmRSS (resident now) and VmHWM (the peak so far, the first cycle included) from
  * /proc/<pid>/status. Three rounds alternate the two; the figures are medians.
  *
@@ -19,76 +19,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '../src/store/index.js';
-import { type DaemonProcess, startDaemon } from '../test/fakes/daemon-process.js';
+import { startDaemon } from '../test/fakes/daemon-process.js';
 import { startSimulatedApi } from '../test/fakes/simulated-api.js';
 import { startSlackFake } from '../test/fakes/slack.js';
+import { feedsDone, IDLE_RULES, poll, quiet, WITHIN_MS } from './idle-daemon.js';
 
 const ROUNDS = 3;
-const WITHIN_MS = 60_000;
-const QUIET_MS = 3_000;
 const SECRET = 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b';
-const RULES = `rules:
-  - name: transco-constraints
-    notices:
-      pipelines: [transco]
-      types: [constraint]
-    notify:
-      - slack: "#gas"
-`;
-
-/** Checks `done` every `everyMs` until it holds; fails after `withinMs` naming `what`. */
-async function poll(what: string, done: () => boolean, withinMs: number, everyMs = 100) {
-  const until = Date.now() + withinMs;
-  while (!done()) {
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
-/** CPU time the process has used, in clock ticks (utime + stime of /proc/<pid>/stat). */
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Waits until the process has used under 1% of a core and logged nothing for `QUIET_MS`. */
-async function quiet(d: DaemonProcess): Promise<void> {
-  const samples: Array<{ at: number; ticks: number; lines: number }> = [];
-  await poll(
-    'the daemon to be idle',
-    () => {
-      const now = { at: Date.now(), ticks: cpuTicks(d.pid), lines: d.logs().length };
-      samples.push(now);
-      const from = samples.find((s) => now.at - s.at <= QUIET_MS + 250);
-      if (!from || now.at - from.at < QUIET_MS) return false;
-      // 100 ticks a second: 1% of a core over the window.
-      return now.ticks - from.ticks <= QUIET_MS / 1000 && now.lines === from.lines;
-    },
-    WITHIN_MS,
-    250,
-  );
-}
-
-/** The feeds the daemon said it runs, each with a success recorded. */
-function feedsDone(d: DaemonProcess, dataDir: string): boolean {
-  const running = d.logs().find((l) => l.msg.startsWith('pipewatch running'));
-  const feeds = (running?.feeds as string[] | undefined)?.map((f) => f.split('/')[0]!);
-  if (!feeds) return false;
-  const store = Store.openReadonly(dataDir);
-  try {
-    const done = new Set(
-      store.syncState
-        .all()
-        .filter((s) => s.last_success_at)
-        .map((s) => s.feed),
-    );
-    return feeds.every((f) => done.has(f));
-  } finally {
-    store.close();
-  }
-}
 
 /** VmRSS and VmHWM of an idle daemon, in MB. */
 async function idleDaemon(env: Record<string, string>, app: boolean) {
@@ -128,7 +65,7 @@ export async function idleRssBench(): Promise<Record<string, number>> {
   const api = await startSimulatedApi({
     seed: 43,
     start: new Date(Math.floor(Date.now() / 1000) * 1000),
-    rules: RULES,
+    rules: IDLE_RULES,
   });
   const env = { ...api.env, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.url };
   try {
