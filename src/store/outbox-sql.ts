@@ -46,10 +46,11 @@ export const OUTBOX_SQL = {
     WHERE id = @id`,
   oldestPending: `SELECT min(created_at) AS at FROM outbox WHERE status = 'pending'`,
   // The reason shown is the latest row's: SQLite takes bare columns from the max() row.
+  // One row per error code, a closed set of about fifteen: every kind is named.
   deadReasons: `SELECT last_error_code AS code, coalesce(last_error, 'unknown') AS reason,
       count(DISTINCT last_error) AS reasons, count(*) AS count, max(created_at) AS last_at
     FROM outbox WHERE status = 'dead' GROUP BY last_error_code
-    ORDER BY count DESC, code LIMIT 10`,
+    ORDER BY count DESC, code`,
   counts: 'SELECT status, count(*) AS n FROM outbox GROUP BY status',
   forSubject: `SELECT * FROM outbox WHERE key LIKE ? ESCAPE '\\' ORDER BY id`,
 } as const;

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DeliveryErrorCode } from '../../src/channels/types.js';
 import type { Target } from '../../src/domain/targets.js';
 import type { UtcIso } from '../../src/lib/time.js';
 import { Store } from '../../src/store/index.js';
@@ -112,6 +113,19 @@ describe('outbox store', () => {
         },
       ],
     });
+  });
+
+  it('names every kind of dead delivery, however many kinds there are', () => {
+    const codes = Object.values(DeliveryErrorCode);
+    codes.forEach((code, i) => {
+      const id = enqueue(`notice:${i + 10}:v1`, GAS, '2026-11-20T13:00:00Z');
+      store.outbox.markDead([id], `failed with ${code}`, code);
+    });
+    const id = enqueue('notice:99:v1', GAS, '2026-11-20T13:00:00Z');
+    store.outbox.markDead([id], 'failed before codes were kept');
+    const reasons = store.outbox.summary().dead_reasons;
+    expect(reasons.map((r) => r.code).sort()).toEqual([...codes, null].sort());
+    expect(reasons.reduce((n, r) => n + r.count, 0)).toBe(store.outbox.summary().dead);
   });
 
   it('gives each waiting target the error of its first delivery that failed', () => {
