@@ -67,7 +67,7 @@ describe('loading', () => {
     expect(HEAVY.filter((p) => run.names.has(p))).toEqual([]);
   });
 
-  it('--help loads neither the database driver nor the rule files\' parsers', () => {
+  it("--help loads neither the database driver nor the rule files' parsers", () => {
     const run = packagesLoaded(['--help']);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Usage: pipewatch');
