@@ -3,13 +3,10 @@
  * signal that fires on SIGINT/SIGTERM, and lazily the parsed configuration and logger.
  * Commands never touch `process` directly, so tests run them in-process.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Config, loadConfig, readEnvironment, secretValues } from '../config/index.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { colourWanted, terminalSafe } from '../lib/terminal.js';
-import { DATABASE_FILE, Store } from '../store/index.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -74,20 +71,4 @@ export class CliContext {
   err(line: string): void {
     this.io.stderr.write(`${terminalSafe(line)}\n`);
   }
-}
-
-/**
- * Opens the configured database for a command that reads what `run` stored; when there
- * is none, says so, sets exit status 1 and returns undefined (rather than creating one).
- */
-export function openExistingStore(ctx: CliContext): Store | undefined {
-  const file = join(ctx.config.dataDir, DATABASE_FILE);
-  if (!existsSync(file)) {
-    ctx.err(
-      `pipewatch: no database at ${file}; run 'pipewatch run' first (or set PIPEWATCH_DATA_DIR)`,
-    );
-    ctx.exitCode = 1;
-    return undefined;
-  }
-  return Store.open(ctx.config.dataDir);
 }

@@ -7,35 +7,10 @@
  * not exist yet, or why the rule does not match. Sends nothing and writes nothing
  * (`--render` writes emails' HTML parts to files).
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { noticeHistories } from '../alerts/explain.js';
-import { type CapacityJudgement, explainCapacity } from '../alerts/explain-capacity.js';
-import { compileRules } from '../alerts/rules.js';
 import { parseDuration } from '../lib/duration.js';
-import { toUtcIso } from '../lib/time.js';
-import { loadRules } from '../rules/loader.js';
-import { formatProblem } from '../rules/types.js';
-import { DATABASE_FILE, Store } from '../store/index.js';
-import type { StoredNotice } from '../store/notices.js';
-import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
-import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
-import { readNoticeFile } from './notice-file.js';
-import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
-import type { ReportWriter } from './rules-test-output.js';
-import { judgeNotice } from './subscription-verdicts.js';
-
-interface TestOptions {
-  notice?: number;
-  since: number;
-  sinceText: string;
-  file?: string;
-  json?: boolean;
-  render?: boolean;
-  renderDir?: string;
-}
+import type { TestOptions } from './rules-test-run.js';
 
 /** Adds `test` to the `rules` command. */
 export function addRulesTestCommand(rules: Command, ctx: CliContext): Command {
@@ -77,108 +52,6 @@ export function addRulesTestCommand(rules: Command, ctx: CliContext): Command {
     )
     .action(async (opts: TestOptions) => {
       opts.sinceText = sinceText;
-      await runTest(ctx, opts);
+      await (await import('./rules-test-run.js')).runRulesTest(ctx, opts);
     });
-}
-
-async function runTest(ctx: CliContext, opts: TestOptions): Promise<void> {
-  // Reporting and rendering load every channel's renderer: only once the command runs.
-  const [{ JsonReport }, { Tally, TextReport }, { Renderer }] = await Promise.all([
-    import('./rules-test-json.js'),
-    import('./rules-test-output.js'),
-    import('./rules-test-render.js'),
-  ]);
-  const { config } = ctx;
-  const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
-  if (loaded.problems.length > 0) {
-    for (const p of loaded.problems) ctx.err(formatProblem(p));
-    ctx.err(`pipewatch: the rule files are invalid (${loaded.problems.length} problems)`);
-    ctx.exitCode = 1;
-    return;
-  }
-  const now = ctx.clock.now();
-  const dbFile = join(config.dataDir, DATABASE_FILE);
-  const file = opts.file === undefined ? undefined : resolve(ctx.io.cwd, opts.file);
-  const notices = file ? readNoticeFile(file, opts.file!) : undefined;
-  if (!file && !existsSync(dbFile)) {
-    ctx.err(
-      `pipewatch: no database at ${dbFile}; run 'pipewatch run' first (or set PIPEWATCH_DATA_DIR)`,
-    );
-    ctx.exitCode = 1;
-    return;
-  }
-  // With --file the store lends the pipelines' zones, the subscriptions and the silences, when there is one.
-  const store = existsSync(dbFile) ? Store.openReadonly(config.dataDir) : undefined;
-  try {
-    const sources = withSubscriptions(loaded, store);
-    for (const s of sources.invalid) ctx.err(`pipewatch: ${invalidLine(s)}`);
-    const compiled = compileRules(sources.rules);
-    const silences = store?.silences.active(toUtcIso(now)) ?? [];
-    let list: Iterable<Notice | StoredNotice> | undefined = notices;
-    let ids: readonly number[] = [];
-    if (!list) {
-      const s = store!;
-      if (opts.notice !== undefined) {
-        const one = s.notices.get(opts.notice);
-        if (!one) {
-          ctx.err(
-            `pipewatch: notice ${opts.notice} is not stored (it may be older than the baseline, or not synced yet)`,
-          );
-          ctx.exitCode = 1;
-          return;
-        }
-        list = [one];
-        ids = [one.id];
-      } else {
-        // Every notice of the window, however many: streamed, judged and written one by one.
-        const since = toUtcIso(new Date(now.getTime() - opts.since));
-        ids = s.notices.idsPostedSince(since);
-        list = s.notices.postedSince(since);
-      }
-    }
-    const history = file ? undefined : noticeHistories(store!, ids);
-    const capacity: CapacityJudgement[] =
-      store && !file && opts.notice === undefined ? explainCapacity(compiled, store, now) : [];
-    const renderer = opts.render
-      ? new Renderer(compiled.all, {
-          now: toUtcIso(now),
-          emailFrom: config.email.from,
-          webhookSecret: config.webhookSecret,
-          dir: opts.renderDir === undefined ? undefined : resolve(ctx.io.cwd, opts.renderDir),
-        })
-      : undefined;
-    const scope = {
-      now: toUtcIso(now),
-      source: file ? ('file' as const) : ('stored' as const),
-      file: opts.file ?? null,
-      since: file || opts.notice !== undefined ? null : opts.sinceText,
-      single: opts.notice !== undefined || (notices !== undefined && notices.length === 1),
-    };
-    const names = {
-      names: new RuleNames(sources.subscriptions),
-      sources: new Map(compiled.all.map((r) => [r.name, sourceOf(r)])),
-    };
-    const writer: ReportWriter = opts.json
-      ? new JsonReport(ctx, scope, renderer, names)
-      : new TextReport(ctx, scope, renderer, names);
-    const tally = new Tally();
-    for (const notice of list) {
-      const report = {
-        notice,
-        stored: !file,
-        verdicts: judgeNotice(compiled, notice, {
-          now,
-          maxAlertAgeMs: config.maxAlertAgeMs,
-          zone: store?.pipelines.zoneOf(notice.pipeline_slug) ?? DEFAULT_PIPELINE_ZONE,
-          ...(history ? { history: history(notice.id) } : {}),
-          silences,
-        }),
-      };
-      tally.add(report);
-      writer.notice(report);
-    }
-    writer.end(capacity, tally);
-  } finally {
-    store?.close();
-  }
 }

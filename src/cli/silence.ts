@@ -6,17 +6,10 @@
  * When a silence ends the daemon sums up to each target what it held back.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { targetKey } from '../domain/targets.js';
 import { formatDuration, parseDuration } from '../lib/duration.js';
-import { toUtcIso, type UtcIso } from '../lib/time.js';
-import { subscriptionName } from '../rules/subscription.js';
-import { type SilenceRow, silenceEnd } from '../store/silences.js';
 import type { CliContext } from './context.js';
-import { BadInputError } from './errors.js';
-import { table, toJson, when } from './format.js';
-import { loadRuleSources, type RuleSources } from './rule-sources.js';
-import { matchersLine, matchesEverything, parseMatchers, shownTarget } from './silence-matchers.js';
-import { cliUser, parseId, withStore } from './store-command.js';
+import { parseId } from './ids.js';
+import type { SilenceAddOptions } from './silence-action.js';
 
 /** How long a silence lasts unless `--for` says otherwise: amtool's default. */
 export const DEFAULT_SILENCE_MS = 3_600_000;
@@ -45,162 +38,7 @@ function silenceId(text: string): number {
   return id;
 }
 
-/** `active`, `pending`, `ended`, or `lifted by alice`, at `now`. */
-export function silenceState(s: SilenceRow, now: UtcIso): string {
-  const end = silenceEnd(s);
-  if (s.lifted_at !== null && end === s.lifted_at) return `lifted by ${s.lifted_by ?? 'someone'}`;
-  if (end !== null && Date.parse(end) <= Date.parse(now)) return 'ended';
-  if (Date.parse(s.starts_at) > Date.parse(now)) return 'pending';
-  return 'active';
-}
-
-interface AddOptions {
-  for: number;
-  comment?: string;
-  everything?: boolean;
-}
-
-/** Targets some rule in force sends to: a silence on another one holds nothing back. */
-function usedTargets(sources: RuleSources): Set<string> {
-  return new Set([
-    ...sources.rules.flatMap((r) => r.notify.map(targetKey)),
-    ...sources.subscriptions.map((s) => s.target),
-  ]);
-}
-
-function add(ctx: CliContext, words: string[], opts: AddOptions): void {
-  if (opts.everything && words.length > 0)
-    throw new BadInputError(['--everything silences every alert: give it no matchers']);
-  withStore(ctx, (store) => {
-    const sources = loadRuleSources(ctx, store);
-    const parsed = parseMatchers(words, {
-      pipelines: store.pipelines.all().map((p) => p.slug),
-      rules: [
-        ...sources.rules.filter((r) => !r.origin).map((r) => r.name),
-        ...sources.subscriptions.map((s) => subscriptionName(s.id)),
-      ],
-      rulesNote:
-        sources.fileProblems.length > 0
-          ? "the rule files have problems; see 'pipewatch rules validate'"
-          : undefined,
-    });
-    if (parsed.problems.length > 0) throw new BadInputError(parsed.problems);
-    if (matchesEverything(parsed.matchers) && !opts.everything)
-      throw new BadInputError([
-        'a silence needs at least one matcher (pipeline=…, target=…, rule=…); to hold back every alert, say --everything',
-      ]);
-    const used = usedTargets(sources);
-    for (const t of parsed.matchers.targets ?? [])
-      if (!used.has(t))
-        ctx.err(
-          `pipewatch: no rule or subscription sends to ${shownTarget(t)} now; the silence holds nothing back for it until one does`,
-        );
-    const now = ctx.clock.now();
-    const startsAt = toUtcIso(now);
-    const endsAt = toUtcIso(new Date(now.getTime() + opts.for));
-    const id = store.silences.add({
-      matchers: parsed.matchers,
-      starts_at: startsAt,
-      ends_at: endsAt,
-      created_by: cliUser(),
-      comment: opts.comment?.trim() || null,
-      created_at: startsAt,
-    });
-    ctx.out(
-      `silence ${id}: ${matchersLine(parsed.matchers)} until ${endsAt} (${formatDuration(opts.for)})`,
-    );
-  });
-}
-
-/** A silence as `silence list --json` prints it: ISO 8601 UTC datetimes, null for absent. */
-function silenceJson(s: SilenceRow, held: number, now: UtcIso) {
-  return {
-    id: s.id,
-    matchers: {
-      pipelines: s.matchers.pipelines ?? null,
-      targets: s.matchers.targets?.map(shownTarget) ?? null,
-      rules: s.matchers.rules ?? null,
-    },
-    starts_at: s.starts_at,
-    ends_at: s.ends_at,
-    state: silenceState(s, now),
-    held,
-    created_by: s.created_by,
-    created_at: s.created_at,
-    comment: s.comment,
-    lifted_at: s.lifted_at,
-    lifted_by: s.lifted_by,
-  };
-}
-
-function list(ctx: CliContext, opts: { json?: boolean; all?: boolean }): void {
-  withStore(ctx, (store) => {
-    const now = ctx.clock.now();
-    const nowIso = toUtcIso(now);
-    const rows = store.silences.list(
-      opts.all ? undefined : toUtcIso(new Date(now.getTime() - RECENTLY_ENDED_MS)),
-    );
-    const held = store.silences.heldCounts();
-    if (opts.json) {
-      ctx.out(toJson(rows.map((s) => silenceJson(s, held.get(s.id) ?? 0, nowIso))));
-      return;
-    }
-    if (rows.length === 0) {
-      ctx.out(
-        opts.all
-          ? 'no silences'
-          : `no silences in force or ended in the last ${formatDuration(RECENTLY_ENDED_MS)} (--all lists every one)`,
-      );
-      return;
-    }
-    ctx.out(
-      table(
-        ['id', 'matchers', 'starts', 'ends', 'state', 'held', 'by', 'comment'],
-        rows.map((s) => [
-          String(s.id),
-          matchersLine(s.matchers),
-          when(s.starts_at),
-          s.ends_at === null ? 'until lifted' : when(s.ends_at),
-          silenceState(s, nowIso),
-          String(held.get(s.id) ?? 0),
-          s.created_by,
-          s.comment ?? '',
-        ]),
-        ['right', 'left', 'left', 'left', 'left', 'right'],
-      ),
-    );
-  });
-}
-
-function expire(ctx: CliContext, id: number): void {
-  withStore(ctx, (store) => {
-    const s = store.silences.get(id);
-    if (!s) {
-      ctx.err(`pipewatch: no silence ${id} (see 'pipewatch silence list --all')`);
-      ctx.exitCode = 1;
-      return;
-    }
-    const now = toUtcIso(ctx.clock.now());
-    if (!store.silences.lift(id, cliUser(), now)) {
-      const state = silenceState(s, now);
-      ctx.err(
-        state === 'ended'
-          ? `pipewatch: silence ${id} already ended at ${silenceEnd(s)}`
-          : `pipewatch: silence ${id} was already ${state} at ${s.lifted_at}`,
-      );
-      ctx.exitCode = 1;
-      return;
-    }
-    const held = store.silences.heldCounts().get(id) ?? 0;
-    const what =
-      held === 0
-        ? 'it held nothing back'
-        : `it held back ${held} alert${held === 1 ? '' : 's'}, which the daemon sums up to their targets`;
-    ctx.out(`silence ${id} lifted: ${matchersLine(s.matchers)}; ${what}`);
-  });
-}
-
-/** Registers `silence` and its subcommands. */
+/** Registers `silence` and its subcommands; their actions load with the command. */
 export function silenceCommand(ctx: CliContext): Command {
   const silence = new Command('silence').description(
     'hold back matching alerts for a while, as amtool does',
@@ -218,7 +56,9 @@ export function silenceCommand(ctx: CliContext): Command {
     )
     .option('--comment <text>', 'why, shown by silence list')
     .option('--everything', 'with no matchers: hold back every alert')
-    .action((words: string[], opts: AddOptions) => add(ctx, words, opts));
+    .action(async (words: string[], opts: SilenceAddOptions) =>
+      (await import('./silence-action.js')).addSilence(ctx, words, opts),
+    );
   silence
     .command('list')
     .description(
@@ -226,11 +66,13 @@ export function silenceCommand(ctx: CliContext): Command {
     )
     .option('--all', 'every silence ever made')
     .option('--json', 'print them as JSON')
-    .action((opts: { json?: boolean; all?: boolean }) => list(ctx, opts));
+    .action(async (opts: { json?: boolean; all?: boolean }) =>
+      (await import('./silence-action.js')).listSilences(ctx, opts),
+    );
   silence
     .command('expire')
     .description('lift a silence now; the daemon sums up what it held back')
     .argument('<id>', 'the silence id', silenceId)
-    .action((id: number) => expire(ctx, id));
+    .action(async (id: number) => (await import('./silence-action.js')).expireSilence(ctx, id));
   return silence;
 }

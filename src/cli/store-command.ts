@@ -5,7 +5,8 @@
  */
 import { userInfo } from 'node:os';
 import type { Store } from '../store/index.js';
-import { type CliContext, openExistingStore } from './context.js';
+import type { CliContext } from './context.js';
+import { openExistingStore } from './open-store.js';
 
 /**
  * Runs `work` on the configured database and closes it; when there is none, says so and
@@ -34,13 +35,4 @@ export function cliUser(): string {
   } catch {
     return 'cli';
   }
-}
-
-/** An id as typed: `12`, `#12`, or with its prefix (`sub-12`); undefined when it is none. */
-export function parseId(text: string, prefix?: string): number | undefined {
-  const t = text.trim().replace(/^#/, '');
-  const bare = prefix && t.toLowerCase().startsWith(`${prefix}-`) ? t.slice(prefix.length + 1) : t;
-  if (!/^\d{1,15}$/.test(bare)) return undefined;
-  const id = Number(bare);
-  return id > 0 ? id : undefined;
 }

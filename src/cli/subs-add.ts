@@ -4,24 +4,14 @@
  * type:constraint`), checked by the same grammar and the same rule schema, and stored as
  * chat stores one. Every problem is printed with the word it is about; nothing is stored.
  */
-import { InvalidArgumentError } from 'commander';
 import { type ChatRuleCommand, parseChatCommand } from '../chat/grammar.js';
 import { storeSubscription } from '../chat/subscribe.js';
-import { parseTarget, type Target, targetKey, targetLabel } from '../domain/targets.js';
+import { type Target, targetKey, targetLabel } from '../domain/targets.js';
 import { toUtcIso } from '../lib/time.js';
 import { ruleSummary } from '../rules/summary.js';
 import type { CliContext } from './context.js';
 import { ExitCode } from './exit-status.js';
 import { cliUser, withStore } from './store-command.js';
-
-/** The target argument, refused with the target parser's own words. */
-export function targetArgument(text: string): Target {
-  try {
-    return parseTarget(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
 
 /**
  * The shell took the quotes away: a word with a space in it is quoted again (`Station 85`

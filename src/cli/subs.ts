@@ -5,106 +5,17 @@
  * before its next decision.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import type { Target } from '../domain/targets.js';
-import { toUtcIso } from '../lib/time.js';
-import { subscriptionLabel, subscriptionName, subscriptionRule } from '../rules/subscription.js';
-import { ruleSummary } from '../rules/summary.js';
-import type { SubscriptionRow } from '../store/subscriptions.js';
+import { parseTarget, type Target } from '../domain/targets.js';
 import type { CliContext } from './context.js';
-import { table, toJson } from './format.js';
-import { shownTarget } from './silence-matchers.js';
-import { parseId, withStore } from './store-command.js';
-import { addSubscription, targetArgument } from './subs-add.js';
-import { exportRuleFile } from './subs-format.js';
+import { parseId } from './ids.js';
 
-/** One subscription as `subs list` shows it. */
-interface SubscriptionView {
-  id: number;
-  name: string;
-  /** Null when its rule no longer validates (`problem` says why). */
-  kind: 'notices' | 'deadlines' | 'capacity' | null;
-  matches: string;
-  target: string;
-  /** `slack:C0GAS by U0ALICE, 2026-11-23`. */
-  label: string;
-  source: SubscriptionRow['source'];
-  channel: string | null;
-  created_by: string | null;
-  created_at: string;
-  notice_id: number | null;
-  paused_at: string | null;
-  paused_reason: string | null;
-  problem: string | null;
-  /** The stored rule-file item, without its name. */
-  rule: Record<string, unknown>;
-}
-
-function view(row: SubscriptionRow): SubscriptionView {
-  const rule = subscriptionRule(row);
-  const valid = 'kind' in rule;
-  return {
-    id: row.id,
-    name: subscriptionName(row.id),
-    kind: valid ? rule.kind : null,
-    matches: valid ? ruleSummary(rule) : `invalid: ${rule.message}`,
-    target: shownTarget(row.target),
-    label: subscriptionLabel(row),
-    source: row.source,
-    channel: row.channel,
-    created_by: row.created_by,
-    created_at: row.created_at,
-    notice_id: row.notice_id,
-    paused_at: row.paused_at,
-    paused_reason: row.paused_reason,
-    problem: valid ? null : rule.message,
-    rule: row.rule,
-  };
-}
-
-/** `paused since 2026-11-24T10:00:00Z (channel_not_found)`, or `active`. */
-function stateOf(v: SubscriptionView): string {
-  if (v.paused_at === null) return v.problem ? 'not in force (invalid)' : 'active';
-  return `paused since ${v.paused_at}${v.paused_reason ? ` (${v.paused_reason})` : ''}`;
-}
-
-function list(ctx: CliContext, opts: { json?: boolean }): void {
-  withStore(ctx, (store) => {
-    const views = store.subscriptions.all().map(view);
-    if (opts.json) {
-      ctx.out(toJson(views));
-      return;
-    }
-    if (views.length === 0) {
-      ctx.out('no subscriptions');
-      return;
-    }
-    ctx.out(
-      table(
-        ['id', 'kind', 'matches', 'target', 'from', 'state'],
-        views.map((v) => [String(v.id), v.kind ?? '-', v.matches, v.target, v.label, stateOf(v)]),
-        ['right'],
-      ),
-    );
-  });
-}
-
-function remove(ctx: CliContext, id: number): void {
-  withStore(ctx, (store) => {
-    const row = store.subscriptions.get(id);
-    if (!row || !store.subscriptions.remove(id)) {
-      ctx.err(`pipewatch: no subscription ${id} (see 'pipewatch subs list')`);
-      ctx.exitCode = 1;
-      return;
-    }
-    const v = view(row);
-    ctx.out(`removed subscription ${id}: ${v.matches} → ${v.target} (${v.label})`);
-  });
-}
-
-function exportAll(ctx: CliContext): void {
-  withStore(ctx, (store) => {
-    ctx.out(exportRuleFile(store.subscriptions.all(), toUtcIso(ctx.clock.now())).trimEnd());
-  });
+/** The target argument, refused with the target parser's own words. */
+function targetArgument(text: string): Target {
+  try {
+    return parseTarget(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 function subscriptionId(text: string): number {
@@ -113,7 +24,7 @@ function subscriptionId(text: string): number {
   return id;
 }
 
-/** Registers `subs` and its subcommands. */
+/** Registers `subs` and its subcommands; their actions load with the command. */
 export function subsCommand(ctx: CliContext): Command {
   const subs = new Command('subs').description(
     'subscriptions made from chat or the command line, stored in the database',
@@ -122,7 +33,9 @@ export function subsCommand(ctx: CliContext): Command {
     .command('list')
     .description('every subscription: what it matches, where it sends, where it came from')
     .option('--json', 'print them as JSON')
-    .action((opts: { json?: boolean }) => list(ctx, opts));
+    .action(async (opts: { json?: boolean }) =>
+      (await import('./subs-action.js')).listSubscriptions(ctx, opts),
+    );
   subs
     .command('add')
     .description(
@@ -130,17 +43,19 @@ export function subsCommand(ctx: CliContext): Command {
     )
     .argument('<target>', 'where it sends: slack:#gas, slack_dm:U…, email:a@b.c …', targetArgument)
     .argument('<words...>', 'subscribe …, remind … or oac …, as after /pipewatch in chat')
-    .action((target: Target, words: string[]) => addSubscription(ctx, target, words));
+    .action(async (target: Target, words: string[]) =>
+      (await import('./subs-add.js')).addSubscription(ctx, target, words),
+    );
   subs
     .command('rm')
     .description('remove a subscription; a running daemon stops judging it at once')
     .argument('<id>', 'the subscription id (12, or sub-12)', subscriptionId)
-    .action((id: number) => remove(ctx, id));
+    .action(async (id: number) => (await import('./subs-action.js')).removeSubscription(ctx, id));
   subs
     .command('export')
     .description(
       "print every subscription as one rule file ('pipewatch rules validate' accepts it)",
     )
-    .action(() => exportAll(ctx));
+    .action(async () => (await import('./subs-action.js')).exportSubscriptions(ctx));
   return subs;
 }

@@ -27,6 +27,9 @@ const HEAVY = [
   'html-to-text',
 ];
 
+/** What only the commands that read the database or the rule files need. */
+const STORE_AND_RULES = ['better-sqlite3', 'yaml', 're2'];
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -62,6 +65,13 @@ describe('loading', () => {
     expect(run.stdout).toContain('Usage: pipewatch');
     expect(run.names).toContain('commander');
     expect(HEAVY.filter((p) => run.names.has(p))).toEqual([]);
+  });
+
+  it("--help loads neither the database driver nor the rule files' parsers", () => {
+    const run = packagesLoaded(['--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Usage: pipewatch');
+    expect(STORE_AND_RULES.filter((p) => run.names.has(p))).toEqual([]);
   });
 
   it('status loads none of them either', () => {
