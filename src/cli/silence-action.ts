@@ -11,8 +11,8 @@ import type { CliContext } from './context.js';
 import { BadInputError } from './errors.js';
 import { table, toJson, when } from './format.js';
 import { loadRuleSources, type RuleSources } from './rule-sources.js';
-import { RECENTLY_ENDED_MS } from './silence.js';
 import { matchersLine, matchesEverything, parseMatchers, shownTarget } from './silence-matchers.js';
+import { RECENTLY_ENDED_MS } from './silence-window.js';
 import { cliUser, withStore } from './store-command.js';
 
 /** `active`, `pending`, `ended`, or `lifted by alice`, at `now`. */

@@ -5,18 +5,18 @@
  * lifted here takes effect at once, even while the daemon runs on the same database.
  * When a silence ends the daemon sums up to each target what it held back.
  */
+
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatDuration, parseDuration } from '../lib/duration.js';
 import type { CliContext } from './context.js';
 import { parseId } from './ids.js';
 import type { SilenceAddOptions } from './silence-action.js';
+import { RECENTLY_ENDED_MS } from './silence-window.js';
 
 /** How long a silence lasts unless `--for` says otherwise: amtool's default. */
 export const DEFAULT_SILENCE_MS = 3_600_000;
 /** The longest silence: past this, remove the rule or the subscription instead. */
 export const MAX_SILENCE_MS = 90 * 86_400_000;
-/** How long an ended silence stays in `silence list` without `--all`. */
-export const RECENTLY_ENDED_MS = 86_400_000;
 
 function silenceDuration(text: string): number {
   const ms = parseDuration(text);
