@@ -22,6 +22,7 @@ import {
   location,
   noticeAlert,
 } from '../fakes/alerts.js';
+import { UNSAFE_IN_MESSAGES } from '../support/unsafe-text.js';
 
 const NOW = '2026-11-20T18:30:00Z';
 const TARGETS: Target[] = [
@@ -33,10 +34,6 @@ const TARGETS: Target[] = [
   { kind: 'webhook', url: 'https://hooks.example.com/pipewatch' },
   { kind: 'console' },
 ];
-
-const UNSAFE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 
 /** A notice that tries to move the cursor, recolour the terminal and fake an alert line. */
 function terminalHostile(): Alert {
@@ -136,7 +133,7 @@ describe('the webhook preview', () => {
 
   it('writes characters a terminal could act on as JSON escapes', () => {
     const body = previewWebhook([terminalHostile()], NOW);
-    expect(body).not.toMatch(UNSAFE);
+    expect(body).not.toMatch(UNSAFE_IN_MESSAGES);
     expect(body).toContain('\\u009b31mC1');
     expect(JSON.parse(body).notice.notice).toBe(terminalHostile().payload.notice!.notice);
   });
@@ -180,7 +177,7 @@ describe('previewMessage', () => {
     for (const target of TARGETS) {
       for (const batch of [...alerts.map((a) => [a]), alerts.slice(0, 5)]) {
         const text = previewMessage(target, batch, NOW);
-        expect(text, target.kind).not.toMatch(UNSAFE);
+        expect(text, target.kind).not.toMatch(UNSAFE_IN_MESSAGES);
         const starts = text.split('\n').filter((l) => l.startsWith('ALERT'));
         const expected = target.kind === 'console' ? batch.length : 1;
         expect(starts, target.kind).toHaveLength(expected);
