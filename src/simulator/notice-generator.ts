@@ -216,7 +216,10 @@ export class NoticeGenerator {
     const notice = this.store.get(chain.lastNoticeId);
     const served = formatDateTime(this.publishAt ?? at);
     if (!notice || notice.service_updated_at >= served) return;
-    this.store.update(notice.id, { ...chainUpdate(chain, notice, at, rng), service_updated_at: served });
+    this.store.update(notice.id, {
+      ...chainUpdate(chain, notice, at, rng),
+      service_updated_at: served,
+    });
   }
 
   private write(

@@ -82,7 +82,11 @@ export function resolveOptions(input: Partial<SimulatorOptions> = {}): Simulator
   if (!Number.isSafeInteger(opts.seed)) problems.push('seed must be an integer');
   if (!(opts.speed >= 0) || !Number.isFinite(opts.speed)) problems.push('speed must be >= 0');
   if (!(opts.noticesPerHour >= 0)) problems.push('noticesPerHour must be >= 0');
-  if (!Number.isInteger(opts.refreshEveryMs) || opts.refreshEveryMs < 0 || opts.refreshEveryMs > DAY_MS)
+  if (
+    !Number.isInteger(opts.refreshEveryMs) ||
+    opts.refreshEveryMs < 0 ||
+    opts.refreshEveryMs > DAY_MS
+  )
     problems.push('refreshEveryMs must be a whole number of ms from 0 to a day');
   if (!Number.isInteger(opts.perPage) || opts.perPage < 1) problems.push('perPage must be >= 1');
   if (!Number.isInteger(opts.historyDays) || opts.historyDays < 0 || opts.historyDays > 366) {

@@ -212,7 +212,7 @@ describe('notice sync', () => {
       subject: 'late posting',
       posted_at: recentPost(3 * 24 * 60),
     });
-    await sync({ deepScanEvery: 1, deepScanPages: 100 });
+    await sync({ deepScanEveryMs: 0, deepScanPages: 100 });
     const event = h.events.notices.find((e) => e.notice.id === old.id);
     expect(event?.tooOld).toBe(true);
   });
