@@ -219,12 +219,14 @@ export async function syncNotices(
           }
           continue;
         }
-        const reachesBack = lateCutoff !== undefined && oldestPosted(page.data) >= lateCutoff;
-        if (
-          outcome.counts.new + outcome.counts.updated === 0 &&
-          pagesInScope >= minPages &&
-          !reachesBack
-        ) {
+        // With the previous sync known, the window decides: a page reaching back no further
+        // than it leaves only notices posted earlier below, which the deep scan reads.
+        // Without it, a page with nothing new ends the walk.
+        const done =
+          lateCutoff === undefined
+            ? outcome.counts.new + outcome.counts.updated === 0
+            : oldestPosted(page.data) < lateCutoff;
+        if (done && pagesInScope >= minPages) {
           result.end = 'caught-up';
           break;
         }

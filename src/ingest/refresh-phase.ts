@@ -23,6 +23,8 @@ export const refreshPhaseDefaults = {
   maxSpread: 0.2,
   /** Poll this long after the expected refresh, for it to be served everywhere. */
   marginMs: 5_000,
+  /** The follow-up waits this long after the latest refresh seen: a refresh may land later than any seen yet. */
+  lateMarginMs: 15_000,
   /** Periods at least this long get a follow-up poll when the refresh is late; shorter ones poll once, at the window's end. */
   followUpMinPeriodMs: 300_000,
   /** A poll closer than this to the one just run counts as that one. */
@@ -125,12 +127,13 @@ export function nextPollAt(
   const { periodMs, startMs, spreadMs } = lock;
   const windowStart = now - mod(now - startMs, periodMs);
   const followUp = periodMs >= options.followUpMinPeriodMs;
-  const typical = followUp ? lock.typicalMs : spreadMs;
-  const first = windowStart + typical + options.marginMs;
-  const late = windowStart + spreadMs + options.marginMs;
+  const first = followUp
+    ? windowStart + lock.typicalMs + options.marginMs
+    : windowStart + spreadMs + options.lateMarginMs;
+  const late = windowStart + spreadMs + options.lateMarginMs;
   if (now < first - options.slackMs) return first;
   if (followUp && now < late - options.slackMs && !refreshSeen(windowStart)) return late;
-  return windowStart + periodMs + typical + options.marginMs;
+  return first + periodMs;
 }
 
 /** Describes a lock for the log: `every 10 min, 0–85 s past each slot`. */

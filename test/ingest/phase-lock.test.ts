@@ -8,6 +8,7 @@ import { type Feed, Scheduler } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
+import { recentRefreshObservations } from '../../src/store/refresh-observations.js';
 import { PipelineApiClient } from '../../src/upstream/client.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { ManualClock } from '../support/clock.js';
@@ -75,13 +76,9 @@ async function polling(refreshEveryMs: number) {
   };
   /** How long after its refresh each notice first seen since `since` was seen, in seconds. */
   const seenAfter = (since: Date) =>
-    store.db
-      .prepare(
-        `SELECT (unixepoch(first_seen_at) - unixepoch(service_created_at)) AS s FROM notices
-          WHERE baseline = 0 AND first_seen_at >= ? ORDER BY s`,
-      )
-      .all(since.toISOString().slice(0, 19) + 'Z')
-      .map((r) => (r as { s: number }).s);
+    recentRefreshObservations(store, since.toISOString().slice(0, 19) + 'Z', 100_000)
+      .map((o) => (Date.parse(o.firstSeenAt) - Date.parse(o.createdAt)) / 1000)
+      .sort((a, b) => a - b);
   return { clock, planner, lines, delays, run, seenAfter };
 }
 

@@ -71,13 +71,16 @@ describe('next poll', () => {
     observed: 12,
   };
   const m = refreshPhaseDefaults.marginMs;
+  const late = refreshPhaseDefaults.lateMarginMs;
   const slot = BASE + 60 * MINUTE;
 
   it('polls just after the typical refresh, follows up once when it has not shown, then waits for the next', () => {
     expect(nextPollAt(slot + 10_000, lock, () => false)).toBe(slot + 45_000 + m);
-    expect(nextPollAt(slot + 45_000 + m, lock, () => false)).toBe(slot + 90_000 + m);
+    expect(nextPollAt(slot + 45_000 + m, lock, () => false)).toBe(slot + 90_000 + late);
     expect(nextPollAt(slot + 45_000 + m, lock, () => true)).toBe(slot + 10 * MINUTE + 45_000 + m);
-    expect(nextPollAt(slot + 90_000 + m, lock, () => false)).toBe(slot + 10 * MINUTE + 45_000 + m);
+    expect(nextPollAt(slot + 90_000 + late, lock, () => false)).toBe(
+      slot + 10 * MINUTE + 45_000 + m,
+    );
   });
 
   it('polls a short period once, at the end of its window', () => {
@@ -88,6 +91,6 @@ describe('next poll', () => {
       typicalMs: 4_000,
       observed: 12,
     };
-    expect(nextPollAt(slot + 9_000 + m, minute, () => false)).toBe(slot + MINUTE + 9_000 + m);
+    expect(nextPollAt(slot + 9_000 + late, minute, () => false)).toBe(slot + MINUTE + 9_000 + late);
   });
 });
