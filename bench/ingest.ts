@@ -3,19 +3,12 @@
  * - `ingest`: 100,000 parsed notices stored page by page through the sync's ingest step
  *   (upserted, classified, events built) into a fresh database, against the same parsed
  *   rows inserted by one prepared statement in one transaction (the limit).
- * - `steady_state`: a notice sync when nothing changed: its requests and CPU time, with
- *   the simulator in another process so only pipewatch's CPU is counted.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ingestNoticePage, noticeSyncDefaults, syncNotices } from '../src/ingest/notice-sync.js';
-import { systemClock } from '../src/lib/clock.js';
-import { silentLogger } from '../src/lib/logger.js';
+import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { Store } from '../src/store/index.js';
-import { PipelineApiClient } from '../src/upstream/client.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { EnvelopeSchema, type Notice, NoticeSchema } from '../src/upstream/schemas.js';
 import { wireNotice } from './fixtures.js';
@@ -138,57 +131,4 @@ export async function ingestBench(): Promise<Record<string, number>> {
     ratio: Math.round((rate / limit) * 100) / 100,
     peak_rss_mb: peakRssMb,
   };
-}
-
-/** Starts `pipewatch simulate` in a child process and resolves with its base URL. */
-async function simulatorProcess(): Promise<{ url: string; stop(): void }> {
-  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', main, 'simulate', '--port', '0', '--seed', '1'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, LOG_LEVEL: 'silent' },
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
-/** Steady-state figures. */
-export async function steadyStateBench(): Promise<Record<string, number>> {
-  const sim = await simulatorProcess();
-  const store = freshStore();
-  const client = new PipelineApiClient({
-    baseUrl: sim.url,
-    user: 'pipewatch',
-    key: 'sim-premium-key',
-    rateLimit: { minTimeMs: 0 },
-  });
-  const deps = { client, store, clock: systemClock, logger: silentLogger };
-  const options = { ...noticeSyncDefaults, maxAlertAgeMs: 86_400_000 };
-  try {
-    await syncNotices(deps, options);
-    await syncNotices(deps, options);
-    const cpu = process.cpuUsage();
-    const result = await syncNotices(deps, options);
-    const used = process.cpuUsage(cpu);
-    if (result.new + result.updated !== 0) throw new Error('steady state saw changes');
-    return {
-      requests: result.requests,
-      cpu_ms: Math.round(((used.user + used.system) / 1000) * 10) / 10,
-    };
-  } finally {
-    await client.close();
-    store.close();
-    sim.stop();
-  }
 }

@@ -10,14 +10,16 @@ import { chatAckBench } from './chat-ack.js';
 import { cliBench } from './cli.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
+import { detectionBench } from './detection.js';
 import { emailBench } from './email.js';
 import { idleCpuBench } from './idle-cpu.js';
 import { idleRssBench } from './idle-rss.js';
-import { ingestBench, steadyStateBench } from './ingest.js';
+import { ingestBench } from './ingest.js';
 import { latencyBench } from './latency.js';
 import { pacingBench } from './pacing.js';
 import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
+import { steadyStateBench } from './steady-state.js';
 
 type Figures = Record<string, number | string>;
 const BENCHES: Record<string, () => Promise<Figures>> = {
@@ -29,6 +31,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   regex: regexBench,
   email: emailBench,
   latency: latencyBench,
+  detection: detectionBench,
   pacing: pacingBench,
   demo: demoBench,
   chat_ack: chatAckBench,

@@ -29,6 +29,7 @@ interface SimulateOptions {
   seed: number;
   speed: number;
   noticesPerHour: number;
+  refreshEvery: number;
   control?: boolean;
   urlStyle: 'absolute' | 'path';
 }
@@ -58,6 +59,12 @@ export function simulateCommand(ctx: CliContext): Command {
       positive,
       simulatorDefaults.noticesPerHour,
     )
+    .option(
+      '--refresh-every <seconds>',
+      'with --live, publish new notices in refreshes this many seconds apart (60: an enterprise account; 0: at once)',
+      integer(0, 86_400),
+      simulatorDefaults.refreshEveryMs / 1000,
+    )
     .option('--control', 'enable the /_control API (add notices, publish cycles, inject faults)')
     .addOption(
       new Option('--url-style <style>', 'form of the pagination URLs')
@@ -73,6 +80,7 @@ export function simulateCommand(ctx: CliContext): Command {
         seed: opts.seed,
         speed: opts.speed,
         noticesPerHour: opts.noticesPerHour,
+        refreshEveryMs: opts.refreshEvery * 1000,
         control: Boolean(opts.control),
         urlStyle: opts.urlStyle,
         clock: ctx.clock,

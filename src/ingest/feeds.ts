@@ -17,6 +17,7 @@ import {
 import { CAPACITY_FEED, syncCapacity } from './capacity-sync.js';
 import type { IngestDeps } from './events.js';
 import { assessHealth, type FeedsHealth } from './health.js';
+import { NoticePollPlanner } from './notice-schedule.js';
 import {
   NOTICES_FEED,
   type NoticeSyncOptions,
@@ -99,7 +100,12 @@ export function buildFeeds(
         : `capacity plan: ${lines.length} pipeline${lines.length === 1 ? '' : 's'}, about ${cost} requests an hour: ${lines.join('; ')}`,
     );
   };
-  return feedSchedule(settings).map((f) => ({ ...f, run: work[f.name]! }));
+  const noticePolls = new NoticePollPlanner(deps, settings.noticesIntervalMs);
+  return feedSchedule(settings).map((f) =>
+    f.name === NOTICES_FEED
+      ? { ...f, run: work[f.name]!, nextDelayMs: (now: Date) => noticePolls.nextDelayMs(now) }
+      : { ...f, run: work[f.name]! },
+  );
 }
 
 /** The capacity plan as `/status` and `pipewatch status --json` show it. */

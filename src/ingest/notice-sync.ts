@@ -17,10 +17,16 @@ export interface NoticeSyncOptions {
   baselinePages: number;
   /** …and stops after a page whose newest notice is older than this. */
   baselineMaxAgeMs: number;
-  /** A regular sync reads at least this many pages, for notices posted late with an older date. */
+  /** A regular sync reads at least this many pages. */
   minPages: number;
-  /** Every this many syncs, read `deepScanPages` pages instead of `minPages`. */
-  deepScanEvery: number;
+  /**
+   * A pipeline may post a notice with a `posted_at` this much older than when the API
+   * shows it, so it can land below notices already stored: a regular sync reads on while
+   * a page reaches back past its previous sync less this window.
+   */
+  latePostingWindowMs: number;
+  /** At least this long after the last deep scan, a sync reads `deepScanPages` pages, for longer lags and edits of older notices. */
+  deepScanEveryMs: number;
   deepScanPages: number;
   /** No regular sync reads more pages than this. */
   maxPages: number;
@@ -32,7 +38,8 @@ export const noticeSyncDefaults = {
   baselinePages: 10,
   baselineMaxAgeMs: 7 * 86_400_000,
   minPages: 1,
-  deepScanEvery: 6,
+  latePostingWindowMs: 45 * 60_000,
+  deepScanEveryMs: 6 * 3_600_000,
   deepScanPages: 10,
   maxPages: 100,
 } as const satisfies Omit<NoticeSyncOptions, 'maxAlertAgeMs'>;
@@ -62,6 +69,10 @@ interface Cursor {
   /** Newest `service_created_at` (else `posted_at`) the baseline saw. */
   baselineHorizon?: UtcIso;
   syncs?: number;
+  /** When the last successful sync started: what it saw is stored. */
+  lastSyncAt?: UtcIso;
+  /** When the last deep scan (or the baseline) started. */
+  lastDeepScanAt?: UtcIso;
   /** Pages the last walk over all pipelines needed; decides whether per-pipeline walks are cheaper. */
   lastAllPages?: number;
   /**
@@ -142,9 +153,18 @@ export async function syncNotices(
     wanted.length > 0 &&
     wanted.length * options.minPages < (cursor.lastAllPages ?? Number.POSITIVE_INFINITY);
   const scopes: Array<string | undefined> = perPipeline ? [...wanted] : [undefined];
-  const scheduledDepth =
-    syncNumber % options.deepScanEvery === 0 ? options.deepScanPages : options.minPages;
+  const startedAt = clock.now();
+  const deep =
+    !baseline &&
+    (cursor.lastDeepScanAt === undefined ||
+      startedAt.getTime() - Date.parse(cursor.lastDeepScanAt) >= options.deepScanEveryMs);
+  const scheduledDepth = deep ? options.deepScanPages : options.minPages;
   const minPages = baseline ? 1 : Math.max(scheduledDepth, cursor.resumeDepth ?? 0);
+  // A notice the API showed after the previous sync was posted at most the window before it.
+  const lateCutoff =
+    cursor.lastSyncAt === undefined
+      ? undefined
+      : toUtcIso(new Date(Date.parse(cursor.lastSyncAt) - options.latePostingWindowMs));
   const maxPages = baseline ? options.baselinePages : Math.max(options.maxPages, minPages);
 
   const result: NoticeSyncResult = {
@@ -199,7 +219,14 @@ export async function syncNotices(
           }
           continue;
         }
-        if (outcome.counts.new + outcome.counts.updated === 0 && pagesInScope >= minPages) {
+        // With the previous sync known, the window decides: a page reaching back no further
+        // than it leaves only notices posted earlier below, which the deep scan reads.
+        // Without it, a page with nothing new ends the walk.
+        const done =
+          lateCutoff === undefined
+            ? outcome.counts.new + outcome.counts.updated === 0
+            : oldestPosted(page.data) < lateCutoff;
+        if (done && pagesInScope >= minPages) {
           result.end = 'caught-up';
           break;
         }
@@ -226,6 +253,8 @@ export async function syncNotices(
   store.syncState.setCursor(NOTICES_FEED, {
     ...rest,
     syncs: syncNumber,
+    lastSyncAt: toUtcIso(startedAt),
+    ...(baseline || deep ? { lastDeepScanAt: toUtcIso(startedAt) } : {}),
     ...(baseline
       ? { baselineDoneAt: toUtcIso(clock.now()), ...(horizon ? { baselineHorizon: horizon } : {}) }
       : {}),
@@ -243,4 +272,12 @@ export async function syncNotices(
       : `notices: ${result.new} new, ${result.updated} updated, ${result.unchanged} unchanged over ${result.pages} pages`,
   );
   return result;
+}
+
+/** The oldest `posted_at` of a page; `''` (older than any instant) when none has one. */
+function oldestPosted(notices: readonly Notice[]): string {
+  let oldest: string | undefined;
+  for (const n of notices)
+    if (n.posted_at && (oldest === undefined || n.posted_at < oldest)) oldest = n.posted_at;
+  return oldest ?? '';
 }

@@ -21,6 +21,12 @@ export interface Feed {
   intervalMs: number;
   /** Does one sync; throws on failure. */
   run(signal: AbortSignal): Promise<unknown>;
+  /**
+   * After a successful run at `now`, how long to wait before the next (capped at the
+   * interval), for a feed that knows when new data will come; undefined: the interval
+   * with jitter.
+   */
+  nextDelayMs?(now: Date): number | undefined;
 }
 
 /** How one run ended. */
@@ -100,7 +106,7 @@ export class Scheduler {
           metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
           this.failures.delete(feed.name);
           this.unrecordedRuns.delete(feed.name);
-          return { feed: feed.name, ok: true, nextDelayMs: this.jittered(feed.intervalMs) };
+          return { feed: feed.name, ok: true, nextDelayMs: this.afterSuccess(feed, at) };
         }
       } else {
         const failure = { message: error.message, code: codeOf(error) };
@@ -213,6 +219,21 @@ export class Scheduler {
         return;
       }
     }
+  }
+
+  /** The feed's chosen delay, never longer than its interval; else the interval with jitter. */
+  private afterSuccess(feed: Feed, at: Date): number {
+    let chosen: number | undefined;
+    try {
+      chosen = feed.nextDelayMs?.(at);
+    } catch (error) {
+      this.deps.logger.warn(
+        { feed: feed.name, err: error },
+        `${feed.name}: could not choose the next run's time (${asError(error).message}); using the interval`,
+      );
+    }
+    if (chosen === undefined || !Number.isFinite(chosen)) return this.jittered(feed.intervalMs);
+    return Math.min(Math.max(0, Math.round(chosen)), feed.intervalMs);
   }
 
   private jittered(ms: number): number {

@@ -13,6 +13,7 @@ import { baseSubject } from './notice-text.js';
 import { initialTiming, supersedeTiming } from './notice-timing.js';
 import { PIPELINES, type SimPipeline } from './pipelines.js';
 import { Random } from './random.js';
+import { RefreshSchedule } from './refresh.js';
 import { DAY, formatDateTime, HOUR } from './sim-time.js';
 
 /** What the generator needs from the simulator options. */
@@ -21,6 +22,8 @@ export interface GeneratorOptions {
   startAt: Date;
   historyDays: number;
   noticesPerHour: number;
+  /** Live events are published at the next refresh of this period; 0: at once. */
+  refreshEveryMs: number;
 }
 
 const CHAIN_LIFETIME = 12 * DAY;
@@ -40,6 +43,9 @@ export class NoticeGenerator {
   private readonly liveRng: Random;
   private readonly manualRng: Random;
   private nextLiveAt: number;
+  private readonly refreshes: RefreshSchedule;
+  /** When what is being written becomes visible in the service; null: when it happens. */
+  private publishAt: number | null = null;
 
   constructor(
     private readonly store: NoticeStore,
@@ -49,6 +55,7 @@ export class NoticeGenerator {
     this.liveRng = Random.of(opts.seed, start, 'live');
     this.manualRng = Random.of(opts.seed, start, 'manual');
     this.nextLiveAt = this.afterGap(start);
+    this.refreshes = new RefreshSchedule(opts.seed, opts.refreshEveryMs);
   }
 
   /**
@@ -111,11 +118,24 @@ export class NoticeGenerator {
     }
   }
 
-  /** Applies every live event due up to simulated `now`, in time order. */
+  /**
+   * Applies every live event whose refresh has come by simulated `now`, in time order.
+   * An event happens at its own instant (the posting time derives from it) but the
+   * service shows it, and dates its `service_created_at`/`service_updated_at`, from the
+   * first refresh at or after it.
+   */
   advanceTo(now: number): void {
-    while (this.nextLiveAt <= now) {
+    for (;;) {
       const at = this.nextLiveAt;
-      this.event(this.liveRng.pick(PIPELINES), at, this.liveRng, 0.02);
+      if (!Number.isFinite(at)) return;
+      const visible = this.refreshes.visibleAt(at);
+      if (visible > now) return;
+      this.publishAt = visible;
+      try {
+        this.event(this.liveRng.pick(PIPELINES), at, this.liveRng, 0.02);
+      } finally {
+        this.publishAt = null;
+      }
       this.nextLiveAt = this.afterGap(at);
     }
   }
@@ -194,8 +214,12 @@ export class NoticeGenerator {
 
   private updateInPlace(chain: Chain, at: number, rng: Random): void {
     const notice = this.store.get(chain.lastNoticeId);
-    if (!notice || notice.service_updated_at >= formatDateTime(at)) return;
-    this.store.update(notice.id, chainUpdate(chain, notice, at, rng));
+    const served = formatDateTime(this.publishAt ?? at);
+    if (!notice || notice.service_updated_at >= served) return;
+    this.store.update(notice.id, {
+      ...chainUpdate(chain, notice, at, rng),
+      service_updated_at: served,
+    });
   }
 
   private write(
@@ -207,6 +231,10 @@ export class NoticeGenerator {
   ): StoredNotice {
     const identifier = this.identifiers.next(chain.pipeline, at);
     const fields = chainNotice(chain, phase, at, rng, identifier, body);
+    if (this.publishAt !== null) {
+      fields.service_created_at = formatDateTime(this.publishAt);
+      fields.service_updated_at = fields.service_created_at;
+    }
     const stored = this.store.insert(chain.pipeline.id, fields);
     chain.lastIdentifier = identifier;
     chain.lastNoticeId = stored.id;

@@ -20,6 +20,11 @@ export interface SimulatorOptions {
   speed: number;
   /** Live mode: mean notice events per simulated hour. */
   noticesPerHour: number;
+  /**
+   * Live mode: the service publishes new notices and updates in refreshes this far apart
+   * (each a little late, by a seeded jitter); 0 publishes each the instant it happens.
+   */
+  refreshEveryMs: number;
   /** Notices per page for premium users (the demo account always gets 5). */
   perPage: number;
   /** Form of meta.pagination url_* values. */
@@ -40,6 +45,8 @@ export interface SimulatorOptions {
   };
 }
 
+const DAY_MS = 86_400_000;
+
 /** The defaults of every option that has one. */
 export const simulatorDefaults: Readonly<Omit<SimulatorOptions, 'clock' | 'startAt' | 'logger'>> =
   Object.freeze({
@@ -47,6 +54,7 @@ export const simulatorDefaults: Readonly<Omit<SimulatorOptions, 'clock' | 'start
     live: false,
     speed: 1,
     noticesPerHour: 6,
+    refreshEveryMs: 600_000,
     perPage: 20,
     urlStyle: 'absolute' as const,
     users: [
@@ -74,6 +82,12 @@ export function resolveOptions(input: Partial<SimulatorOptions> = {}): Simulator
   if (!Number.isSafeInteger(opts.seed)) problems.push('seed must be an integer');
   if (!(opts.speed >= 0) || !Number.isFinite(opts.speed)) problems.push('speed must be >= 0');
   if (!(opts.noticesPerHour >= 0)) problems.push('noticesPerHour must be >= 0');
+  if (
+    !Number.isInteger(opts.refreshEveryMs) ||
+    opts.refreshEveryMs < 0 ||
+    opts.refreshEveryMs > DAY_MS
+  )
+    problems.push('refreshEveryMs must be a whole number of ms from 0 to a day');
   if (!Number.isInteger(opts.perPage) || opts.perPage < 1) problems.push('perPage must be >= 1');
   if (!Number.isInteger(opts.historyDays) || opts.historyDays < 0 || opts.historyDays > 366) {
     problems.push('historyDays must be an integer from 0 to 366');

@@ -127,7 +127,7 @@ describe('notice sync', () => {
     const result = await sync();
     expect(h.events.notices.map((e) => [e.change, e.notice.id])).toEqual([['new', added.id]]);
     expect(h.events.notices[0]!.tooOld).toBe(false);
-    expect(result.requests).toBe(2);
+    expect(result.requests).toBe(1);
     const quiet = await sync();
     expect(quiet.new + quiet.updated).toBe(0);
     expect(quiet.requests).toBe(1);
@@ -212,7 +212,7 @@ describe('notice sync', () => {
       subject: 'late posting',
       posted_at: recentPost(3 * 24 * 60),
     });
-    await sync({ deepScanEvery: 1, deepScanPages: 100 });
+    await sync({ deepScanEveryMs: 0, deepScanPages: 100 });
     const event = h.events.notices.find((e) => e.notice.id === old.id);
     expect(event?.tooOld).toBe(true);
   });

@@ -9,6 +9,7 @@ const generate = (seed: number, useCache: boolean) => {
     startAt: new Date('2026-03-09T12:00:00Z'),
     historyDays: 20,
     noticesPerHour: 6,
+    refreshEveryMs: 600_000,
   };
   const generator = new NoticeGenerator(store, opts);
   generator.generateHistory(useCache);
