@@ -118,6 +118,7 @@ function migrate(db: Db, migrations: readonly Migration[], path: string): void {
     if (migration.version <= current) continue;
     db.transaction(() => {
       db.exec(migration.sql);
+      migration.run?.(db);
       db.pragma(`user_version = ${migration.version}`);
     })();
   }

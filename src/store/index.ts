@@ -59,7 +59,7 @@ export class Store {
     this.capacity = new CapacityStore(db);
     this.syncState = new SyncStateStore(db);
     this.catalog = new CatalogStore(db);
-    this.outbox = new OutboxStore(db);
+    this.outbox = new OutboxStore(db, this.notices);
     this.audit = new AuditStore(db);
     this.threads = new ThreadStore(db);
     this.reminders = new ReminderStore(db);
