@@ -22,6 +22,7 @@ import { NoticeStore } from './notices.js';
 import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
 import { ReminderStore } from './reminders.js';
+import { RetentionStore } from './retention.js';
 import { SilenceStore } from './silences.js';
 import { SubscriptionStore } from './subscriptions.js';
 import { SyncStateStore } from './sync-state.js';
@@ -52,6 +53,7 @@ export class Store {
   readonly acks: AckStore;
   readonly keys: KeyStore;
   readonly interactions: InteractionStore;
+  readonly retention: RetentionStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -69,6 +71,7 @@ export class Store {
     this.acks = new AckStore(db);
     this.keys = new KeyStore(db);
     this.interactions = new InteractionStore(db);
+    this.retention = new RetentionStore(db);
   }
 
   /**
