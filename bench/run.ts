@@ -18,6 +18,7 @@ import { latencyBench } from './latency.js';
 import { pacingBench } from './pacing.js';
 import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
+import { storageBench } from './storage.js';
 
 type Figures = Record<string, number | string>;
 const BENCHES: Record<string, () => Promise<Figures>> = {
@@ -35,6 +36,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   idle_rss: idleRssBench,
   cli: cliBench,
   idle: idleCpuBench,
+  storage: storageBench,
 };
 
 const self = fileURLToPath(import.meta.url);
