@@ -83,8 +83,10 @@ export function openDatabase(
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
-    migrate(db, migrations, path);
+    const migrated = migrate(db, migrations, path);
     if (rewrite) vacuumOnce(db, path, options.info ?? warn, warn);
+    // A migration that rewrote rows (8) leaves their old pages free: give them back.
+    else if (migrated) db.pragma('incremental_vacuum');
   } catch (error) {
     db.close();
     throw error;
@@ -152,7 +154,8 @@ function vacuumOnce(
   }
 }
 
-function migrate(db: Db, migrations: readonly Migration[], path: string): void {
+/** Brings the schema up to date; whether any migration ran. */
+function migrate(db: Db, migrations: readonly Migration[], path: string): boolean {
   const latest = migrations.at(-1)?.version ?? 0;
   const current = schemaVersion(db);
   if (current > latest) {
@@ -160,12 +163,15 @@ function migrate(db: Db, migrations: readonly Migration[], path: string): void {
       `${path} has schema version ${current}, newer than this pipewatch understands (${latest}); upgrade pipewatch or use another PIPEWATCH_DATA_DIR`,
     );
   }
+  let ran = false;
   for (const migration of migrations) {
     if (migration.version <= current) continue;
+    ran = true;
     db.transaction(() => {
       db.exec(migration.sql);
       migration.run?.(db);
       db.pragma(`user_version = ${migration.version}`);
     })();
   }
+  return ran;
 }
