@@ -20,6 +20,7 @@ import { pacingBench } from './pacing.js';
 import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
 import { steadyStateBench } from './steady-state.js';
+import { storageBench } from './storage.js';
 
 type Figures = Record<string, number | string>;
 const BENCHES: Record<string, () => Promise<Figures>> = {
@@ -38,6 +39,7 @@ const BENCHES: Record<string, () => Promise<Figures>> = {
   idle_rss: idleRssBench,
   cli: cliBench,
   idle: idleCpuBench,
+  storage: storageBench,
 };
 
 const self = fileURLToPath(import.meta.url);

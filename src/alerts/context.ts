@@ -53,7 +53,9 @@ export interface EnqueueOutcome {
 
 /**
  * Queues one payload to each target, or holds it back where a silence in force matches
- * the target; each (rule, subject, target) is decided once, ever.
+ * the target; each (rule, subject, target) is decided once, ever. A payload about a
+ * notice gives `noticeVersion`, the version its `notice` is: the row names that version
+ * instead of copying the notice, which the store gives back when the row is read.
  */
 export function enqueueAll(
   ctx: DecisionContext,
@@ -61,7 +63,12 @@ export function enqueueAll(
   subject: string,
   targets: readonly Target[],
   payload: AlertPayload,
+  noticeVersion?: number,
 ): EnqueueOutcome {
+  const ref =
+    payload.notice && noticeVersion !== undefined
+      ? { id: payload.notice.id, version: noticeVersion }
+      : undefined;
   const out: EnqueueOutcome = { sent: [], duplicate: [], muted: [] };
   let json: string | undefined;
   for (const target of targets) {
@@ -82,9 +89,11 @@ export function enqueueAll(
       else out.duplicate.push(targetLabel(target));
       continue;
     }
-    json ??= JSON.stringify(payload);
+    // The key stays where it was, so the payload reads back in the same order.
+    json ??= JSON.stringify(ref ? { ...payload, notice: null } : payload);
     const fresh =
-      !ctx.store.silences.isHeld(key) && ctx.store.outbox.enqueue(key, rule, target, json, ctx.now);
+      !ctx.store.silences.isHeld(key) &&
+      ctx.store.outbox.enqueue(key, rule, target, json, ctx.now, ref);
     (fresh ? out.sent : out.duplicate).push(targetLabel(target));
   }
   return out;

@@ -66,15 +66,22 @@ export function decideNotices(
           continue;
         }
         const key = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
-        const outcome = enqueueAll(ctx, r.name, key, r.notify, {
-          version: 1,
-          kind: 'notice',
-          state: e.change,
-          rule: r.name,
-          ...whereOf(),
-          notice: n,
-          ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
-        });
+        const outcome = enqueueAll(
+          ctx,
+          r.name,
+          key,
+          r.notify,
+          {
+            version: 1,
+            kind: 'notice',
+            state: e.change,
+            rule: r.name,
+            ...whereOf(),
+            notice: n,
+            ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
+          },
+          e.version,
+        );
         alerts += outcome.sent.length;
         if (outcome.sent.length > 0)
           audit(r.name, 'alert', `matched; to ${outcome.sent.join(', ')}`);

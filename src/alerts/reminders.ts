@@ -226,6 +226,7 @@ export function sendDueReminders(
         notice,
         deadline: { field: r.field, at: r.deadline_at, before, ...(late ? { late: true } : {}) },
       },
+      notice.version,
     );
     const to = [...outcome.sent, ...outcome.duplicate];
     // Decided either way; one that every target's silence held back says so, not "sent".

@@ -43,6 +43,8 @@ export interface Config {
   capacityPipelines: string[];
   baselinePages: number;
   baselineAgeMs: number;
+  /** How long stored history is kept (`retention.ts`); 0: for ever. */
+  retentionMs: number;
   httpPort: number;
   /** Address the HTTP port listens on; loopback unless set. */
   httpHost: string;
@@ -198,6 +200,7 @@ export function loadConfig(
     capacityPipelines: read('capacityPipelines') ?? [],
     baselinePages: read('baselinePages'),
     baselineAgeMs: read('baselineAge'),
+    retentionMs: read('retention'),
     httpPort: read('httpPort'),
     httpHost: read('httpHost'),
     statusToken: read('statusToken'),

@@ -35,6 +35,25 @@ export function duration(minMs: number) {
   });
 }
 
+/**
+ * A duration of at least `minMs`, or `off` (also `0`): keep for ever, returned as 0.
+ * `0` reads as "no limit" because a limit of nothing kept is never what is meant.
+ */
+export function durationOrOff(minMs: number) {
+  const limited = duration(minMs);
+  return z.string().transform((v, ctx) => {
+    const text = v.trim().toLowerCase();
+    if (text === 'off' || text === '0') return 0;
+    const parsed = limited.safeParse(v);
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${parsed.error.issues[0]?.message ?? 'is not a duration'}, nor off`,
+    });
+    return z.NEVER;
+  });
+}
+
 /** A size from `min` to `max` bytes (`20MB`, `512KB`), returned in bytes. */
 export function byteSize(min: number, max: number) {
   return z.string().transform((v, ctx) => {

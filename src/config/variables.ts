@@ -14,6 +14,7 @@ import {
   byteSize,
   chatUserList,
   duration,
+  durationOrOff,
   integer,
   listenHost,
   positiveNumber,
@@ -151,6 +152,15 @@ export const VARIABLES = {
     example: '7d',
     secret: false,
     description: 'the first sync stops at a page whose newest notice is older than this',
+  }),
+  retention: variable({
+    name: 'PIPEWATCH_RETENTION',
+    default: '180d',
+    parse: durationOrOff(86_400_000),
+    example: '180d',
+    secret: false,
+    description:
+      "a daily job prunes the text of notices not seen for this long (ids, dates and hashes stay, so nothing alerts twice), and delivered alerts, history, audit, capacity and silences' held alerts older than it; at least `1d`; `off`: keep everything",
   }),
   httpPort: variable({
     name: 'PIPEWATCH_HTTP_PORT',

@@ -25,6 +25,7 @@ import {
   syncNotices,
 } from './notice-sync.js';
 import { CATALOG_FEED, PIPELINES_FEED, syncCatalog, syncPipelines } from './reference-sync.js';
+import { pruneOld, RETENTION_FEED, RETENTION_INTERVAL_MS } from './retention.js';
 import type { Feed } from './scheduler.js';
 
 export { CAPACITY_FEED };
@@ -43,7 +44,7 @@ export type FeedSettings = Pick<
   | 'capacityPipelines'
   | 'baselinePages'
   | 'baselineAgeMs'
-> & { pipelinesIntervalMs?: number; catalogIntervalMs?: number };
+> & { pipelinesIntervalMs?: number; catalogIntervalMs?: number; retentionMs?: number };
 
 /** The feeds' names and intervals; `run --once` runs them in this order, the daemon side by side. */
 export function feedSchedule(settings: FeedSettings): Array<{ name: string; intervalMs: number }> {
@@ -101,11 +102,19 @@ export function buildFeeds(
     );
   };
   const noticePolls = new NoticePollPlanner(deps, settings.noticesIntervalMs);
-  return feedSchedule(settings).map((f) =>
+  const feeds: Feed[] = feedSchedule(settings).map((f) =>
     f.name === NOTICES_FEED
       ? { ...f, run: work[f.name]!, nextDelayMs: (now: Date) => noticePolls.nextDelayMs(now) }
       : { ...f, run: work[f.name]! },
   );
+  const retentionMs = settings.retentionMs ?? 0;
+  if (retentionMs > 0)
+    feeds.push({
+      name: RETENTION_FEED,
+      intervalMs: RETENTION_INTERVAL_MS,
+      run: () => pruneOld(deps, retentionMs),
+    });
+  return feeds;
 }
 
 /** The capacity plan as `/status` and `pipewatch status --json` show it. */

@@ -52,6 +52,11 @@ export class DatabaseError extends Error {
 export interface OpenOptions {
   /** Receives permission warnings (a data directory open to others); default: none. */
   warn?: PermissionWarning;
+  /**
+   * Hears of the one-time rewrite of a file made before incremental vacuum (which may
+   * take a while on a large file); default: `warn`.
+   */
+  info?: (message: string) => void;
 }
 
 /**
@@ -71,12 +76,17 @@ export function openDatabase(
   }
   const db = new Database(path);
   try {
+    // First: on a new file, turning WAL on writes the header that fixes auto_vacuum.
+    const rewrite = useIncrementalVacuum(db);
     db.pragma('journal_mode = WAL');
     if (onDisk) restrictSideFiles(path, warn);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
-    migrate(db, migrations, path);
+    const migrated = migrate(db, migrations, path);
+    if (rewrite) vacuumOnce(db, path, options.info ?? warn, warn);
+    // A migration that rewrote rows (8) leaves their old pages free: give them back.
+    else if (migrated) db.pragma('incremental_vacuum');
   } catch (error) {
     db.close();
     throw error;
@@ -106,7 +116,46 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function migrate(db: Db, migrations: readonly Migration[], path: string): void {
+const INCREMENTAL = 2;
+
+/**
+ * Puts the database in `auto_vacuum = INCREMENTAL`, so that pruning can give space back
+ * (`retention.ts`). A new file takes it at once, before any table exists; one with
+ * tables takes it only through a VACUUM: true then.
+ */
+function useIncrementalVacuum(db: Db): boolean {
+  if (db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return false;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  const tables = db
+    .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'")
+    .get() as { n: number };
+  return tables.n > 0;
+}
+
+/**
+ * The one VACUUM that rewrites an existing file for incremental vacuum, outside any
+ * transaction. A file busy in another process is left as it is, to try at the next open.
+ */
+function vacuumOnce(
+  db: Db,
+  path: string,
+  info: (message: string) => void,
+  warn: (message: string) => void,
+): void {
+  const started = performance.now();
+  info(`rewriting ${path} once for incremental vacuum (VACUUM)`);
+  try {
+    db.exec('VACUUM');
+    info(`rewrote ${path} in ${Math.round(performance.now() - started)} ms`);
+  } catch (error) {
+    warn(
+      `could not rewrite ${path} for incremental vacuum, will try at the next start: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** Brings the schema up to date; whether any migration ran. */
+function migrate(db: Db, migrations: readonly Migration[], path: string): boolean {
   const latest = migrations.at(-1)?.version ?? 0;
   const current = schemaVersion(db);
   if (current > latest) {
@@ -114,11 +163,15 @@ function migrate(db: Db, migrations: readonly Migration[], path: string): void {
       `${path} has schema version ${current}, newer than this pipewatch understands (${latest}); upgrade pipewatch or use another PIPEWATCH_DATA_DIR`,
     );
   }
+  let ran = false;
   for (const migration of migrations) {
     if (migration.version <= current) continue;
+    ran = true;
     db.transaction(() => {
       db.exec(migration.sql);
+      migration.run?.(db);
       db.pragma(`user_version = ${migration.version}`);
     })();
   }
+  return ran;
 }

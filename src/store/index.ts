@@ -22,6 +22,7 @@ import { NoticeStore } from './notices.js';
 import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
 import { ReminderStore } from './reminders.js';
+import { RetentionStore } from './retention.js';
 import { SilenceStore } from './silences.js';
 import { SubscriptionStore } from './subscriptions.js';
 import { SyncStateStore } from './sync-state.js';
@@ -52,6 +53,7 @@ export class Store {
   readonly acks: AckStore;
   readonly keys: KeyStore;
   readonly interactions: InteractionStore;
+  readonly retention: RetentionStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -59,7 +61,7 @@ export class Store {
     this.capacity = new CapacityStore(db);
     this.syncState = new SyncStateStore(db);
     this.catalog = new CatalogStore(db);
-    this.outbox = new OutboxStore(db);
+    this.outbox = new OutboxStore(db, this.notices);
     this.audit = new AuditStore(db);
     this.threads = new ThreadStore(db);
     this.reminders = new ReminderStore(db);
@@ -69,6 +71,7 @@ export class Store {
     this.acks = new AckStore(db);
     this.keys = new KeyStore(db);
     this.interactions = new InteractionStore(db);
+    this.retention = new RetentionStore(db);
   }
 
   /**

@@ -4,11 +4,16 @@
  * boundary. Add a migration at the end; never edit one that has shipped.
  */
 
+import type { Db } from './database.js';
+import { convertNoticeTexts } from './notice-texts-migration.js';
+
 /** One step of the schema. */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Rewrites existing rows after `sql`, in the same transaction, where SQL alone cannot. */
+  run?: (db: Db) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -309,5 +314,23 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX interactions_at ON interactions (at);
     `,
+  },
+  {
+    version: 8,
+    name: 'notice texts in one compressed body; outbox rows name the notice version; retention',
+    sql: `
+      -- The three text forms, compressed together (notice-body.ts); the old columns stay,
+      -- empty. A pruned notice has no body and says when it was pruned.
+      ALTER TABLE notices ADD COLUMN body BLOB;
+      ALTER TABLE notices ADD COLUMN pruned_at TEXT;
+      -- The previous texts of a version whose texts changed, compressed the same way.
+      ALTER TABLE notice_history ADD COLUMN body BLOB;
+      -- The notice version an alert is about: its payload no longer copies the notice,
+      -- which is read back from notices and notice_history.
+      ALTER TABLE outbox ADD COLUMN notice_id INTEGER;
+      ALTER TABLE outbox ADD COLUMN notice_version INTEGER;
+      CREATE INDEX outbox_notice ON outbox (notice_id) WHERE notice_id IS NOT NULL;
+    `,
+    run: convertNoticeTexts,
   },
 ];

@@ -3,11 +3,17 @@
  * notice, a content hash, a version count and the history of its changes. `upsert`
  * decides whether what the API sent is new, an update or nothing new; that decision is
  * what the rest of pipewatch acts on.
+ *
+ * The three text forms live in one compressed `body` (see `notice-body.ts`); the
+ * `notice`, `html` and `mobile` columns of the schema stay, empty. The history keeps, for
+ * each past version, only the previous values of the fields that changed (texts as a
+ * body), so any version is the current row with the later changes undone.
  */
 import { createHash } from 'node:crypto';
 import type { UtcIso } from '../lib/time.js';
 import type { Notice } from '../upstream/schemas.js';
 import { type Db, statement } from './database.js';
+import { decodeBody, encodeBody, TEXT_FIELDS } from './notice-body.js';
 
 /** What an upsert found. */
 export type NoticeChange = 'new' | 'updated' | 'unchanged';
@@ -21,6 +27,11 @@ export interface StoredNotice extends Notice {
   last_changed_at: UtcIso;
   /** First stored by the baseline sync; such a notice never alerts as new. */
   baseline: boolean;
+  /**
+   * When `PIPEWATCH_RETENTION` pruned its text; its texts then say so (`prunedText`) and
+   * every other field is kept. Null while the text is stored.
+   */
+  text_pruned_at?: UtcIso | null;
 }
 
 /** The result of storing one notice. */
@@ -64,6 +75,9 @@ const FIELDS = [
   'service_updated_at',
 ] as const satisfies readonly (keyof Notice)[];
 
+const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
+const COLUMNS = FIELDS.filter((f) => !TEXTS.has(f));
+
 /** The hash that tells one version of a notice from another: every field the API sent. */
 export function noticeHash(notice: Notice): string {
   const h = createHash('sha256');
@@ -74,16 +88,57 @@ export function noticeHash(notice: Notice): string {
   return h.digest('hex').slice(0, 32);
 }
 
-interface Row extends Omit<StoredNotice, 'baseline'> {
+/**
+ * What each text form of a pruned notice reads: that the text was pruned, when, and
+ * where the pipeline still shows it, so every place that shows a notice says so.
+ */
+export function prunedText(prunedAt: string, url: string): string {
+  const where = url ? `; the pipeline shows it at ${url}` : '';
+  return `[text pruned ${prunedAt.slice(0, 10)} by PIPEWATCH_RETENTION${where}]`;
+}
+
+interface Row extends Omit<StoredNotice, 'baseline' | 'text_pruned_at'> {
   baseline: number;
+  body: Uint8Array | null;
+  pruned_at: string | null;
+}
+
+function textsOf(row: Row) {
+  if (row.body) return decodeBody(row.body);
+  if (row.pruned_at) {
+    const text = prunedText(row.pruned_at, row.url);
+    return { notice: text, html: text, mobile: text };
+  }
+  // Written before texts moved into the body.
+  return { notice: row.notice, html: row.html, mobile: row.mobile };
 }
 
 function fromRow(row: Row): StoredNotice {
-  return { ...row, baseline: row.baseline === 1 };
+  const { body: _body, pruned_at, baseline, ...rest } = row;
+  return {
+    ...rest,
+    ...textsOf(row),
+    baseline: baseline === 1,
+    text_pruned_at: pruned_at as UtcIso | null,
+  };
 }
 
-function pick(row: Row | Notice): Notice {
+function pick(row: Notice): Notice {
   return Object.fromEntries(FIELDS.map((f) => [f, row[f]])) as unknown as Notice;
+}
+
+type HistoryRow = {
+  version: number;
+  changed_at: string;
+  changed_fields: string;
+  previous: string;
+  body: Uint8Array | null;
+};
+
+/** Undoes one change: `later` as it was before the change `h` records. */
+function undo(later: Notice, h: HistoryRow): Notice {
+  const before = { ...later, ...(JSON.parse(h.previous) as Partial<Notice>) };
+  return h.body ? { ...before, ...decodeBody(h.body) } : before;
 }
 
 /** Reads and writes the `notices` and `notice_history` tables. */
@@ -93,30 +148,35 @@ export class NoticeStore {
   private readonly insert;
   private readonly update;
   private readonly touch;
+  private readonly restore;
   private readonly insertHistory;
   private readonly selectOthersByIdentifier;
 
   constructor(private readonly db: Db) {
-    const columns = FIELDS.join(', ');
-    const params = FIELDS.map((f) => `@${f}`).join(', ');
-    this.selectMeta = db.prepare<[number], { content_hash: string; version: number }>(
-      'SELECT content_hash, version FROM notices WHERE id = ?',
-    );
+    const columns = COLUMNS.join(', ');
+    const params = COLUMNS.map((f) => `@${f}`).join(', ');
+    this.selectMeta = db.prepare<
+      [number],
+      { content_hash: string; version: number; pruned_at: string | null }
+    >('SELECT content_hash, version, pruned_at FROM notices WHERE id = ?');
     this.selectFull = db.prepare<[number], Row>('SELECT * FROM notices WHERE id = ?');
     this.insert = db.prepare(
-      `INSERT INTO notices (${columns}, content_hash, version, first_seen_at, last_seen_at, last_changed_at, baseline)
-       VALUES (${params}, @content_hash, 1, @seen_at, @seen_at, @seen_at, @baseline)`,
+      `INSERT INTO notices (${columns}, notice, html, mobile, body, content_hash, version, first_seen_at, last_seen_at, last_changed_at, baseline)
+       VALUES (${params}, '', '', '', @body, @content_hash, 1, @seen_at, @seen_at, @seen_at, @baseline)`,
     );
     this.update = db.prepare(
-      `UPDATE notices SET ${FIELDS.filter((f) => f !== 'id')
+      `UPDATE notices SET ${COLUMNS.filter((f) => f !== 'id')
         .map((f) => `${f} = @${f}`)
-        .join(', ')},
+        .join(', ')}, notice = '', html = '', mobile = '', body = @body, pruned_at = NULL,
          content_hash = @content_hash, version = version + 1, last_seen_at = @seen_at, last_changed_at = @seen_at
        WHERE id = @id`,
     );
     this.touch = db.prepare('UPDATE notices SET last_seen_at = ? WHERE id = ?');
+    this.restore = db.prepare(
+      'UPDATE notices SET body = ?, pruned_at = NULL, last_seen_at = ? WHERE id = ?',
+    );
     this.insertHistory = db.prepare(
-      'INSERT INTO notice_history (notice_id, version, changed_at, changed_fields, previous) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO notice_history (notice_id, version, changed_at, changed_fields, previous, body) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.selectOthersByIdentifier = db.prepare<[string, string, number], { id: number }>(
       'SELECT id FROM notices WHERE pipeline_slug = ? AND identifier = ? AND id != ?',
@@ -125,14 +185,16 @@ export class NoticeStore {
 
   /**
    * Stores a notice as the API sent it and classifies it. Call inside a transaction
-   * together with whatever acts on the result.
+   * together with whatever acts on the result. A pruned notice seen again unchanged gets
+   * its text back, and is still not new.
    */
   upsert(notice: Notice, seenAt: UtcIso, baseline: boolean): UpsertResult {
     const hash = noticeHash(notice);
     const known = this.selectMeta.get(notice.id);
     if (!known) {
       this.insert.run({
-        ...notice,
+        ...pickColumns(notice),
+        body: encodeBody(notice),
         content_hash: hash,
         seen_at: seenAt,
         baseline: baseline ? 1 : 0,
@@ -140,7 +202,8 @@ export class NoticeStore {
       return { change: 'new', version: 1, changedFields: [], previous: undefined };
     }
     if (known.content_hash === hash) {
-      this.touch.run(seenAt, notice.id);
+      if (known.pruned_at) this.restore.run(encodeBody(notice), seenAt, notice.id);
+      else this.touch.run(seenAt, notice.id);
       return {
         change: 'unchanged',
         version: known.version,
@@ -148,15 +211,28 @@ export class NoticeStore {
         previous: undefined,
       };
     }
-    const previous = pick(this.selectFull.get(notice.id)!);
-    const changedFields = FIELDS.filter((f) => previous[f] !== notice[f]);
-    this.update.run({ ...notice, content_hash: hash, seen_at: seenAt });
+    const previous = pick(this.get(notice.id)!);
+    // The texts of a pruned notice are not known: they count as changed, and no earlier
+    // text is kept for the version they belonged to.
+    const changedFields = FIELDS.filter(
+      (f) => previous[f] !== notice[f] || (known.pruned_at !== null && TEXTS.has(f)),
+    );
+    this.update.run({
+      ...pickColumns(notice),
+      body: encodeBody(notice),
+      content_hash: hash,
+      seen_at: seenAt,
+    });
+    const textChanged = !known.pruned_at && changedFields.some((f) => TEXTS.has(f));
     this.insertHistory.run(
       notice.id,
       known.version,
       seenAt,
       JSON.stringify(changedFields),
-      JSON.stringify(previous),
+      JSON.stringify(
+        Object.fromEntries(changedFields.filter((f) => !TEXTS.has(f)).map((f) => [f, previous[f]])),
+      ),
+      textChanged ? encodeBody(previous) : null,
     );
     return { change: 'updated', version: known.version + 1, changedFields, previous };
   }
@@ -168,6 +244,27 @@ export class NoticeStore {
   }
 
   /**
+   * The notice exactly as it was at `version`: the current row when that is its version,
+   * else the current row with the later changes undone from the history. When the
+   * history of that version was pruned, its texts say so (undefined: no such notice).
+   */
+  at(id: number, version: number): Notice | undefined {
+    const current = this.get(id);
+    if (!current) return undefined;
+    if (current.version === version) return pick(current);
+    const changes = statement<[number, number], HistoryRow>(
+      this.db,
+      `SELECT version, changed_at, changed_fields, previous, body FROM notice_history
+       WHERE notice_id = ? AND version >= ? ORDER BY version DESC`,
+    ).all(id, version);
+    if (changes.length !== current.version - version || changes.at(-1)?.version !== version) {
+      const text = prunedText(current.text_pruned_at ?? current.last_seen_at, current.url);
+      return pick({ ...current, notice: text, html: text, mobile: text });
+    }
+    return changes.reduce<Notice>((later, h) => undo(later, h), pick(current));
+  }
+
+  /**
    * The ids of a pipeline's other notices that carry `identifier` (the pipeline's own
    * notice number), so a notice can name the ones it supersedes.
    */
@@ -175,22 +272,26 @@ export class NoticeStore {
     return this.selectOthersByIdentifier.all(pipelineSlug, identifier, exceptId).map((r) => r.id);
   }
 
-  /** The versions a notice had before its current one, oldest first. */
+  /** The versions a notice had before its current one, oldest first, each whole. */
   history(id: number): NoticeVersion[] {
-    return statement<
-      [number],
-      { version: number; changed_at: string; changed_fields: string; previous: string }
-    >(
+    const current = this.get(id);
+    if (!current) return [];
+    const rows = statement<[number], HistoryRow>(
       this.db,
-      'SELECT version, changed_at, changed_fields, previous FROM notice_history WHERE notice_id = ? ORDER BY version',
-    )
-      .all(id)
-      .map((r) => ({
+      'SELECT version, changed_at, changed_fields, previous, body FROM notice_history WHERE notice_id = ? ORDER BY version DESC',
+    ).all(id);
+    const out: NoticeVersion[] = [];
+    let later = pick(current);
+    for (const r of rows) {
+      later = undo(later, r);
+      out.push({
         version: r.version,
         changed_at: r.changed_at,
         changed_fields: JSON.parse(r.changed_fields) as string[],
-        previous: JSON.parse(r.previous) as Notice,
-      }));
+        previous: later,
+      });
+    }
+    return out.reverse();
   }
 
   /** Number of stored notices. */
@@ -246,4 +347,8 @@ export class NoticeStore {
       .all(since)
       .map((r) => r.id);
   }
+}
+
+function pickColumns(notice: Notice): Record<string, unknown> {
+  return Object.fromEntries(COLUMNS.map((f) => [f, notice[f]]));
 }

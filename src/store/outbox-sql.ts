@@ -4,8 +4,9 @@
  * `migrations.ts`, in one place.
  */
 export const OUTBOX_SQL = {
-  insert: `INSERT INTO outbox (key, rule, target, target_json, payload, next_attempt_at, created_at)
-    VALUES (@key, @rule, @target, @target_json, @payload, @at, @at)
+  insert: `INSERT INTO outbox (key, rule, target, target_json, payload, next_attempt_at, created_at,
+      notice_id, notice_version)
+    VALUES (@key, @rule, @target, @target_json, @payload, @at, @at, @notice_id, @notice_version)
     ON CONFLICT (key) DO NOTHING`,
   due: `SELECT * FROM outbox
     WHERE status = 'pending' AND claimed_at IS NULL AND next_attempt_at <= ?

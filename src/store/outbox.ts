@@ -3,14 +3,19 @@
  * decision that caused it, keyed by the alert key so a decision can never be written
  * twice. Sending reads due rows from here; delivery is at-least-once.
  *
- * The store keeps each payload as JSON text and never looks inside it: what a payload is
- * belongs to the layer that writes them, which says so in `OutboxPayloads`.
+ * The store keeps each payload as JSON text and looks inside it for one thing only: a
+ * delivery about a notice names the notice version (`NoticeRef`) instead of carrying a
+ * copy of it, and gets that version back as its payload's `notice` when read, so a
+ * notice that fires many alerts is stored once. What a payload is otherwise belongs to
+ * the layer that writes them, which says so in `OutboxPayloads`.
  */
 
 import type { Target } from '../domain/targets.js';
 import { targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
+import type { Notice } from '../upstream/schemas.js';
 import { type Db, statement } from './database.js';
+import type { NoticeStore } from './notices.js';
 import { OUTBOX_SQL as SQL } from './outbox-sql.js';
 
 /**
@@ -74,19 +79,38 @@ export interface OutboxBacklog {
   last_error: string | null;
 }
 
+/** The notice version a delivery is about, stored in place of a copy of the notice. */
+export interface NoticeRef {
+  id: number;
+  version: number;
+}
+
 interface Row extends Omit<OutboxRow, 'target' | 'payload'> {
   target_json: string;
   payload: string;
+  notice_id: number | null;
+  notice_version: number | null;
 }
 
 type At = { at: string | null };
 
-function fromRow(r: Row): OutboxRow {
-  const { target_json, payload, ...rest } = r;
-  return {
-    ...rest,
-    target: JSON.parse(target_json) as Target,
-    payload: JSON.parse(payload) as OutboxPayload,
+/**
+ * Turns rows into deliveries, giving each that names a notice version that version as
+ * its payload's `notice`; each version is read once per batch of rows.
+ */
+function reader(notices: NoticeStore): (rows: Row[]) => OutboxRow[] {
+  return (rows) => {
+    const versions = new Map<string, Notice | undefined>();
+    return rows.map((r) => {
+      const { target_json, payload, notice_id, notice_version, ...rest } = r;
+      const parsed = JSON.parse(payload) as OutboxPayload;
+      if (notice_id !== null && notice_version !== null) {
+        const key = `${notice_id}:${notice_version}`;
+        if (!versions.has(key)) versions.set(key, notices.at(notice_id, notice_version));
+        (parsed as { notice?: Notice }).notice = versions.get(key);
+      }
+      return { ...rest, target: JSON.parse(target_json) as Target, payload: parsed };
+    });
   };
 }
 
@@ -120,8 +144,14 @@ export class OutboxStore {
     params: Record<string, unknown>,
   ) => void;
 
-  constructor(private readonly db: Db) {
+  private readonly read: (rows: Row[]) => OutboxRow[];
+
+  constructor(
+    private readonly db: Db,
+    notices: NoticeStore,
+  ) {
     this.sql = prepareAll(db);
+    this.read = reader(notices);
     this.runEach = db.transaction(
       (statement: Statement, ids: readonly number[], params: Record<string, unknown>) => {
         for (const id of ids) statement.run({ ...params, id });
@@ -131,7 +161,9 @@ export class OutboxStore {
 
   /**
    * Queues a delivery; false when that alert key was decided before (nothing is written).
-   * `payload` may come serialised, when one payload goes to many targets.
+   * `payload` may come serialised, when one payload goes to many targets. With `notice`,
+   * the payload's own `notice` is left out of what is stored (pass it serialised without
+   * it) and that version of the stored notice takes its place when the row is read.
    */
   enqueue(
     key: string,
@@ -139,6 +171,7 @@ export class OutboxStore {
     target: Target,
     payload: OutboxPayload | string,
     at: UtcIso,
+    notice?: NoticeRef,
   ): boolean {
     const result = this.sql.insert.run({
       key,
@@ -147,6 +180,8 @@ export class OutboxStore {
       target_json: JSON.stringify(target),
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
       at,
+      notice_id: notice?.id ?? null,
+      notice_version: notice?.version ?? null,
     });
     return result.changes === 1;
   }
@@ -160,7 +195,7 @@ export class OutboxStore {
 
   /** Pending deliveries due at `now` and not in flight, oldest first. */
   due(now: UtcIso, limit = 500): OutboxRow[] {
-    return this.sql.due.all(now, limit).map(fromRow);
+    return this.read(this.sql.due.all(now, limit));
   }
 
   /**
@@ -170,7 +205,7 @@ export class OutboxStore {
    * it, so a new alert never overtakes one waiting for a retry.
    */
   ready(now: UtcIso, limit = 500): OutboxRow[] {
-    return this.sql.ready.all({ now, limit }).map(fromRow);
+    return this.read(this.sql.ready.all({ now, limit }));
   }
 
   /**
@@ -257,6 +292,6 @@ export class OutboxStore {
 
   /** Every delivery whose key concerns a notice, for `why`. */
   forSubject(subjectPrefix: string): OutboxRow[] {
-    return this.sql.forSubject.all(`%|${subjectPrefix.replace(/[%_\\]/g, '\\$&')}%`).map(fromRow);
+    return this.read(this.sql.forSubject.all(`%|${subjectPrefix.replace(/[%_\\]/g, '\\$&')}%`));
   }
 }

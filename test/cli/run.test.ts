@@ -56,7 +56,7 @@ describe('pipewatch run --once and status', () => {
     expect(run.stderr).not.toMatch(/"level":50/);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^pipelines: ok\ncatalog: ok\nnotices: ok\ncapacity: ok\nalerts: ok\n/m,
+      /^pipelines: ok\ncatalog: ok\nnotices: ok\ncapacity: ok\nretention: ok\nalerts: ok\n/m,
     );
     expect(run.stdout).toMatch(
       /^stored: \d+ pipelines, \d+ notices, \d+ capacity cycles\ndelivered: 0 alerts in 0 messages; 0 waiting for a retry, 0 failed for good\noutbox: 0 pending, 0 sent, 0 dead\n$/m,
@@ -75,6 +75,7 @@ describe('pipewatch run --once and status', () => {
       'notices',
       'capacity',
       'alerts',
+      'retention',
     ]);
     expect(report.feeds.find((f) => f.feed === 'notices')?.interval_seconds).toBe(600);
     expect(report.counts.pipelines).toBeGreaterThanOrEqual(20);

@@ -101,6 +101,8 @@ describe('loadConfig', () => {
     ['PIPEWATCH_CAPACITY_PIPELINES', 'transco;anr', /separated by commas/],
     ['PIPEWATCH_BASELINE_PAGES', '0', /between 1 and 1000/],
     ['PIPEWATCH_BASELINE_AGE', 'forever', /is not a duration/],
+    ['PIPEWATCH_RETENTION', 'forever', /is not a duration \(.*\), nor off/],
+    ['PIPEWATCH_RETENTION', '2h', /below the minimum of 1d, nor off/],
     ['PIPEWATCH_HTTP_PORT', 'http', /whole number/],
     ['PIPEWATCH_HTTP_HOST', 'pipewatch.example.com', /must be an IP address .* or localhost/],
     ['PIPEWATCH_STATUS_TOKEN', 'short-token', /at least 16 characters/],

@@ -1,0 +1,58 @@
+/**
+ * Migration 8's rewrite of existing rows: each notice's three texts into one compressed
+ * body, and each history row down to the previous values of the fields that changed.
+ * Rows are read and written a thousand at a time, so a large database never sits in
+ * memory at once; everything lands in the migration's one transaction.
+ */
+import type { Db } from './database.js';
+import { encodeBody, TEXT_FIELDS } from './notice-body.js';
+
+const BATCH = 1000;
+const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
+
+/** Moves the texts of every notice and history row into bodies. */
+export function convertNoticeTexts(db: Db): void {
+  const notices = db.prepare<
+    [number, number],
+    { id: number; notice: string; html: string; mobile: string }
+  >(
+    'SELECT id, notice, html, mobile FROM notices WHERE id > ? AND body IS NULL ORDER BY id LIMIT ?',
+  );
+  const setBody = db.prepare(
+    "UPDATE notices SET body = ?, notice = '', html = '', mobile = '' WHERE id = ?",
+  );
+  for (let after = -1; ; ) {
+    const rows = notices.all(after, BATCH);
+    if (rows.length === 0) break;
+    for (const r of rows) setBody.run(encodeBody(r), r.id);
+    after = rows.at(-1)!.id;
+  }
+
+  const history = db.prepare<
+    [number, number],
+    { rowid: number; changed_fields: string; previous: string }
+  >(
+    'SELECT rowid, changed_fields, previous FROM notice_history WHERE rowid > ? AND body IS NULL ORDER BY rowid LIMIT ?',
+  );
+  const setHistory = db.prepare('UPDATE notice_history SET previous = ?, body = ? WHERE rowid = ?');
+  for (let after = -1; ; ) {
+    const rows = history.all(after, BATCH);
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      const changed = JSON.parse(r.changed_fields) as string[];
+      const previous = JSON.parse(r.previous) as Record<string, string>;
+      const kept = Object.fromEntries(
+        changed.filter((f) => !TEXTS.has(f)).map((f) => [f, previous[f]]),
+      );
+      const body = changed.some((f) => TEXTS.has(f))
+        ? encodeBody({
+            notice: previous.notice ?? '',
+            html: previous.html ?? '',
+            mobile: previous.mobile ?? '',
+          })
+        : null;
+      setHistory.run(JSON.stringify(kept), body, r.rowid);
+    }
+    after = rows.at(-1)!.rowid;
+  }
+}
