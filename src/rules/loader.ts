@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { issueMessages, issueProblems, positionAt, type RuleSource } from './issues.js';
+import { type PlainNode, plainPositionAt, readPlainYaml } from './plain-yaml.js';
 import { type RuleBody, ruleFileSchema, ruleSchema } from './schema.js';
 import { formatProblem, type Rule, type RuleProblem, type SourcePosition } from './types.js';
 
@@ -50,7 +51,50 @@ interface ParsedFile {
   names: Array<{ name: string; at: SourcePosition }>;
 }
 
+/**
+ * A file in plain YAML whose every rule is valid, read without the `yaml` library's
+ * syntax tree and validated once per rule; undefined for anything else, which the full
+ * reading then reports, with every position, exactly as it always has.
+ */
+function parsePlainFile(text: string, file: string): ParsedFile | undefined {
+  const plain = readPlainYaml(text);
+  if (!plain) return undefined;
+  const out: ParsedFile = { rules: [], problems: [], names: [] };
+  const { data, root } = plain;
+  if (data === null) return out;
+  const keys = typeof data === 'object' ? Object.keys(data as object) : [];
+  const items = (data as { rules?: unknown }).rules;
+  if (keys.length !== 1 || !Array.isArray(items)) return undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as { name: string };
+    const parsed = ruleSchema.safeParse(item, { error: issueMessages });
+    if (!parsed.success) return undefined;
+    out.rules.push(ruleOf(item, i, parsed.data as RuleBody, root, file, out));
+  }
+  return out;
+}
+
+/** A valid rule item as a `Rule`, its name noted with where it was written. */
+function ruleOf(
+  item: { name: string },
+  i: number,
+  body: RuleBody,
+  root: PlainNode | null,
+  file: string,
+  out: ParsedFile,
+): Rule {
+  const where = plainPositionAt(root, file, ['rules', i, 'name'], true);
+  out.names.push({ name: item.name.trim(), at: where });
+  const pipelineRefs = slugsOf(item).map(({ slug, path }) => ({
+    slug,
+    at: plainPositionAt(root, file, ['rules', i, ...path], false),
+  }));
+  return { ...body, at: where, ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}) } as Rule;
+}
+
 function parseFile(text: string, file: string): ParsedFile {
+  const plain = parsePlainFile(text, file);
+  if (plain) return plain;
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const position = (offset: number): SourcePosition => ({ file, ...lines.linePos(offset) });
