@@ -10,13 +10,20 @@
  */
 import type { SourcePosition } from './types.js';
 
-/** A value as read, with where it starts; a mapping's pairs keep where each key starts. */
+/**
+ * A value as read, with where it starts; a mapping keeps its keys in order, each with the
+ * line and column it starts at (arrays rather than a `Map`: a rule has several mappings
+ * of a few keys each, and thousands of rules are read at once).
+ */
 export type PlainNode =
   | { kind: 'scalar'; value: unknown; line: number; col: number }
   | { kind: 'seq'; items: PlainNode[]; line: number; col: number }
   | {
       kind: 'map';
-      pairs: Map<string, { key: { line: number; col: number }; node: PlainNode }>;
+      keys: string[];
+      /** Line and column of each key, two numbers a key. */
+      keyAt: number[];
+      nodes: PlainNode[];
       line: number;
       col: number;
     };
@@ -57,6 +64,11 @@ const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n
 /** A quoted scalar starting at `at` in `s`: its value and the index after its closing quote. */
 function quoted(s: string, at: number): { value: string; end: number } {
   const q = s[at]!;
+  const close = s.indexOf(q, at + 1);
+  if (close < 0) give();
+  // Most quoted values have no escape: their text is what stands between the quotes.
+  const simple = q === '"' ? s.indexOf('\\', at + 1) : s.indexOf("''", at + 1);
+  if (simple < 0 || simple > close) return { value: s.slice(at + 1, close), end: close + 1 };
   let out = '';
   for (let i = at + 1; i < s.length; i++) {
     const c = s[i]!;
@@ -83,9 +95,9 @@ function quoted(s: string, at: number): { value: string; end: number } {
 
 /** Only spaces and an optional comment from `at` to the end of `s`. */
 function restIsEmpty(s: string, at: number): boolean {
-  const rest = s.slice(at);
-  const trimmed = rest.trimStart();
-  return trimmed === '' || (trimmed[0] === '#' && trimmed.length < rest.length);
+  let i = at;
+  while (s.charCodeAt(i) === 32) i++;
+  return i === s.length || (s[i] === '#' && i > at);
 }
 
 /** A plain scalar in block context: up to a comment; `key: value` inside it is not plain. */
@@ -206,16 +218,17 @@ class Reader {
 
   /** A mapping whose first entry is `text`, at column `indent` of line `no` (read already or not). */
   private map(indent: number, text: string, no: number, at: number): PlainNode {
-    const pairs = new Map<string, { key: { line: number; col: number }; node: PlainNode }>();
-    const node: PlainNode = { kind: 'map', pairs, line: no, col: at + 1 };
+    const keys: string[] = [];
+    const keyAt: number[] = [];
+    const nodes: PlainNode[] = [];
+    const node: PlainNode = { kind: 'map', keys, keyAt, nodes, line: no, col: at + 1 };
     let entry: { text: string; no: number } | undefined = { text, no };
     if (this.peek()?.no === no) this.i++;
     while (entry) {
       const k = keyOf(entry.text);
       if (!k) give();
       const { key, rest, restAt } = k!;
-      if (pairs.has(key)) give();
-      const keyPos = { line: entry.no, col: indent + 1 };
+      if (keys.includes(key)) give();
       let value: PlainNode;
       if (rest === '' || rest[0] === '#') {
         value = this.nested(indent, true, entry.no, indent + 1);
@@ -223,7 +236,9 @@ class Reader {
         value = inline(rest, entry.no, indent + restAt + 1);
         this.noContinuation(indent);
       }
-      pairs.set(key, { key: keyPos, node: value });
+      keys.push(key);
+      keyAt.push(entry.no, indent + 1);
+      nodes.push(value);
       const next = this.peek();
       if (next && next.indent === indent && !/^-( |$)/.test(next.text)) {
         this.i++;
@@ -280,7 +295,7 @@ function toJS(node: PlainNode): unknown {
   if (node.kind === 'scalar') return node.value;
   if (node.kind === 'seq') return node.items.map(toJS);
   const out: Record<string, unknown> = {};
-  for (const [key, { node: value }] of node.pairs) out[key] = toJS(value);
+  for (let i = 0; i < node.keys.length; i++) out[node.keys[i]!] = toJS(node.nodes[i]!);
   return out;
 }
 
@@ -298,10 +313,10 @@ export function plainPositionAt(
   let node = root;
   let key: { line: number; col: number } | null = null;
   for (const segment of path) {
-    if (node?.kind === 'map' && typeof segment === 'string' && node.pairs.has(segment)) {
-      const pair = node.pairs.get(segment)!;
-      key = pair.key;
-      node = pair.node;
+    const k = node?.kind === 'map' ? node.keys.indexOf(segment as string) : -1;
+    if (node?.kind === 'map' && k >= 0) {
+      key = { line: node.keyAt[2 * k]!, col: node.keyAt[2 * k + 1]! };
+      node = node.nodes[k]!;
     } else if (node?.kind === 'seq' && typeof segment === 'number' && node.items[segment]) {
       key = null;
       node = node.items[segment]!;
