@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { issueMessages, issueProblems, positionAt, type RuleSource } from './issues.js';
-import { type PlainNode, plainPositionAt, readPlainYaml } from './plain-yaml.js';
+import { type PlainNode, plainPositionAt, readPlainTree, toJS } from './plain-yaml.js';
 import { type RuleBody, ruleFileSchema, ruleSchema } from './schema.js';
 import { formatProblem, type Rule, type RuleProblem, type SourcePosition } from './types.js';
 
@@ -57,37 +57,35 @@ interface ParsedFile {
  * reading then reports, with every position, exactly as it always has.
  */
 function parsePlainFile(text: string, file: string): ParsedFile | undefined {
-  const plain = readPlainYaml(text);
-  if (!plain) return undefined;
   const out: ParsedFile = { rules: [], problems: [], names: [] };
-  const { data, root } = plain;
-  if (data === null) return out;
-  const keys = typeof data === 'object' ? Object.keys(data as object) : [];
-  const items = (data as { rules?: unknown }).rules;
-  if (keys.length !== 1 || !Array.isArray(items)) return undefined;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i] as { name: string };
+  // Each rule is validated as soon as it is read, so that its nodes die young.
+  const root = readPlainTree(text, (node) => {
+    const item = toJS(node) as { name: string };
     const parsed = ruleSchema.safeParse(item, { error: issueMessages });
-    if (!parsed.success) return undefined;
-    out.rules.push(ruleOf(item, i, parsed.data as RuleBody, root, file, out));
-  }
-  return out;
+    if (!parsed.success) return false;
+    out.rules.push(ruleOf(item, parsed.data as RuleBody, node, file, out));
+    return true;
+  });
+  if (root === null) return out;
+  if (root?.kind !== 'map' || root.keys.length !== 1 || root.keys[0] !== 'rules') return undefined;
+  const list = root.nodes[0]!;
+  // A list written `[…]` on one line is not streamed: only an empty one is plain enough.
+  return list.kind === 'seq' && list.items.length === 0 ? out : undefined;
 }
 
 /** A valid rule item as a `Rule`, its name noted with where it was written. */
 function ruleOf(
   item: { name: string },
-  i: number,
   body: RuleBody,
-  root: PlainNode | null,
+  node: PlainNode,
   file: string,
   out: ParsedFile,
 ): Rule {
-  const where = plainPositionAt(root, file, ['rules', i, 'name'], true);
+  const where = plainPositionAt(node, file, ['name'], true);
   out.names.push({ name: item.name.trim(), at: where });
   const pipelineRefs = slugsOf(item).map(({ slug, path }) => ({
     slug,
-    at: plainPositionAt(root, file, ['rules', i, ...path], false),
+    at: plainPositionAt(node, file, path, false),
   }));
   return { ...body, at: where, ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}) } as Rule;
 }

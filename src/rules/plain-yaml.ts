@@ -167,9 +167,17 @@ function keyOf(s: string): { key: string; rest: string; restAt: number } | undef
   return { key, rest: s.slice(m[0].length), restAt: m[0].length };
 }
 
+/** Takes each item of the top-level `rules:` list as it is read; false stops the reading. */
+export type ItemSink = (item: PlainNode, index: number) => boolean;
+
 class Reader {
   private i = 0;
-  constructor(private readonly lines: Line[]) {}
+  /** The next list read is the top-level `rules:` one, whose items go to `sink`. */
+  private toSink = false;
+  constructor(
+    private readonly lines: Line[],
+    private readonly sink?: ItemSink,
+  ) {}
 
   private peek(): Line | undefined {
     return this.lines[this.i];
@@ -193,21 +201,31 @@ class Reader {
   }
 
   private seq(indent: number): PlainNode {
+    const sink = this.toSink ? this.sink : undefined;
+    this.toSink = false;
     const first = this.peek()!;
     const node: PlainNode = { kind: 'seq', items: [], line: first.no, col: indent + 1 };
+    // Items handed to a sink are not kept: they are garbage before the next one is read.
+    let index = 0;
+    const items = {
+      push: (item: PlainNode) => {
+        if (!sink) node.items.push(item);
+        else if (!sink(item, index++)) give();
+      },
+    };
     for (let l = this.peek(); l && l.indent === indent && /^-( |$)/.test(l.text); l = this.peek()) {
       this.i++;
       const after = l.text.slice(1);
       const rest = after.trimStart();
       const col = indent + 1 + (after.length - rest.length) + 1;
       if (rest === '' || rest[0] === '#') {
-        node.items.push(this.nested(indent, false, l.no, indent + 1));
+        items.push(this.nested(indent, false, l.no, indent + 1));
       } else if (rest === '-' || rest.startsWith('- ')) {
         give();
       } else if (keyOf(rest)) {
-        node.items.push(this.map(col - 1, rest, l.no, col - 1));
+        items.push(this.map(col - 1, rest, l.no, col - 1));
       } else {
-        node.items.push(inline(rest, l.no, col));
+        items.push(inline(rest, l.no, col));
         this.noContinuation(indent);
       }
     }
@@ -222,6 +240,7 @@ class Reader {
     const keyAt: number[] = [];
     const nodes: PlainNode[] = [];
     const node: PlainNode = { kind: 'map', keys, keyAt, nodes, line: no, col: at + 1 };
+    this.toSink = false;
     let entry: { text: string; no: number } | undefined = { text, no };
     if (this.peek()?.no === no) this.i++;
     while (entry) {
@@ -231,7 +250,10 @@ class Reader {
       if (keys.includes(key)) give();
       let value: PlainNode;
       if (rest === '' || rest[0] === '#') {
+        // Only the root mapping stands at column 0.
+        this.toSink = indent === 0 && key === 'rules' && this.sink !== undefined;
         value = this.nested(indent, true, entry.no, indent + 1);
+        this.toSink = false;
       } else {
         value = inline(rest, entry.no, indent + restAt + 1);
         this.noContinuation(indent);
@@ -267,6 +289,15 @@ class Reader {
  * or undefined when the text needs the `yaml` library.
  */
 export function readPlainYaml(text: string): { data: unknown; root: PlainNode | null } | undefined {
+  const root = readPlainTree(text);
+  return root === undefined ? undefined : { data: root && toJS(root), root };
+}
+
+/**
+ * `text`'s node tree as `readPlainYaml` reads it, except that each item of a top-level
+ * `rules:` block list goes to `sink` as soon as it is read, and is not kept in the tree.
+ */
+export function readPlainTree(text: string, sink?: ItemSink): PlainNode | null | undefined {
   if (/[\t\r\uFEFF]/.test(text)) return undefined;
   const lines: Line[] = [];
   const raw = text.split('\n');
@@ -277,13 +308,13 @@ export function readPlainYaml(text: string): { data: unknown; root: PlainNode | 
     if (/^(?:---|\.\.\.|%)/.test(s)) return undefined;
     lines.push({ no: n + 1, indent: s.length - body.length, text: body.trimEnd() });
   }
-  if (lines.length === 0) return { data: null, root: null };
+  if (lines.length === 0) return null;
   try {
-    const reader = new Reader(lines);
+    const reader = new Reader(lines, sink);
     if (lines[0]!.indent !== 0) return undefined;
     const root = reader.block(0);
     if (!reader.done() || root.kind === 'scalar') return undefined;
-    return { data: toJS(root), root };
+    return root;
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
@@ -291,7 +322,7 @@ export function readPlainYaml(text: string): { data: unknown; root: PlainNode | 
 }
 
 /** The plain value of a node. */
-function toJS(node: PlainNode): unknown {
+export function toJS(node: PlainNode): unknown {
   if (node.kind === 'scalar') return node.value;
   if (node.kind === 'seq') return node.items.map(toJS);
   const out: Record<string, unknown> = {};

@@ -56,6 +56,34 @@ describe('loading many rules', () => {
   });
 });
 
+describe('files partly in plain YAML', () => {
+  it('reads every rule once when a construct past the first rules needs the full parser', () => {
+    const text = `${ruleFileText(0, 2)}  - name: with-anchor
+    notices: &filter
+      pipelines: [transco]
+    notify:
+      - console: true
+  - name: with-alias
+    notices: *filter
+    notify:
+      - console: true
+`;
+    const { rules, problems } = parseRuleFile(text, 'desk.yaml');
+    expect(problems).toEqual([]);
+    expect(rules.map((r) => r.name)).toEqual([
+      'desk-0-transco',
+      'desk-1-texas-eastern',
+      'with-anchor',
+      'with-alias',
+    ]);
+  });
+
+  it('holds no rules and no problem for an empty list', () => {
+    expect(parseRuleFile('rules: []\n', 'r.yaml')).toEqual({ rules: [], problems: [] });
+    expect(parseRuleFile('# nothing yet\n', 'r.yaml')).toEqual({ rules: [], problems: [] });
+  });
+});
+
 describe('shared patterns', () => {
   it('compiles a pattern once for every rule that has it, and it judges alike', () => {
     const a = compilePattern('force\\s+majeure|OFO');
