@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { issueMessages, issueProblems, positionAt, type RuleSource } from './issues.js';
+import { type PlainNode, plainPositionAt, readPlainTree, toJS } from './plain-yaml.js';
 import { type RuleBody, ruleFileSchema, ruleSchema } from './schema.js';
 import { formatProblem, type Rule, type RuleProblem, type SourcePosition } from './types.js';
 
@@ -50,7 +51,48 @@ interface ParsedFile {
   names: Array<{ name: string; at: SourcePosition }>;
 }
 
+/**
+ * A file in plain YAML whose every rule is valid, read without the `yaml` library's
+ * syntax tree and validated once per rule; undefined for anything else, which the full
+ * reading then reports, with every position, exactly as it always has.
+ */
+function parsePlainFile(text: string, file: string): ParsedFile | undefined {
+  const out: ParsedFile = { rules: [], problems: [], names: [] };
+  // Each rule is validated as soon as it is read, so that its nodes die young.
+  const root = readPlainTree(text, (node) => {
+    const item = toJS(node) as { name: string };
+    const parsed = ruleSchema.safeParse(item, { error: issueMessages });
+    if (!parsed.success) return false;
+    out.rules.push(ruleOf(item, parsed.data as RuleBody, node, file, out));
+    return true;
+  });
+  if (root === null) return out;
+  if (root?.kind !== 'map' || root.keys.length !== 1 || root.keys[0] !== 'rules') return undefined;
+  const list = root.nodes[0]!;
+  // A list written `[…]` on one line is not streamed: only an empty one is plain enough.
+  return list.kind === 'seq' && list.items.length === 0 ? out : undefined;
+}
+
+/** A valid rule item as a `Rule`, its name noted with where it was written. */
+function ruleOf(
+  item: { name: string },
+  body: RuleBody,
+  node: PlainNode,
+  file: string,
+  out: ParsedFile,
+): Rule {
+  const where = plainPositionAt(node, file, ['name'], true);
+  out.names.push({ name: item.name.trim(), at: where });
+  const pipelineRefs = slugsOf(item).map(({ slug, path }) => ({
+    slug,
+    at: plainPositionAt(node, file, path, false),
+  }));
+  return { ...body, at: where, ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}) } as Rule;
+}
+
 function parseFile(text: string, file: string): ParsedFile {
+  const plain = parsePlainFile(text, file);
+  if (plain) return plain;
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const position = (offset: number): SourcePosition => ({ file, ...lines.linePos(offset) });

@@ -84,9 +84,27 @@ export interface Pattern {
   test(text: Buffer | string): boolean;
 }
 
-/** Compiles a validated pattern; throws a `SyntaxError` on one `patternProblem` refuses. */
+/**
+ * Compiled patterns by source, held weakly: thousands of rules often share a few dozen
+ * patterns, and each RE2 object costs tens of kilobytes. Sharing is safe since a pattern
+ * has no `g` or `y` flag, so `test` keeps no state between calls.
+ */
+const compiled = new Map<string, WeakRef<Pattern>>();
+const forget = new FinalizationRegistry<string>((source) => {
+  if (compiled.get(source)?.deref() === undefined) compiled.delete(source);
+});
+
+/**
+ * Compiles a validated pattern, once per source while any rule holds it; throws a
+ * `SyntaxError` on one `patternProblem` refuses.
+ */
 export function compilePattern(source: string): Pattern {
-  return new RE2(re2Source(source), FLAGS);
+  const held = compiled.get(source)?.deref();
+  if (held) return held;
+  const pattern: Pattern = new RE2(re2Source(source), FLAGS);
+  compiled.set(source, new WeakRef(pattern));
+  forget.register(pattern, source);
+  return pattern;
 }
 
 /**
@@ -174,6 +192,18 @@ const EXPLAINED: Array<[RegExp, (m: RegExpExecArray) => string]> = [
  * too long, a feature that needs backtracking, or not a regular expression at all.
  */
 export function patternProblem(source: string): string | undefined {
+  if (checked.has(source)) return checked.get(source);
+  const problem = findProblem(source);
+  if (checked.size >= CHECKED_LIMIT) checked.clear();
+  checked.set(source, problem);
+  return problem;
+}
+
+/** Verdicts of `patternProblem` by source: rule files repeat patterns, and a check compiles twice. */
+const checked = new Map<string, string | undefined>();
+const CHECKED_LIMIT = 10_000;
+
+function findProblem(source: string): string | undefined {
   if (source.length > PATTERN_MAX_LENGTH) {
     return `is ${source.length} characters long; a pattern may have at most ${PATTERN_MAX_LENGTH}`;
   }

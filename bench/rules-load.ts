@@ -1,0 +1,69 @@
+/**
+ * What a daemon start pays to put 10,000 rules from rule files in force: reading and
+ * validating every file (`loadRules`), checking each pipeline slug against the list and
+ * compiling the rules for matching, as `pipewatch run` does. The rules are written as
+ * people write them (`rule-files.ts`: ten files of 1,000), and each measure is a fresh
+ * process of the built code (`npm run build`, then `node` on `dist/`, as users run it),
+ * so that its peak resident memory is its own: the modules a daemon loads anyway, and
+ * the rules. Figures: the median milliseconds of `RUNS` processes from the first read to
+ * compiled rules (loading modules not included), and the highest peak (VmHWM), in MB.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeRuleFiles } from './rule-files.js';
+
+const RUNS = 5;
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The child: loads the rules from `argv[1]` with the built modules, prints ms and peak MB. */
+const CHILD = `
+import { readFileSync } from 'node:fs';
+const dist = process.argv[2];
+const { loadRules } = await import(dist + '/rules/loader.js');
+const { compileRules } = await import(dist + '/alerts/rules.js');
+const { unknownPipelines } = await import(dist + '/rules/pipeline-check.js');
+const { PIPELINES } = await import(dist + '/simulator/pipelines.js');
+const started = performance.now();
+const loaded = loadRules(process.argv[1]);
+const unknown = unknownPipelines(loaded.rules, PIPELINES.map((p) => p.slug));
+const compiled = compileRules(loaded.rules);
+const ms = performance.now() - started;
+const kb = Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? process.resourceUsage().maxRSS);
+console.log(JSON.stringify({ ms, peak_mb: kb / 1024, rules: compiled.all.length, problems: loaded.problems.length + unknown.length }));
+`;
+
+/** One fresh process loading the rules of `dir`. */
+function once(dir: string): { ms: number; peak_mb: number } {
+  const child = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', CHILD, dir, join(root, 'dist')],
+    { encoding: 'utf8' },
+  );
+  if (child.status !== 0) throw new Error(`rule loading exited ${child.status}:\n${child.stderr}`);
+  const out = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
+  if (out.rules !== 10_000 || out.problems !== 0)
+    throw new Error(`expected 10000 rules and no problems, got ${child.stdout}`);
+  return out;
+}
+
+/** `load_ms_10000` and `load_peak_rss_mb_10000`. */
+export function rulesLoadFigures(): Record<string, number> {
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm run build exited ${build.status}`);
+  const dir = writeRuleFiles(mkdtempSync(join(tmpdir(), 'pipewatch-rules-')), 10_000, 10);
+  try {
+    const runs = Array.from({ length: RUNS }, () => once(dir));
+    const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
+    return {
+      load_ms_10000: Math.round(ms[Math.floor(RUNS / 2)]!),
+      load_peak_rss_mb_10000: Math.round(Math.max(...runs.map((r) => r.peak_mb))),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(rulesLoadFigures());
