@@ -13,6 +13,7 @@
  *   audit rows and the outbox rows of every alert (the hook's time, not the notice's own
  *   upsert), with `alerts_per_notice_10000`.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,12 +26,10 @@ import { silentLogger } from '../src/lib/logger.js';
 import { loadRules } from '../src/rules/loader.js';
 import { fieldsKey, prepareNotice } from '../src/rules/match.js';
 import type { Rule } from '../src/rules/types.js';
-import { NoticeGenerator } from '../src/simulator/notice-generator.js';
-import { NoticeStore, wireNotice } from '../src/simulator/notice-store.js';
 import { Store } from '../src/store/index.js';
-import { parseRecords } from '../src/upstream/records.js';
-import { type Notice, NoticeSchema } from '../src/upstream/schemas.js';
+import type { Notice } from '../src/upstream/schemas.js';
 import { writeRuleFiles } from './rule-files.js';
+import { simulatorNotices } from './simulator-notices.js';
 
 const PASSES = 5;
 const NOTICES = 10_000;
@@ -38,21 +37,6 @@ const NOTICES = 10_000;
 const WRITTEN = 2_000;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** The simulator's notices, oldest first, as pipewatch parses them from the API. */
-export function simulatorNotices(count: number): Notice[] {
-  const store = new NoticeStore(1);
-  const generator = new NoticeGenerator(store, {
-    seed: 15,
-    startAt: new Date('2026-11-20T15:00:00Z'),
-    historyDays: 300,
-    noticesPerHour: 6,
-  });
-  generator.generateHistory(false);
-  const wire = store.list().slice(0, count).reverse().map(wireNotice);
-  const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
-  return parseRecords(NoticeSchema, wire, context, 'data').records;
-}
 
 /** 10,000 rules as the loader reads them from rule files. */
 export function fileRules10000(): Rule[] {
@@ -114,7 +98,7 @@ function withWrites(rules: readonly Rule[], notices: readonly Notice[]) {
 
 /** Cold, warm and with-writes figures. */
 export function judgeFigures(): Record<string, number> {
-  const notices = simulatorNotices(NOTICES);
+  const notices = simulatorNotices(NOTICES, 15);
   const rules = fileRules10000();
   const cold: number[] = [];
   const warm: number[] = [];

@@ -8,40 +8,20 @@
  * everything), fill their pages about half and are reported beside it. Also: how long
  * migration 8 takes to convert as many notices stored in the form before it.
  */
+
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestNoticePage } from '../src/ingest/notice-sync.js';
-import { NoticeGenerator } from '../src/simulator/notice-generator.js';
-import { NoticeStore, wireNotice } from '../src/simulator/notice-store.js';
-import { simulatorDefaults } from '../src/simulator/options.js';
 import { DATABASE_FILE, openDatabase } from '../src/store/database.js';
 import { Store } from '../src/store/index.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { noticeHash } from '../src/store/notices.js';
-import { parseRecords } from '../src/upstream/records.js';
-import { type Notice, NoticeSchema } from '../src/upstream/schemas.js';
+import type { Notice } from '../src/upstream/schemas.js';
+import { simulatorNotices } from './simulator-notices.js';
 
 const TOTAL = 100_000;
 const PER_PAGE = 20;
-/** The simulator makes about 38 notices a day across its pipelines. */
-const HISTORY_DAYS = Math.ceil(TOTAL / 30);
-
-/** The latest `TOTAL` simulator notices, oldest first, parsed as the client parses them. */
-function simulatorNotices(): Notice[] {
-  const sim = new NoticeStore(1000);
-  new NoticeGenerator(sim, {
-    seed: 1,
-    startAt: new Date('2026-11-20T15:00:00Z'),
-    historyDays: HISTORY_DAYS,
-    noticesPerHour: 6,
-    refreshEveryMs: simulatorDefaults.refreshEveryMs,
-  }).generateHistory(false);
-  const wire = sim.list().slice(0, TOTAL).reverse().map(wireNotice);
-  if (wire.length < TOTAL) throw new Error(`the simulator made only ${wire.length} notices`);
-  const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
-  return parseRecords(NoticeSchema, JSON.parse(JSON.stringify(wire)), context, 'data').records;
-}
 
 function fileBytes(dir: string): number {
   return statSync(join(dir, DATABASE_FILE)).size;
@@ -126,7 +106,7 @@ function migration(notices: readonly Notice[]) {
 
 /** The storage figures. */
 export async function storageBench(): Promise<Record<string, number>> {
-  const notices = simulatorNotices();
+  const notices = simulatorNotices(TOTAL);
   const texts = notices.reduce((n, x) => n + x.notice.length + x.html.length + x.mobile.length, 0);
   const { bytes, seconds } = ingestAll(asPolled(notices));
   const deep = ingestAll(asDeepWalk(notices));
