@@ -1,0 +1,96 @@
+/**
+ * The daemon loads a platform's library only when that platform is set up: `run --once`
+ * with no chat or mail credentials loads neither discord.js, Bolt, nodemailer nor the
+ * HTML sanitizer, and with a Slack bot token alone (no app) it loads Slack's client but
+ * not discord.js. It runs as a process against the simulator, with module hooks that list
+ * every package it loaded.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
+import { startSlackFake } from '../fakes/slack.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('./loaded-packages.mjs', import.meta.url));
+
+/** The platforms' libraries. */
+const PLATFORMS = ['discord.js', '@discordjs/rest', '@slack/bolt', 'nodemailer', 'sanitize-html'];
+
+const RULES = `rules:
+  - name: transco-constraints
+    notices:
+      pipelines: [transco]
+      types: [constraint]
+    notify:
+      - webhook: "http://127.0.0.1:9/hook"
+`;
+
+const dirs: string[] = [];
+let api: SimulatedApi;
+beforeAll(async () => {
+  api = await startSimulatedApi({ seed: 7, start: new Date('2025-03-03T15:00:00Z'), rules: RULES });
+  return async () => {
+    await api.sim.close();
+    rmSync(api.dataDir, { recursive: true, force: true });
+  };
+});
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Runs `pipewatch run --once` with `env` and returns the packages it loaded. */
+async function daemonPackages(env: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-daemon-loading-'));
+  dirs.push(dir);
+  const list = join(dir, 'packages');
+  // Not spawnSync: the simulator answers from this process.
+  const child = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), '--import', PRELOAD, MAIN, 'run', '--once'],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? dir,
+          LOADED_PACKAGES_FILE: list,
+          ...api.env,
+          PIPEWATCH_DATA_DIR: mkdtempSync(join(dir, 'data-')),
+          ...env,
+        },
+      },
+      (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })),
+    ),
+  );
+  expect(child.stderr).not.toMatch(/"level":50/);
+  expect(child.stdout).toContain('stored:');
+  return new Set(readFileSync(list, 'utf8').split('\n').filter(Boolean));
+}
+
+describe('the daemon loading', () => {
+  it('loads no platform library when no platform is set up', async () => {
+    const names = await daemonPackages({});
+    expect(names).toContain('better-sqlite3');
+    expect(PLATFORMS.filter((p) => names.has(p))).toEqual([]);
+  });
+
+  it("loads Slack's client with its bot token, and still not discord.js", async () => {
+    const slack = await startSlackFake();
+    try {
+      const names = await daemonPackages({
+        SLACK_BOT_TOKEN: slack.token,
+        SLACK_API_URL: slack.url,
+      });
+      expect(names).toContain('@slack/bolt');
+      expect(['discord.js', '@discordjs/rest', 'nodemailer'].filter((p) => names.has(p))).toEqual(
+        [],
+      );
+    } finally {
+      await slack.close();
+    }
+  });
+});
