@@ -3,8 +3,9 @@
  * kind. A kind whose credentials are not set gets a channel that fails every send
  * temporarily, naming the variable to set, so its alerts wait (up to the delivery's
  * maximum age) instead of being lost; the demo prints them instead. A platform's library
- * (discord.js, Bolt, nodemailer, the HTML libraries) is loaded only when its credentials
- * are set, or for the demo's previews: an idle daemon holds only what it can use.
+ * (discord.js, Slack's Web API client, nodemailer, the HTML libraries) is loaded only when
+ * its credentials are set, or for the demo's previews: an idle daemon holds only what it
+ * can use. Sending to Slack needs only its Web API client; Bolt loads with the Slack app.
  */
 import { createConsoleChannel } from '../channels/console/send.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
@@ -87,7 +88,8 @@ export class Channels implements ChannelSet {
     const timeout = { timeoutMs: config.delivery.timeoutMs };
     put(createWebhookChannel({ secret: config.webhookSecret, ...timeout }, deps));
     if (config.slack.botToken) {
-      const { createSlackChannels } = await import('../channels/slack/index.js');
+      // The sending half only: the Slack index also carries the app, and with it all of Bolt.
+      const { createSlackChannels } = await import('../channels/slack/send.js');
       const slack = createSlackChannels(
         {
           token: config.slack.botToken,

@@ -1,8 +1,8 @@
 /**
  * The daemon loads a platform's library only when that platform is set up: `run --once`
  * with no chat or mail credentials loads neither discord.js, Bolt, nodemailer nor the
- * HTML sanitizer, and with a Slack bot token alone (no app) it loads Slack's client but
- * not discord.js. It runs as a process against the simulator, with module hooks that list
+ * HTML sanitizer, and with a Slack bot token alone (no app) it loads Slack's Web API
+ * client but neither Bolt nor discord.js. It runs as a process against the simulator, with module hooks that list
  * every package it loaded.
  */
 import { execFile } from 'node:child_process';
@@ -78,17 +78,17 @@ describe('the daemon loading', () => {
     expect(PLATFORMS.filter((p) => names.has(p))).toEqual([]);
   });
 
-  it("loads Slack's client with its bot token, and still not discord.js", async () => {
+  it("loads Slack's Web API client with its bot token, and neither Bolt nor discord.js", async () => {
     const slack = await startSlackFake();
     try {
       const names = await daemonPackages({
         SLACK_BOT_TOKEN: slack.token,
         SLACK_API_URL: slack.url,
       });
-      expect(names).toContain('@slack/bolt');
-      expect(['discord.js', '@discordjs/rest', 'nodemailer'].filter((p) => names.has(p))).toEqual(
-        [],
-      );
+      expect(names).toContain('@slack/web-api');
+      expect(
+        ['@slack/bolt', 'discord.js', '@discordjs/rest', 'nodemailer'].filter((p) => names.has(p)),
+      ).toEqual([]);
     } finally {
       await slack.close();
     }
