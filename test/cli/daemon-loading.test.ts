@@ -2,8 +2,10 @@
  * The daemon loads a platform's library only when that platform is set up: `run --once`
  * with no chat or mail credentials loads neither discord.js, Bolt, nodemailer nor the
  * HTML sanitizer, and with a Slack bot token alone (no app) it loads Slack's Web API
- * client but neither Bolt nor discord.js. It runs as a process against the simulator, with module hooks that list
- * every package it loaded.
+ * client but neither Bolt nor discord.js. Watching a real API, it does not load the
+ * simulator. It runs as a process against the simulator (served from the test, so to the
+ * daemon a real API at a URL), with module hooks that list every package and every
+ * module of the project it loaded.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -44,9 +46,18 @@ afterEach(() => {
 
 /** Runs `pipewatch run --once` with `env` and returns the packages it loaded. */
 async function daemonPackages(env: Record<string, string>) {
+  return (await daemonLoaded(env)).packages;
+}
+
+/**
+ * Runs `pipewatch run --once` with `env` and returns the packages and the project's
+ * modules (`src/cli/run.ts`) it loaded.
+ */
+async function daemonLoaded(env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-daemon-loading-'));
   dirs.push(dir);
   const list = join(dir, 'packages');
+  const modules = join(dir, 'modules');
   // Not spawnSync: the simulator answers from this process.
   const child = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
     execFile(
@@ -58,6 +69,7 @@ async function daemonPackages(env: Record<string, string>) {
           PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? dir,
           LOADED_PACKAGES_FILE: list,
+          LOADED_MODULES_FILE: modules,
           ...api.env,
           PIPEWATCH_DATA_DIR: mkdtempSync(join(dir, 'data-')),
           ...env,
@@ -68,7 +80,8 @@ async function daemonPackages(env: Record<string, string>) {
   );
   expect(child.stderr).not.toMatch(/"level":50/);
   expect(child.stdout).toContain('stored:');
-  return new Set(readFileSync(list, 'utf8').split('\n').filter(Boolean));
+  const lines = (file: string) => new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean));
+  return { packages: lines(list), modules: lines(modules) };
 }
 
 describe('the daemon loading', () => {
@@ -92,5 +105,18 @@ describe('the daemon loading', () => {
     } finally {
       await slack.close();
     }
+  });
+
+  it('does not load the simulator when it watches an API at a URL', async () => {
+    const { modules } = await daemonLoaded({});
+    expect(modules).toContain('src/upstream/client.ts');
+    // The `demo` and `simulate` commands' definitions read the simulator's defaults and
+    // the storyline's timing for their help: data, not the simulator.
+    const definitions = ['options.ts', 'storyline.ts', 'sim-time.ts'].map(
+      (m) => `src/simulator/${m}`,
+    );
+    expect(
+      [...modules].filter((m) => m.startsWith('src/simulator/') && !definitions.includes(m)),
+    ).toEqual([]);
   });
 });
