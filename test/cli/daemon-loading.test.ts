@@ -85,10 +85,10 @@ async function daemonLoaded(env: Record<string, string>) {
 }
 
 describe('the daemon loading', () => {
-  it('loads no platform library when no platform is set up', async () => {
+  it('loads no platform library, nor the HTML converter, when no platform is set up', async () => {
     const names = await daemonPackages({});
     expect(names).toContain('better-sqlite3');
-    expect(PLATFORMS.filter((p) => names.has(p))).toEqual([]);
+    expect([...PLATFORMS, 'html-to-text'].filter((p) => names.has(p))).toEqual([]);
   });
 
   it("loads Slack's Web API client with its bot token, and neither Bolt nor discord.js", async () => {
