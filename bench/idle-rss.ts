@@ -12,25 +12,30 @@
  * VmRSS (resident now) and VmHWM (the peak so far, the first cycle included) from
  * /proc/<pid>/status. Three rounds alternate the two; the figures are medians.
  *
- * The process runs under tsx, as the tests start it: the TypeScript compiled in memory
- * and tsx's loader add the same overhead to both, so the difference is the app's, while
- * the absolute figures are above what `node dist/main.js` would show. Linux only.
+ * `rss_mb` and `peak_mb` (and `_with_app`) are of the built program as users run it
+ * (`npm run build` first, then `node dist/main.js run`). The `tsx_` figures are of the
+ * same daemon run from the sources under tsx, as the tests start it: the TypeScript
+ * compiled in memory and tsx's loader add to both, so only their difference is the
+ * app's. Linux only.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startDaemon } from '../test/fakes/daemon-process.js';
 import { startSimulatedApi } from '../test/fakes/simulated-api.js';
 import { startSlackFake } from '../test/fakes/slack.js';
 import { feedsDone, IDLE_RULES, poll, quiet, WITHIN_MS } from './idle-daemon.js';
 
 const ROUNDS = 3;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b';
 
 /** VmRSS and VmHWM of an idle daemon, in MB. */
-async function idleDaemon(env: Record<string, string>, app: boolean) {
+async function idleDaemon(env: Record<string, string>, app: boolean, built: boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-data-'));
-  const d = startDaemon({ ...env, PIPEWATCH_DATA_DIR: dataDir });
+  const d = startDaemon({ ...env, PIPEWATCH_DATA_DIR: dataDir }, { built });
   let figures: { rss: number; peak: number };
   try {
     await d.http;
@@ -68,19 +73,32 @@ export async function idleRssBench(): Promise<Record<string, number>> {
     rules: IDLE_RULES,
   });
   const env = { ...api.env, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.url };
+  const appEnv = { ...env, SLACK_SIGNING_SECRET: SECRET };
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
   try {
-    const without: Array<{ rss: number; peak: number }> = [];
-    const withApp: Array<{ rss: number; peak: number }> = [];
+    const runs = { built: [], builtApp: [], tsx: [], tsxApp: [] } as Record<
+      'built' | 'builtApp' | 'tsx' | 'tsxApp',
+      Array<{ rss: number; peak: number }>
+    >;
     for (let round = 0; round < ROUNDS; round++) {
-      without.push(await idleDaemon(env, false));
-      withApp.push(await idleDaemon({ ...env, SLACK_SIGNING_SECRET: SECRET }, true));
+      runs.built.push(await idleDaemon(env, false, true));
+      runs.builtApp.push(await idleDaemon(appEnv, true, true));
+      runs.tsx.push(await idleDaemon(env, false, false));
+      runs.tsxApp.push(await idleDaemon(appEnv, true, false));
     }
+    const rss = (of: keyof typeof runs) => median(runs[of].map((r) => r.rss));
+    const peak = (of: keyof typeof runs) => median(runs[of].map((r) => r.peak));
     return {
       rounds: ROUNDS,
-      rss_mb_without_app: median(without.map((r) => r.rss)),
-      rss_mb_with_app: median(withApp.map((r) => r.rss)),
-      peak_mb_without_app: median(without.map((r) => r.peak)),
-      peak_mb_with_app: median(withApp.map((r) => r.peak)),
+      rss_mb: rss('built'),
+      peak_mb: peak('built'),
+      rss_mb_with_app: rss('builtApp'),
+      peak_mb_with_app: peak('builtApp'),
+      tsx_rss_mb_without_app: rss('tsx'),
+      tsx_rss_mb_with_app: rss('tsxApp'),
+      tsx_peak_mb_without_app: peak('tsx'),
+      tsx_peak_mb_with_app: peak('tsxApp'),
     };
   } finally {
     await api.sim.close();

@@ -3,13 +3,21 @@
  * character, one-line text for titles and subjects, times in the pipeline's zone, and
  * the headline of an alert. Escaping for a platform's markup belongs to its channel.
  */
-import { convert } from 'html-to-text';
+import { createRequire } from 'node:module';
+import type * as HtmlToText from 'html-to-text';
 import type { AlertPayload, SilenceSummary } from '../alerts/payload.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import { zoneFormat } from '../lib/zone-format.js';
 import type { Notice } from '../upstream/schemas.js';
 
 const ELLIPSIS = '…';
+
+/**
+ * The HTML converter, loaded on the first notice that has only HTML: upstream sends the
+ * text too, so most processes never need it.
+ */
+let convert: typeof HtmlToText.convert | undefined;
+const requireConverter = createRequire(import.meta.url);
 
 /**
  * The notice's body as plain text: the `notice` field, or its HTML converted when that
@@ -24,6 +32,7 @@ export function noticeText(n: Pick<Notice, 'notice' | 'html'>): string {
 /** HTML to readable text: links as `text [url]`, tables kept in rows, no images. */
 export function htmlToText(html: string): string {
   if (html.trim() === '') return '';
+  convert ??= (requireConverter('html-to-text') as typeof HtmlToText).convert;
   return convert(html, {
     wordwrap: false,
     selectors: [

@@ -1,8 +1,9 @@
 /**
  * Which API a command talks to: the configured one, or, when `PIPEWATCH_API_URL` is
- * unset (demo mode), a simulator started in this process with its premium user.
+ * unset (demo mode), a simulator started in this process with its premium user. The
+ * simulator is loaded only then: a daemon watching the real API does not hold it.
  */
-import { type Simulator, simulatorDefaults, startSimulator } from '../simulator/index.js';
+import type { Simulator } from '../simulator/index.js';
 import { PipelineApiClient } from '../upstream/client.js';
 import type { CliContext } from './context.js';
 
@@ -29,6 +30,7 @@ export async function openApi(
   let user = api.user;
   let key = api.key;
   if (baseUrl === null) {
+    const { simulatorDefaults, startSimulator } = await import('../simulator/index.js');
     simulator = await startSimulator({ ...simulatorOptions, clock: ctx.clock });
     const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
     baseUrl = simulator.url;

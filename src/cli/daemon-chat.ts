@@ -6,8 +6,8 @@
  * unreachable, a key it cannot use) is logged and left out: alerts keep flowing, only
  * commands and buttons go unanswered until the next start.
  */
-import { type DiscordApp, startDiscordApp } from '../channels/discord/app.js';
-import { type SlackApp, startSlackApp } from '../channels/slack/app.js';
+import type { DiscordApp } from '../channels/discord/app.js';
+import type { SlackApp } from '../channels/slack/app.js';
 import type { ChatService } from '../chat/types.js';
 import type { Config } from '../config/index.js';
 import type { InteractionStore } from '../store/interactions.js';
@@ -29,6 +29,8 @@ export async function startChat(
   chat: ChatService,
 ): Promise<SlackApp | undefined> {
   try {
+    // Bolt and its web server load only when the Slack app runs.
+    const { startSlackApp } = await import('../channels/slack/app.js');
     const app = await startSlackApp({
       token: slack.botToken,
       signingSecret: slack.signingSecret,
@@ -64,13 +66,15 @@ export function discordAppSettings(discord: Config['discord']): DiscordAppSettin
 }
 
 /** Starts the Discord app on the chat core; undefined when it could not start. */
-export function startDiscordChat(
+export async function startDiscordChat(
   ctx: CliContext,
   discord: DiscordAppSettings,
   chat: ChatService,
   replays: InteractionStore,
-): DiscordApp | undefined {
+): Promise<DiscordApp | undefined> {
   try {
+    // discord.js loads only when the Discord app runs.
+    const { startDiscordApp } = await import('../channels/discord/app.js');
     const app = startDiscordApp({
       publicKey: discord.publicKey,
       apiUrl: discord.apiUrl,

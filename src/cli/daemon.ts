@@ -130,7 +130,7 @@ export class Daemon {
     let chatCore: ChatCore | undefined;
     // Emails are rendered only once the database is open, and so the links' key known.
     let linkKey: string | undefined;
-    const channels = Channels.create(setup.channels, channelDeps, {
+    const channels = await Channels.create(setup.channels, channelDeps, {
       print: setup.print,
       standIn: setup.standIn ?? false,
       slackInteractive: slackSettings !== undefined,
@@ -213,7 +213,7 @@ export class Daemon {
     engine.checkPipelines();
     if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);
     if (setup.chat && discordSettings)
-      daemon.discord = startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
+      daemon.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
     if (setup.httpPort !== undefined) {
       try {
         daemon.http = await startDaemonHttp(daemon, {

@@ -36,7 +36,7 @@ export function sendTestCommand(ctx: CliContext): Command {
       }
       const { CHANNEL_SETTINGS, Channels } = await import('../delivery/channels.js');
       const { config } = ctx;
-      const channels = Channels.create(
+      const channels = await Channels.create(
         config,
         { clock: ctx.clock, logger: ctx.logger },
         { print: (t) => ctx.out(t) },

@@ -2,13 +2,12 @@
  * The channels of a running pipewatch, built from the configuration: one per target
  * kind. A kind whose credentials are not set gets a channel that fails every send
  * temporarily, naming the variable to set, so its alerts wait (up to the delivery's
- * maximum age) instead of being lost; the demo prints them instead.
+ * maximum age) instead of being lost; the demo prints them instead. A platform's library
+ * (discord.js, Slack's Web API client, nodemailer, the HTML libraries) is loaded only when
+ * its credentials are set, or for the demo's previews: an idle daemon holds only what it
+ * can use. Sending to Slack needs only its Web API client; Bolt loads with the Slack app.
  */
 import { createConsoleChannel } from '../channels/console/send.js';
-import { createDiscordChannels } from '../channels/discord/index.js';
-import { createEmailChannel } from '../channels/email/index.js';
-import { createPreviewChannel } from '../channels/preview.js';
-import { createSlackChannels } from '../channels/slack/index.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
 import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import { createWebhookChannel } from '../channels/webhook/send.js';
@@ -73,7 +72,11 @@ export class Channels implements ChannelSet {
     private readonly configuredKinds: ReadonlySet<TargetKind>,
   ) {}
 
-  static create(config: ChannelConfig, deps: ChannelDeps, options: ChannelOptions): Channels {
+  static async create(
+    config: ChannelConfig,
+    deps: ChannelDeps,
+    options: ChannelOptions,
+  ): Promise<Channels> {
     const channels = new Map<TargetKind, AnyChannel>();
     const configured = new Set<TargetKind>(['console', 'webhook']);
     const put = (c: AnyChannel) => {
@@ -85,6 +88,8 @@ export class Channels implements ChannelSet {
     const timeout = { timeoutMs: config.delivery.timeoutMs };
     put(createWebhookChannel({ secret: config.webhookSecret, ...timeout }, deps));
     if (config.slack.botToken) {
+      // The sending half only: the Slack index also carries the app, and with it all of Bolt.
+      const { createSlackChannels } = await import('../channels/slack/send.js');
       const slack = createSlackChannels(
         {
           token: config.slack.botToken,
@@ -99,6 +104,7 @@ export class Channels implements ChannelSet {
       put(slack.slack_dm);
     }
     if (config.discord.botToken) {
+      const { createDiscordChannels } = await import('../channels/discord/index.js');
       const discord = createDiscordChannels(
         {
           token: config.discord.botToken,
@@ -113,6 +119,7 @@ export class Channels implements ChannelSet {
       put(discord.discord_dm);
     }
     if (config.email.smtpUrl && config.email.from) {
+      const { createEmailChannel } = await import('../channels/email/index.js');
       put(
         createEmailChannel(
           {
@@ -129,11 +136,14 @@ export class Channels implements ChannelSet {
         ),
       );
     }
+    const { createPreviewChannel } = options.standIn
+      ? await import('../channels/preview.js')
+      : { createPreviewChannel: undefined };
     for (const kind of Object.keys(CHANNEL_SETTINGS) as TargetKind[]) {
       if (channels.has(kind)) continue;
       channels.set(
         kind,
-        (options.standIn
+        (createPreviewChannel
           ? createPreviewChannel(kind, options.print, ` (${kind} not configured: printed here)`)
           : unconfigured(kind)) as AnyChannel,
       );

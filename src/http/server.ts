@@ -13,8 +13,8 @@
  * proxy on the same host cannot make a remote reader look local.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { BlockList, isIPv6 } from 'node:net';
 import type { Logger } from '../lib/logger.js';
 import type { HealthReport } from './health.js';
@@ -72,6 +72,51 @@ function allowed(mounted: readonly HttpRoute[]): string {
 
 /** How long a client has to send a whole request, headers and body; then 408 and closed. */
 export const REQUEST_TIMEOUT_MS = 15_000;
+
+/** The longest delay a Node timer takes: Node's own connection checks never come. */
+const NEVER_MS = 2 ** 31 - 1;
+
+/**
+ * A client that drips its request (a slow-loris) is cut off with 408 once `timeoutMs`
+ * passed since it connected or since its last answer, without its whole request: Slack's
+ * requests are small and sent at once. Each connection has one timer, cleared when it
+ * closes, so that a server nobody talks to runs nothing.
+ */
+export function cutOffDrips(server: Server, timeoutMs: number): void {
+  const open = new WeakMap<
+    Socket,
+    { timer?: NodeJS.Timeout; req?: IncomingMessage; res?: ServerResponse }
+  >();
+  const arm = (socket: Socket) => {
+    const state = open.get(socket);
+    if (!state || socket.destroyed) return;
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => {
+      if (state.req?.complete) return;
+      if (state.res?.headersSent) socket.destroy();
+      else
+        socket.end(
+          'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+        );
+    }, timeoutMs);
+  };
+  server.on('connection', (socket: Socket) => {
+    open.set(socket, {});
+    arm(socket);
+    socket.once('close', () => clearTimeout(open.get(socket)?.timer));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const state = open.get(req.socket);
+    if (!state) return;
+    state.req = req;
+    state.res = res;
+    res.once('finish', () => {
+      state.req = undefined;
+      state.res = undefined;
+      arm(req.socket);
+    });
+  });
+}
 
 export interface HttpServerDeps {
   port: number;
@@ -218,20 +263,17 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
   };
   let where = host;
   const requestTimeout = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  // A client that drips its request (a slow-loris) is cut off, not left holding a socket
-  // for Node's default five minutes: Slack's requests are small and sent at once.
-  const limits = {
-    requestTimeout,
-    headersTimeout: requestTimeout,
-    connectionsCheckingInterval: Math.min(1_000, requestTimeout),
-  };
-  const server = createServer(limits, (req, res) => {
+  // Node's own request timeouts are checked by an interval that runs as long as the
+  // server listens, waking an idle daemon; it is pushed out of reach, and each connection
+  // gets a timer of its own instead (`cutOffDrips`), which exists only while it is open.
+  const server = createServer({ connectionsCheckingInterval: NEVER_MS }, (req, res) => {
     handle(req, res, where).catch((error: unknown) => {
       deps.logger.error({ err: error, path: req.url }, 'http handler failed');
       if (!res.headersSent) json(res, 500, { error: 'internal error' });
       else res.end();
     });
   });
+  cutOffDrips(server, requestTimeout);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(deps.port, host, () => {

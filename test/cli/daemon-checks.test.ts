@@ -18,9 +18,9 @@ afterEach(async () => {
 });
 
 /** The channels a daemon builds from `env`. */
-function channels(env: Record<string, string> = {}): Channels {
+async function channels(env: Record<string, string> = {}): Promise<Channels> {
   const config = loadConfig(env, mkdtempSync(join(tmpdir(), 'pipewatch-checks-')));
-  const built = Channels.create(
+  const built = await Channels.create(
     config,
     { clock: new ManualClock(), logger: silentLogger },
     { print: () => {} },
@@ -49,8 +49,8 @@ describe('unconfiguredOpsTarget', () => {
     ],
     ['Slack with its token', { kind: 'slack', channel: '#ops' }, SLACK, false, undefined],
     ['Slack printed in its stead', { kind: 'slack', channel: '#ops' }, {}, true, undefined],
-  ])('%s', (_name, ops, env, standIn, expected) => {
-    expect(unconfiguredOpsTarget(ops, channels(env), standIn)).toBe(expected);
+  ])('%s', async (_name, ops, env, standIn, expected) => {
+    expect(unconfiguredOpsTarget(ops, await channels(env), standIn)).toBe(expected);
   });
 });
 
@@ -72,15 +72,15 @@ describe('unconfiguredTargets', () => {
     'r.yaml',
   );
 
-  it('names each rule and channel without credentials once, at the rule', () => {
-    expect(unconfiguredTargets(rules, channels()).map(formatProblem)).toEqual([
+  it('names each rule and channel without credentials once, at the rule', async () => {
+    expect(unconfiguredTargets(rules, await channels()).map(formatProblem)).toEqual([
       "r.yaml:2:5: rule 'everywhere' sends to slack, but SLACK_BOT_TOKEN is not set",
       "r.yaml:2:5: rule 'everywhere' sends to discord, but DISCORD_BOT_TOKEN is not set",
     ]);
   });
 
-  it('leaves out the channels whose credentials are set', () => {
-    expect(unconfiguredTargets(rules, channels(SLACK)).map(formatProblem)).toEqual([
+  it('leaves out the channels whose credentials are set', async () => {
+    expect(unconfiguredTargets(rules, await channels(SLACK)).map(formatProblem)).toEqual([
       "r.yaml:2:5: rule 'everywhere' sends to discord, but DISCORD_BOT_TOKEN is not set",
     ]);
   });

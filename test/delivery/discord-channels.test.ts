@@ -34,7 +34,7 @@ async function setup(options: Omit<ChannelOptions, 'print'>) {
     { DISCORD_BOT_TOKEN: fake.token, DISCORD_API_URL: fake.url },
     mkdtempSync(join(tmpdir(), 'pipewatch-discord-channels-')),
   );
-  const channels = Channels.create(
+  const channels = await Channels.create(
     config,
     { clock: systemClock, logger },
     { print: () => {}, ...options },

@@ -48,13 +48,25 @@ export interface DaemonProcess {
   kill(): void;
 }
 
-/** Starts `pipewatch run` with `env` (PATH and HOME are added) and an HTTP port of its choosing. */
-export function startDaemon(env: Record<string, string>): DaemonProcess {
+/** The built program (`npm run build`), as users run it. */
+export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+/**
+ * Starts `pipewatch run` with `env` (PATH and HOME are added) and an HTTP port of its
+ * choosing: from the sources under tsx, or with `built` the program `npm run build` wrote
+ * (the benchmarks measure what users run).
+ */
+export function startDaemon(
+  env: Record<string, string>,
+  options: { built?: boolean } = {},
+): DaemonProcess {
   const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-daemon-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    // tsx by its full address: the working directory has no node_modules to find it in.
-    ['--import', import.meta.resolve('tsx'), MAIN, 'run'],
+    options.built
+      ? [BUILT_MAIN, 'run']
+      : // tsx by its full address: the working directory has no node_modules to find it in.
+        ['--import', import.meta.resolve('tsx'), MAIN, 'run'],
     {
       cwd,
       env: {

@@ -64,7 +64,7 @@ async function setup(publicUrl = true): Promise<void> {
     dir,
   );
   const deps = { clock, logger: silentLogger };
-  channels = Channels.create(config, deps, { print: () => {}, unsubscribeKey: () => key });
+  channels = await Channels.create(config, deps, { print: () => {}, unsubscribeKey: () => key });
   key = unsubscribeKey(store, config.secretKey, clock);
   engine = new AlertEngine({ ...deps, store, maxAlertAgeMs: 86_400_000 }, [rule]);
   dispatcher = new Dispatcher(

@@ -3,7 +3,7 @@
  * deleted or archived, or the bot was removed), so that what is subscribed there can
  * pause instead of failing on every alert.
  */
-import { webApi } from '@slack/bolt';
+import * as webApi from '@slack/web-api';
 
 /**
  * Why a channel no longer takes the bot's messages, in the words the chat core hears

@@ -3,7 +3,7 @@
  * `info` is pipewatch's `debug`) and with the token, and anything shaped like one,
  * removed: the client logs request details that can carry it.
  */
-import { webApi } from '@slack/bolt';
+import * as webApi from '@slack/web-api';
 import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
 

@@ -8,7 +8,7 @@
  * Reasons name the code and the destination, `slack: channel_not_found (#ops)`, and are
  * built from codes and numbers only, so no token or message text can reach them.
  */
-import { webApi } from '@slack/bolt';
+import * as webApi from '@slack/web-api';
 import { RETRY_AFTER_CEILING_MS } from '../../lib/backoff.js';
 import { redactPatterns } from '../../lib/redact.js';
 import { deadlineReason } from '../deadline.js';

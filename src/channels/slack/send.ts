@@ -8,7 +8,7 @@
  * answers them (`interactive`), and a post refused because the channel is gone or the bot
  * is no longer in it is reported through `onChannelGone` besides failing as usual.
  */
-import { webApi } from '@slack/bolt';
+import * as webApi from '@slack/web-api';
 import { targetKey } from '../../domain/targets.js';
 import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';

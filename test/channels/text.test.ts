@@ -1,0 +1,27 @@
+/**
+ * A notice's body as plain text: its `notice` field, or, when upstream sent only HTML,
+ * the HTML converted (the converter loads on that first HTML-only notice).
+ */
+import { describe, expect, it } from 'vitest';
+import { htmlToText, noticeText } from '../../src/channels/text.js';
+
+const HTML =
+  '<p>Station 165 <b>limited</b>, see <a href="https://example.com/n/1">the notice</a>.' +
+  '<img src="https://example.com/x.png"></p><table><tr><td>Cycle</td><td>Timely</td></tr></table>';
+
+describe('notice text', () => {
+  it('converts the HTML when the notice has no text', () => {
+    const text = noticeText({ notice: ' ', html: HTML });
+    expect(text).toContain('Station 165 limited, see the notice [https://example.com/n/1].');
+    expect(text).toMatch(/Cycle\s+Timely/);
+    expect(text).not.toMatch(/<|png/);
+  });
+
+  it('keeps the text upstream sent, with its line ends made plain', () => {
+    expect(noticeText({ notice: 'Line one\r\nLine two\r', html: HTML })).toBe('Line one\nLine two');
+  });
+
+  it('makes nothing of empty HTML', () => {
+    expect(htmlToText('  ')).toBe('');
+  });
+});
