@@ -11,6 +11,11 @@ import type {
   NoticeEvent,
   SchemaDriftEvent,
 } from '../../src/ingest/events.js';
+import {
+  type NoticeSyncOptions,
+  noticeSyncDefaults,
+  syncNotices,
+} from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
 import { Store } from '../../src/store/index.js';
@@ -83,4 +88,19 @@ export async function harness(
     },
   };
   return h;
+}
+
+/** The notice sync's options in these tests: a day's alert age and a shallow baseline. */
+export const testSyncOptions: NoticeSyncOptions = {
+  ...noticeSyncDefaults,
+  maxAlertAgeMs: 86_400_000,
+  baselinePages: 5,
+};
+
+/** One notice sync over the harness's client and store, with its hooks collecting events. */
+export function syncOnce(h: Harness, options: NoticeSyncOptions = testSyncOptions) {
+  return syncNotices(
+    { client: h.client, store: h.store, clock: h.clock, logger: silentLogger, hooks: h.hooks },
+    options,
+  );
 }

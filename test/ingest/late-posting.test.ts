@@ -1,17 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type NoticeSyncOptions,
-  noticeSyncDefaults,
-  syncNotices,
-} from '../../src/ingest/notice-sync.js';
-import { silentLogger } from '../../src/lib/logger.js';
-import { type Harness, harness } from './harness.js';
+import { type Harness, harness, syncOnce, testSyncOptions } from './harness.js';
 
-const options: NoticeSyncOptions = {
-  ...noticeSyncDefaults,
-  maxAlertAgeMs: 86_400_000,
-  baselinePages: 5,
-};
+const options = testSyncOptions;
 let h: Harness;
 
 afterEach(async () => {
@@ -19,10 +9,7 @@ afterEach(async () => {
 });
 
 function sync() {
-  return syncNotices(
-    { client: h.client, store: h.store, clock: h.clock, logger: silentLogger, hooks: h.hooks },
-    options,
-  );
+  return syncOnce(h, options);
 }
 
 function postedMinutesAgo(minutes: number): string {

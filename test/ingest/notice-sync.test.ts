@@ -1,9 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type NoticeSyncOptions,
-  noticeSyncDefaults,
-  syncNotices,
-} from '../../src/ingest/notice-sync.js';
+import { type NoticeSyncOptions, syncNotices } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { PipelineApiClient } from '../../src/upstream/client.js';
 import {
@@ -12,13 +8,9 @@ import {
   UnavailableError,
 } from '../../src/upstream/errors.js';
 import { envelope, startScriptedApi } from '../fakes/scripted-api.js';
-import { type Harness, harness } from './harness.js';
+import { type Harness, harness, syncOnce, testSyncOptions } from './harness.js';
 
-const options: NoticeSyncOptions = {
-  ...noticeSyncDefaults,
-  maxAlertAgeMs: 86_400_000,
-  baselinePages: 5,
-};
+const options = testSyncOptions;
 let h: Harness;
 
 afterEach(async () => {
@@ -26,10 +18,7 @@ afterEach(async () => {
 });
 
 function sync(extra: Partial<NoticeSyncOptions> = {}) {
-  return syncNotices(
-    { client: h.client, store: h.store, clock: h.clock, logger: silentLogger, hooks: h.hooks },
-    { ...options, ...extra },
-  );
+  return syncOnce(h, { ...options, ...extra });
 }
 
 function recentPost(minutesAgo = 1): string {
