@@ -11,6 +11,7 @@ import {
   type SubscriptionsStatus,
   statusReport,
 } from '../ingest/feeds.js';
+import { describeNoticeSchedule } from '../ingest/notice-schedule.js';
 import { formatDuration } from '../lib/duration.js';
 import type { Store } from '../store/index.js';
 import type { CliContext } from './context.js';
@@ -125,6 +126,9 @@ export function showStatus(ctx: CliContext, opts: { json?: boolean }): void {
     ctx.out(
       `\nstored: ${c.pipelines} pipelines, ${c.notices} notices, ${c.capacity_cycles} capacity cycles`,
     );
+    if (report.notice_schedule) {
+      ctx.out(`notices: ${describeNoticeSchedule(report.notice_schedule)}`);
+    }
     printPlan(ctx, report.capacity_plan, new RuleNames(store.subscriptions.all()));
     printSubscriptions(ctx, report);
     const o = report.outbox;

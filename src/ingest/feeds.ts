@@ -17,7 +17,11 @@ import {
 import { CAPACITY_FEED, syncCapacity } from './capacity-sync.js';
 import type { IngestDeps } from './events.js';
 import { assessHealth, type FeedsHealth } from './health.js';
-import { NoticePollPlanner } from './notice-schedule.js';
+import {
+  NoticePollPlanner,
+  type NoticeScheduleReport,
+  noticeScheduleReport,
+} from './notice-schedule.js';
 import {
   NOTICES_FEED,
   type NoticeSyncOptions,
@@ -194,6 +198,8 @@ export interface StatusReport extends SubscriptionsStatus {
   counts: StoreCounts;
   /** What the capacity feed fetches; null when the rules are not known (invalid files). */
   capacity_plan: CapacityPlanReport | null;
+  /** When the notice feed polls: the refresh pattern learned, or its interval; null when not scheduled. */
+  notice_schedule: NoticeScheduleReport | null;
 }
 
 /** The plan in its report form, with what the store knows of each pipeline. */
@@ -253,12 +259,15 @@ export function statusReport(
       reason: feedHealth?.reason ?? null,
     };
   });
+  const noticesInterval = scheduled?.feeds.find((f) => f.name === NOTICES_FEED)?.intervalMs;
   return {
     generated_at: toUtcIso(now),
     healthy: health?.healthy ?? feeds.every((f) => f.consecutive_failures === 0),
     feeds,
     counts: store.counts(),
     capacity_plan: scheduled?.capacityPlan ?? null,
+    notice_schedule:
+      noticesInterval === undefined ? null : noticeScheduleReport(store, now, noticesInterval),
     ...subscriptionsStatus(store, now),
   };
 }

@@ -4,10 +4,14 @@
  * and the next poll placed just after the next expected refresh; with no pattern, the
  * configured interval. Locking onto a pattern and losing it are logged once each.
  */
+import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import { recentRefreshObservations } from '../store/refresh-observations.js';
+import {
+  type RefreshObservation,
+  recentRefreshObservations,
+} from '../store/refresh-observations.js';
 import {
   describeLock,
   estimateRefresh,
@@ -16,6 +20,69 @@ import {
   type RefreshPhaseOptions,
   refreshPhaseDefaults,
 } from './refresh-phase.js';
+
+/**
+ * The refresh pattern the stored notices show at `now`, with what it rests on: what each
+ * scheduling decision and the status report both read, so they agree.
+ */
+export function learnRefresh(
+  store: Store,
+  now: Date,
+  intervalMs: number,
+  options: RefreshPhaseOptions = refreshPhaseDefaults,
+): { lock: RefreshLock | null; observations: RefreshObservation[] } {
+  const since = toUtcIso(new Date(now.getTime() - options.lookbackMs));
+  const observations = recentRefreshObservations(store, since);
+  return { lock: estimateRefresh(observations, intervalMs * 1.5, options), observations };
+}
+
+/** The notice schedule in the status report: a learned refresh pattern, or the interval. */
+export interface NoticeScheduleReport {
+  locked: boolean;
+  interval_seconds: number;
+  /** The refresh period locked onto; null: polling on the interval. */
+  period_seconds: number | null;
+  /** Seconds into each period of the typical refresh, which the poll follows. */
+  refresh_at_seconds: number | null;
+  /** The window refreshes land in: its start, seconds into the period, and its width. */
+  window_start_seconds: number | null;
+  window_seconds: number | null;
+  /** Distinct refresh instants the pattern rests on. */
+  refreshes: number | null;
+}
+
+/** The schedule the next notice poll follows, as the database shows it at `now`. */
+export function noticeScheduleReport(
+  store: Store,
+  now: Date,
+  intervalMs: number,
+): NoticeScheduleReport {
+  const { lock } = learnRefresh(store, now, intervalMs);
+  const seconds = (ms: number) => Math.round(ms / 1000);
+  return {
+    locked: lock !== null,
+    interval_seconds: seconds(intervalMs),
+    period_seconds: lock && seconds(lock.periodMs),
+    refresh_at_seconds: lock && seconds((lock.startMs + lock.typicalMs) % lock.periodMs),
+    window_start_seconds: lock && seconds(lock.startMs),
+    window_seconds: lock && seconds(lock.spreadMs),
+    refreshes: lock && lock.observed,
+  };
+}
+
+/** `locked onto a 10 min refresh at :02:40 past (from 16 refreshes)`, or the interval. */
+export function describeNoticeSchedule(report: NoticeScheduleReport): string {
+  if (report.period_seconds === null || report.refresh_at_seconds === null) {
+    return `no refresh pattern yet: every ${formatDuration(report.interval_seconds * 1000)}`;
+  }
+  const period =
+    report.period_seconds % 60 === 0
+      ? `${report.period_seconds / 60} min`
+      : `${report.period_seconds} s`;
+  const at = report.refresh_at_seconds;
+  const mmss = `${String(Math.floor(at / 60)).padStart(2, '0')}:${String(at % 60).padStart(2, '0')}`;
+  return `locked onto a ${period} refresh at :${mmss} past (from ${report.refreshes} refreshes)`;
+}
 
 /** Places notice polls after the API's refreshes; never waits longer than the interval. */
 export class NoticePollPlanner {
@@ -35,9 +102,12 @@ export class NoticePollPlanner {
   /** How long to wait after a successful poll at `now`; undefined: the plain (jittered) interval. */
   nextDelayMs(now: Date): number | undefined {
     const at = now.getTime();
-    const since = toUtcIso(new Date(at - this.options.lookbackMs));
-    const observations = recentRefreshObservations(this.deps.store, since);
-    const lock = estimateRefresh(observations, this.intervalMs * 1.5, this.options);
+    const { lock, observations } = learnRefresh(
+      this.deps.store,
+      now,
+      this.intervalMs,
+      this.options,
+    );
     this.report(lock);
     if (!lock) return undefined;
     const created = observations.map((o) => Date.parse(o.createdAt));

@@ -2,8 +2,8 @@
  * When to poll for notices: the API publishes them in refreshes (about every 10 minutes,
  * every minute for enterprise accounts), so a poll just after each refresh sees every
  * notice within seconds on few requests. The refresh period and phase are learned from
- * the notices pipewatch found new: their `service_created_at` is the refresh that showed
- * them. With no clear pattern, the caller keeps its plain interval.
+ * the stored notices: the `service_created_at` of each is the refresh that showed it. With
+ * no clear pattern, the caller keeps its plain interval.
  */
 import type { RefreshObservation } from '../store/refresh-observations.js';
 
@@ -11,7 +11,7 @@ import type { RefreshObservation } from '../store/refresh-observations.js';
 export const refreshPhaseDefaults = {
   /** The periods tried, longest first: the spec's 10 minutes and the enterprise minute. */
   candidatesMs: [600_000, 60_000] as readonly number[],
-  /** Only notices first seen this recently count… */
+  /** Only notices first seen (baseline: created) this recently count… */
   lookbackMs: 24 * 3_600_000,
   /** …and of their refresh instants, the newest this many, so a shifted phase is followed. */
   observations: 16,
@@ -50,8 +50,11 @@ export interface RefreshLock {
  * Estimates the refresh pattern from observations, or null when none holds: too few, a
  * `service_created_at` that does not match when the notice was seen (an API that dates
  * notices otherwise), or instants scattered over every candidate period.
- * `maxLagMs`: a notice first seen longer than this after its creation says nothing of
- * when refreshes happen (pipewatch was down, or the notice was found by a deep scan).
+ * `maxLagMs`: a notice found new first seen longer than this after its creation says
+ * nothing of when refreshes happen (pipewatch was down, or a deep scan found it). The
+ * baseline's notices were not seen appear, so only the clustering can vouch for their
+ * instants; they let a fresh database lock at its first sync, and the newest instants,
+ * found new or not, decide.
  */
 export function estimateRefresh(
   observations: readonly RefreshObservation[],
@@ -63,7 +66,8 @@ export function estimateRefresh(
   for (const o of observations) {
     const created = Date.parse(o.createdAt);
     const lag = Date.parse(o.firstSeenAt) - created;
-    if (!Number.isFinite(lag) || lag < -options.slackMs || lag > maxLagMs) continue;
+    if (!Number.isFinite(lag) || lag < -options.slackMs) continue;
+    if (!o.baseline && lag > maxLagMs) continue;
     if (seen.has(created)) continue;
     seen.add(created);
     instants.push(created);

@@ -8,6 +8,7 @@ import { type ApiResponse, failure, success } from './http.js';
 import { wireNotice } from './notice-store.js';
 import type { SimulatorUser } from './options.js';
 import { pipelineBySlug } from './pipelines.js';
+import { formatDateTime } from './sim-time.js';
 
 /** What the notices route needs to know about the request. */
 export interface NoticesRequest {
@@ -34,6 +35,7 @@ export function noticesResponse(core: SimulatorCore, req: NoticesRequest): ApiRe
     slug !== undefined && pipelineId === undefined
       ? []
       : core.store.list({
+          createdBy: formatDateTime(core.time.nowMs()),
           ...(pipelineId === undefined ? {} : { pipelineId }),
           ...(demo ? { postedBefore: core.demoNoticeCutoff } : {}),
         });

@@ -14,7 +14,7 @@ import { initialTiming, supersedeTiming } from './notice-timing.js';
 import { PIPELINES, type SimPipeline } from './pipelines.js';
 import { Random } from './random.js';
 import { RefreshSchedule } from './refresh.js';
-import { DAY, formatDateTime, HOUR } from './sim-time.js';
+import { DAY, formatDateTime, HOUR, parseDateTime } from './sim-time.js';
 
 /** What the generator needs from the simulator options. */
 export interface GeneratorOptions {
@@ -22,7 +22,7 @@ export interface GeneratorOptions {
   startAt: Date;
   historyDays: number;
   noticesPerHour: number;
-  /** Live events are published at the next refresh of this period; 0: at once. */
+  /** Every event, history included, is published at the next refresh of this period; 0: at once. */
   refreshEveryMs: number;
 }
 
@@ -60,10 +60,12 @@ export class NoticeGenerator {
 
   /**
    * Fills the store with `historyDays` of notices before the start, anchors included. The
-   * result is kept per (seed, start, depth), so simulators started alike start at once.
+   * result is kept per (seed, start, depth, refresh period), so simulators started alike
+   * start at once.
    */
   generateHistory(useCache = true): void {
-    const key = `${this.opts.seed}|${this.opts.startAt.getTime()}|${this.opts.historyDays}`;
+    const o = this.opts;
+    const key = `${o.seed}|${o.startAt.getTime()}|${o.historyDays}|${o.refreshEveryMs}`;
     const cached = useCache ? historyCache.get(key) : undefined;
     if (cached && this.store.size === 0) {
       for (const { id: _id, pipeline_id, ...fields } of cached.notices) {
@@ -115,6 +117,25 @@ export class NoticeGenerator {
     for (const e of events) {
       if (e.anchor) this.startChain(e.pipeline, e.at, rng, e.anchor);
       else this.event(e.pipeline, e.at, rng, 0);
+    }
+    this.dateHistoryByRefresh();
+  }
+
+  /**
+   * Dates the history as the service does: each notice created, and each update served,
+   * at the first refresh at or after it happened. Done once the history is written, so
+   * the seeded streams, and every other field, are the same whatever the period. The
+   * last events before the start may be dated by a refresh after it: the service shows
+   * them from that refresh on (see NoticeStore.list).
+   */
+  private dateHistoryByRefresh(): void {
+    if (this.refreshes.periodMs <= 0) return;
+    const served = (text: string) => formatDateTime(this.refreshes.visibleAt(parseDateTime(text)));
+    for (const n of this.store.list()) {
+      this.store.update(n.id, {
+        service_created_at: served(n.service_created_at),
+        service_updated_at: served(n.service_updated_at),
+      });
     }
   }
 

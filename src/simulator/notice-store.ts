@@ -16,12 +16,18 @@ export interface NoticeQuery {
   pipelineId?: number;
   /** Only notices whose posted_at sorts before this datetime text (demo: old data only). */
   postedBefore?: string;
+  /**
+   * Only notices the service has created by this datetime text: the history's last events
+   * are dated by the first refresh after the start, and are not served before it.
+   */
+  createdBy?: string;
 }
 
 /** In-memory notices with ids allocated in insertion order, i.e. by service_created_at. */
 export class NoticeStore {
   private readonly byId = new Map<number, StoredNotice>();
   private sorted: StoredNotice[] | null = null;
+  private newestCreated = '';
   private nextId: number;
 
   constructor(firstId: number) {
@@ -33,6 +39,7 @@ export class NoticeStore {
     const notice: StoredNotice = { id: this.nextId++, pipeline_id: pipelineId, ...fields };
     this.byId.set(notice.id, notice);
     this.sorted = null;
+    this.noteCreated(notice);
     return notice;
   }
 
@@ -47,7 +54,14 @@ export class NoticeStore {
     if (!notice) throw new RangeError(`no notice with id ${id}`);
     Object.assign(notice, changes);
     this.sorted = null;
+    this.noteCreated(notice);
     return notice;
+  }
+
+  private noteCreated(notice: StoredNotice): void {
+    if (notice.service_created_at > this.newestCreated) {
+      this.newestCreated = notice.service_created_at;
+    }
   }
 
   /** How many notices are stored. */
@@ -63,11 +77,18 @@ export class NoticeStore {
       );
     }
     const { pipelineId, postedBefore } = query;
-    if (pipelineId === undefined && postedBefore === undefined) return this.sorted;
+    const createdBy =
+      query.createdBy !== undefined && query.createdBy < this.newestCreated
+        ? query.createdBy
+        : undefined;
+    if (pipelineId === undefined && postedBefore === undefined && createdBy === undefined) {
+      return this.sorted;
+    }
     return this.sorted.filter(
       (n) =>
         (pipelineId === undefined || n.pipeline_id === pipelineId) &&
-        (postedBefore === undefined || n.posted_at < postedBefore),
+        (postedBefore === undefined || n.posted_at < postedBefore) &&
+        (createdBy === undefined || n.service_created_at <= createdBy),
     );
   }
 }

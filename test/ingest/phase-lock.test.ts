@@ -77,6 +77,7 @@ async function polling(refreshEveryMs: number) {
   /** How long after its refresh each notice first seen since `since` was seen, in seconds. */
   const seenAfter = (since: Date) =>
     recentRefreshObservations(store, since.toISOString().slice(0, 19) + 'Z', 100_000)
+      .filter((o) => !o.baseline)
       .map((o) => (Date.parse(o.firstSeenAt) - Date.parse(o.createdAt)) / 1000)
       .sort((a, b) => a - b);
   return { clock, planner, lines, delays, run, seenAfter };
@@ -97,6 +98,20 @@ describe('phase-locked notice polling', () => {
     expect((p.delays.length - polls) / 6).toBeLessThanOrEqual(12);
     for (const d of p.delays) expect(d).toBeLessThanOrEqual(INTERVAL);
     expect(p.lines.filter((l) => l.includes('polling just after each refresh'))).toHaveLength(1);
+  });
+
+  it('locks at the baseline, from the refreshes that created the notices it stored', async () => {
+    const p = await polling(10 * MINUTE);
+    await p.run(1);
+    expect(p.planner.lock).toMatchObject({ periodMs: 10 * MINUTE, observed: 16 });
+    // The next poll waits for the coming refresh, not the plain interval.
+    expect(p.delays[0]).toBeLessThan(INTERVAL);
+    expect(p.lines.filter((l) => l.includes('polling just after each refresh'))).toHaveLength(1);
+    const from = p.clock.now();
+    await p.run(2 * HOUR);
+    const seen = p.seenAfter(from);
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen.at(-1)).toBeLessThanOrEqual(120);
   });
 
   it('locks on the enterprise minute', async () => {

@@ -16,6 +16,7 @@ function refreshes(slots: number[], periodMs: number, offset: (slot: number) => 
     return {
       createdAt: toUtcIso(new Date(created)),
       firstSeenAt: toUtcIso(new Date(created + 20_000)),
+      baseline: false,
     };
   });
 }
@@ -59,6 +60,48 @@ describe('refresh estimate', () => {
       firstSeenAt: toUtcIso(new Date(Date.parse(o.createdAt) + 3 * 3_600_000)),
     }));
     expect(estimateRefresh(stale, 15 * MINUTE)).toBeNull();
+  });
+});
+
+describe('refresh estimate from the baseline', () => {
+  /** As stored by a baseline sync at `seenAt`: one sighting for every notice. */
+  const baseline = (observations: ReturnType<typeof refreshes>, seenAt: number) =>
+    observations.map((o) => ({ ...o, firstSeenAt: toUtcIso(new Date(seenAt)), baseline: true }));
+  const syncedAt = BASE + 24 * 10 * MINUTE;
+
+  it('locks on the refresh instants of notices the baseline stored, though none was seen appear', () => {
+    const lock = estimateRefresh(
+      baseline(refreshes(range(0, 16), 10 * MINUTE, jitter), syncedAt),
+      15 * MINUTE,
+    );
+    expect(lock).toMatchObject({ periodMs: 10 * MINUTE, observed: 16 });
+    expect(lock!.startMs + lock!.spreadMs).toBeLessThanOrEqual(90_000);
+  });
+
+  it('never locks on a baseline dated as notices happen', () => {
+    const scattered = refreshes(range(0, 40), 10 * MINUTE, (k) => (k * 2_654_435_761) % 600_000);
+    expect(estimateRefresh(baseline(scattered, syncedAt), 15 * MINUTE)).toBeNull();
+  });
+
+  it('follows refreshes found new over an older baseline pattern', () => {
+    const old = baseline(
+      refreshes(range(0, 20), 10 * MINUTE, (k) => 20_000 + (k % 5) * 1000),
+      BASE + 20 * 10 * MINUTE,
+    );
+    const found = refreshes(range(20, 36), 10 * MINUTE, (k) => 5 * MINUTE + (k % 5) * 1000);
+    const lock = estimateRefresh([...found.reverse(), ...old.reverse()], 15 * MINUTE);
+    expect(lock?.startMs).toBeGreaterThanOrEqual(5 * MINUTE);
+    expect(lock?.startMs).toBeLessThan(5 * MINUTE + 10_000);
+  });
+
+  it('still drops a notice found new long after its refresh, and one dated after it was seen', () => {
+    const found = refreshes(range(0, 16), 10 * MINUTE, jitter);
+    const stale = found.map((o) => ({
+      ...o,
+      firstSeenAt: toUtcIso(new Date(Date.parse(o.createdAt) + 3 * 3_600_000)),
+    }));
+    expect(estimateRefresh(stale, 15 * MINUTE)).toBeNull();
+    expect(estimateRefresh(baseline(found, BASE), 15 * MINUTE)).toBeNull();
   });
 });
 

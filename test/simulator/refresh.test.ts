@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDateTime } from '../../src/simulator/sim-time.js';
-import { START, useSimulators } from './helpers.js';
+import { allNotices, type NoticeRow, START, useSimulators } from './helpers.js';
 
 const start = useSimulators();
 const MINUTE = 60_000;
@@ -76,6 +76,48 @@ describe('refresh batches', () => {
     expect(served?.service_created_at).toBe(
       new Date(Date.parse(START) + 3 * MINUTE + 7_000).toISOString().slice(0, 19).replace('T', ' '),
     );
+  });
+
+  it('dates the history by the same refreshes: creations and updates at a refresh, nothing else moved', async () => {
+    const history = { historyDays: 10, perPage: 500 };
+    const batched = await start({ ...history, refreshEveryMs: 10 * MINUTE });
+    const atOnce = await start({ ...history, refreshEveryMs: 0 });
+    const byId = new Map((await allNotices(atOnce.call)).map((n) => [n.id, n]));
+    const served = await allNotices(batched.call);
+    expect(served.length).toBeGreaterThan(300);
+    const slot = (text: string) => parseDateTime(text) % (10 * MINUTE);
+    for (const n of served) {
+      const plain = byId.get(n.id) as NoticeRow;
+      const { service_created_at: c, service_updated_at: u, ...rest } = n;
+      const { service_created_at: c0, service_updated_at: u0, ...plainRest } = plain;
+      expect(rest).toEqual(plainRest);
+      // The first refresh at or after the event: up to 90 s into a slot, under a period later.
+      expect(slot(c)).toBeLessThanOrEqual(90_000);
+      expect(c >= c0).toBe(true);
+      expect(parseDateTime(c) - parseDateTime(c0)).toBeLessThan(10 * MINUTE + 90_000);
+      expect(slot(u)).toBeLessThanOrEqual(90_000);
+      expect(u >= c).toBe(true);
+      if (u0 === c0) expect(u).toBe(c);
+    }
+    // Refreshes, not one instant: the history spans many of them, jitter and all.
+    const refreshes = new Set(served.map((n) => n.service_created_at));
+    expect(refreshes.size).toBeGreaterThan(250);
+    expect(new Set([...refreshes].map(slot)).size).toBeGreaterThan(20);
+  });
+
+  it('serves the last events before the start from the first refresh after it', async () => {
+    const { call, clock } = await start({ refreshEveryMs: 10 * MINUTE, historyDays: 3 });
+    const startText = START.replace('T', ' ').slice(0, 19);
+    const atStart = await allNotices(call);
+    for (const n of atStart) expect(n.service_created_at <= startText).toBe(true);
+    clock.advance(12 * MINUTE);
+    const later = (await allNotices(call)).filter((n) => !atStart.some((m) => m.id === n.id));
+    // Not live: what appears is history, posted before the start, dated by its refresh.
+    expect(later.length).toBeGreaterThan(0);
+    for (const n of later) {
+      expect(n.service_created_at > startText).toBe(true);
+      expect(n.posted_at < startText).toBe(true);
+    }
   });
 
   it('rejects a refresh period that is not a whole number of ms from 0 to a day', async () => {
