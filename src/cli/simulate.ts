@@ -61,7 +61,7 @@ export function simulateCommand(ctx: CliContext): Command {
     )
     .option(
       '--refresh-every <seconds>',
-      'with --live, publish new notices in refreshes this many seconds apart (60: an enterprise account; 0: at once)',
+      'publish notices in refreshes this many seconds apart, and date the history by them (60: an enterprise account; 0: each notice the instant it happens)',
       integer(0, 86_400),
       simulatorDefaults.refreshEveryMs / 1000,
     )
