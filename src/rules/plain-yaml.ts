@@ -167,7 +167,9 @@ export function readPlainYaml(text: string): { data: unknown; root: PlainNode | 
  * `rules:` block list goes to `sink` as soon as it is read, and is not kept in the tree.
  */
 export function readPlainTree(text: string, sink?: ItemSink): PlainNode | null | undefined {
-  if (/[\t\r\uFEFF]/.test(text)) return undefined;
+  // YAML's white space is the space and the tab; JavaScript's trimming takes more (the
+  // no-break space, U+2028, \v, …), which YAML keeps in values: those files go to `yaml`.
+  if (/[^\S \n]/.test(text)) return undefined;
   const lines: Line[] = [];
   const raw = text.split('\n');
   for (let n = 0; n < raw.length; n++) {
