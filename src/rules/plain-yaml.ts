@@ -88,7 +88,10 @@ class Reader {
       const rest = after.trimStart();
       const col = indent + 1 + (after.length - rest.length) + 1;
       if (rest === '' || rest[0] === '#') {
-        items.push(this.nested(indent, false, l.no, indent + 1));
+        const item = this.nested(indent, false, l.no, indent + 1);
+        // An empty item stands, for `yaml`, after the spaces that follow its dash: not kept.
+        if (item.kind === 'scalar') give();
+        items.push(item);
       } else if (rest === '-' || rest.startsWith('- ')) {
         give();
       } else if (keyOf(rest)) {

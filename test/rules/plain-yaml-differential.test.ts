@@ -232,6 +232,8 @@ const REGRESSIONS: Array<[string, string]> = [
   ['a no-break space trimmed off the end of a value', 'a: b\u00a0\n'],
   ['a no-break space taken for indentation', 'a:\n  \u00a0b: 1\n'],
   ['U+2028 trimmed off the end of a list item', 'a: [x\u2028]\n'],
+  ['an empty list item, placed at its dash', 'a:\n  -\n  - x\n'],
+  ['an empty list item after spaces', 'rules:\n - \n - b\n'],
 ];
 
 const SEED = 15;
