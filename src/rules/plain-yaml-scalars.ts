@@ -88,7 +88,10 @@ export function flowSeq(s: string, at: number, no: number, base: number): PlainN
     while (s[i] === ' ') i++;
   };
   skip();
-  if (s[i] === ']') return { kind: 'seq', items, line: no, col: base + at + 1 };
+  if (s[i] === ']') {
+    if (!restIsEmpty(s, i + 1)) give();
+    return { kind: 'seq', items, line: no, col: base + at + 1 };
+  }
   for (;;) {
     skip();
     const start = i;

@@ -234,6 +234,7 @@ const REGRESSIONS: Array<[string, string]> = [
   ['U+2028 trimmed off the end of a list item', 'a: [x\u2028]\n'],
   ['an empty list item, placed at its dash', 'a:\n  -\n  - x\n'],
   ['an empty list item after spaces', 'rules:\n - \n - b\n'],
+  ['text right after an empty list', 'a: []#c\nb: [ ]x\n'],
 ];
 
 const SEED = 15;
