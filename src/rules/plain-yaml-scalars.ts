@@ -136,7 +136,9 @@ export function keyOf(s: string): { key: string; rest: string; restAt: number } 
     return undefined;
   }
   const key = m[1]!;
-  if (key !== key.trimEnd() || key === '__proto__' || key === '<<' || resolvePlain(key) !== key)
+  // YAML bounds an implicit key at 1024 characters; `yaml` rejects a longer one.
+  if (key.length > 1000 || key !== key.trimEnd() || key === '__proto__' || key === '<<')
     give();
+  if (resolvePlain(key) !== key) give();
   return { key, rest: s.slice(m[0].length), restAt: m[0].length };
 }

@@ -38,7 +38,7 @@ const PLAIN = [
   ...['-', '--', '---', '---x', '...', '-x', 'x ', 'é', '日本語', '@x', '`x', '%x', '!x', '&x'],
   ...['*x', '|x', '|', '>x', '>-', '?x', '? x', '[x', '{x', 'x]', 'x}', 'x,y', 'x, y', 'a"b'],
   ...["a'b", "it's", 'C:\\x', 'a\\b', 'https://a.example/x?y=z:w', 'x :y', ',x', ']x', '<<'],
-  ...['=', 'a=b', 'a%b', 'a!b', 'a&b', 'a*b', 'a|b', 'a>b', 'a?b', 'a@b', 'a`b', 'x\ty'],
+  ...['😀', 'x😀 y', '=', 'a=b', 'a%b', 'a!b', 'a&b', 'a*b', 'a|b', 'a>b', 'a?b', 'a@b', 'a`b', 'x\ty'],
   ...ODD_SPACE.flatMap((w) => [`a${w}b`, `a${w}`, `${w}a`]),
 ];
 const DQ = ['x', ' ', '\\"', '\\\\', '\\n', '\\t', '\\/', '\\u00e9', '\\x41', '\\ ', '\\0', '\\e'];
@@ -48,20 +48,39 @@ const KEYS = [
   ...['a', 'b', 'name', 'rules', 'key with space', 'k-1', '-k', 'x.y', 'on', 'yes', 'true'],
   ...['null', '1', '0x1', '.5', 'é', 'a#b', 'a:b', 'a[b', 'a]b', 'a{b}', "a'b", 'a"b', 'k '],
   ...['__proto__', 'constructor', '<<', '~', '- k', '?k', '"q"', "'s'", '"a b"', '"x: y"', ''],
-  ...['a\u00a0', '\u00a0a', 'a\u2003b', 'http://x'],
+  ...['a\u00a0', '\u00a0a', 'a\u2003b', 'http://x', '😀', 'x😀y', 'k'.repeat(1024), 'k'.repeat(1025)],
 ];
 const FLOW_ITEMS = [
   ...['a', 'b c', '"b, c"', "'d'", "'it''s'", '"\\u00e9"', '"x\\"y"', '1', '~', 'null', 'true'],
   ...['0x1F', '.inf', '-1', '-a', '- a', 'a:b', 'a: b', '[b]', '[]', '{b: c}', '? a', '*a'],
   ...['!t a', '"a"b', 'a #c', 'a#c', '', ' ', 'a\u00a0', '\u00a0a', 'é', '%', '@a', '.5'],
 ];
+/** The entries of `xs` the plain reader accepts alone, in the context `wrap` gives. */
+const accepted = (xs: readonly string[], wrap: (x: string) => string) =>
+  xs.filter((x) => readPlainYaml(wrap(x)) !== undefined);
 const AFTER = ['', '', '', ' # c', '  #c', '#c', ' #', '   ', ' ', '\u00a0', ' # a: b', '\t# t'];
+
+const TAME = {
+  plain: accepted(PLAIN, (x) => `a: ${x}\n`),
+  dq: accepted([...DQ, ...DQ_MORE], (x) => `a: "${x}"\n`),
+  sq: accepted(SQ, (x) => `a: '${x}'\n`),
+  keys: accepted(KEYS, (x) => `${x}: 1\n`),
+  flow: accepted(FLOW_ITEMS, (x) => `a: [${x}]\n`),
+  after: accepted(AFTER, (x) => `a: b${x}\n`),
+};
 
 class Gen {
   private readonly r: () => number;
   readonly lines: string[] = [];
+  /** How often a choice may be one the reader refuses alone. */
+  private readonly wild: number;
   constructor(seed: number) {
     this.r = random(seed);
+    this.wild = this.pick([0, 0.03, 0.1, 0.3]);
+  }
+  /** From `all` now and then, else from `tame`. */
+  choose(all: readonly string[], tame: readonly string[]): string {
+    return this.pick(this.chance(this.wild) ? all : tame);
   }
   int(n: number): number {
     return Math.floor(this.r() * n);
@@ -75,33 +94,34 @@ class Gen {
   quoted(): string {
     const n = this.int(4);
     if (this.chance(0.5)) {
-      const parts = Array.from({ length: n }, () => this.pick(this.chance(0.7) ? DQ : DQ_MORE));
+      const parts = Array.from({ length: n }, () => this.choose([...DQ, ...DQ_MORE], TAME.dq));
       return `"${parts.join('')}"`;
     }
-    return `'${Array.from({ length: n }, () => this.pick(SQ)).join('')}'`;
+    return `'${Array.from({ length: n }, () => this.choose(SQ, TAME.sq)).join('')}'`;
   }
   flow(): string {
-    if (this.chance(0.15)) return this.pick(['[]', '[ ]', '[,]', '[a,,b]', '[a]]', '[a]x', '[a']);
+    if (this.chance(this.wild)) return this.pick(['[]', '[ ]', '[,]', '[a,,b]', '[a]]', '[a]x', '[a']);
     const items = Array.from({ length: 1 + this.int(4) }, () =>
-      this.chance(0.3) ? this.quoted() : this.pick(FLOW_ITEMS),
+      this.chance(0.3) ? this.quoted() : this.choose(FLOW_ITEMS, TAME.flow),
     );
     const sep = this.pick([', ', ',', ' , ', ',  ']);
-    const trail = this.chance(0.1) ? ',' : '';
+    const trail = this.chance(this.wild / 3) ? ',' : '';
     return this.pick(['[', '[ '])
       .concat(items.join(sep), trail, this.pick([']', ' ]']));
   }
   scalar(): string {
     const x = this.r();
-    if (x < 0.5) return this.pick(PLAIN);
+    if (x < 0.5) return this.choose(PLAIN, TAME.plain);
     if (x < 0.75) return this.quoted();
     if (x < 0.85) return this.flow();
-    return `${this.pick(PLAIN)}${this.pick([' ', '-', '.', ':', '#', ' - ', ''])}${this.pick(PLAIN)}`;
+    const glue = this.pick([' ', '-', '.', ':', '#', ' - ', '']);
+    return `${this.choose(PLAIN, TAME.plain)}${glue}${this.choose(PLAIN, TAME.plain)}`;
   }
   key(): string {
-    return this.chance(0.8) ? this.pick(KEYS.slice(0, 12)) : this.pick(KEYS);
+    return this.choose(KEYS, TAME.keys);
   }
   colon(): string {
-    return this.chance(0.9) ? ': ' : this.pick([':', ' : ', ':  ', ':\u00a0']);
+    return this.chance(1 - this.wild) ? this.pick([': ', ': ', ':  ']) : this.pick([':', ' : ', ':\u00a0']);
   }
   noise(indent: number): void {
     if (this.chance(0.08)) this.lines.push(this.pick(['', '   ', ' '.repeat(indent + 2)]));
@@ -124,15 +144,16 @@ class Gen {
       const step = this.pick([1, 2, 2, 2, 3, 4]);
       if (this.chance(0.5)) this.map(indent + step, depth + 1);
       else this.seq(this.chance(0.3) ? indent : indent + step, depth + 1);
-      if (this.chance(0.03)) this.lines.push(`${' '.repeat(indent + this.int(4))}stray`);
+      if (this.chance(this.wild / 5)) this.lines.push(`${' '.repeat(indent + this.int(4))}stray`);
       return;
     }
     if (x < 0.35) {
       this.lines.push(`${head}:${this.pick(['', ' ', ' # empty', ' ~'])}`);
       return;
     }
-    this.lines.push(`${head}${this.colon()}${this.scalar()}${this.pick(AFTER)}`);
-    if (this.chance(0.03)) this.lines.push(`${' '.repeat(indent + 1 + this.int(3))}more text`);
+    this.lines.push(`${head}${this.colon()}${this.scalar()}${this.choose(AFTER, TAME.after)}`);
+    if (this.chance(this.wild / 5))
+      this.lines.push(`${' '.repeat(indent + 1 + this.int(3))}more text`);
   }
   seq(indent: number, depth: number): void {
     const n = 1 + this.int(3);
@@ -144,26 +165,26 @@ class Gen {
       if (depth < 3 && x < 0.35) this.map(indent + dash.length, depth + 1, `${pad}${dash}`);
       else if (depth < 3 && x < 0.45) {
         this.lines.push(`${pad}-${this.pick(['', ' # c', ' '])}`);
-        if (this.chance(0.6)) {
+        if (this.chance(1 - this.wild)) {
           const step = this.pick([1, 2, 3]);
           if (this.chance(0.6)) this.map(indent + step, depth + 1);
           else this.seq(indent + step, depth + 1);
         }
-      } else if (x < 0.5) this.lines.push(`${pad}- - ${this.scalar()}`);
-      else this.lines.push(`${pad}${dash}${this.scalar()}${this.pick(AFTER)}`);
+      } else if (x < 0.35 + this.wild / 3) this.lines.push(`${pad}- - ${this.scalar()}`);
+      else this.lines.push(`${pad}${dash}${this.scalar()}${this.choose(AFTER, TAME.after)}`);
     }
   }
   document(): string {
-    if (this.chance(0.1)) this.lines.push(this.pick(['---', '--- # doc', '%YAML 1.2\n---']));
+    if (this.chance(this.wild)) this.lines.push(this.pick(['---', '--- # doc', '%YAML 1.2\n---']));
     if (this.chance(0.1)) this.lines.push('# yaml-language-server: $schema=./schema.json');
     if (this.chance(0.2)) this.lines.push('rules:');
-    if (this.chance(0.2) || this.lines.at(-1) === 'rules:') this.seq(this.int(3), 0);
+    if (this.chance(0.2) || this.lines.at(-1) === 'rules:') this.seq(this.chance(this.wild) ? this.int(3) : 0, 0);
     else this.map(0, 0);
-    if (this.chance(0.05)) this.lines.push(this.pick(['...', '---', '--- x']));
+    if (this.chance(this.wild / 2)) this.lines.push(this.pick(['...', '---', '--- x']));
     let text = `${this.lines.join('\n')}${this.chance(0.9) ? '\n' : ''}`;
-    if (this.chance(0.03)) text = text.replace(/\n/g, '\r\n');
-    if (this.chance(0.03)) text = text.replace(' ', '\t');
-    if (this.chance(0.01)) text = `\uFEFF${text}`;
+    if (this.chance(this.wild / 5)) text = text.replace(/\n/g, '\r\n');
+    if (this.chance(this.wild / 5)) text = text.replace(' ', '\t');
+    if (this.chance(this.wild / 10)) text = `\uFEFF${text}`;
     return text;
   }
 }
@@ -235,10 +256,12 @@ const REGRESSIONS: Array<[string, string]> = [
   ['an empty list item, placed at its dash', 'a:\n  -\n  - x\n'],
   ['an empty list item after spaces', 'rules:\n - \n - b\n'],
   ['text right after an empty list', 'a: []#c\nb: [ ]x\n'],
+  ['a key longer than YAML allows an implicit key', `${'k'.repeat(1025)}: 1\n`],
+  ['a long key in a list item', `- ${'k'.repeat(1025)}:\n    b: 1\n`],
 ];
 
 const SEED = 15;
-const COUNT = 4000;
+const COUNT = 6000;
 
 describe('readPlainYaml against the yaml library', () => {
   it.each(REGRESSIONS)('reads %s as the library does, or refuses it', (_name, text) => {
@@ -247,16 +270,16 @@ describe('readPlainYaml against the yaml library', () => {
 
   it(`reads ${COUNT} generated documents as the library does, or refuses them`, () => {
     const gen = (i: number) => new Gen(SEED * 100_003 + i).document();
-    let accepted = 0;
+    let read = 0;
     const failures: string[] = [];
     for (let i = 0; i < COUNT; i++) {
       const text = gen(i);
       const wrong = divergence(text);
-      if (readPlainYaml(text)) accepted++;
+      if (readPlainYaml(text)) read++;
       if (wrong && failures.length < 5) failures.push(`#${i} ${escape(text)}\n  ${wrong}`);
     }
     expect(failures.join('\n\n'), 'documents read unlike the yaml library').toBe('');
     // The generator must reach the reader's accepting paths, or the test proves nothing.
-    expect(accepted).toBeGreaterThan(COUNT / 5);
+    console.log("read", read); expect(read).toBeGreaterThan(COUNT / 3);
   });
 });
