@@ -137,8 +137,7 @@ export function keyOf(s: string): { key: string; rest: string; restAt: number } 
   }
   const key = m[1]!;
   // YAML bounds an implicit key at 1024 characters; `yaml` rejects a longer one.
-  if (key.length > 1000 || key !== key.trimEnd() || key === '__proto__' || key === '<<')
-    give();
+  if (key.length > 1000 || key !== key.trimEnd() || key === '__proto__' || key === '<<') give();
   if (resolvePlain(key) !== key) give();
   return { key, rest: s.slice(m[0].length), restAt: m[0].length };
 }
