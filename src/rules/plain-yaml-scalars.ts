@@ -88,7 +88,10 @@ export function flowSeq(s: string, at: number, no: number, base: number): PlainN
     while (s[i] === ' ') i++;
   };
   skip();
-  if (s[i] === ']') return { kind: 'seq', items, line: no, col: base + at + 1 };
+  if (s[i] === ']') {
+    if (!restIsEmpty(s, i + 1)) give();
+    return { kind: 'seq', items, line: no, col: base + at + 1 };
+  }
   for (;;) {
     skip();
     const start = i;
@@ -133,7 +136,8 @@ export function keyOf(s: string): { key: string; rest: string; restAt: number } 
     return undefined;
   }
   const key = m[1]!;
-  if (key !== key.trimEnd() || key === '__proto__' || key === '<<' || resolvePlain(key) !== key)
-    give();
+  // YAML bounds an implicit key at 1024 characters; `yaml` rejects a longer one.
+  if (key.length > 1000 || key !== key.trimEnd() || key === '__proto__' || key === '<<') give();
+  if (resolvePlain(key) !== key) give();
   return { key, rest: s.slice(m[0].length), restAt: m[0].length };
 }

@@ -88,7 +88,10 @@ class Reader {
       const rest = after.trimStart();
       const col = indent + 1 + (after.length - rest.length) + 1;
       if (rest === '' || rest[0] === '#') {
-        items.push(this.nested(indent, false, l.no, indent + 1));
+        const item = this.nested(indent, false, l.no, indent + 1);
+        // An empty item stands, for `yaml`, after the spaces that follow its dash: not kept.
+        if (item.kind === 'scalar') give();
+        items.push(item);
       } else if (rest === '-' || rest.startsWith('- ')) {
         give();
       } else if (keyOf(rest)) {
@@ -167,7 +170,9 @@ export function readPlainYaml(text: string): { data: unknown; root: PlainNode | 
  * `rules:` block list goes to `sink` as soon as it is read, and is not kept in the tree.
  */
 export function readPlainTree(text: string, sink?: ItemSink): PlainNode | null | undefined {
-  if (/[\t\r\uFEFF]/.test(text)) return undefined;
+  // YAML's white space is the space and the tab; JavaScript's trimming takes more (the
+  // no-break space, U+2028, \v, …), which YAML keeps in values: those files go to `yaml`.
+  if (/[^\S \n]/.test(text)) return undefined;
   const lines: Line[] = [];
   const raw = text.split('\n');
   for (let n = 0; n < raw.length; n++) {
