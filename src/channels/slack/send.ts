@@ -54,6 +54,25 @@ const noticeSubject = (id: number) => `notice:${id}`;
 /** Marks that a notice's first message was superseded (and whether the update is in its thread). */
 const supersededSubject = (id: number) => `notice:${id}:superseded`;
 
+/**
+ * `fetch` that gives up on a request, its body included, `timeoutMs` after it started.
+ * The client's own `timeout` aborts through `AbortSignal.timeout`, whose timer goes away
+ * with the signal once nothing else holds it: a server that sends its answer a byte at a
+ * time could then keep the request open for good. The controller here is held by its
+ * timer until it fires.
+ */
+function fetchWithin(timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new Error(`no complete answer within ${timeoutMs}ms`)),
+      timeoutMs,
+    );
+    timer.unref();
+    return fetch(input, { ...init, signal: controller.signal });
+  };
+}
+
 /** Creates both Slack channels around one Web API client. */
 export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): SlackChannels {
   const log = deps.logger.child({ component: 'slack' });
@@ -63,7 +82,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     logger: clientLogger(log, options.token),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-    timeout: timeoutMs,
+    fetch: fetchWithin(timeoutMs),
   });
   const pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
   const dmChannels = new Map<string, Promise<string>>();
