@@ -3,7 +3,23 @@
  * quoted text, `[a, b]` lists and `key: value` entries, each with where it starts. Any
  * doubt gives up (`give`), and the file is then read by the `yaml` library.
  */
-import type { PlainNode } from './plain-yaml.js';
+/**
+ * A value as read, with where it starts; a mapping keeps its keys in order, each with the
+ * line and column it starts at (arrays rather than a `Map`: a rule has several mappings
+ * of a few keys each, and thousands of rules are read at once).
+ */
+export type PlainNode =
+  | { kind: 'scalar'; value: unknown; line: number; col: number }
+  | { kind: 'seq'; items: PlainNode[]; line: number; col: number }
+  | {
+      kind: 'map';
+      keys: string[];
+      /** Line and column of each key, two numbers a key. */
+      keyAt: number[];
+      nodes: PlainNode[];
+      line: number;
+      col: number;
+    };
 
 /** What the reader gives up on, internally: the caller falls back to the `yaml` library. */
 export class Unsupported extends Error {}

@@ -8,26 +8,10 @@
  * any doubt) gives `undefined`, and the caller reads the file with the `yaml` library,
  * which then also reports every error. On what it accepts, values equal `yaml`'s.
  */
-import { give, inline, keyOf, Unsupported } from './plain-yaml-scalars.js';
+import { give, inline, keyOf, type PlainNode, Unsupported } from './plain-yaml-scalars.js';
 import type { SourcePosition } from './types.js';
 
-/**
- * A value as read, with where it starts; a mapping keeps its keys in order, each with the
- * line and column it starts at (arrays rather than a `Map`: a rule has several mappings
- * of a few keys each, and thousands of rules are read at once).
- */
-export type PlainNode =
-  | { kind: 'scalar'; value: unknown; line: number; col: number }
-  | { kind: 'seq'; items: PlainNode[]; line: number; col: number }
-  | {
-      kind: 'map';
-      keys: string[];
-      /** Line and column of each key, two numbers a key. */
-      keyAt: number[];
-      nodes: PlainNode[];
-      line: number;
-      col: number;
-    };
+export type { PlainNode };
 
 interface Line {
   /** 1-based line number. */

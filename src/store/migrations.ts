@@ -3,9 +3,10 @@
  * applied; each runs in its own transaction, so a crash leaves the database at a version
  * boundary. Add a migration at the end; never edit one that has shipped.
  */
-
-import type { Db } from './database.js';
+import type BetterSqlite3 from 'better-sqlite3';
 import { convertNoticeTexts } from './notice-texts-migration.js';
+
+type Db = BetterSqlite3.Database;
 
 /** One step of the schema. */
 export interface Migration {

@@ -4,11 +4,13 @@
  * Rows are read and written a thousand at a time, so a large database never sits in
  * memory at once; everything lands in the migration's one transaction.
  */
-import type { Db } from './database.js';
+import type BetterSqlite3 from 'better-sqlite3';
 import { encodeBody, TEXT_FIELDS } from './notice-body.js';
 
 const BATCH = 1000;
 const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
+
+type Db = BetterSqlite3.Database;
 
 /** Moves the texts of every notice and history row into bodies. */
 export function convertNoticeTexts(db: Db): void {
