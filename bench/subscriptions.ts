@@ -24,18 +24,9 @@ import { PIPELINES, wirePipeline } from '../src/simulator/pipelines.js';
 import { Store } from '../src/store/index.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { PipelineSchema } from '../src/upstream/schemas.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
-/** A deterministic random source (mulberry32), so every run makes the same subscriptions. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { seededRandom };
 
 /** Stores the simulator's pipelines, as the pipelines feed would. */
 export function storeCatalogPipelines(store: Store, at: Date): void {

@@ -2,16 +2,13 @@
  * `pipewatch status` says when the notice feed polls: locked onto the API's refresh
  * pattern, learned from the stored notices (the baseline's included), or on its interval.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
-import { InstantClock, ManualClock } from '../support/clock.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { startSimulatedApi } from '../fakes/simulated-api.js';
+import { InstantClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
-const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const sims: Simulator[] = [];
 afterEach(async () => {
   for (const s of sims.splice(0)) await s.close();
@@ -19,25 +16,14 @@ afterEach(async () => {
 
 /** A database filled by one `run --once` against a simulator refreshing every `refreshEveryMs`. */
 async function filled(refreshEveryMs: number) {
-  const sim = await startSimulator({
+  const api = await startSimulatedApi({
     seed: 31,
-    startAt: START,
-    clock: new ManualClock(START),
+    start: START,
+    rules: 'rules: []\n',
     refreshEveryMs,
   });
-  sims.push(sim);
-  const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-status-schedule-'));
-  const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-rules-'));
-  writeFileSync(join(rulesDir, 'rules.yaml'), 'rules: []\n');
-  const env = {
-    PIPEWATCH_API_URL: sim.url,
-    PIPEWATCH_API_USER: premium.username,
-    PIPEWATCH_API_KEY: premium.key,
-    PIPEWATCH_API_RATE: '100',
-    PIPEWATCH_DATA_DIR: dataDir,
-    PIPEWATCH_CAPACITY_PIPELINES: '',
-    PIPEWATCH_RULES_DIR: rulesDir,
-  };
+  sims.push(api.sim);
+  const env = { ...api.env, PIPEWATCH_CAPACITY_PIPELINES: '' };
   const clock = { clock: new InstantClock(START) };
   expect((await cli(['run', '--once'], env, clock)).code).toBe(0);
   return {

@@ -23,11 +23,15 @@ export interface SimulatedApi {
   dataDir: string;
 }
 
-/** Starts the simulator at `start` with `seed`; `rules` go in the rules directory. */
+/**
+ * Starts the simulator at `start` with `seed` (and its notices published in refreshes
+ * `refreshEveryMs` apart, when given); `rules` go in the rules directory.
+ */
 export async function startSimulatedApi(options: {
   seed: number;
   start: Date;
   rules: string;
+  refreshEveryMs?: number;
 }): Promise<SimulatedApi> {
   const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
   const sim = await startSimulator({
@@ -35,6 +39,7 @@ export async function startSimulatedApi(options: {
     startAt: options.start,
     clock: new ManualClock(options.start),
     control: true,
+    ...(options.refreshEveryMs === undefined ? {} : { refreshEveryMs: options.refreshEveryMs }),
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-data-'));
   const env = {

@@ -16,18 +16,7 @@ import {
   readPlainYaml,
   toJS,
 } from '../../src/rules/plain-yaml.js';
-
-/** mulberry32: a small seeded generator, so that every run makes the same documents. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../support/seeded-random.js';
 
 const ODD_SPACE = [...'\u00a0\u2003\u3000\u2028\u1680\u202f\v\f\u0085'];
 const PLAIN = [
@@ -80,7 +69,7 @@ class Gen {
   /** How often a choice may be one the reader refuses alone. */
   private readonly wild: number;
   constructor(seed: number) {
-    this.r = random(seed);
+    this.r = seededRandom(seed);
     this.wild = this.pick([0, 0.03, 0.1, 0.3]);
   }
   /** From `all` now and then, else from `tame`. */
