@@ -11,12 +11,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Store } from '../src/store/index.js';
+import { BUILT_MAIN, buildDist, ROOT } from './built.js';
 
 const RUNS = 10;
-const root = fileURLToPath(new URL('..', import.meta.url));
-const main = join(root, 'dist', 'main.js');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -32,8 +30,8 @@ function run(
   pre: string[] = [],
 ): number {
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [...pre, main, ...args], {
-    cwd: root,
+  const child = spawnSync(process.execPath, [...pre, BUILT_MAIN, ...args], {
+    cwd: ROOT,
     env,
     encoding: 'utf8',
   });
@@ -67,8 +65,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv, status: number, expect:
 }
 
 export async function cliBench(): Promise<Record<string, number>> {
-  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`npm run build exited ${build.status}`);
+  buildDist();
   const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-bench-cli-'));
   try {
     Store.open(dataDir).close();
@@ -76,7 +73,7 @@ export async function cliBench(): Promise<Record<string, number>> {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       PIPEWATCH_DATA_DIR: dataDir,
-      PIPEWATCH_RULES_DIR: join(root, 'rules'),
+      PIPEWATCH_RULES_DIR: join(ROOT, 'rules'),
     };
     const help = measure(['--help'], env, 0, 'Usage: pipewatch');
     // A fresh database has no feed run yet: status reports each as never run, and exits 1.

@@ -17,27 +17,19 @@
  * coarse for a figure under one second an hour over a minute. The process runs under
  * tsx, as the tests start it; once settled, tsx adds nothing that runs. Linux only.
  */
-import { rmSync } from 'node:fs';
 import { startDaemon } from '../test/fakes/daemon-process.js';
-import { startSimulatedApi } from '../test/fakes/simulated-api.js';
-import { startSlackFake } from '../test/fakes/slack.js';
-import { cpuNanos, feedsDone, IDLE_RULES, poll, quiet, sleep, WITHIN_MS } from './idle-daemon.js';
+import { cpuNanos, feedsDone, idleUpstream, poll, quiet, sleep, WITHIN_MS } from './idle-daemon.js';
 
 const WINDOW_MS = 60_000;
 const SETTLE_MS = 60_000;
 
 /** The `idle_cpu` figures. */
 export async function idleCpuBench(): Promise<Record<string, number>> {
-  const slack = await startSlackFake();
-  const api = await startSimulatedApi({
-    seed: 43,
-    start: new Date(Math.floor(Date.now() / 1000) * 1000),
-    rules: IDLE_RULES,
-  });
-  const d = startDaemon({ ...api.env, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.url });
+  const upstream = await idleUpstream();
+  const d = startDaemon(upstream.env);
   try {
     await d.http;
-    await poll("every feed's first run", () => feedsDone(d, api.env.PIPEWATCH_DATA_DIR), WITHIN_MS);
+    await poll("every feed's first run", () => feedsDone(d, upstream.dataDir), WITHIN_MS);
     await quiet(d);
     await sleep(SETTLE_MS);
     const lines = d.logs().length;
@@ -60,8 +52,6 @@ export async function idleCpuBench(): Promise<Record<string, number>> {
     d.kill();
     throw error;
   } finally {
-    await api.sim.close();
-    await slack.close();
-    rmSync(api.dataDir, { recursive: true, force: true });
+    await upstream.close();
   }
 }

@@ -1,12 +1,15 @@
 /**
- * What the idle benchmarks (`idle_rss`, `idle`) share: the one rule their daemon runs,
+ * What the idle benchmarks (`idle_rss`, `idle`) share: the upstream and the one rule their
+ * daemon runs,
  * the process's CPU time read from outside, and the waits until it has done its first
  * sync of every feed and gone quiet. A benchmark may wait on the wall clock; the tests
  * never do.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Store } from '../src/store/index.js';
 import type { DaemonProcess } from '../test/fakes/daemon-process.js';
+import { startSimulatedApi } from '../test/fakes/simulated-api.js';
+import { startSlackFake } from '../test/fakes/slack.js';
 
 /** One rule alerting a Slack channel: enough for the daemon to poll and judge. */
 export const IDLE_RULES = `rules:
@@ -17,6 +20,32 @@ export const IDLE_RULES = `rules:
     notify:
       - slack: "#gas"
 `;
+
+/**
+ * The simulator and the Slack fake, and the environment of a daemon that watches the one
+ * and alerts the other by `IDLE_RULES`; `close` stops both and removes the data directory.
+ */
+export async function idleUpstream(): Promise<{
+  env: Record<string, string>;
+  dataDir: string;
+  close(): Promise<void>;
+}> {
+  const slack = await startSlackFake();
+  const api = await startSimulatedApi({
+    seed: 43,
+    start: new Date(Math.floor(Date.now() / 1000) * 1000),
+    rules: IDLE_RULES,
+  });
+  return {
+    env: { ...api.env, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.url },
+    dataDir: api.dataDir,
+    async close() {
+      await api.sim.close();
+      await slack.close();
+      rmSync(api.dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** Longest wait for the daemon to get through its start. */
 export const WITHIN_MS = 60_000;

@@ -18,18 +18,14 @@
  * compiled in memory and tsx's loader add to both, so only their difference is the
  * app's. Linux only.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDaemon } from '../test/fakes/daemon-process.js';
-import { startSimulatedApi } from '../test/fakes/simulated-api.js';
-import { startSlackFake } from '../test/fakes/slack.js';
-import { feedsDone, IDLE_RULES, poll, quiet, WITHIN_MS } from './idle-daemon.js';
+import { buildDist } from './built.js';
+import { feedsDone, idleUpstream, poll, quiet, WITHIN_MS } from './idle-daemon.js';
 
 const ROUNDS = 3;
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b';
 
 /** VmRSS and VmHWM of an idle daemon, in MB. */
@@ -66,16 +62,10 @@ const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[xs.len
 
 /** The `idle_rss` figures. */
 export async function idleRssBench(): Promise<Record<string, number>> {
-  const slack = await startSlackFake();
-  const api = await startSimulatedApi({
-    seed: 43,
-    start: new Date(Math.floor(Date.now() / 1000) * 1000),
-    rules: IDLE_RULES,
-  });
-  const env = { ...api.env, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.url };
+  const upstream = await idleUpstream();
+  const env = upstream.env;
   const appEnv = { ...env, SLACK_SIGNING_SECRET: SECRET };
-  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
+  buildDist();
   try {
     const runs = { built: [], builtApp: [], tsx: [], tsxApp: [] } as Record<
       'built' | 'builtApp' | 'tsx' | 'tsxApp',
@@ -101,8 +91,6 @@ export async function idleRssBench(): Promise<Record<string, number>> {
       tsx_peak_mb_with_app: peak('tsxApp'),
     };
   } finally {
-    await api.sim.close();
-    await slack.close();
-    rmSync(api.dataDir, { recursive: true, force: true });
+    await upstream.close();
   }
 }

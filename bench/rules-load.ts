@@ -13,10 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDist, ROOT } from './built.js';
 import { writeRuleFiles } from './rule-files.js';
 
 const RUNS = 5;
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The child: loads the rules from `argv[1]` with the built modules, prints ms and peak MB. */
 const CHILD = `
@@ -39,7 +39,7 @@ console.log(JSON.stringify({ ms, peak_mb: kb / 1024, rules: compiled.all.length,
 function once(dir: string): { ms: number; peak_mb: number } {
   const child = spawnSync(
     process.execPath,
-    ['--input-type=module', '-e', CHILD, dir, join(root, 'dist')],
+    ['--input-type=module', '-e', CHILD, dir, join(ROOT, 'dist')],
     { encoding: 'utf8' },
   );
   if (child.status !== 0) throw new Error(`rule loading exited ${child.status}:\n${child.stderr}`);
@@ -51,8 +51,7 @@ function once(dir: string): { ms: number; peak_mb: number } {
 
 /** `load_ms_10000` and `load_peak_rss_mb_10000`. */
 export function rulesLoadFigures(): Record<string, number> {
-  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`npm run build exited ${build.status}`);
+  buildDist();
   const dir = writeRuleFiles(mkdtempSync(join(tmpdir(), 'pipewatch-rules-')), 10_000, 10);
   try {
     const runs = Array.from({ length: RUNS }, () => once(dir));
