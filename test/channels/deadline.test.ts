@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withDeadline } from '../../src/channels/deadline.js';
 import { createDiscordChannels } from '../../src/channels/discord/index.js';
 import { createEmailChannel } from '../../src/channels/email/index.js';
+import { startSlackApp } from '../../src/channels/slack/app.js';
 import { createSlackChannels } from '../../src/channels/slack/index.js';
 import { DeliveryError } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
@@ -80,6 +81,25 @@ describe('a server that answers a byte at a time', () => {
       permanent: false,
       reason: 'slack: no complete answer within 250ms (#gas)',
     });
+    await until(() => server.abandoned === 1, 'the connection to be dropped');
+  });
+
+  it("ends the Slack app's calls at its time limit, body included", async () => {
+    const server = await drip();
+    const started = performance.now();
+    const starting = startSlackApp({
+      token: 'xoxb-1-2-drip',
+      signingSecret: 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b',
+      apiUrl: `${server.url}/api/`,
+      timeoutMs: LIMIT_MS,
+      chat: undefined as never,
+      clock: systemClock,
+      logger: silentLogger,
+    });
+    await expect(starting).rejects.toThrow(
+      'the Slack app could not start: slack: no complete answer within 250ms (auth.test); check the network and SLACK_API_URL',
+    );
+    expect(performance.now() - started).toBeLessThan(2_000);
     await until(() => server.abandoned === 1, 'the connection to be dropped');
   });
 

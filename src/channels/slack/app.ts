@@ -14,7 +14,8 @@ import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
 import { DeliveryErrorCode } from '../types.js';
 import { clientLogger } from './client-log.js';
-import { toDeliveryError } from './errors.js';
+import { failureOf } from './errors.js';
+import { fetchWithin } from './fetch-within.js';
 import { registerListeners } from './listeners.js';
 import { SlackHttpReceiver } from './receiver.js';
 
@@ -60,18 +61,9 @@ export class SlackAppError extends Error {
   override name = 'SlackAppError';
 }
 
-/** `fetch` whose every request ends after `ms`: Bolt posts to `response_url` with it too. */
-function fetchWithin(ms: number): typeof fetch {
-  return (input, init) => {
-    const limit = AbortSignal.timeout(ms);
-    const signal = init?.signal ? AbortSignal.any([init.signal, limit]) : limit;
-    return fetch(input, { ...init, signal });
-  };
-}
-
 /** A failed call's reason, and what to check: the token it was refused, else the way to Slack. */
-function hint(error: unknown, method: string, variable: string): string {
-  const failure = toDeliveryError(error, method);
+function hint(error: unknown, method: string, variable: string, timeoutMs: number): string {
+  const failure = failureOf(error, method, timeoutMs);
   const refused =
     failure.code === DeliveryErrorCode.Auth || failure.code === DeliveryErrorCode.Forbidden;
   return `${failure.reason}; check ${refused ? variable : 'the network and SLACK_API_URL'}`;
@@ -100,7 +92,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
   const web = new webApi.WebClient(token, clientOptions);
   const me = await web.auth.test().catch((error: unknown) => {
     throw new SlackAppError(
-      `the Slack app could not start: ${hint(error, 'auth.test', 'SLACK_BOT_TOKEN')}`,
+      `the Slack app could not start: ${hint(error, 'auth.test', 'SLACK_BOT_TOKEN', timeoutMs)}`,
     );
   });
   const botUserId = String(me.user_id ?? '');
@@ -142,7 +134,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
   } catch (error) {
     await socket?.client.disconnect().catch(() => undefined);
     throw new SlackAppError(
-      `the Slack app could not connect: ${hint(error, 'apps.connections.open', 'SLACK_APP_TOKEN')}`,
+      `the Slack app could not connect: ${hint(error, 'apps.connections.open', 'SLACK_APP_TOKEN', timeoutMs)}`,
     );
   }
   const mode = socket ? 'socket' : 'http';

@@ -18,6 +18,7 @@ import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import { goneReason } from './channel-gone.js';
 import { clientLogger } from './client-log.js';
 import { failureOf, toDeliveryError, where } from './errors.js';
+import { fetchWithin } from './fetch-within.js';
 import { DEFAULT_PACE, type PaceOptions, Pacer } from './pacing.js';
 import { MAX_DIGEST, markSuperseded, noticeIds, renderSlack, type SlackMessage } from './render.js';
 
@@ -53,25 +54,6 @@ export interface SlackChannels {
 const noticeSubject = (id: number) => `notice:${id}`;
 /** Marks that a notice's first message was superseded (and whether the update is in its thread). */
 const supersededSubject = (id: number) => `notice:${id}:superseded`;
-
-/**
- * `fetch` that gives up on a request, its body included, `timeoutMs` after it started.
- * The client's own `timeout` aborts through `AbortSignal.timeout`, whose timer goes away
- * with the signal once nothing else holds it: a server that sends its answer a byte at a
- * time could then keep the request open for good. The controller here is held by its
- * timer until it fires.
- */
-function fetchWithin(timeoutMs: number): typeof fetch {
-  return (input, init) => {
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new Error(`no complete answer within ${timeoutMs}ms`)),
-      timeoutMs,
-    );
-    timer.unref();
-    return fetch(input, { ...init, signal: controller.signal });
-  };
-}
 
 /** Creates both Slack channels around one Web API client. */
 export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): SlackChannels {
