@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { CapacityEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
+import { grouped } from '../lib/quantity.js';
 import type { CapacityAlertChange } from '../store/capacity-alerts.js';
 import type { CapacityLocation } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll } from './context.js';
@@ -159,9 +160,7 @@ function judge(
     | { state: 'firing' | 'resolved'; ref: string; reason: string; repeat?: true }
     | undefined;
   const shown =
-    r.unit === 'percent'
-      ? `${value.toFixed(1)}% of OPC`
-      : `${Math.round(value).toLocaleString('en-US')}`;
+    r.unit === 'percent' ? `${value.toFixed(1)}% of OPC` : `${grouped(Math.round(value))}`;
   if (state === 'ok' && value < r.below) {
     next = {
       state: 'firing',

@@ -9,6 +9,7 @@
 
 import { targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
+import { grouped } from '../lib/quantity.js';
 import type { StoredCycle } from '../store/capacity.js';
 import type { CapacityAlertState } from '../store/capacity-alerts.js';
 import type { Store } from '../store/index.js';
@@ -71,7 +72,7 @@ export function explainCapacity(
     const unit = r.unit === 'percent' ? '% of OPC' : ' Dth';
     const judgement: CapacityJudgement = {
       rule: r.name,
-      threshold: `below ${r.below.toLocaleString('en-US')}${unit}`,
+      threshold: `below ${grouped(r.below)}${unit}`,
       cycles: [],
       locations: 0,
       verdicts: [],
@@ -146,9 +147,7 @@ function groupAlert(
 }
 
 function shown(value: number, unit: 'absolute' | 'percent'): string {
-  return unit === 'percent'
-    ? `${value.toFixed(1)}% of OPC`
-    : Math.round(value).toLocaleString('en-US');
+  return unit === 'percent' ? `${value.toFixed(1)}% of OPC` : grouped(Math.round(value));
 }
 
 function judge(
@@ -204,7 +203,7 @@ function judge(
     };
   }
   if (value >= r.below) return undefined;
-  const reason = `${oac} below ${r.below.toLocaleString('en-US')} (${where}) with no episode open: fires when the daemon next judges a cycle of this location that is still below`;
+  const reason = `${oac} below ${grouped(r.below)} (${where}) with no episode open: fires when the daemon next judges a cycle of this location that is still below`;
   return {
     key,
     episode: (row?.episode ?? 0) + 1,

@@ -16,6 +16,7 @@ import { targetKey } from '../domain/targets.js';
 import type { FeedSettings } from '../ingest/feeds.js';
 import { NOTICES_FEED } from '../ingest/notice-sync.js';
 import { acceleratedClock } from '../lib/clock.js';
+import { grouped } from '../lib/quantity.js';
 import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
 import type { CliContext } from './context.js';
 import type { Daemon } from './daemon.js';
@@ -171,7 +172,7 @@ async function tellStories(ctx: CliContext, daemon: Daemon): Promise<void> {
 }
 
 function actLine(act: StoryAct): string {
-  const oac = act.capacity.oac.toLocaleString('en-US');
+  const oac = grouped(act.capacity.oac);
   return (
     `[demo] the simulator posts: a Transco constraint (#${act.constraint.id}), a Texas Eastern flow order ` +
     `needing a response in ${STORY_RESPONSE_MS / 60_000} min (#${act.flowOrder.id}), and Station 85 OAC ` +

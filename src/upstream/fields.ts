@@ -4,6 +4,7 @@
  * schemas of each response (src/upstream/schemas.ts) are tables of these kinds.
  */
 import { z } from 'zod';
+import { grouped } from '../lib/quantity.js';
 import type { UtcIso } from '../lib/time.js';
 import { preview } from './preview.js';
 
@@ -126,7 +127,7 @@ function normalise(kind: FieldKind, value: unknown, field: string, ctx: Ctx): un
         ctx.addIssue({
           code: 'custom',
           path: [field],
-          message: `too long: ${text.length.toLocaleString('en-US')} characters, at most ${limit.toLocaleString('en-US')}`,
+          message: `too long: ${grouped(text.length)} characters, at most ${grouped(limit)}`,
           input: value,
         });
         return '';

@@ -7,6 +7,7 @@
  * and strings ("" when absent), with the field names of the spec so users recognise them.
  */
 import { z } from 'zod';
+import { grouped } from '../lib/quantity.js';
 import { recordSchema, TEXT_LIMITS, wireText } from './fields.js';
 import { preview } from './preview.js';
 
@@ -172,10 +173,7 @@ export interface Capacity {
 const catalogText = (limit: number) =>
   wireText
     .transform((v) => String(v ?? ''))
-    .refine(
-      (t) => t.length <= limit,
-      `too long: more than ${limit.toLocaleString('en-US')} characters`,
-    );
+    .refine((t) => t.length <= limit, `too long: more than ${grouped(limit)} characters`);
 const catalogName = z.string().max(TEXT_LIMITS.text, 'too long');
 
 export const TableFieldSchema = z.object({

@@ -7,6 +7,7 @@
  * where and when. Each ends with a context line naming the rule.
  */
 import type { AlertPayload } from '../../alerts/payload.js';
+import { grouped } from '../../lib/quantity.js';
 import type { Notice } from '../../upstream/schemas.js';
 import {
   capacityState,
@@ -65,7 +66,7 @@ function body(n: Notice, max: number, hasUrl: boolean): Block[] {
   const blocks: Block[] = [plainSection(plainBlock(text, max))];
   if (escapeText(text).length > max) {
     const where = hasUrl ? ' Open the notice for the full text.' : '';
-    blocks.push(context([`Text shortened to ${max.toLocaleString('en-US')} characters.${where}`]));
+    blocks.push(context([`Text shortened to ${grouped(max)} characters.${where}`]));
   }
   return blocks;
 }
