@@ -3,11 +3,12 @@
  * sentence each, placed at the line and column where the offending key or value was
  * written in the YAML, the way a compiler reports.
  */
-import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { z } from 'zod';
 import { didYouMean, suggest } from '../lib/suggest.js';
 import { knownKeys, TARGET_KINDS } from './schema.js';
 import type { RuleProblem, SourcePosition } from './types.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** A rule file as parsed: the name positions carry, its YAML document and its line table. */
 export interface RuleSource {
@@ -132,6 +133,7 @@ function findings(issue: Issue, base: Path = []): Finding[] {
 
 /** The YAML node at `path`, or the deepest one there is; with the key it stands under. */
 function locate(root: unknown, path: Path): { node: Node | null; key: Node | null } {
+  const { isMap, isScalar, isSeq } = yamlLibrary();
   let node = root as Node | null;
   let key: Node | null = null;
   for (const segment of path) {
@@ -157,7 +159,8 @@ function locate(root: unknown, path: Path): { node: Node | null; key: Node | nul
  */
 export function positionAt(source: RuleSource, path: Path, atKey: boolean): SourcePosition {
   const { node, key } = locate(source.doc.contents, path);
-  const empty = isScalar(node) && node.value === null && node.range?.[0] === node.range?.[1];
+  const empty =
+    yamlLibrary().isScalar(node) && node.value === null && node.range?.[0] === node.range?.[1];
   const target = (atKey || empty || !node) && key ? key : (node ?? key);
   return { file: source.file, ...source.lines.linePos(target?.range?.[0] ?? 0) };
 }

@@ -5,11 +5,11 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { issueMessages, issueProblems, positionAt, type RuleSource } from './issues.js';
 import { type PlainNode, plainPositionAt, readPlainTree, toJS } from './plain-yaml.js';
 import { type RuleBody, ruleFileSchema, ruleSchema } from './schema.js';
 import { formatProblem, type Rule, type RuleProblem, type SourcePosition } from './types.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** What a directory of rule files holds: the valid rules, and every problem found. */
 export interface LoadedRules {
@@ -93,8 +93,9 @@ function ruleOf(
 function parseFile(text: string, file: string): ParsedFile {
   const plain = parsePlainFile(text, file);
   if (plain) return plain;
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const yaml = yamlLibrary();
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const position = (offset: number): SourcePosition => ({ file, ...lines.linePos(offset) });
   const out: ParsedFile = { rules: [], problems: [], names: [] };
   if (doc.errors.length > 0) {

@@ -2,8 +2,8 @@
  * The daemon loads a platform's library only when that platform is set up: `run --once`
  * with no chat or mail credentials loads neither discord.js, Bolt, nodemailer nor the
  * HTML sanitizer, and with a Slack bot token alone (no app) it loads Slack's Web API
- * client but neither Bolt nor discord.js. Watching a real API, it does not load the
- * simulator. It runs as a process against the simulator (served from the test, so to the
+ * client but neither Bolt nor discord.js. Its plain rule files it reads without the YAML
+ * library. Watching a real API, it does not load the simulator. It runs as a process against the simulator (served from the test, so to the
  * daemon a real API at a URL), with module hooks that list every package and every
  * module of the project it loaded.
  */
@@ -89,6 +89,12 @@ describe('the daemon loading', () => {
     const names = await daemonPackages({});
     expect(names).toContain('better-sqlite3');
     expect([...PLATFORMS, 'html-to-text'].filter((p) => names.has(p))).toEqual([]);
+  });
+
+  it('reads plain rule files without the YAML library', async () => {
+    const names = await daemonPackages({});
+    expect(names).toContain('zod');
+    expect(names.has('yaml')).toBe(false);
   });
 
   it("loads Slack's Web API client with its bot token, and neither Bolt nor discord.js", async () => {
