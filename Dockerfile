@@ -37,5 +37,7 @@ VOLUME ["/app/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PIPEWATCH_HTTP_PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "dist/main.js"]
+# The executable itself, not `node dist/main.js`: its first line starts node with V8 sized
+# for a daemon that mostly waits (see src/main.ts).
+ENTRYPOINT ["/app/dist/main.js"]
 CMD ["run"]
