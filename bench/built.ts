@@ -1,15 +1,13 @@
 /**
  * The program as users run it: `npm run build` compiles `src/` to `dist/`, which the
- * benchmarks that time or weigh processes start with plain `node`.
+ * benchmarks that time or weigh processes start as `npx pipewatch` does (see
+ * `programCommand`).
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The built program's entry. */
-export const BUILT_MAIN = join(ROOT, 'dist', 'main.js');
 
 /** Builds `dist/` once more from the sources; throws with the compiler's words if it fails. */
 export function buildDist(): void {

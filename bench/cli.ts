@@ -1,18 +1,19 @@
 /**
  * `cli`: how long a short command of the built command line takes, as users run it
- * (`npm run build`, then `node dist/main.js …`): `--help`, and `status` against a fresh
+ * (`npm run build`, then `dist/main.js …` by its first line, as `npx pipewatch …`): `--help`, and `status` against a fresh
  * data directory holding an empty database (status reads only the database and the rule
  * files; it calls no API). Each is started as a process `RUNS` times; the figures are the
  * median wall time from spawn to exit, and the peak resident memory of one more run
- * (read by the child itself at exit, through a preloaded module that writes
- * `process.resourceUsage().maxRSS` to a file).
+ * (read by the child itself at exit, through a module preloaded by `NODE_OPTIONS` that
+ * writes `process.resourceUsage().maxRSS` to a file).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../src/store/index.js';
-import { BUILT_MAIN, buildDist, ROOT } from './built.js';
+import { programCommand } from '../test/fakes/daemon-process.js';
+import { buildDist, ROOT } from './built.js';
 
 const RUNS = 10;
 
@@ -21,16 +22,10 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Runs `node dist/main.js args`; fails unless it exits with `status` and prints `expect`. */
-function run(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  status: number,
-  expect: string,
-  pre: string[] = [],
-): number {
+/** Runs `dist/main.js args`; fails unless it exits with `status` and prints `expect`. */
+function run(args: string[], env: NodeJS.ProcessEnv, status: number, expect: string): number {
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [...pre, BUILT_MAIN, ...args], {
+  const child = spawnSync(...programCommand('executable', args), {
     cwd: ROOT,
     env,
     encoding: 'utf8',
@@ -56,7 +51,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv, status: number, expect:
       hook,
       `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(out)}, String(process.resourceUsage().maxRSS)));\n`,
     );
-    run(args, env, status, expect, ['--import', hook]);
+    run(args, { ...env, NODE_OPTIONS: `--import ${hook}` }, status, expect);
     const kb = Number(readFileSync(out, 'utf8'));
     return { ms: Math.round(median(times) * 10) / 10, rssMb: Math.round(kb / 1024) };
   } finally {

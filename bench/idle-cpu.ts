@@ -1,8 +1,9 @@
 /**
  * `idle_cpu`: the CPU time the daemon burns with nothing new to do, as CPU-seconds an
- * hour. `pipewatch run` is started as a process (`startDaemon`, as the acceptance tests
- * start it) against the simulator, with one rule alerting a Slack channel of the Slack
- * fake (alerts only: no app), in a fresh data directory. It waits for the daemon's HTTP
+ * hour. `pipewatch run` is started as a process as users start it (`npm run build`, then
+ * `dist/main.js` by its first line, as `npx pipewatch run` does) against the simulator,
+ * with one rule alerting a Slack channel of the Slack fake (alerts only: no app), in a
+ * fresh data directory. It waits for the daemon's HTTP
  * address, until every feed the daemon named at start has a first successful run
  * recorded in its database (read from outside, the daemon not asked), until the process
  * has been quiet for three seconds, and then `SETTLE_MS` (60 s) more: for about forty
@@ -14,10 +15,10 @@
  *
  * CPU time is the sum of every thread's time on a CPU from /proc/<pid>/task/<tid>/
  * schedstat, in nanoseconds: utime + stime of /proc/<pid>/stat count 10 ms ticks, too
- * coarse for a figure under one second an hour over a minute. The process runs under
- * tsx, as the tests start it; once settled, tsx adds nothing that runs. Linux only.
+ * coarse for a figure under one second an hour over a minute. Linux only.
  */
 import { startDaemon } from '../test/fakes/daemon-process.js';
+import { buildDist } from './built.js';
 import { cpuNanos, feedsDone, idleUpstream, poll, quiet, sleep, WITHIN_MS } from './idle-daemon.js';
 
 const WINDOW_MS = 60_000;
@@ -26,7 +27,8 @@ const SETTLE_MS = 60_000;
 /** The `idle_cpu` figures. */
 export async function idleCpuBench(): Promise<Record<string, number>> {
   const upstream = await idleUpstream();
-  const d = startDaemon(upstream.env);
+  buildDist();
+  const d = startDaemon(upstream.env, { program: 'executable' });
   try {
     await d.http;
     await poll("every feed's first run", () => feedsDone(d, upstream.dataDir), WITHIN_MS);

@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Store } from '../src/store/index.js';
 import type { DaemonProcess } from '../test/fakes/daemon-process.js';
-import { startSimulatedApi } from '../test/fakes/simulated-api.js';
-import { startSlackFake } from '../test/fakes/slack.js';
+import { type SimulatedApi, startSimulatedApi } from '../test/fakes/simulated-api.js';
+import { type SlackFake, startSlackFake } from '../test/fakes/slack.js';
 
 /** One rule alerting a Slack channel: enough for the daemon to poll and judge. */
 export const IDLE_RULES = `rules:
@@ -28,6 +28,8 @@ export const IDLE_RULES = `rules:
 export async function idleUpstream(): Promise<{
   env: Record<string, string>;
   dataDir: string;
+  api: SimulatedApi;
+  slack: SlackFake;
   close(): Promise<void>;
 }> {
   const slack = await startSlackFake();
@@ -39,6 +41,8 @@ export async function idleUpstream(): Promise<{
   return {
     env: { ...api.env, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.url },
     dataDir: api.dataDir,
+    api,
+    slack,
     async close() {
       await api.sim.close();
       await slack.close();

@@ -1,37 +1,59 @@
 /**
- * `idle_rss`: the daemon's resident memory when idle, without and with the Slack app.
- * `pipewatch run` is started as a process (`startDaemon`, as the acceptance tests start
- * it) against the simulator, with the Slack fake as Slack and one rule alerting a Slack
- * channel: once with Slack set up for alerts only (bot token, no signing secret: no app
- * starts) and once with the Slack app answering over HTTP (signing secret set). Each
- * time, in a fresh data directory: it waits for the daemon's own words (its HTTP address,
- * its Slack credential check, and with the app "Slack app listening"), then until every
- * feed the daemon named at start has a first successful run recorded in its database
- * (read from outside, the daemon not asked), then until the process has been idle for
- * three seconds (under 1% of a core by its threads' schedstat, and no log line); then reads
- * VmRSS (resident now) and VmHWM (the peak so far, the first cycle included) from
- * /proc/<pid>/status. Three rounds alternate the two; the figures are medians.
+ * `idle_rss`: the daemon's resident memory when idle. `pipewatch run` is started as a
+ * process against the simulator, with the Slack fake as Slack and one rule alerting a
+ * Slack channel, in a fresh data directory each time. It waits for the daemon's own words
+ * (its HTTP address, its Slack credential check, and with the app "Slack app listening"),
+ * then until every feed the daemon named at start has a first successful run recorded in
+ * its database (read from outside, the daemon not asked), then until the process has
+ * been idle for three seconds (under 1% of a core by its threads' schedstat, and no log
+ * line); then reads VmRSS (resident now) and VmHWM (the peak so far, the first cycle
+ * included) from /proc/<pid>/status. Linux only.
  *
- * `rss_mb` and `peak_mb` (and `_with_app`) are of the built program as users run it
- * (`npm run build` first, then `node dist/main.js run`). The `tsx_` figures are of the
- * same daemon run from the sources under tsx, as the tests start it: the TypeScript
- * compiled in memory and tsx's loader add to both, so only their difference is the
- * app's. Linux only.
+ * The program is the built one (`npm run build`), started four ways, each `ROUNDS` times
+ * in turn; the figures are medians:
+ *
+ * - `rss_mb`, `peak_mb`: as users start it, `npx pipewatch run` or the Docker image:
+ *   `dist/main.js` by its first line, with the V8 settings there. Slack is set up for
+ *   alerts only (bot token, no signing secret: no app starts).
+ * - `_with_app`: the same with the Slack app answering over HTTP (signing secret set).
+ * - `_after_alert`: the same as `rss_mb` once it has also alerted: a matching notice is
+ *   added at the simulator after the first syncs (the notice interval is 60 s for this),
+ *   and the figure is read when the Slack fake has the post and the daemon is idle again.
+ *   A daemon that has alerted keeps what alerting loaded: the formatting of dates by time
+ *   zone (ICU) above all.
+ * - `node_`: `node dist/main.js run`, without those settings.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDaemon } from '../test/fakes/daemon-process.js';
+import { addTranscoConstraint } from '../test/cli/daemon-steps.js';
+import { type Program, startDaemon } from '../test/fakes/daemon-process.js';
 import { buildDist } from './built.js';
 import { feedsDone, idleUpstream, poll, quiet, WITHIN_MS } from './idle-daemon.js';
+
+type Upstream = Awaited<ReturnType<typeof idleUpstream>>;
 
 const ROUNDS = 3;
 const SECRET = 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b';
 
+/** How one daemon is started, and whether it alerts before it is measured. */
+interface Way {
+  program: Program;
+  app: boolean;
+  alert: boolean;
+}
+
 /** VmRSS and VmHWM of an idle daemon, in MB. */
-async function idleDaemon(env: Record<string, string>, app: boolean, built: boolean) {
+async function idleDaemon(upstream: Upstream, way: Way) {
+  const { app, alert } = way;
   const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-data-'));
-  const d = startDaemon({ ...env, PIPEWATCH_DATA_DIR: dataDir }, { built });
+  const env = {
+    ...upstream.env,
+    PIPEWATCH_DATA_DIR: dataDir,
+    ...(app ? { SLACK_SIGNING_SECRET: SECRET } : {}),
+    ...(alert ? { PIPEWATCH_NOTICES_INTERVAL: '60s' } : {}),
+  };
+  const d = startDaemon(env, { program: way.program });
   let figures: { rss: number; peak: number };
   try {
     await d.http;
@@ -40,6 +62,12 @@ async function idleDaemon(env: Record<string, string>, app: boolean, built: bool
     if (app) await d.until('the Slack app', () => said('Slack app listening'), WITHIN_MS);
     await poll("every feed's first run", () => feedsDone(d, dataDir), WITHIN_MS);
     await quiet(d);
+    if (alert) {
+      const posted = upstream.slack.posts.length;
+      addTranscoConstraint(upstream.api);
+      await poll('the alert at Slack', () => upstream.slack.posts.length > posted, 2 * WITHIN_MS);
+      await quiet(d);
+    }
     if (said('Slack app') !== app) throw new Error(`the Slack app ${app ? "didn't" : 'did'} start`);
     const status = readFileSync(`/proc/${d.pid}/status`, 'utf8');
     const kb = (field: string) =>
@@ -63,32 +91,37 @@ const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[xs.len
 /** The `idle_rss` figures. */
 export async function idleRssBench(): Promise<Record<string, number>> {
   const upstream = await idleUpstream();
-  const env = upstream.env;
-  const appEnv = { ...env, SLACK_SIGNING_SECRET: SECRET };
   buildDist();
+  const ways = {
+    executable: { program: 'executable', app: false, alert: false },
+    withApp: { program: 'executable', app: true, alert: false },
+    afterAlert: { program: 'executable', app: false, alert: true },
+    node: { program: 'node', app: false, alert: false },
+  } satisfies Record<string, Way>;
+  type Name = keyof typeof ways;
+  const runs: Record<Name, Array<{ rss: number; peak: number }>> = {
+    executable: [],
+    withApp: [],
+    afterAlert: [],
+    node: [],
+  };
   try {
-    const runs = { built: [], builtApp: [], tsx: [], tsxApp: [] } as Record<
-      'built' | 'builtApp' | 'tsx' | 'tsxApp',
-      Array<{ rss: number; peak: number }>
-    >;
     for (let round = 0; round < ROUNDS; round++) {
-      runs.built.push(await idleDaemon(env, false, true));
-      runs.builtApp.push(await idleDaemon(appEnv, true, true));
-      runs.tsx.push(await idleDaemon(env, false, false));
-      runs.tsxApp.push(await idleDaemon(appEnv, true, false));
+      for (const name of Object.keys(ways) as Name[]) {
+        runs[name].push(await idleDaemon(upstream, ways[name]));
+      }
     }
-    const rss = (of: keyof typeof runs) => median(runs[of].map((r) => r.rss));
-    const peak = (of: keyof typeof runs) => median(runs[of].map((r) => r.peak));
+    const rss = (of: Name) => median(runs[of].map((r) => r.rss));
+    const peak = (of: Name) => median(runs[of].map((r) => r.peak));
     return {
       rounds: ROUNDS,
-      rss_mb: rss('built'),
-      peak_mb: peak('built'),
-      rss_mb_with_app: rss('builtApp'),
-      peak_mb_with_app: peak('builtApp'),
-      tsx_rss_mb_without_app: rss('tsx'),
-      tsx_rss_mb_with_app: rss('tsxApp'),
-      tsx_peak_mb_without_app: peak('tsx'),
-      tsx_peak_mb_with_app: peak('tsxApp'),
+      rss_mb: rss('executable'),
+      peak_mb: peak('executable'),
+      rss_mb_with_app: rss('withApp'),
+      peak_mb_with_app: peak('withApp'),
+      rss_mb_after_alert: rss('afterAlert'),
+      node_rss_mb: rss('node'),
+      node_peak_mb: peak('node'),
     };
   } finally {
     await upstream.close();

@@ -52,33 +52,47 @@ export interface DaemonProcess {
 export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 /**
+ * Which pipewatch a process runs: `sources` is `src/main.ts` under tsx, as the tests start
+ * it; `executable` is the built `dist/main.js` started by its first line, with the V8
+ * settings there, as `npx pipewatch` and the Docker image start it; `node` is
+ * `node dist/main.js`, the built program without them.
+ */
+export type Program = 'sources' | 'executable' | 'node';
+
+/** The command and arguments that start `program` with `args`. */
+export function programCommand(program: Program, args: string[]): [string, string[]] {
+  switch (program) {
+    case 'executable':
+      return [BUILT_MAIN, args];
+    case 'node':
+      return [process.execPath, [BUILT_MAIN, ...args]];
+    case 'sources':
+      // tsx by its full address: the working directory has no node_modules to find it in.
+      return [process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, ...args]];
+  }
+}
+
+/**
  * Starts `pipewatch run` with `env` (PATH and HOME are added) and an HTTP port of its
- * choosing: from the sources under tsx, or with `built` the program `npm run build` wrote
- * (the benchmarks measure what users run).
+ * choosing, from the sources unless told which `program` (the benchmarks measure what
+ * users run).
  */
 export function startDaemon(
   env: Record<string, string>,
-  options: { built?: boolean } = {},
+  options: { program?: Program } = {},
 ): DaemonProcess {
   const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-daemon-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    options.built
-      ? [BUILT_MAIN, 'run']
-      : // tsx by its full address: the working directory has no node_modules to find it in.
-        ['--import', import.meta.resolve('tsx'), MAIN, 'run'],
-    {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? cwd,
-        PIPEWATCH_HTTP_PORT: '0',
-        LOG_LEVEL: 'info',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(...programCommand(options.program ?? 'sources', ['run']), {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? cwd,
+      PIPEWATCH_HTTP_PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   let partial = '';
   const lines: LogLine[] = [];
