@@ -73,7 +73,7 @@ export async function startDiscordChat(
   replays: InteractionStore,
 ): Promise<DiscordApp | undefined> {
   try {
-    // discord.js loads only when the Discord app runs.
+    // Its REST client (`@discordjs/rest`) loads only when the Discord app runs.
     const { startDiscordApp } = await import('../channels/discord/app.js');
     const app = startDiscordApp({
       publicKey: discord.publicKey,

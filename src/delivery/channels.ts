@@ -3,9 +3,10 @@
  * kind. A kind whose credentials are not set gets a channel that fails every send
  * temporarily, naming the variable to set, so its alerts wait (up to the delivery's
  * maximum age) instead of being lost; the demo prints them instead. A platform's library
- * (discord.js, Slack's Web API client, nodemailer, the HTML libraries) is loaded only when
- * its credentials are set, or for the demo's previews: an idle daemon holds only what it
- * can use. Sending to Slack needs only its Web API client; Bolt loads with the Slack app.
+ * (discord.js's REST client, Slack's Web API client, nodemailer, the HTML libraries) is
+ * loaded only when its credentials are set, or for the demo's previews: an idle daemon
+ * holds only what it can use. Sending to Slack needs only its Web API client, Bolt loads
+ * with the Slack app; Discord needs only `@discordjs/rest`, never all of discord.js.
  */
 import { createConsoleChannel } from '../channels/console/send.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';

@@ -2,8 +2,9 @@
  * The daemon loads a platform's library only when that platform is set up: `run --once`
  * with no chat or mail credentials loads neither discord.js, Bolt, nodemailer nor the
  * HTML sanitizer, and with a Slack bot token alone (no app) it loads Slack's Web API
- * client but neither Bolt nor discord.js. Its plain rule files it reads without the YAML
- * library. Watching a real API, it does not load the simulator. It runs as a process against the simulator (served from the test, so to the
+ * client but neither Bolt nor discord.js; with a Discord bot token, discord.js's REST
+ * client (`@discordjs/rest`) and not discord.js itself. Its plain rule files it reads
+ * without the YAML library. Watching a real API, it does not load the simulator. It runs as a process against the simulator (served from the test, so to the
  * daemon a real API at a URL), with module hooks that list every package and every
  * module of the project it loaded.
  */
@@ -13,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDiscordFake } from '../fakes/discord.js';
+import { DISCORD_TOKEN } from '../fakes/platforms.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
 import { startSlackFake } from '../fakes/slack.js';
 
@@ -110,6 +113,22 @@ describe('the daemon loading', () => {
       ).toEqual([]);
     } finally {
       await slack.close();
+    }
+  });
+
+  it("loads discord.js's REST client with a Discord bot token, and not all of discord.js", async () => {
+    const discord = await startDiscordFake({ token: DISCORD_TOKEN });
+    try {
+      const names = await daemonPackages({
+        DISCORD_BOT_TOKEN: DISCORD_TOKEN,
+        DISCORD_API_URL: discord.url,
+      });
+      expect(names).toContain('@discordjs/rest');
+      expect(['discord.js', '@slack/web-api', 'nodemailer'].filter((p) => names.has(p))).toEqual(
+        [],
+      );
+    } finally {
+      await discord.close();
     }
   });
 

@@ -4,7 +4,7 @@
  * is subscribed there can pause instead of failing on every alert. A direct message
  * refused (50007) is a person's choice, not a channel gone, and is never read so.
  */
-import { DiscordAPIError } from 'discord.js';
+import { DiscordAPIError } from '@discordjs/rest';
 
 /**
  * What Discord's own code means in plain words: 10003 Unknown Channel (404), 50001

@@ -5,7 +5,7 @@
  * 5xx temporary); a timeout, a stop or a network error is temporary. Reasons name where
  * the request went and Discord's own message and code, never the token.
  */
-import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
+import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
 import { deadlineReason } from '../deadline.js';
 import { codeForStatus, retryableStatus } from '../errors.js';
 import { clip, oneLine } from '../text.js';

@@ -6,10 +6,12 @@
  * out of every reason logged. Each post has `timeoutMs` on pipewatch's clock, its body
  * included; closing the app calls off the posts under way.
  */
-// From discord.js, not `@discordjs/rest`: discord.js loads that package's CommonJS build,
-// an import of it here would load its ESM build, and the errors of one are not
-// `instanceof` the classes of the other, which `errors.ts` tells failures apart by.
-import { REST, Routes } from 'discord.js';
+// Every module of pipewatch takes REST and its errors from `@discordjs/rest` itself, never
+// through discord.js: discord.js loads that package's CommonJS build, an import of it here
+// its ESM build, and the errors of one are not `instanceof` the classes of the other,
+// which `errors.ts` tells failures apart by.
+import { REST } from '@discordjs/rest';
+import { Routes } from 'discord-api-types/v10';
 import type { Clock } from '../../lib/clock.js';
 import { redactor } from '../../lib/redact.js';
 import { toDeliveryError } from './errors.js';

@@ -2,13 +2,13 @@
  * Discord's embed limits, and fitting embeds into them: every field and text within
  * its own limit, and all embeds of one message within 6,000 characters together.
  */
-import { type APIEmbed, type APIEmbedField, embedLength } from 'discord.js';
+import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
 import { clip } from '../text.js';
 
-/** An embed as Discord's API takes it, in discord.js's own type. */
+/** An embed as Discord's API takes it, in the API's types (`discord-api-types`, as discord.js). */
 export type Embed = APIEmbed;
 
-/** A field of an embed, in discord.js's own type. */
+/** A field of an embed, in the API's types. */
 export type EmbedField = APIEmbedField;
 
 /**
@@ -29,8 +29,21 @@ export const LIMITS = {
   embeds: 10,
 } as const;
 
-/** What Discord counts towards the 6,000 characters of a message's embeds, as discord.js counts it. */
-export { embedLength };
+/**
+ * What Discord counts towards the 6,000 characters of a message's embeds: the title, the
+ * description, each field's name and value, the footer's text and the author's name.
+ * discord.js counts so in its builders' `embedLength`, which a test holds this to; the
+ * builders are not loaded for it.
+ */
+export function embedLength(e: Embed): number {
+  return (
+    (e.title?.length ?? 0) +
+    (e.description?.length ?? 0) +
+    (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0) +
+    (e.footer?.text.length ?? 0) +
+    (e.author?.name.length ?? 0)
+  );
+}
 
 const totalLength = (embeds: Embed[]) => embeds.reduce((n, e) => n + embedLength(e), 0);
 

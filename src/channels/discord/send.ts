@@ -1,6 +1,6 @@
 /**
  * The Discord channels, `discord` (a channel id) and `discord_dm` (a user id), over one
- * discord.js REST client. The client paces requests by Discord's per-route buckets
+ * discord.js REST client (`@discordjs/rest`). The client paces requests by Discord's per-route buckets
  * (`X-RateLimit-*`) and the global limit, and waits out a 429 itself when the wait is
  * short (at most `maxRateLimitWaitMs`); a longer one fails at once as a temporary
  * DeliveryError carrying `retryAfterMs`, so the dispatcher retries it later. The client
@@ -13,7 +13,8 @@
  * post refused because the channel is gone or closed to the bot is reported through
  * `onChannelGone` besides failing as usual.
  */
-import { REST, Routes } from 'discord.js';
+import { REST } from '@discordjs/rest';
+import { Routes } from 'discord-api-types/v10';
 import { targetKey } from '../../domain/targets.js';
 import { redactor } from '../../lib/redact.js';
 import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';

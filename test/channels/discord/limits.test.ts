@@ -1,6 +1,6 @@
-import { EmbedAssertions } from 'discord.js';
+import { embedLength as discordJsEmbedLength, EmbedAssertions } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../src/channels/discord/limits.js';
+import { type Embed, embedLength, LIMITS } from '../../../src/channels/discord/limits.js';
 
 /** Throws unless discord.js's check takes the value. */
 type Check = { parse(value: unknown): unknown };
@@ -27,4 +27,30 @@ describe("Discord's embed limits", () => {
     expect(() => EmbedAssertions.validateFieldLength(1, fields)).not.toThrow();
     expect(() => EmbedAssertions.validateFieldLength(2, fields)).toThrow();
   });
+});
+
+describe('embedLength', () => {
+  const embeds: Embed[] = [
+    {},
+    { title: 'Capacity Constraint', description: 'Station 165 — Zone 5 deliveries limited.' },
+    { url: 'https://example.com', color: 0xff0000, timestamp: '2026-11-20T15:00:00Z' },
+    {
+      title: 't',
+      description: 'd'.repeat(4096),
+      fields: [
+        { name: 'Effective', value: 'Fri, Nov 20, 9:00 AM CST', inline: true },
+        { name: '', value: '' },
+      ],
+      footer: { text: 'pipewatch · transco', icon_url: 'https://example.com/i.png' },
+      author: { name: 'Transco', url: 'https://example.com' },
+    },
+    { fields: [], footer: { text: '' }, author: { name: '👩🏽‍🔧 emoji count as UTF-16' } },
+  ];
+
+  it.each(embeds.map((e, i) => [i, e] as const))(
+    'counts embed %i as discord.js does',
+    (_, embed) => {
+      expect(embedLength(embed)).toBe(discordJsEmbedLength(embed));
+    },
+  );
 });
