@@ -14,9 +14,11 @@
  *
  * Together they take an idle daemon from about 100 MiB resident to about 80, and its peak
  * at start from about 130 to about 115 (`npm run bench idle_rss`: `node_` against the
- * rest). Work in bulk runs slower: storing a backlog some 5% (`npm run bench ingest` under
- * these flags), validating 10,000 rules about 15% (0.8 s → 0.9 s, peak 125 → 86 MB).
- * `--no-opt` would save 3 MiB more for a fifth of the ingest's speed.
+ * rest). Work in bulk runs slower, mostly for `--optimize-for-size`, which grows the heap
+ * in smaller steps: storing a backlog some 5% (`npm run bench ingest` under these flags),
+ * loading 10,000 rules 0.6 s → 0.8 s with its peak 137 → 86 MB (`npm run bench rules`),
+ * the whole `rules validate` of them 0.8 s → 0.9 s. `--no-opt` would save 3 MiB more for
+ * a fifth of the ingest's speed.
  *
  * `env -S` splits the line into words (coreutils 8.30 and later, macOS, FreeBSD); where
  * `env` cannot, or to start node otherwise, `node dist/main.js` runs pipewatch without
