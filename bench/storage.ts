@@ -6,7 +6,8 @@
  * checkpointed and the file's size divided by the notices is `bytes_per_notice`. The
  * same notices stored in one deep walk, newest first in pages of 20 (a first sync of
  * everything), fill their pages about half and are reported beside it. Also: how long
- * migration 8 takes to convert as many notices stored in the form before it.
+ * migration 8 (with those after it) takes to convert as many notices stored in the form
+ * before it.
  */
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -73,8 +74,8 @@ function ingestAll(pages: readonly Notice[][]): { bytes: number; seconds: number
 }
 
 /**
- * Seconds the first open takes over `notices` stored as before migration 8 (the
- * migration, then the one VACUUM), and the file before and after.
+ * Seconds the first open takes over `notices` stored as before migration 8 (it and the
+ * later migrations, then the one VACUUM), and the file before and after.
  */
 function migration(notices: readonly Notice[]) {
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-bench-migration-'));

@@ -68,10 +68,14 @@ export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
   if (priors.length === 0) return 0;
   let cancelled = 0;
   for (const identifier of priors) {
-    const others = ctx.store.notices.idsByIdentifier(notice.pipeline_slug, identifier, notice.id);
-    for (const id of others) {
+    const scheduled = ctx.store.reminders.scheduledForIdentifier(
+      notice.pipeline_slug,
+      identifier,
+      notice.id,
+    );
+    for (const id of new Set(scheduled.map((r) => r.notice_id))) {
       const reason = `superseded by notice #${notice.id} (${notice.status || 'no status'})`;
-      const rows = ctx.store.reminders.scheduledFor(id);
+      const rows = scheduled.filter((r) => r.notice_id === id);
       for (const r of rows) setStatus(ctx, r, 'cancelled', reason);
       for (const rule of new Set(rows.map((r) => r.rule)))
         ctx.store.audit.record({

@@ -150,7 +150,6 @@ export class NoticeStore {
   private readonly touch;
   private readonly restore;
   private readonly insertHistory;
-  private readonly selectOthersByIdentifier;
 
   constructor(private readonly db: Db) {
     const columns = COLUMNS.join(', ');
@@ -177,9 +176,6 @@ export class NoticeStore {
     );
     this.insertHistory = db.prepare(
       'INSERT INTO notice_history (notice_id, version, changed_at, changed_fields, previous, body) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.selectOthersByIdentifier = db.prepare<[string, string, number], { id: number }>(
-      'SELECT id FROM notices WHERE pipeline_slug = ? AND identifier = ? AND id != ?',
     );
   }
 
@@ -262,14 +258,6 @@ export class NoticeStore {
       return pick({ ...current, notice: text, html: text, mobile: text });
     }
     return changes.reduce<Notice>((later, h) => undo(later, h), pick(current));
-  }
-
-  /**
-   * The ids of a pipeline's other notices that carry `identifier` (the pipeline's own
-   * notice number), so a notice can name the ones it supersedes.
-   */
-  idsByIdentifier(pipelineSlug: string, identifier: string, exceptId: number): number[] {
-    return this.selectOthersByIdentifier.all(pipelineSlug, identifier, exceptId).map((r) => r.id);
   }
 
   /** The versions a notice had before its current one, oldest first, each whole. */

@@ -30,7 +30,7 @@ const COLUMNS = 'rule, notice_id, offset_ms, field, deadline_at, due_at, status,
 /** Reads and writes `reminders`; its statements are prepared once, when the store opens. */
 export class ReminderStore {
   private readonly selectForRule;
-  private readonly selectScheduled;
+  private readonly selectScheduledByIdentifier;
   private readonly selectDue;
   private readonly selectForNotice;
   private readonly selectAll;
@@ -41,11 +41,16 @@ export class ReminderStore {
     this.selectForRule = db.prepare<[string, number], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders WHERE rule = ? AND notice_id = ?`,
     );
-    this.selectScheduled = db.prepare<[number], ReminderRow>(
-      `SELECT ${COLUMNS} FROM reminders WHERE notice_id = ? AND status = 'scheduled'`,
-    );
     this.selectDue = db.prepare<[string], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders WHERE status = 'scheduled' AND due_at <= ? ORDER BY due_at`,
+    );
+    this.selectScheduledByIdentifier = db.prepare<[string, string, number], ReminderRow>(
+      `SELECT ${COLUMNS.split(', ')
+        .map((c) => `r.${c}`)
+        .join(', ')}
+       FROM reminders r JOIN notices n ON n.id = r.notice_id
+       WHERE r.status = 'scheduled' AND n.pipeline_slug = ? AND n.identifier = ? AND r.notice_id != ?
+       ORDER BY r.notice_id, r.rule, r.offset_ms`,
     );
     this.selectForNotice = db.prepare<[number], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders WHERE notice_id = ? ORDER BY offset_ms DESC`,
@@ -69,9 +74,19 @@ export class ReminderStore {
     return this.selectForRule.all(rule, noticeId);
   }
 
-  /** A notice's reminders still to be sent, whatever rule planned them. */
-  scheduledFor(noticeId: number): ReminderRow[] {
-    return this.selectScheduled.all(noticeId);
+  /**
+   * The reminders still to be sent of a pipeline's other notices that carry `identifier`
+   * (the pipeline's own notice number), by notice: those a notice naming that number
+   * supersedes. Read from the scheduled reminders, a few at any time, and each one's
+   * notice by its id, so that no index of the notices by identifier is kept (every
+   * stored notice paid for one).
+   */
+  scheduledForIdentifier(
+    pipelineSlug: string,
+    identifier: string,
+    exceptNoticeId: number,
+  ): ReminderRow[] {
+    return this.selectScheduledByIdentifier.all(pipelineSlug, identifier, exceptNoticeId);
   }
 
   /** Reminders still to be sent that are due at `now`, the earliest first. */

@@ -1,6 +1,6 @@
 /**
- * The reminder rows' own statements: which of a notice's reminders are still to be sent,
- * and which are due, in the order they fell due.
+ * The reminder rows' own statements: which reminders of the notices a superseding notice
+ * names are still to be sent, and which are due, in the order they fell due.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/index.js';
 import type { ReminderRow } from '../../src/store/reminders.js';
+import { makeNotice } from '../fakes/notice.js';
 
 let dataDir: string;
 let store: Store;
@@ -41,15 +42,33 @@ function plan(over: Partial<ReminderRow>): ReminderRow {
 }
 
 describe('reminder store', () => {
-  it("gives a notice's reminders still to be sent, whatever rule planned them", () => {
+  it("gives the reminders still to be sent of a pipeline's other notices by identifier", () => {
+    const stored = (id: number, identifier: string, pipeline_slug = 'transco') =>
+      store.notices.upsert(makeNotice({ id, identifier, pipeline_slug }), NOW, false);
+    stored(101, '26-0412');
+    stored(102, '26-0412');
+    stored(103, '26-0419');
+    stored(201, '26-0412', 'tennessee');
     const ahead = plan({ offset_ms: 1_800_000, due_at: '2026-11-22T15:30:00Z' });
     const other = plan({ rule: 'ofo-response', offset_ms: 1_800_000 });
     plan({ offset_ms: 86_400_000, status: 'sent', reason: 'sent' });
     plan({ offset_ms: 7_200_000, status: 'dropped', reason: 'skipped' });
-    plan({ notice_id: 102 });
-    expect(store.reminders.scheduledFor(101).sort(byKey)).toEqual([other, ahead].sort(byKey));
+    const second = plan({ notice_id: 102 });
+    plan({ notice_id: 103 });
+    plan({ notice_id: 201 });
+    // By notice, then rule, then offset.
+    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 102)).toEqual([
+      other,
+      ahead,
+    ]);
+    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([
+      other,
+      ahead,
+      second,
+    ]);
     store.reminders.setStatus(ahead, 'cancelled', 'superseded', NOW);
-    expect(store.reminders.scheduledFor(101)).toEqual([other]);
+    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 102)).toEqual([other]);
+    expect(store.reminders.scheduledForIdentifier('tennessee', '26-0419', 999)).toEqual([]);
   });
 
   it('gives the scheduled reminders due by now, the earliest first', () => {
@@ -61,7 +80,3 @@ describe('reminder store', () => {
     expect(store.reminders.due(NOW)).toEqual([early, late, now]);
   });
 });
-
-function byKey(a: ReminderRow, b: ReminderRow): number {
-  return a.rule.localeCompare(b.rule) || a.offset_ms - b.offset_ms;
-}
