@@ -336,12 +336,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 9,
-    name: 'no index of the notices by identifier',
+    name: 'no index of the notices by identifier, nor by pipeline',
     sql: `
-      -- Its one reader, finding the reminders a superseding notice cancels, now starts
-      -- from the scheduled reminders; every stored notice paid for the index, in a leaf
-      -- of its own (identifiers come in no order), about a quarter of a page's writes.
+      -- Every stored notice paid for each of these in a leaf of its own (identifiers and
+      -- pipelines come in no order): half of the writes of a page of new notices.
+      -- The one reader by identifier, finding the reminders a superseding notice cancels,
+      -- starts from the scheduled reminders instead.
       DROP INDEX IF EXISTS notices_identifier;
+      -- The one reader by pipeline, a new subscription's matches of the last 24 h, reads
+      -- that day's notices by notices_posted and leaves the other pipelines'.
+      DROP INDEX IF EXISTS notices_pipeline_posted;
     `,
   },
 ];
