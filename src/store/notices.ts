@@ -76,6 +76,8 @@ const FIELDS = [
 ] as const satisfies readonly (keyof Notice)[];
 
 const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
+/** The fields whose words `vocabulary` gives. */
+const WORD_FIELDS = ['type', 'category', 'status'] as const;
 const COLUMNS = FIELDS.filter((f) => !TEXTS.has(f));
 
 /** The hash that tells one version of a notice from another: every field the API sent. */
@@ -150,6 +152,7 @@ export class NoticeStore {
   private readonly touch;
   private readonly restore;
   private readonly insertHistory;
+  private readonly insertWord;
 
   constructor(private readonly db: Db) {
     const columns = COLUMNS.join(', ');
@@ -174,6 +177,9 @@ export class NoticeStore {
     this.restore = db.prepare(
       'UPDATE notices SET body = ?, pruned_at = NULL, last_seen_at = ? WHERE id = ?',
     );
+    this.insertWord = db.prepare<[string, string]>(
+      'INSERT OR IGNORE INTO notice_words (field, word) VALUES (?, lower(?))',
+    );
     this.insertHistory = db.prepare(
       'INSERT INTO notice_history (notice_id, version, changed_at, changed_fields, previous, body) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -195,6 +201,7 @@ export class NoticeStore {
         seen_at: seenAt,
         baseline: baseline ? 1 : 0,
       });
+      this.noteWords(notice);
       return { change: 'new', version: 1, changedFields: [], previous: undefined };
     }
     if (known.content_hash === hash) {
@@ -219,6 +226,7 @@ export class NoticeStore {
       content_hash: hash,
       seen_at: seenAt,
     });
+    this.noteWords(notice);
     const textChanged = !known.pruned_at && changedFields.some((f) => TEXTS.has(f));
     this.insertHistory.run(
       notice.id,
@@ -287,16 +295,25 @@ export class NoticeStore {
     return (statement(this.db, 'SELECT count(*) AS n FROM notices').get() as { n: number }).n;
   }
 
+  /**
+   * The words of a notice's type, category and status, for `vocabulary`: kept in a small
+   * table of their own, not read off an index of every notice, which every stored notice
+   * paid for in a leaf of its own.
+   */
+  private noteWords(notice: Notice): void {
+    for (const field of WORD_FIELDS)
+      if (notice[field] !== '') this.insertWord.run(field, notice[field]);
+  }
+
   /** The distinct types, categories and statuses of the stored notices, in lower case. */
   vocabulary(): { types: string[]; categories: string[]; statuses: string[] } {
-    const column = (name: 'type' | 'category' | 'status') =>
-      statement<[], { v: string }>(
-        this.db,
-        `SELECT DISTINCT lower(${name}) AS v FROM notices WHERE ${name} <> '' ORDER BY v`,
-      )
-        .all()
-        .map((r) => r.v);
-    return { types: column('type'), categories: column('category'), statuses: column('status') };
+    const words = statement<[], { field: (typeof WORD_FIELDS)[number]; word: string }>(
+      this.db,
+      'SELECT field, word FROM notice_words ORDER BY field, word',
+    ).all();
+    const of = (field: (typeof WORD_FIELDS)[number]) =>
+      words.filter((w) => w.field === field).map((w) => w.word);
+    return { types: of('type'), categories: of('category'), statuses: of('status') };
   }
 
   /**
