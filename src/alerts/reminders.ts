@@ -67,6 +67,7 @@ export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
   const priors = priorIdentifiers(notice);
   if (priors.length === 0) return 0;
   let cancelled = 0;
+  const reason = `superseded by notice #${notice.id} (${notice.status || 'no status'})`;
   for (const identifier of priors) {
     const scheduled = ctx.store.reminders.scheduledForIdentifier(
       notice.pipeline_slug,
@@ -74,7 +75,6 @@ export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
       notice.id,
     );
     for (const id of new Set(scheduled.map((r) => r.notice_id))) {
-      const reason = `superseded by notice #${notice.id} (${notice.status || 'no status'})`;
       const rows = scheduled.filter((r) => r.notice_id === id);
       for (const r of rows) setStatus(ctx, r, 'cancelled', reason);
       for (const rule of new Set(rows.map((r) => r.rule)))

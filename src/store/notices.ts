@@ -320,9 +320,9 @@ export class NoticeStore {
    * Notices of these pipelines posted at or after `since`, latest first: what a new
    * subscription would have matched in the last day. Read by `notices_posted`, every
    * pipeline's notices of the window passing by, so no index by pipeline is kept for a
-   * day's worth of rows. Streamed row by row, so
-   * a long window costs no more memory than a short one and nothing is left out; a caller
-   * that shows only some of them counts the rest itself.
+   * day's worth of rows. Streamed row by row, so a long window costs no more memory than a
+   * short one and nothing is left out; a caller that shows only some of them counts the
+   * rest itself.
    */
   *postedSinceIn(since: UtcIso, pipelines: readonly string[]): Generator<StoredNotice> {
     const rows = statement<[string, string], Row>(

@@ -45,12 +45,10 @@ export class ReminderStore {
       `SELECT ${COLUMNS} FROM reminders WHERE status = 'scheduled' AND due_at <= ? ORDER BY due_at`,
     );
     this.selectScheduledByIdentifier = db.prepare<[string, string, number], ReminderRow>(
-      `SELECT ${COLUMNS.split(', ')
-        .map((c) => `r.${c}`)
-        .join(', ')}
-       FROM reminders r JOIN notices n ON n.id = r.notice_id
-       WHERE r.status = 'scheduled' AND n.pipeline_slug = ? AND n.identifier = ? AND r.notice_id != ?
-       ORDER BY r.notice_id, r.rule, r.offset_ms`,
+      `SELECT ${COLUMNS} FROM reminders
+       WHERE status = 'scheduled' AND EXISTS (SELECT 1 FROM notices
+         WHERE id = reminders.notice_id AND pipeline_slug = ? AND identifier = ? AND id != ?)
+       ORDER BY notice_id, rule, offset_ms`,
     );
     this.selectForNotice = db.prepare<[number], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders WHERE notice_id = ? ORDER BY offset_ms DESC`,
