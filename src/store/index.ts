@@ -93,9 +93,17 @@ export class Store {
     return new Store(openDatabaseReadonly(join(dataDir, DATABASE_FILE)));
   }
 
-  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  /**
+   * Runs `fn` in one transaction (nested calls join the outer one). When `fn` throws,
+   * what it wrote is rolled back, and the stores forget what they remembered writing.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      this.notices.forgetWrittenWords();
+      throw error;
+    }
   }
 
   counts(): StoreCounts {

@@ -78,6 +78,8 @@ const FIELDS = [
 const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
 /** The fields whose words `vocabulary` gives. */
 const WORD_FIELDS = ['type', 'category', 'status'] as const;
+/** How many distinct words a store remembers having written (`noteWords`). */
+const WORDS_REMEMBERED = 1_000;
 const COLUMNS = FIELDS.filter((f) => !TEXTS.has(f));
 
 /**
@@ -155,6 +157,12 @@ export class NoticeStore {
   private readonly restore;
   private readonly insertHistory;
   private readonly insertWord;
+  /**
+   * The words this store has written to `notice_words` (`type:Maintenance`), so that each
+   * is written once, not once a notice: a few dozen in practice. Past `WORDS_REMEMBERED`
+   * (an upstream inventing words) the rest are written every time.
+   */
+  private readonly wordsWritten = new Set<string>();
 
   constructor(private readonly db: Db) {
     const columns = COLUMNS.join(', ');
@@ -303,8 +311,22 @@ export class NoticeStore {
    * paid for in a leaf of its own.
    */
   private noteWords(notice: Notice): void {
-    for (const field of WORD_FIELDS)
-      if (notice[field] !== '') this.insertWord.run(field, notice[field]);
+    for (const field of WORD_FIELDS) {
+      const value = notice[field];
+      if (value === '') continue;
+      const entry = `${field}:${value}`;
+      if (this.wordsWritten.has(entry)) continue;
+      this.insertWord.run(field, value);
+      if (this.wordsWritten.size < WORDS_REMEMBERED) this.wordsWritten.add(entry);
+    }
+  }
+
+  /**
+   * Forgets which words were written: a transaction that wrote one failed, so it may not
+   * be there. `Store.transaction` calls this when its function throws.
+   */
+  forgetWrittenWords(): void {
+    this.wordsWritten.clear();
   }
 
   /** The distinct types, categories and statuses of the stored notices, in lower case. */

@@ -1,7 +1,8 @@
 /**
  * The words of the stored notices' types, categories and statuses, which chat commands are
  * checked against: recorded as notices are stored or change, lower-cased, each once, blanks
- * left out; and on a database written before migration 9, gathered from the notices there.
+ * left out, and not lost with a transaction that fails; and on a database written before
+ * migration 9, gathered from the notices there.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,25 @@ describe('the notice vocabulary', () => {
         categories: ['critical', 'non-critical'],
         statuses: ['initiate', 'terminate'],
       });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps a word whose first notice was rolled back, once a notice brings it again', () => {
+    const store = Store.open(dir);
+    try {
+      const failing = () =>
+        store.transaction(() => {
+          store.notices.upsert(makeNotice({ id: 1, type: 'Gas Quality' }), SEEN, false);
+          throw new Error('the page failed after its first notice');
+        });
+      expect(failing).toThrow('the page failed');
+      expect(store.notices.vocabulary().types).toEqual([]);
+      store.transaction(() =>
+        store.notices.upsert(makeNotice({ id: 2, type: 'Gas Quality' }), SEEN, false),
+      );
+      expect(store.notices.vocabulary().types).toEqual(['gas quality']);
     } finally {
       store.close();
     }
