@@ -36,11 +36,17 @@ describe('noticeHash', () => {
   it('keeps the values stored notices were hashed with', () => {
     expect(noticeHash(base)).toBe('efdf89e84f103f7de1991dc6deb91c6d');
     // Absent values and empty ones differ.
-    expect(noticeHash({ ...base, effective_at: null, status: '' })).toBe('ebe01426c6ceacaaa56ed54b99fe84b3');
+    expect(noticeHash({ ...base, effective_at: null, status: '' })).toBe(
+      'ebe01426c6ceacaaa56ed54b99fe84b3',
+    );
     // Text outside ASCII, and the separator characters inside a field.
-    expect(noticeHash({ ...base, subject: 'Höchst — 東京 😀', notice: 'a\u0001b\u0000c' })).toBe('2671799d06cccbf9a8a403ddaf5dfa9b');
+    expect(noticeHash({ ...base, subject: 'Höchst — 東京 😀', notice: 'a\u0001b\u0000c' })).toBe(
+      '2671799d06cccbf9a8a403ddaf5dfa9b',
+    );
     // Unpaired surrogates, as a broken upstream text might carry.
-    expect(noticeHash({ ...base, subject: 'lone \ud800 high', notice: 'end \udfff' })).toBe('ec1378a1ecd84ecefb1ae5edca8cf277');
+    expect(noticeHash({ ...base, subject: 'lone \ud800 high', notice: 'end \udfff' })).toBe(
+      'ec1378a1ecd84ecefb1ae5edca8cf277',
+    );
   });
 
   it('tells apart a value moved from one field to the next', () => {
