@@ -7,6 +7,7 @@ import type { Target } from '../domain/targets.js';
 import { targetKey, targetLabel } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
+import { deliveryKey } from '../store/outbox.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
@@ -21,7 +22,7 @@ export interface DecisionContext {
 
 /** `rule|subject|target`: an alert is decided at most once, ever, per key. */
 export function alertKey(rule: string, subject: string, target: Target): string {
-  return `${rule}|${subject}|${targetKey(target)}`;
+  return deliveryKey(rule, subject, targetKey(target));
 }
 
 /** The silences in force for this context, read once. */
@@ -76,7 +77,7 @@ export function enqueueAll(
     const silence = silenceFor(ctx, payload, target);
     if (silence) {
       const fresh =
-        !ctx.store.outbox.has(key) &&
+        !ctx.store.outbox.has(subject, rule, target) &&
         ctx.store.silences.hold(key, {
           silence_id: silence.id,
           rule,
@@ -93,7 +94,7 @@ export function enqueueAll(
     json ??= JSON.stringify(ref ? { ...payload, notice: null } : payload);
     const fresh =
       !ctx.store.silences.isHeld(key) &&
-      ctx.store.outbox.enqueue(key, rule, target, json, ctx.now, ref);
+      ctx.store.outbox.enqueue(subject, rule, target, json, ctx.now, ref);
     (fresh ? out.sent : out.duplicate).push(targetLabel(target));
   }
   return out;

@@ -55,7 +55,7 @@ export function noticeHistories(
   const wanted = new Set(ids);
   const outbox = new Map<number, OutboxRow[]>();
   for (const row of store.outbox.forSubject('notice:')) {
-    const id = Number(/\|notice:(\d+):/.exec(row.key)?.[1]);
+    const id = Number(/^notice:(\d+):/.exec(row.subject)?.[1]);
     if (!wanted.has(id)) continue;
     outbox.set(id, [...(outbox.get(id) ?? []), row]);
   }
@@ -96,10 +96,10 @@ function judgeNotice(r: NoticeRule, n: Notice | StoredNotice, o: ExplainOptions)
   const history = o.history;
   if (stored(n) && history) {
     const mine = history.outbox.filter(
-      (d) => d.rule === r.name && d.key.startsWith(`${r.name}|notice:${n.id}:v`),
+      (d) => d.rule === r.name && d.subject.startsWith(`notice:${n.id}:v`),
     );
     if (mine.length > 0) {
-      const version = (d: OutboxRow) => Number(/:v(\d+)\|/.exec(d.key)?.[1] ?? 0);
+      const version = (d: OutboxRow) => Number(/:v(\d+)$/.exec(d.subject)?.[1] ?? 0);
       const latest = Math.max(...mine.map(version));
       const deliveries = mine.filter((d) => version(d) === latest).map(deliveryView);
       return no(

@@ -361,4 +361,53 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX IF EXISTS notices_words;
     `,
   },
+  {
+    version: 10,
+    name: 'deliveries unique by subject, rule and target, in that order',
+    sql: `
+      -- The outbox kept each delivery unique by its key, rule|subject|target, in an index
+      -- ordered by rule: the deliveries of one page of notices, a rule's each, landed in
+      -- leaves all over it, every one written again at the page's commit. By subject
+      -- first, one notice's deliveries sit together. The key itself, behind webhook
+      -- delivery ids, email Message-IDs and Discord nonces, is the same: a row's key is
+      -- put together from its columns when it is read (outbox.ts).
+      -- A row whose key is not its rule, subject and target joined by '|' (none is
+      -- written so, but a database may have been edited) keeps its whole key as subject.
+      -- The index by notice went: nothing read by it.
+      CREATE TABLE outbox_next (
+        id              INTEGER PRIMARY KEY,
+        subject         TEXT NOT NULL,
+        rule            TEXT NOT NULL,
+        target          TEXT NOT NULL,
+        target_json     TEXT NOT NULL,
+        payload         TEXT NOT NULL,
+        status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'dead')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        last_error      TEXT,
+        last_error_code TEXT,
+        created_at      TEXT NOT NULL,
+        sent_at         TEXT,
+        claimed_at      TEXT,
+        detail          TEXT,
+        notice_id       INTEGER,
+        notice_version  INTEGER,
+        UNIQUE (subject, rule, target)
+      ) STRICT;
+      INSERT INTO outbox_next
+        SELECT id,
+          CASE WHEN length(key) >= length(rule) + length(target) + 2
+                AND substr(key, 1, length(rule) + 1) = rule || '|'
+                AND substr(key, -(length(target) + 1)) = '|' || target
+            THEN substr(key, length(rule) + 2, length(key) - length(rule) - length(target) - 2)
+            ELSE key
+          END,
+          rule, target, target_json, payload, status, attempts, next_attempt_at, last_error,
+          last_error_code, created_at, sent_at, claimed_at, detail, notice_id, notice_version
+        FROM outbox ORDER BY id;
+      DROP TABLE outbox;
+      ALTER TABLE outbox_next RENAME TO outbox;
+      CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+    `,
+  },
 ];

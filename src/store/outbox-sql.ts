@@ -4,10 +4,12 @@
  * `migrations.ts`, in one place.
  */
 export const OUTBOX_SQL = {
-  insert: `INSERT INTO outbox (key, rule, target, target_json, payload, next_attempt_at, created_at,
-      notice_id, notice_version)
-    VALUES (@key, @rule, @target, @target_json, @payload, @at, @at, @notice_id, @notice_version)
-    ON CONFLICT (key) DO NOTHING`,
+  // Bound by position: by name, better-sqlite3 looks each parameter up, once an alert.
+  insert: `INSERT INTO outbox (subject, rule, target, target_json, payload, next_attempt_at,
+      created_at, notice_id, notice_version)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (subject, rule, target) DO NOTHING`,
+  has: 'SELECT 1 FROM outbox WHERE subject = ? AND rule = ? AND target = ?',
   due: `SELECT * FROM outbox
     WHERE status = 'pending' AND claimed_at IS NULL AND next_attempt_at <= ?
     ORDER BY next_attempt_at, id LIMIT ?`,
@@ -53,5 +55,5 @@ export const OUTBOX_SQL = {
     FROM outbox WHERE status = 'dead' GROUP BY last_error_code
     ORDER BY count DESC, code`,
   counts: 'SELECT status, count(*) AS n FROM outbox GROUP BY status',
-  forSubject: `SELECT * FROM outbox WHERE key LIKE ? ESCAPE '\\' ORDER BY id`,
+  forSubject: 'SELECT * FROM outbox WHERE subject >= ? AND subject < ? ORDER BY id',
 } as const;

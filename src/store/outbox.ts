@@ -14,7 +14,7 @@ import type { Target } from '../domain/targets.js';
 import { targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import type { Notice } from '../upstream/schemas.js';
-import { type Db, statement } from './database.js';
+import type { Db } from './database.js';
 import type { NoticeStore } from './notices.js';
 import { OUTBOX_SQL as SQL } from './outbox-sql.js';
 
@@ -31,10 +31,22 @@ export type OutboxPayload = OutboxPayloads extends { payload: infer P } ? P : un
 
 export type OutboxStatus = 'pending' | 'sent' | 'dead';
 
+/**
+ * The key that names a delivery: its rule, subject and target (`targetKey`), joined by
+ * `|`. Each is decided once, ever; webhook delivery ids, email Message-IDs and Discord
+ * nonces are made from it.
+ */
+export function deliveryKey(rule: string, subject: string, target: string): string {
+  return `${rule}|${subject}|${target}`;
+}
+
 /** A delivery waiting or done, its payload parsed from the stored JSON. */
 export interface OutboxRow<P = OutboxPayload> {
   id: number;
+  /** `deliveryKey` of its rule, subject and target. */
   key: string;
+  /** What it is about, `notice:101:v2` or `capacity:transco:STATION 85`. */
+  subject: string;
   rule: string;
   target: Target;
   payload: P;
@@ -85,7 +97,9 @@ export interface NoticeRef {
   version: number;
 }
 
-interface Row extends Omit<OutboxRow, 'target' | 'payload'> {
+interface Row extends Omit<OutboxRow, 'key' | 'target' | 'payload'> {
+  /** `targetKey` of the target. */
+  target: string;
   target_json: string;
   payload: string;
   notice_id: number | null;
@@ -93,6 +107,21 @@ interface Row extends Omit<OutboxRow, 'target' | 'payload'> {
 }
 
 type At = { at: string | null };
+
+/**
+ * The least text after every text that starts with `prefix`, as SQLite compares text
+ * (the bytes of UTF-8, so by code point): `prefix` with its last character's code point
+ * one higher, the surrogates skipped. A last U+10FFFF has no successor: then the end of
+ * the prefix without it. (The empty prefix ends at U+10FFFF.)
+ */
+function prefixEnd(prefix: string): string {
+  const chars = [...prefix];
+  const last = chars.pop();
+  if (last === undefined) return '\u{10FFFF}';
+  const code = last.codePointAt(0)!;
+  if (code === 0x10ffff) return prefixEnd(chars.join(''));
+  return chars.join('') + String.fromCodePoint(code === 0xd7ff ? 0xe000 : code + 1);
+}
 
 /**
  * Turns rows into deliveries, giving each that names a notice version that version as
@@ -109,14 +138,22 @@ function reader(notices: NoticeStore): (rows: Row[]) => OutboxRow[] {
         if (!versions.has(key)) versions.set(key, notices.at(notice_id, notice_version));
         (parsed as { notice?: Notice }).notice = versions.get(key);
       }
-      return { ...rest, target: JSON.parse(target_json) as Target, payload: parsed };
+      return {
+        ...rest,
+        key: deliveryKey(r.rule, r.subject, r.target),
+        target: JSON.parse(target_json) as Target,
+        payload: parsed,
+      };
     });
   };
 }
 
 function prepareAll(db: Db) {
   return {
-    insert: db.prepare(SQL.insert),
+    insert: db.prepare<
+      [string, string, string, string, string, string, string, number | null, number | null]
+    >(SQL.insert),
+    has: db.prepare<[string, string, string]>(SQL.has),
     due: db.prepare<[string, number], Row>(SQL.due),
     ready: db.prepare<{ now: string; limit: number }, Row>(SQL.ready),
     nextReadyAt: db.prepare<[], At>(SQL.nextReadyAt),
@@ -129,7 +166,7 @@ function prepareAll(db: Db) {
     oldestPending: db.prepare<[], At>(SQL.oldestPending),
     deadReasons: db.prepare<[], OutboxSummary['dead_reasons'][number]>(SQL.deadReasons),
     counts: db.prepare<[], { status: OutboxStatus; n: number }>(SQL.counts),
-    forSubject: db.prepare<[string], Row>(SQL.forSubject),
+    forSubject: db.prepare<[string, string], Row>(SQL.forSubject),
   };
 }
 
@@ -146,10 +183,7 @@ export class OutboxStore {
 
   private readonly read: (rows: Row[]) => OutboxRow[];
 
-  constructor(
-    private readonly db: Db,
-    notices: NoticeStore,
-  ) {
+  constructor(db: Db, notices: NoticeStore) {
     this.sql = prepareAll(db);
     this.read = reader(notices);
     this.runEach = db.transaction(
@@ -160,37 +194,37 @@ export class OutboxStore {
   }
 
   /**
-   * Queues a delivery; false when that alert key was decided before (nothing is written).
-   * `payload` may come serialised, when one payload goes to many targets. With `notice`,
-   * the payload's own `notice` is left out of what is stored (pass it serialised without
-   * it) and that version of the stored notice takes its place when the row is read.
+   * Queues a delivery of `rule` about `subject` to `target`; false when that one was
+   * decided before (nothing is written). `payload` may come serialised, when one payload
+   * goes to many targets. With `notice`, the payload's own `notice` is left out of what is
+   * stored (pass it serialised without it) and that version of the stored notice takes
+   * its place when the row is read.
    */
   enqueue(
-    key: string,
+    subject: string,
     rule: string,
     target: Target,
     payload: OutboxPayload | string,
     at: UtcIso,
     notice?: NoticeRef,
   ): boolean {
-    const result = this.sql.insert.run({
-      key,
+    const result = this.sql.insert.run(
+      subject,
       rule,
-      target: targetKey(target),
-      target_json: JSON.stringify(target),
-      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      targetKey(target),
+      JSON.stringify(target),
+      typeof payload === 'string' ? payload : JSON.stringify(payload),
       at,
-      notice_id: notice?.id ?? null,
-      notice_version: notice?.version ?? null,
-    });
+      at,
+      notice?.id ?? null,
+      notice?.version ?? null,
+    );
     return result.changes === 1;
   }
 
-  /** Whether a delivery was ever decided under `key`. */
-  has(key: string): boolean {
-    return (
-      statement<[string]>(this.db, 'SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined
-    );
+  /** Whether a delivery of `rule` about `subject` to `target` was ever decided. */
+  has(subject: string, rule: string, target: Target): boolean {
+    return this.sql.has.get(subject, rule, targetKey(target)) !== undefined;
   }
 
   /** Pending deliveries due at `now` and not in flight, oldest first. */
@@ -290,8 +324,11 @@ export class OutboxStore {
     };
   }
 
-  /** Every delivery whose key concerns a notice, for `why`. */
+  /**
+   * Every delivery whose subject starts with `subjectPrefix` (`notice:101:`), in the order
+   * decided, for `why`: a range of the unique index.
+   */
   forSubject(subjectPrefix: string): OutboxRow[] {
-    return this.read(this.sql.forSubject.all(`%|${subjectPrefix.replace(/[%_\\]/g, '\\$&')}%`));
+    return this.read(this.sql.forSubject.all(subjectPrefix, prefixEnd(subjectPrefix)));
   }
 }

@@ -94,9 +94,11 @@ interface Row {
 
 const outbox = (): Row[] =>
   (
-    store.db.prepare('SELECT key, rule, target, payload FROM outbox ORDER BY id').all() as Array<
-      Omit<Row, 'payload'> & { payload: string }
-    >
+    store.db
+      .prepare(
+        "SELECT rule || '|' || subject || '|' || target AS key, rule, target, payload FROM outbox ORDER BY id",
+      )
+      .all() as Array<Omit<Row, 'payload'> & { payload: string }>
   ).map((r) => ({ ...r, payload: JSON.parse(r.payload) as AlertPayload }));
 
 const audit = () =>

@@ -49,10 +49,8 @@ const constraints: NoticeRule = {
   notify: [{ kind: 'slack', channel: '#gas' }, { kind: 'console' }],
 };
 
-const keys = () =>
-  (store.db.prepare('SELECT key FROM outbox ORDER BY id').all() as Array<{ key: string }>).map(
-    (r) => r.key,
-  );
+/** The key of every delivery decided, in order. */
+const keys = () => store.outbox.forSubject('').map((r) => r.key);
 
 describe('notice decisions', () => {
   it('one alert per target, decided once across replay and restart', () => {

@@ -67,10 +67,8 @@ const constraintsToGas = {
   notify: [{ slack: 'C0GAS' }],
 };
 
-const keys = () =>
-  (store.db.prepare('SELECT key FROM outbox ORDER BY id').all() as Array<{ key: string }>).map(
-    (r) => r.key,
-  );
+/** The key of every delivery decided, in order. */
+const keys = () => store.outbox.forSubject('').map((r) => r.key);
 
 describe('subscriptions', () => {
   it('are judged with the rule files, named sub-<id>, with where they came from', () => {

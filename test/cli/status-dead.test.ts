@@ -23,8 +23,9 @@ describe('status', () => {
     const dead = (id: number, target: Target, reason: string, code: string) => {
       const alert = noticeAlert({ id }, `rule|notice:${id}:v1|${target.kind}`);
       const at = toUtcIso(new Date(NOW.getTime() - (10 - id) * 60_000));
-      store.outbox.enqueue(alert.key, 'rule', target, alert.payload, at);
-      const [due] = store.outbox.due(toUtcIso(NOW)).filter((r) => r.key === alert.key);
+      const subject = `notice:${id}:v1`;
+      store.outbox.enqueue(subject, 'rule', target, alert.payload, at);
+      const [due] = store.outbox.due(toUtcIso(NOW)).filter((r) => r.subject === subject);
       store.outbox.markDead([due!.id], reason, code);
     };
     dead(

@@ -69,10 +69,11 @@ describe('the dispatcher', () => {
 
   function enqueue(id: number, target: Target, clock: Clock): number {
     const alert = noticeAlert({ id, subject: `Notice ${id}` }, `rule|notice:${id}:v1|webhook`);
-    store.outbox.enqueue(alert.key, 'rule', target, alert.payload, toUtcIso(clock.now()));
+    const subject = `notice:${id}:v1`;
+    store.outbox.enqueue(subject, 'rule', target, alert.payload, toUtcIso(clock.now()));
     return store.db
-      .prepare<[string], { id: number }>('SELECT id FROM outbox WHERE key = ?')
-      .get(alert.key)!.id;
+      .prepare<[string], { id: number }>('SELECT id FROM outbox WHERE subject = ?')
+      .get(subject)!.id;
   }
 
   const row = (id: number) =>

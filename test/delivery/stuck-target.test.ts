@@ -16,7 +16,7 @@ import type { AnyChannel, ChannelSet } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
 import { deliveryBacklog } from '../../src/delivery/backlog.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
-import type { Target } from '../../src/domain/targets.js';
+import { type Target, targetKey } from '../../src/domain/targets.js';
 import { withDelivery } from '../../src/http/health.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
@@ -91,11 +91,13 @@ describe('a webhook receiver that drips its answer', () => {
     const gas: Target = { kind: 'slack', channel: '#gas' };
     const enqueue = (id: number, target: Target) => {
       const alert = noticeAlert({ id, subject: `Notice ${id}` }, `rule|notice:${id}:v1`);
-      const key = `${alert.key}|${JSON.stringify(target)}`;
-      store.outbox.enqueue(key, 'rule', target, alert.payload, toUtcIso(clock.now()));
+      const subject = `notice:${id}:v1`;
+      store.outbox.enqueue(subject, 'rule', target, alert.payload, toUtcIso(clock.now()));
       return store.db
-        .prepare<[string], { id: number }>('SELECT id FROM outbox WHERE key = ?')
-        .get(key)!.id;
+        .prepare<[string, string], { id: number }>(
+          'SELECT id FROM outbox WHERE subject = ? AND target = ?',
+        )
+        .get(subject, targetKey(target))!.id;
     };
     const row = (id: number) =>
       store.db

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryErrorCode } from '../../src/channels/types.js';
-import type { Target } from '../../src/domain/targets.js';
+import { type Target, targetKey } from '../../src/domain/targets.js';
 import type { UtcIso } from '../../src/lib/time.js';
 import { Store } from '../../src/store/index.js';
 
@@ -30,10 +30,12 @@ const GAS: Target = { kind: 'slack', channel: '#gas' };
 
 /** Queues `subject` for `target` at `at`; returns its row id. */
 function enqueue(subject: string, target: Target, at: UtcIso): number {
-  const key = `rule|${subject}|${target.kind}`;
-  expect(store.outbox.enqueue(key, 'rule', target, '{"kind":"notice"}', at)).toBe(true);
-  return store.db.prepare<[string], { id: number }>('SELECT id FROM outbox WHERE key = ?').get(key)!
-    .id;
+  expect(store.outbox.enqueue(subject, 'rule', target, '{"kind":"notice"}', at)).toBe(true);
+  return store.db
+    .prepare<[string, string], { id: number }>(
+      'SELECT id FROM outbox WHERE subject = ? AND target = ?',
+    )
+    .get(subject, targetKey(target))!.id;
 }
 
 const claimedAt = (id: number) =>
@@ -69,10 +71,10 @@ describe('outbox store', () => {
     enqueue('capacity:100%:2026-11-21', OPS, '2026-11-20T15:00:00Z');
     enqueue('capacity:1000:2026-11-21', OPS, '2026-11-20T15:00:00Z');
     expect(store.outbox.forSubject('capacity:gulf_south:').map((r) => r.key)).toEqual([
-      'rule|capacity:gulf_south:2026-11-21|slack',
+      'rule|capacity:gulf_south:2026-11-21|slack:#ops',
     ]);
     expect(store.outbox.forSubject('capacity:100%:').map((r) => r.key)).toEqual([
-      'rule|capacity:100%:2026-11-21|slack',
+      'rule|capacity:100%:2026-11-21|slack:#ops',
     ]);
     expect(store.outbox.forSubject('capacity:')[0]?.payload).toEqual({ kind: 'notice' });
   });
