@@ -10,6 +10,7 @@
 import { targetLabel } from '../domain/targets.js';
 import { prepareNotice } from '../rules/match.js';
 import type { NoticeRule } from '../rules/types.js';
+import type { AuditEntry } from '../store/audit.js';
 import type { Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -37,11 +38,44 @@ export * from './verdict.js';
 
 /** Reads what the daemon did with a stored notice. */
 export function noticeHistory(store: Store, noticeId: number): NoticeHistory {
+  const outbox = store.outbox.forSubject(`notice:${noticeId}:`);
   return {
-    audit: store.audit.forNotice(noticeId),
-    outbox: store.outbox.forSubject(`notice:${noticeId}:`),
+    audit: withAlerts(store.audit.forNotice(noticeId), outbox),
+    outbox,
     reminders: store.reminders.forNotice(noticeId),
   };
+}
+
+/**
+ * A notice's decisions: its audit trail, with each alert a notice rule queued put in from
+ * the deliveries that rule queued, as `matched; to #gas, console`. Those are not written
+ * to the audit trail: the outbox rows record them, once each. In time order; at one
+ * instant, the alerts first, as they were decided before the duplicates and holds beside
+ * them.
+ */
+function withAlerts(audit: AuditEntry[], outbox: readonly OutboxRow[]): AuditEntry[] {
+  const alerts = new Map<string, AuditEntry>();
+  for (const d of outbox) {
+    const [, id, version] = /^notice:(\d+):v(\d+)$/.exec(d.subject) ?? [];
+    if (id === undefined) continue;
+    const label = targetLabel(d.target);
+    const decided = alerts.get(`${d.rule}|${d.subject}`);
+    if (decided) {
+      decided.reason += `, ${label}`;
+      continue;
+    }
+    alerts.set(`${d.rule}|${d.subject}`, {
+      at: d.created_at,
+      rule: d.rule,
+      event: version === '1' ? 'notice-new' : 'notice-updated',
+      subject: `notice:${id}`,
+      notice_id: Number(id),
+      decision: 'alert',
+      reason: `matched; to ${label}`,
+    });
+  }
+  if (alerts.size === 0) return audit;
+  return [...alerts.values(), ...audit].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
 /**
@@ -65,7 +99,7 @@ export function noticeHistories(
     reminders.set(row.notice_id, [...(reminders.get(row.notice_id) ?? []), row]);
   }
   return (id) => ({
-    audit: store.audit.forNotice(id),
+    audit: withAlerts(store.audit.forNotice(id), outbox.get(id) ?? []),
     outbox: outbox.get(id) ?? [],
     reminders: reminders.get(id) ?? [],
   });

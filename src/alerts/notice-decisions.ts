@@ -1,8 +1,9 @@
 /**
  * Decisions on notice events: each notice rule that matches gets one alert per target,
  * keyed by (rule, notice and version, target) so it is decided once, ever; each deadline
- * rule that matches schedules its reminders. Every decision on a candidate rule is
- * written to the audit trail with its reason.
+ * rule that matches schedules its reminders. Every other decision on a candidate rule is
+ * written to the audit trail with its reason; an alert is recorded by the outbox rows it
+ * queues, which `why` reads as decisions too (`explain.ts`), and not written twice.
  */
 import type { NoticeEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
@@ -83,8 +84,6 @@ export function decideNotices(
           e.version,
         );
         alerts += outcome.sent.length;
-        if (outcome.sent.length > 0)
-          audit(r.name, 'alert', `matched; to ${outcome.sent.join(', ')}`);
         if (outcome.duplicate.length > 0)
           audit(r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
         if (outcome.muted.length > 0) audit(r.name, 'muted', outcome.muted.join('; '));

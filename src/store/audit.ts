@@ -2,7 +2,8 @@
  * The audit trail: each decision a rule made on an event, with the reason when it did not
  * alert. `pipewatch why` reads it. Rules that could not match an event (by pipeline or
  * type, through the index) are not written, to keep the table proportional to alerts;
- * `why` works those out from the current rules.
+ * `why` works those out from the current rules. Nor is a notice rule's alert: the outbox
+ * rows it queued record it, and `why` reads them as its decision.
  */
 
 import type { UtcIso } from '../lib/time.js';

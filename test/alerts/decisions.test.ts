@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
+import { noticeHistory } from '../../src/alerts/explain.js';
 import { priorIdentifiers } from '../../src/alerts/reminders.js';
 import type { NoticeEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -69,10 +70,14 @@ describe('notice decisions', () => {
     );
     ingest(again, event(notice()));
     expect(keys()).toHaveLength(2);
-    expect(store.audit.forNotice(101).map((a) => a.decision)).toEqual([
-      'alert',
-      'duplicate',
-      'duplicate',
+    // The alert is recorded once, by its outbox rows; why reads it from there.
+    expect(store.audit.forNotice(101).map((a) => a.decision)).toEqual(['duplicate', 'duplicate']);
+    expect(
+      noticeHistory(store, 101).audit.map((a) => [a.rule, a.event, a.decision, a.reason]),
+    ).toEqual([
+      ['transco-constraints', 'notice-new', 'alert', 'matched; to slack:#gas, console'],
+      ['transco-constraints', 'notice-new', 'duplicate', 'already decided for slack:#gas, console'],
+      ['transco-constraints', 'notice-new', 'duplicate', 'already decided for slack:#gas, console'],
     ]);
   });
 

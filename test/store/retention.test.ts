@@ -110,11 +110,11 @@ describe('retention', () => {
     ingest([n]);
     ingest([{ ...n, notice: 'Second.' }]);
     const target = { kind: 'console' } as const;
-    store.outbox.enqueue('r|notice:101:v1|console', 'r', target, '{"notice":null}', now(), {
+    store.outbox.enqueue('notice:101:v1', 'r', target, '{"notice":null}', now(), {
       id: 101,
       version: 1,
     });
-    store.outbox.enqueue('r|notice:101:v2|console', 'r', target, '{}', now());
+    store.outbox.enqueue('notice:101:v2', 'r', target, '{}', now());
     store.outbox.markSent([2], now(), 'ok');
     store.audit.record({
       at: now(),
