@@ -1,10 +1,14 @@
 /**
  * `npm run bench [name…]`: runs the benchmarks (all, or those named), each in a process
  * of its own so that its peak memory is its own, prints their figures, and merges them
- * into bench/results.json under each benchmark's key.
+ * into bench/results.json under each benchmark's key. Each process gets a temporary
+ * directory of its own (TMPDIR), removed when it ends, whatever it left there: the
+ * ingest benchmarks alone write some 700 MB of databases a run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatAckBench } from './chat-ack.js';
 import { cliBench } from './cli.js';
@@ -65,10 +69,13 @@ const results: Record<string, Figures> = existsSync(resultsPath)
 for (const name of Object.keys(BENCHES)) {
   if (args.length > 0 && !args.includes(name)) continue;
   console.log(`== ${name}`);
+  const scratch = mkdtempSync(join(tmpdir(), `pipewatch-bench-${name}-`));
   const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', name], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TMPDIR: scratch },
   });
+  rmSync(scratch, { recursive: true, force: true });
   if (child.status !== 0) {
     console.error(`${name} failed (exit ${child.status})`);
     process.exit(1);
