@@ -4,7 +4,7 @@
  *   (upserted, classified, events built) into a fresh database, against the same parsed
  *   rows inserted by one prepared statement in one transaction (the limit).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestNoticePage } from '../src/ingest/notice-sync.js';
@@ -19,9 +19,12 @@ const PER_PAGE = 20;
 
 type Statement = ReturnType<Store['db']['prepare']>;
 
+/** The `i`-th notice as the API sends it. */
+export type WireNotice = (i: number) => ReturnType<typeof wireNotice>;
+
 /** The text of page `p` (0-based) as the API would send it. */
-function pageText(p: number): string {
-  const data = Array.from({ length: PER_PAGE }, (_, k) => wireNotice(p * PER_PAGE + k));
+function pageText(p: number, wire: WireNotice): string {
+  const data = Array.from({ length: PER_PAGE }, (_, k) => wire(p * PER_PAGE + k));
   return JSON.stringify({
     status: 'success',
     messages: [],
@@ -30,20 +33,30 @@ function pageText(p: number): string {
   });
 }
 
-function freshStore(): Store {
-  return Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-bench-')));
+/** A store in a new directory, which closing it with `dispose` removes. */
+export function freshStore(): Store & { dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-bench-'));
+  const store = Store.open(dir);
+  return Object.assign(store, {
+    dispose() {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
 }
 
 /**
- * Runs `store` over every page of the benchmark's notices, inside `around` when given (a
- * transaction, say), and returns the seconds spent apart from making the pages. Each page
- * is generated as the API's JSON text, parsed and validated before `store` sees it, and
- * that preparation is left out of the time (the client benchmark times parsing on its
- * own), so two callers differ only by what they do with the same parsed rows.
+ * Runs `store` over every page of the benchmark's notices (`wire`), inside `around` when
+ * given (a transaction, say), and returns the seconds spent apart from making the pages.
+ * Each page is generated as the API's JSON text, parsed and validated just before `store`
+ * sees it, as a sync reads a page and stores it, and that preparation is left out of the
+ * time (the client benchmark times parsing on its own). So two callers differ only by
+ * what they do with the same parsed rows, and neither holds the others in memory.
  */
-function secondsStoring(
+export function secondsStoring(
   store: (page: Notice[]) => void,
   around: (body: () => void) => void = (body) => body(),
+  wire: WireNotice = wireNotice,
 ): number {
   const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
   let preparing = 0;
@@ -51,7 +64,7 @@ function secondsStoring(
   around(() => {
     for (let p = 0; p < TOTAL / PER_PAGE; p++) {
       const before = performance.now();
-      const envelope = EnvelopeSchema.parse(JSON.parse(pageText(p)));
+      const envelope = EnvelopeSchema.parse(JSON.parse(pageText(p, wire)));
       const { records } = parseRecords(NoticeSchema, envelope.data, context, 'data');
       preparing += performance.now() - before;
       store(records);
@@ -80,7 +93,7 @@ function syncPath(): number {
     if (outcome.counts.new !== PER_PAGE) throw new Error('sync path lost rows');
   });
   if (store.notices.count() !== TOTAL || events !== TOTAL) throw new Error('sync path lost rows');
-  store.close();
+  store.dispose();
   return TOTAL / seconds;
 }
 
@@ -91,7 +104,10 @@ function syncPath(): number {
  * (the ceiling, SQLite's own speed), or one a `page`, as the sync must commit to keep
  * each page it read.
  */
-export function plainInsert(transactions: 'one' | 'page' = 'one'): number {
+export function plainInsert(
+  transactions: 'one' | 'page' = 'one',
+  wire: WireNotice = wireNotice,
+): number {
   const store = freshStore();
   let insert: Statement | undefined;
   const seconds = secondsStoring(
@@ -105,9 +121,10 @@ export function plainInsert(transactions: 'one' | 'page' = 'one'): number {
       else rows();
     },
     (body) => (transactions === 'one' ? store.transaction(body) : body()),
+    wire,
   );
   if (store.notices.count() !== TOTAL) throw new Error('plain insert lost rows');
-  store.close();
+  store.dispose();
   return TOTAL / seconds;
 }
 
@@ -134,23 +151,45 @@ function preparedInsert(store: Store, sample: Notice): Statement {
  * - `limit_page_commits_rows_per_s`: the same INSERT committing once a page, as the sync
  *   does; `ratio_page_commits`: the first over it, what the ingest step costs over a plain
  *   insert that keeps each page as it comes;
- * - `peak_rss_mb`: the process's peak after the sync side, which streams page by page.
+ * - `peak_rss_mb`: the process's peak after the first run of the sync side, which streams
+ *   page by page.
+ * Each figure is the median of `ROUNDS` rounds (`inRounds`).
  */
 export async function ingestBench(): Promise<Record<string, number>> {
-  const rate = syncPath();
-  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  return { rows_per_s: Math.round(rate), ...againstLimits(rate), peak_rss_mb: peakRssMb };
+  let peakRssMb = 0;
+  const figures = inRounds(() => {
+    const rate = syncPath();
+    peakRssMb ||= Math.round(process.resourceUsage().maxRSS / 1024);
+    return rate;
+  });
+  return { ...figures, peak_rss_mb: peakRssMb };
 }
 
-/** `rate` against both plain-insert limits: the limits and the ratios. */
-export function againstLimits(rate: number): Record<string, number> {
-  const one = plainInsert('one');
-  const page = plainInsert('page');
-  const ratio = (limit: number) => Math.round((rate / limit) * 100) / 100;
+/** How many times `inRounds` runs each side. */
+const ROUNDS = 3;
+
+/**
+ * Runs `side` (rows a second) and both plain-insert limits of the notices `wire` gives,
+ * one after another, `ROUNDS` times, so that a change in the machine's speed falls on
+ * the three alike: runs of the same limit differ by up to a fifth on this kind of shared
+ * machine. Gives the median of each rate, and the median of each round's ratios, each
+ * taken between runs a few seconds apart.
+ */
+export function inRounds(
+  side: () => number,
+  wire: WireNotice = wireNotice,
+): Record<string, number> {
+  const rounds: Array<{ rate: number; one: number; page: number }> = [];
+  for (let r = 0; r < ROUNDS; r++)
+    rounds.push({ rate: side(), one: plainInsert('one', wire), page: plainInsert('page', wire) });
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const of = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
+  const ratio = (f: (r: (typeof rounds)[number]) => number) => Math.round(of(f) * 100) / 100;
   return {
-    limit_rows_per_s: Math.round(one),
-    ratio: ratio(one),
-    limit_page_commits_rows_per_s: Math.round(page),
-    ratio_page_commits: ratio(page),
+    rows_per_s: Math.round(of((r) => r.rate)),
+    limit_rows_per_s: Math.round(of((r) => r.one)),
+    ratio: ratio((r) => r.rate / r.one),
+    limit_page_commits_rows_per_s: Math.round(of((r) => r.page)),
+    ratio_page_commits: ratio((r) => r.rate / r.page),
   };
 }
