@@ -18,6 +18,13 @@ export interface DecisionContext {
   now: UtcIso;
   /** The silences in force, read when first needed (`silences.ts`). */
   silences?: SilenceRow[];
+  /**
+   * Whether any alert was ever held back, read when first needed: while none was, no
+   * alert key need be looked up among the held ones. What a context holds back itself
+   * does not change it: its silences do not change either, so an alert it held meets
+   * the same silence again.
+   */
+  anyHeld?: boolean;
 }
 
 /** `rule|subject|target`: an alert is decided at most once, ever, per key. */
@@ -73,9 +80,9 @@ export function enqueueAll(
   const out: EnqueueOutcome = { sent: [], duplicate: [], muted: [] };
   let json: string | undefined;
   for (const target of targets) {
-    const key = alertKey(rule, subject, target);
     const silence = silenceFor(ctx, payload, target);
     if (silence) {
+      const key = alertKey(rule, subject, target);
       const fresh =
         !ctx.store.outbox.has(subject, rule, target) &&
         ctx.store.silences.hold(key, {
@@ -92,8 +99,9 @@ export function enqueueAll(
     }
     // The key stays where it was, so the payload reads back in the same order.
     json ??= JSON.stringify(ref ? { ...payload, notice: null } : payload);
+    ctx.anyHeld ??= ctx.store.silences.anyHeld();
     const fresh =
-      !ctx.store.silences.isHeld(key) &&
+      !(ctx.anyHeld && ctx.store.silences.isHeld(alertKey(rule, subject, target))) &&
       ctx.store.outbox.enqueue(subject, rule, target, json, ctx.now, ref);
     (fresh ? out.sent : out.duplicate).push(targetLabel(target));
   }

@@ -20,6 +20,7 @@ export function decideNotices(
   maxAlertAgeMs: number,
 ): number {
   let alerts = 0;
+  const maxAge = formatDuration(maxAlertAgeMs);
   for (const e of events) {
     const n = e.notice;
     const prepared = prepareNotice(n);
@@ -45,7 +46,7 @@ export function decideNotices(
       where ??= pipelineOf(ctx, n);
       return where;
     };
-    const tooOld = `too old: posted ${n.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`;
+    const tooOld = () => `too old: posted ${n.posted_at}, more than ${maxAge} ago`;
 
     // A filter mismatch is not written: `why` works it out from the rules.
     for (const { group: g, excluded } of rules.notices.matches(prepared)) {
@@ -63,7 +64,7 @@ export function decideNotices(
           continue;
         }
         if (e.tooOld) {
-          audit(r.name, 'suppressed', tooOld);
+          audit(r.name, 'suppressed', tooOld());
           continue;
         }
         const key = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
@@ -94,7 +95,7 @@ export function decideNotices(
     for (const { group: g, excluded } of rules.deadlines.matches(prepared)) {
       for (const r of g.rules) {
         if (excluded) audit(r.name, 'suppressed', 'excluded by its not: filter');
-        else if (e.tooOld) audit(r.name, 'suppressed', tooOld);
+        else if (e.tooOld) audit(r.name, 'suppressed', tooOld());
         else audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
       }
     }

@@ -204,13 +204,14 @@ export class NoticeStore {
     const hash = noticeHash(notice);
     const known = this.selectMeta.get(notice.id);
     if (!known) {
-      this.insert.run({
-        ...pickColumns(notice),
-        body: encodeBody(notice),
-        content_hash: hash,
-        seen_at: seenAt,
-        baseline: baseline ? 1 : 0,
-      });
+      this.insert.run(
+        Object.assign(pickColumns(notice), {
+          body: encodeBody(notice),
+          content_hash: hash,
+          seen_at: seenAt,
+          baseline: baseline ? 1 : 0,
+        }),
+      );
       this.noteWords(notice);
       return { change: 'new', version: 1, changedFields: [], previous: undefined };
     }
@@ -230,12 +231,13 @@ export class NoticeStore {
     const changedFields = FIELDS.filter(
       (f) => previous[f] !== notice[f] || (known.pruned_at !== null && TEXTS.has(f)),
     );
-    this.update.run({
-      ...pickColumns(notice),
-      body: encodeBody(notice),
-      content_hash: hash,
-      seen_at: seenAt,
-    });
+    this.update.run(
+      Object.assign(pickColumns(notice), {
+        body: encodeBody(notice),
+        content_hash: hash,
+        seen_at: seenAt,
+      }),
+    );
     this.noteWords(notice);
     const textChanged = !known.pruned_at && changedFields.some((f) => TEXTS.has(f));
     this.insertHistory.run(
@@ -381,5 +383,7 @@ export class NoticeStore {
 }
 
 function pickColumns(notice: Notice): Record<string, unknown> {
-  return Object.fromEntries(COLUMNS.map((f) => [f, notice[f]]));
+  const row: Record<string, unknown> = {};
+  for (const f of COLUMNS) row[f] = notice[f];
+  return row;
 }

@@ -167,6 +167,11 @@ export class SilenceStore {
     );
   }
 
+  /** Whether any alert was ever held back (and not pruned). */
+  anyHeld(): boolean {
+    return statement(this.db, 'SELECT 1 FROM held LIMIT 1').get() !== undefined;
+  }
+
   /** Whether an alert key was held back. */
   isHeld(key: string): boolean {
     return statement<[string]>(this.db, 'SELECT 1 FROM held WHERE key = ?').get(key) !== undefined;

@@ -176,6 +176,21 @@ describe('silences', () => {
     });
   });
 
+  it('leave what they held decided: the same notice again after the end alerts no more', () => {
+    const { clock, engine } = setup();
+    subscribe(store, constraintsToGas);
+    const id = silence();
+    ingest(engine, makeNotice());
+    clock.set('2026-11-20T17:00:00Z');
+    ingest(engine, makeNotice());
+    expect(keys()).toEqual(['file-constraints|notice:101:v1|console']);
+    expect(store.silences.heldBy(id)).toHaveLength(1);
+    expect(store.audit.forNotice(101).map((a) => [a.rule, a.decision])).toContainEqual([
+      'sub-1',
+      'duplicate',
+    ]);
+  });
+
   it('do not hold what they do not match, nor after they end or are lifted', () => {
     const { clock, engine } = setup();
     subscribe(store, constraintsToGas);
