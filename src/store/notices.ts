@@ -9,7 +9,7 @@
  * each past version, only the previous values of the fields that changed (texts as a
  * body), so any version is the current row with the later changes undone.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { UtcIso } from '../lib/time.js';
 import type { Notice } from '../upstream/schemas.js';
 import { type Db, statement } from './database.js';
@@ -86,12 +86,13 @@ const COLUMNS = FIELDS.filter((f) => !TEXTS.has(f));
  * The hash that tells one version of a notice from another: every field the API sent,
  * each followed by U+0001, an absent one written U+0000. Stored notices keep the value
  * they were stored with (`notice-hash.test.ts` pins it). The fields are joined first and
- * hashed in one call: a call for each part cost more than the hashing.
+ * hashed in one call (`crypto.hash`, Node 20.12): a call for each part, or a Hash object,
+ * cost more than the hashing.
  */
 export function noticeHash(notice: Notice): string {
   let text = '';
   for (const field of FIELDS) text += `${notice[field] ?? '\u0000'}\u0001`;
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  return hash('sha256', text, 'hex').slice(0, 32);
 }
 
 /**
