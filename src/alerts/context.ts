@@ -25,6 +25,14 @@ export interface DecisionContext {
    * the same silence again.
    */
   anyHeld?: boolean;
+  /**
+   * Whether any reminder is scheduled, read when first needed: while none is, a notice
+   * cancels none and its text need not be searched for the notices it supersedes. Set
+   * when this context schedules one.
+   */
+  anyScheduled?: boolean;
+  /** Each pipeline's zone, read once a context. */
+  zones?: Map<string, string>;
 }
 
 /** `rule|subject|target`: an alert is decided at most once, ever, per key. */
@@ -113,8 +121,14 @@ export function pipelineOf(
   ctx: DecisionContext,
   notice: Pick<Notice, 'pipeline_slug' | 'pipeline_name'>,
 ) {
+  ctx.zones ??= new Map();
+  let zone = ctx.zones.get(notice.pipeline_slug);
+  if (zone === undefined) {
+    zone = ctx.store.pipelines.zoneOf(notice.pipeline_slug);
+    ctx.zones.set(notice.pipeline_slug, zone);
+  }
   return {
     pipeline: { slug: notice.pipeline_slug, name: notice.pipeline_name || notice.pipeline_slug },
-    zone: ctx.store.pipelines.zoneOf(notice.pipeline_slug),
+    zone,
   };
 }

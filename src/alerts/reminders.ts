@@ -64,6 +64,8 @@ const PRIOR =
  * whatever rule scheduled them. Returns how many. Call for every notice event.
  */
 export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
+  ctx.anyScheduled ??= ctx.store.reminders.anyScheduled();
+  if (!ctx.anyScheduled) return 0;
   const priors = priorIdentifiers(notice);
   if (priors.length === 0) return 0;
   let cancelled = 0;
@@ -156,6 +158,7 @@ export function scheduleReminders(
       const moved = row && row.deadline_at !== deadline ? ` (moved from ${row.deadline_at})` : '';
       said = `${before} before: at ${dueAt}${moved}`;
     }
+    if (status === 'scheduled') ctx.anyScheduled = true;
     ctx.store.reminders.plan(
       {
         rule: rule.name,

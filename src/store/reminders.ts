@@ -36,8 +36,12 @@ export class ReminderStore {
   private readonly selectAll;
   private readonly upsert;
   private readonly updateStatus;
+  private readonly selectAnyScheduled;
 
   constructor(db: Db) {
+    this.selectAnyScheduled = db.prepare(
+      "SELECT 1 FROM reminders WHERE status = 'scheduled' LIMIT 1",
+    );
     this.selectForRule = db.prepare<[string, number], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders WHERE rule = ? AND notice_id = ?`,
     );
@@ -85,6 +89,11 @@ export class ReminderStore {
     exceptNoticeId: number,
   ): ReminderRow[] {
     return this.selectScheduledByIdentifier.all(pipelineSlug, identifier, exceptNoticeId);
+  }
+
+  /** Whether any reminder is still to be sent. */
+  anyScheduled(): boolean {
+    return this.selectAnyScheduled.get() !== undefined;
   }
 
   /** Reminders still to be sent that are due at `now`, the earliest first. */

@@ -213,6 +213,24 @@ describe('deadline reminders', () => {
     expect(engine.runReminders().sent).toBe(0);
   });
 
+  it('a notice cancels the reminders scheduled earlier in its own page', () => {
+    const { engine } = setup([reminders]);
+    const first = notice({ identifier: '26-0412', response_at: '2026-11-22T16:00:00Z' });
+    const second = notice({
+      id: 102,
+      identifier: '26-0419',
+      status: 'Supersede',
+      notice: 'This notice supersedes Notice ID 26-0412. Capacity remains limited.',
+      response_at: null,
+    });
+    store.transaction(() => {
+      store.notices.upsert(first, first.posted_at!, false);
+      store.notices.upsert(second, second.posted_at!, false);
+      engine.hooks().notices?.([event(first), event(second)]);
+    });
+    expect(rows().map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+  });
+
   it('reads the notices a notice supersedes or terminates from its text', () => {
     expect(
       priorIdentifiers({ subject: '', notice: 'This notice supersedes Notice ID 26-0412.' }),
