@@ -67,11 +67,11 @@ export function decideNotices(
           audit(r.name, 'suppressed', tooOld());
           continue;
         }
-        const key = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
+        const versionSubject = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
         const outcome = enqueueAll(
           ctx,
           r.name,
-          key,
+          versionSubject,
           r.notify,
           {
             version: 1,
