@@ -22,14 +22,37 @@ export function words(text: string): string[] {
 
 /** A field of a notice, ready for list matching. */
 export interface PreparedValue {
-  lower: string;
-  words: string[];
-  wordSet: Set<string>;
+  readonly lower: string;
+  readonly words: string[];
+  readonly wordSet: Set<string>;
+}
+
+/**
+ * A value's words and their set are made when first read: a notice whose combination of
+ * fields was judged before (`GroupIndex` remembers the verdicts) never reads them.
+ */
+class Prepared implements PreparedValue {
+  readonly lower: string;
+  #words: string[] | undefined;
+  #set: Set<string> | undefined;
+
+  constructor(private readonly value: string) {
+    this.lower = value.trim().toLowerCase();
+  }
+
+  get words(): string[] {
+    this.#words ??= words(this.value);
+    return this.#words;
+  }
+
+  get wordSet(): Set<string> {
+    this.#set ??= new Set(this.words);
+    return this.#set;
+  }
 }
 
 export function prepareValue(value: string): PreparedValue {
-  const w = words(value);
-  return { lower: value.trim().toLowerCase(), words: w, wordSet: new Set(w) };
+  return new Prepared(value);
 }
 
 /** A notice ready to be matched by many rules. */
