@@ -12,6 +12,33 @@ import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
 import { cancelSuperseded, scheduleReminders } from './reminders.js';
 import type { CompiledRules } from './rules.js';
 
+type Decision = Parameters<DecisionContext['store']['audit']['record']>[0]['decision'];
+
+/** Writes one decision on a notice event to the audit trail. */
+function audit(
+  ctx: DecisionContext,
+  e: NoticeEvent,
+  rule: string,
+  decision: Decision,
+  reason: string,
+): void {
+  const id = e.notice.id;
+  ctx.store.audit.record({
+    at: ctx.now,
+    rule,
+    event: `notice-${e.change}`,
+    subject: `notice:${id}`,
+    notice_id: id,
+    decision,
+    reason,
+  });
+}
+
+/** Why a notice posted before the alert age decides nothing. */
+function tooOld(e: NoticeEvent, maxAlertAgeMs: number): string {
+  return `too old: posted ${e.notice.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`;
+}
+
 /** Decides every notice event of one page. Call inside the page's transaction. */
 export function decideNotices(
   ctx: DecisionContext,
@@ -20,43 +47,22 @@ export function decideNotices(
   maxAlertAgeMs: number,
 ): number {
   let alerts = 0;
-  const maxAge = formatDuration(maxAlertAgeMs);
   for (const e of events) {
     const n = e.notice;
     const prepared = prepareNotice(n);
-    const subject = `notice:${n.id}`;
-    const event = `notice-${e.change}`;
-    const audit = (
-      rule: string,
-      decision: Parameters<typeof ctx.store.audit.record>[0]['decision'],
-      reason: string,
-    ) =>
-      ctx.store.audit.record({
-        at: ctx.now,
-        rule,
-        event,
-        subject,
-        notice_id: n.id,
-        decision,
-        reason,
-      });
-
     let where: ReturnType<typeof pipelineOf> | undefined;
-    const whereOf = () => {
-      where ??= pipelineOf(ctx, n);
-      return where;
-    };
-    const tooOld = () => `too old: posted ${n.posted_at}, more than ${maxAge} ago`;
 
     // A filter mismatch is not written: `why` works it out from the rules.
     for (const { group: g, excluded } of rules.notices.matches(prepared)) {
       for (const r of g.rules) {
         if (excluded) {
-          audit(r.name, 'suppressed', 'excluded by its not: filter');
+          audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
           continue;
         }
         if (!r.on.includes(e.change)) {
           audit(
+            ctx,
+            e,
             r.name,
             'not-matched',
             `a notice ${e.change === 'new' ? 'new' : 'update'} is not in on: [${r.on.join(', ')}]`,
@@ -64,21 +70,21 @@ export function decideNotices(
           continue;
         }
         if (e.tooOld) {
-          audit(r.name, 'suppressed', tooOld());
+          audit(ctx, e, r.name, 'suppressed', tooOld(e, maxAlertAgeMs));
           continue;
         }
-        const versionSubject = e.change === 'new' ? `${subject}:v1` : `${subject}:v${e.version}`;
+        where ??= pipelineOf(ctx, n);
         const outcome = enqueueAll(
           ctx,
           r.name,
-          versionSubject,
+          `notice:${n.id}:v${e.change === 'new' ? 1 : e.version}`,
           r.notify,
           {
             version: 1,
             kind: 'notice',
             state: e.change,
             rule: r.name,
-            ...whereOf(),
+            ...where,
             notice: n,
             ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
           },
@@ -86,22 +92,22 @@ export function decideNotices(
         );
         alerts += outcome.sent.length;
         if (outcome.duplicate.length > 0)
-          audit(r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
-        if (outcome.muted.length > 0) audit(r.name, 'muted', outcome.muted.join('; '));
+          audit(ctx, e, r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
+        if (outcome.muted.length > 0) audit(ctx, e, r.name, 'muted', outcome.muted.join('; '));
       }
     }
 
     cancelSuperseded(ctx, n);
     for (const { group: g, excluded } of rules.deadlines.matches(prepared)) {
       for (const r of g.rules) {
-        if (excluded) audit(r.name, 'suppressed', 'excluded by its not: filter');
-        else if (e.tooOld) audit(r.name, 'suppressed', tooOld());
-        else audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
+        if (excluded) audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
+        else if (e.tooOld) audit(ctx, e, r.name, 'suppressed', tooOld(e, maxAlertAgeMs));
+        else audit(ctx, e, r.name, 'scheduled', scheduleReminders(ctx, r, n));
       }
     }
     // A reminder asked for this very notice follows its deadline wherever it moves.
     for (const r of rules.deadlinesByNotice.get(n.id) ?? [])
-      audit(r.name, 'scheduled', scheduleReminders(ctx, r, n));
+      audit(ctx, e, r.name, 'scheduled', scheduleReminders(ctx, r, n));
   }
   return alerts;
 }

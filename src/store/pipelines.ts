@@ -54,7 +54,11 @@ export class PipelineStore {
 
   /** The zone to show a pipeline's local times in. */
   zoneOf(slug: string): string {
-    return this.bySlug(slug)?.timezone ?? DEFAULT_PIPELINE_ZONE;
+    const row = statement<[string], { timezone: string | null }>(
+      this.db,
+      'SELECT timezone FROM pipelines WHERE slug = ?',
+    ).get(slug);
+    return row?.timezone ?? DEFAULT_PIPELINE_ZONE;
   }
 
   /**
