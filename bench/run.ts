@@ -4,12 +4,16 @@
  * into bench/results.json under each benchmark's key. Each process gets a temporary
  * directory of its own (TMPDIR), removed when it ends, whatever it left there: the
  * ingest benchmarks alone write some 700 MB of databases a run.
+ *
+ * The program is built first (`npm run build`), and each benchmark process loads
+ * pipewatch's modules from `dist/` (`compiled.mjs`): what it times is the code users run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDist } from './built.js';
 import { chatAckBench } from './chat-ack.js';
 import { cliBench } from './cli.js';
 import { clientBench } from './client.js';
@@ -63,6 +67,8 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
+buildDist();
+const compiled = fileURLToPath(new URL('./compiled.mjs', import.meta.url));
 const results: Record<string, Figures> = existsSync(resultsPath)
   ? JSON.parse(readFileSync(resultsPath, 'utf8'))
   : {};
@@ -70,11 +76,15 @@ for (const name of Object.keys(BENCHES)) {
   if (args.length > 0 && !args.includes(name)) continue;
   console.log(`== ${name}`);
   const scratch = mkdtempSync(join(tmpdir(), `pipewatch-bench-${name}-`));
-  const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', name], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TMPDIR: scratch },
-  });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--import', compiled, self, '--child', name],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TMPDIR: scratch },
+    },
+  );
   rmSync(scratch, { recursive: true, force: true });
   if (child.status !== 0) {
     console.error(`${name} failed (exit ${child.status})`);
