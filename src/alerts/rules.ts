@@ -82,6 +82,7 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
 
   /** Every group whose filter matches `n`, in rule order within each index bucket. */
   matches(n: PreparedNotice): GroupMatch<R>[] {
+    if (this.groups.length === 0) return [];
     const key = fieldsKey(n);
     let cached = this.cache.get(key);
     if (!cached) {

@@ -159,11 +159,15 @@ export class NoticeStore {
   private readonly insertHistory;
   private readonly insertWord;
   /**
-   * The words this store has written to `notice_words` (`type:Maintenance`), so that each
-   * is written once, not once a notice: a few dozen in practice. Past `WORDS_REMEMBERED`
-   * (an upstream inventing words) the rest are written every time.
+   * The words this store has written to `notice_words`, by field (`type`: `Maintenance`,
+   * …), so that each is written once, not once a notice: a few dozen in practice. Past
+   * `WORDS_REMEMBERED` of them (an upstream inventing words) the rest are written every
+   * time.
    */
-  private readonly wordsWritten = new Set<string>();
+  private readonly wordsWritten = new Map<string, Set<string>>(
+    WORD_FIELDS.map((field) => [field, new Set<string>()]),
+  );
+  private wordsRemembered = 0;
 
   constructor(private readonly db: Db) {
     const columns = COLUMNS.join(', ');
@@ -316,11 +320,13 @@ export class NoticeStore {
   private noteWords(notice: Notice): void {
     for (const field of WORD_FIELDS) {
       const value = notice[field];
-      if (value === '') continue;
-      const entry = `${field}:${value}`;
-      if (this.wordsWritten.has(entry)) continue;
+      const written = this.wordsWritten.get(field)!;
+      if (value === '' || written.has(value)) continue;
       this.insertWord.run(field, value);
-      if (this.wordsWritten.size < WORDS_REMEMBERED) this.wordsWritten.add(entry);
+      if (this.wordsRemembered < WORDS_REMEMBERED) {
+        written.add(value);
+        this.wordsRemembered++;
+      }
     }
   }
 
@@ -329,7 +335,8 @@ export class NoticeStore {
    * be there. `Store.transaction` calls this when its function throws.
    */
   forgetWrittenWords(): void {
-    this.wordsWritten.clear();
+    for (const written of this.wordsWritten.values()) written.clear();
+    this.wordsRemembered = 0;
   }
 
   /** The distinct types, categories and statuses of the stored notices, in lower case. */
