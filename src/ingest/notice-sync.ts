@@ -111,11 +111,16 @@ export function ingestNoticePage(
     const counts: Record<NoticeChange, number> = { new: 0, updated: 0, unchanged: 0 };
     const events: NoticeEvent[] = [];
     const horizon = context.baselineHorizon;
+    const stored = store.notices.metaOf(notices.map((n) => n.id));
+    // A notice the page holds twice meets its own first copy: looked up again.
+    const met = new Set<number>();
     for (const notice of notices) {
       const created = notice.service_created_at ?? notice.posted_at;
       const preexisting =
         context.baseline || (horizon !== undefined && created !== null && created < horizon);
-      const result = store.notices.upsert(notice, context.seenAt, preexisting);
+      const known = met.has(notice.id) ? undefined : (stored.get(notice.id) ?? null);
+      met.add(notice.id);
+      const result = store.notices.upsert(notice, context.seenAt, preexisting, known);
       counts[result.change]++;
       if (result.change === 'unchanged' || (result.change === 'new' && preexisting)) continue;
       if (context.pipelines.size > 0 && !context.pipelines.has(notice.pipeline_slug)) continue;

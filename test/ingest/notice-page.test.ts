@@ -1,0 +1,81 @@
+/**
+ * One page through the ingest step: its notices are looked up together, and a page that
+ * holds a notice twice (the API's pages shift while they are read) stores it once, the
+ * second copy judged against the first.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
+import { Store } from '../../src/store/index.js';
+import type { Notice } from '../../src/upstream/schemas.js';
+import { makeNotice } from '../fakes/notice.js';
+
+let dir: string;
+let store: Store;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pipewatch-page-'));
+  store = Store.open(dir);
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function ingest(notices: Notice[]) {
+  return ingestNoticePage(store, notices, {
+    seenAt: '2026-11-20T15:00:00Z',
+    baseline: false,
+    alertableAfter: '2026-11-19T15:00:00Z',
+    pipelines: new Set(),
+  });
+}
+
+const first = makeNotice({ id: 501, subject: 'Station 85 compressor outage' });
+const other = makeNotice({ id: 502, subject: 'Zone 6 maintenance' });
+
+describe('a page of notices', () => {
+  it('stores a notice it holds twice once, the same copy as nothing new', () => {
+    const page = ingest([first, other, first]);
+    expect(page.counts).toEqual({ new: 2, updated: 0, unchanged: 1 });
+    expect(page.events.map((e) => [e.notice.id, e.change])).toEqual([
+      [501, 'new'],
+      [502, 'new'],
+    ]);
+    expect(store.notices.count()).toBe(2);
+  });
+
+  it('judges the second copy of a notice against the first when the two differ', () => {
+    const edited = { ...first, subject: 'Station 85 compressor outage extended' };
+    const page = ingest([first, edited]);
+    expect(page.counts).toEqual({ new: 1, updated: 1, unchanged: 0 });
+    expect(page.events.map((e) => [e.change, e.version])).toEqual([
+      ['new', 1],
+      ['updated', 2],
+    ]);
+    expect(store.notices.get(501)?.subject).toBe('Station 85 compressor outage extended');
+  });
+
+  it('tells stored notices from new ones in one page, and what changed', () => {
+    ingest([first, other]);
+    const edited = { ...other, status: 'Terminate' };
+    const third = makeNotice({ id: 503 });
+    const page = ingest([third, edited, first]);
+    expect(page.counts).toEqual({ new: 1, updated: 1, unchanged: 1 });
+    expect(page.events.map((e) => [e.notice.id, e.change, e.changedFields])).toEqual([
+      [503, 'new', []],
+      [502, 'updated', ['status']],
+    ]);
+  });
+
+  it('reads what is stored of a page in one query, and nothing of notices not stored', () => {
+    ingest([first]);
+    const meta = store.notices.metaOf([501, 999]);
+    expect([...meta.keys()]).toEqual([501]);
+    expect(meta.get(501)).toMatchObject({ version: 1, pruned_at: null });
+    expect(meta.get(501)?.content_hash).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
