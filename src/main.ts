@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --v8-pool-size=1 --optimize-for-size
+#!/usr/bin/env -S node --max-semi-space-size=1 --v8-pool-size=1 --optimize-for-size --liftoff-only
 /**
  * Entry point of the `pipewatch` executable: wires the process (streams, environment,
  * signals) to the command line and exits with its status.
@@ -11,9 +11,14 @@
  * - `--v8-pool-size=1`: one V8 worker thread instead of one a core. Each has its own
  *   malloc arena, which keeps what a compile or a marking once took in it.
  * - `--optimize-for-size`: V8's own trade of speed for memory.
+ * - `--liftoff-only`: WebAssembly runs as its baseline compiler (Liftoff) makes it, and is
+ *   not compiled again by the optimising one. The only WebAssembly is undici's HTTP parser
+ *   (llhttp), hot during the first sync: optimising its large parse function took some
+ *   30 MiB for the moment, the peak of the daemon's whole start (114 → 81 MiB). Parsing
+ *   HTTP responses, a small part of a sync, runs slower for it.
  *
  * Together they take an idle daemon from about 100 MiB resident to about 80, and its peak
- * at start from about 130 to about 115 (`npm run bench idle_rss`: `node_` against the
+ * at start from about 130 to about 80 (`npm run bench idle_rss`: `node_` against the
  * rest). Work in bulk runs slower, mostly for `--optimize-for-size`, which grows the heap
  * in smaller steps: storing a backlog some 5% (`npm run bench ingest` under these flags),
  * loading 10,000 rules 0.6 s → 0.8 s with its peak 137 → 86 MB (`npm run bench rules`),
