@@ -166,7 +166,7 @@ export async function ingestBench(): Promise<Record<string, number>> {
 }
 
 /** How many times `inRounds` runs each side. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /**
  * Runs `side` (rows a second) and both plain-insert limits of the notices `wire` gives,
