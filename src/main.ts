@@ -20,11 +20,12 @@
  *
  * Together they take an idle daemon from about 84 MiB resident to about 77 once settled
  * (from about 100 to 80 in the seconds after a sync), and its peak at start from about 132
- * to about 81 (`npm run bench idle_rss`: `node_` against the rest). Work in bulk runs slower, mostly for `--optimize-for-size`, which grows the heap
- * in smaller steps: storing a backlog some 5% (`npm run bench ingest` under these flags),
- * loading 10,000 rules 0.6 s → 0.8 s with its peak 137 → 86 MB (`npm run bench rules`),
- * the whole `rules validate` of them 0.8 s → 0.9 s. `--no-opt` would save 3 MiB more for
- * a fifth of the ingest's speed.
+ * to about 81 (`npm run bench idle_rss`: `node_` against the rest). Work in bulk runs
+ * slower, mostly for `--optimize-for-size`, which grows the heap in smaller steps:
+ * storing a backlog some 5% (`npm run bench ingest` under these flags), loading 10,000
+ * rules 0.6 s → 0.8 s with its peak 137 → 86 MB (`npm run bench rules`), the whole
+ * `rules validate` of them 0.8 s → 0.9 s. `--no-opt` would save 3 MiB more for a fifth
+ * of the ingest's speed.
  *
  * `env -S` splits the line into words (coreutils 8.30 and later, macOS, FreeBSD); where
  * `env` cannot, or to start node otherwise, `node dist/main.js` runs pipewatch without
