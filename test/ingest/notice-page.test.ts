@@ -3,30 +3,16 @@
  * holds a notice twice (the API's pages shift while they are read) stores it once, the
  * second copy judged against the first.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
-import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
+import { useTempStore } from '../support/temp-store.js';
 
-let dir: string;
-let store: Store;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-page-'));
-  store = Store.open(dir);
-});
-
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempStore('pipewatch-page-');
 
 function ingest(notices: Notice[]) {
-  return ingestNoticePage(store, notices, {
+  return ingestNoticePage(temp.store, notices, {
     seenAt: '2026-11-20T15:00:00Z',
     baseline: false,
     alertableAfter: '2026-11-19T15:00:00Z',
@@ -45,7 +31,7 @@ describe('a page of notices', () => {
       [501, 'new'],
       [502, 'new'],
     ]);
-    expect(store.notices.count()).toBe(2);
+    expect(temp.store.notices.count()).toBe(2);
   });
 
   it('judges the second copy of a notice against the first when the two differ', () => {
@@ -56,7 +42,7 @@ describe('a page of notices', () => {
       ['new', 1],
       ['updated', 2],
     ]);
-    expect(store.notices.get(501)?.subject).toBe('Station 85 compressor outage extended');
+    expect(temp.store.notices.get(501)?.subject).toBe('Station 85 compressor outage extended');
   });
 
   it('tells stored notices from new ones in one page, and what changed', () => {
@@ -73,7 +59,7 @@ describe('a page of notices', () => {
 
   it('reads what is stored of a page in one query, and nothing of notices not stored', () => {
     ingest([first]);
-    const meta = store.notices.metaOf([501, 999]);
+    const meta = temp.store.notices.metaOf([501, 999]);
     expect([...meta.keys()]).toEqual([501]);
     expect(meta.get(501)).toMatchObject({ version: 1, pruned_at: null });
     expect(meta.get(501)?.content_hash).toMatch(/^[0-9a-f]{32}$/);
