@@ -1,7 +1,8 @@
 /**
- * Which API a command talks to: the configured one, or, when `PIPEWATCH_API_URL` is
- * unset (demo mode), a simulator started in this process with its premium user. The
- * simulator is loaded only then: a daemon watching the real API does not hold it.
+ * Which API a command talks to: the configured one, or a simulator started in this
+ * process with its premium user: when asked for (`demo`, `run --simulator`), or for the
+ * read-only `api` commands when `PIPEWATCH_API_URL` is unset. The simulator is loaded only
+ * then: a daemon watching the real API does not hold it.
  */
 import type { Simulator } from '../simulator/index.js';
 import { PipelineApiClient } from '../upstream/client.js';
@@ -9,24 +10,32 @@ import type { CliContext } from './context.js';
 
 export interface ApiTarget {
   client: PipelineApiClient;
-  /** The simulator serving demo mode, if any. */
+  /** The simulator watched, when it is the one (`demo`, `run --simulator`, `api` without a URL). */
   simulator: Simulator | undefined;
   close(): Promise<void>;
 }
 
-/** Builds the client from the configuration, starting a simulator in demo mode. */
+/** How a simulator started for a command runs. */
+export interface SimulatorSetup {
+  live?: boolean;
+  speed?: number;
+  noticesPerHour?: number;
+  startAt?: Date;
+}
+
+/**
+ * Builds the client: the simulator's when `source` is `simulator` (whatever
+ * `PIPEWATCH_API_URL` says), else the configured API's, or a simulator's when none is
+ * configured.
+ */
 export async function openApi(
   ctx: CliContext,
-  simulatorOptions: {
-    live?: boolean;
-    speed?: number;
-    noticesPerHour?: number;
-    startAt?: Date;
-  } = {},
+  simulatorOptions: SimulatorSetup = {},
+  source: 'simulator' | 'configured' = 'configured',
 ): Promise<ApiTarget> {
   const { api } = ctx.config;
   let simulator: Simulator | undefined;
-  let baseUrl = api.url;
+  let baseUrl = source === 'simulator' ? null : api.url;
   let user = api.user;
   let key = api.key;
   if (baseUrl === null) {
@@ -38,7 +47,7 @@ export async function openApi(
     key = premium.key;
     ctx.logger.info(
       { url: simulator.url },
-      'PIPEWATCH_API_URL is not set: using the built-in simulator (demo mode)',
+      'watching the built-in simulator: its notices and capacity are invented',
     );
   }
   const client = new PipelineApiClient({

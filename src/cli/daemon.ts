@@ -26,7 +26,7 @@ import type { Clock } from '../lib/clock.js';
 import { RulesInvalidError } from '../rules/errors.js';
 import { loadRules } from '../rules/loader.js';
 import { Store } from '../store/index.js';
-import { type ApiTarget, openApi } from './api-target.js';
+import { type ApiTarget, openApi, type SimulatorSetup } from './api-target.js';
 import type { CliContext } from './context.js';
 import {
   discordAppSettings,
@@ -73,8 +73,11 @@ export interface DaemonSetup {
    * undefined (`run --once`): alerts only. `admins` is `PIPEWATCH_CHAT_ADMINS`.
    */
   chat?: { admins: readonly string[] } | undefined;
-  /** Options of the simulator started when no API is configured. */
-  simulator?: { live?: boolean; speed?: number; noticesPerHour?: number };
+  /**
+   * Watch a simulator started in this process, with these options (`run --simulator`);
+   * undefined: the API of `PIPEWATCH_API_URL`.
+   */
+  simulator?: SimulatorSetup | undefined;
   /** An API already opened (the demo opens its simulator first); closed with the daemon. */
   api?: ApiTarget;
   /**
@@ -155,7 +158,11 @@ export class Daemon {
     linkKey = unsubscribeKey(store, setup.secretKey, clock);
     let target: ApiTarget;
     try {
-      target = setup.api ?? (await openApi(ctx, setup.simulator ?? { live: true }));
+      target =
+        setup.api ??
+        (setup.simulator
+          ? await openApi(ctx, setup.simulator, 'simulator')
+          : await openApi(ctx, {}, 'configured'));
     } catch (error) {
       store.close();
       await channels.close();

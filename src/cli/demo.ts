@@ -77,13 +77,18 @@ export function demoCommand(ctx: CliContext): Command {
         import('./api-target.js'),
         import('./daemon.js'),
       ]);
-      const api = await openApi(ctx, {
-        live: true,
-        speed: SPEED,
-        noticesPerHour: NOTICES_PER_HOUR,
-        ...(opts.at ? { startAt: opts.at } : {}),
-      });
-      const simulator = api.simulator;
+      // Always the simulator, whatever PIPEWATCH_API_URL says: the storyline is played on it.
+      const api = await openApi(
+        ctx,
+        {
+          live: true,
+          speed: SPEED,
+          noticesPerHour: NOTICES_PER_HOUR,
+          ...(opts.at ? { startAt: opts.at } : {}),
+        },
+        'simulator',
+      );
+      const simulator = api.simulator!;
       let daemon: Daemon;
       try {
         daemon = await Daemon.create(ctx, {
@@ -99,9 +104,7 @@ export function demoCommand(ctx: CliContext): Command {
           standIn: true,
           print: (text) => ctx.out(text),
           api,
-          ...(simulator
-            ? { clock: acceleratedClock(ctx.clock, () => simulator.now(), SPEED) }
-            : {}),
+          clock: acceleratedClock(ctx.clock, () => simulator.now(), SPEED),
           hooks: {
             notices: (events) => {
               for (const e of events) ctx.out(noticeLine(e));
@@ -125,10 +128,9 @@ export function demoCommand(ctx: CliContext): Command {
 
 function banner(ctx: CliContext, daemon: Daemon, rulesDir: string, dataDir: string): void {
   const shown = (path: string) => relative(ctx.io.cwd, path) || '.';
-  const source = daemon.target.simulator
-    ? `the built-in simulator at ${daemon.target.simulator.url}, its clock ${SPEED} times faster than real time`
-    : 'the configured API';
-  ctx.out(`pipewatch demo: watching ${source}.`);
+  ctx.out(
+    `pipewatch demo: watching the built-in simulator at ${daemon.target.simulator!.url}, its clock ${SPEED} times faster than real time.`,
+  );
   ctx.out(`  rules from ${shown(rulesDir)}/:`);
   for (const rule of daemon.engine.rules) {
     const to = rule.notify.map((t) => targetKey(t)).join(', ');
@@ -149,12 +151,10 @@ function banner(ctx: CliContext, daemon: Daemon, rulesDir: string, dataDir: stri
 
 /**
  * After the baseline, plays an act of the simulator's storyline at once and then every
- * `STORY_EVERY_MS`, saying what it posted. Without a simulator (a configured API), tells
- * nothing: the data is real.
+ * `STORY_EVERY_MS`, saying what it posted.
  */
 async function tellStories(ctx: CliContext, daemon: Daemon): Promise<void> {
-  const simulator = daemon.target.simulator;
-  if (!simulator) return;
+  const simulator = daemon.target.simulator!;
   try {
     while (daemon.store.syncState.get(NOTICES_FEED)?.last_success_at == null)
       await ctx.clock.sleep(250, ctx.signal);

@@ -2,22 +2,41 @@
  * `pipewatch run`: the daemon. Polls every feed on its schedule, serves `/healthz`,
  * `/status` and `/metrics`, and stops cleanly on SIGTERM/SIGINT. `--once` runs every
  * feed once and exits 1 if any failed, for cron and scripts.
+ *
+ * It watches the API of `PIPEWATCH_API_URL`, and refuses to start without one: a daemon
+ * with real Slack or SMTP credentials that fell back to the simulator would send its
+ * invented notices to real people. `--simulator` is the one way to watch the simulator.
  */
 import { Command } from 'commander';
-import { secretValues } from '../config/index.js';
+import { ConfigError, secretValues } from '../config/index.js';
 import type { CliContext } from './context.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
+
+/** Why `run` refuses to start without an API: one line, naming the ways that need none. */
+export const NO_API =
+  'PIPEWATCH_API_URL is not set: set it to the API to watch, or run `pipewatch demo` ' +
+  '(the demo) or `pipewatch run --simulator` (the daemon against the built-in simulator)';
 
 /** Registers `run`. */
 export function runCommand(ctx: CliContext): Command {
   return new Command('run')
     .description('poll the API, store what arrives and report it, until stopped')
     .option('--once', 'run every feed once, then exit (1 if a feed failed)')
-    .action(async (opts: { once?: boolean }) => {
-      const { Daemon } = await import('./daemon.js');
+    .option(
+      '--simulator',
+      'watch the built-in simulator of the API (invented notices), not PIPEWATCH_API_URL',
+    )
+    .action(async (opts: { once?: boolean; simulator?: boolean }) => {
       const { config } = ctx;
+      if (!opts.simulator && config.api.url === null) throw new ConfigError([NO_API]);
+      const { Daemon } = await import('./daemon.js');
       const log = ctx.logger;
+      if (opts.simulator && config.api.url !== null)
+        log.warn(
+          '--simulator: watching the built-in simulator, not the PIPEWATCH_API_URL that is set',
+        );
       const daemon = await Daemon.create(ctx, {
+        ...(opts.simulator ? { simulator: { live: true } } : {}),
         settings: config,
         dataDir: config.dataDir,
         rulesDir: config.rulesDir,

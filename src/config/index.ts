@@ -22,7 +22,7 @@ export { VARIABLES, type Variable } from './variables.js';
 /** The typed configuration. */
 export interface Config {
   api: {
-    /** `{base_url}`, or null for demo mode (the built-in simulator). */
+    /** `{base_url}`, or null when unset (`run` then refuses to start; `api` asks the simulator). */
     url: string | null;
     user: string | undefined;
     key: string | undefined;

@@ -33,7 +33,7 @@ export const VARIABLES = {
     example: 'https://api.example.com',
     secret: false,
     description:
-      "the API's `{base_url}`; the client appends `/api/v1`. Unset: demo mode (built-in simulator)",
+      "the API's `{base_url}`; the client appends `/api/v1`. `run` refuses to start without it",
   }),
   apiUser: variable({
     name: 'PIPEWATCH_API_USER',

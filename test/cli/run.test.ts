@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +108,44 @@ describe('pipewatch run --once and status', () => {
     expect(status.stdout).toMatch(/notices\s+UNHEALTHY/);
     expect(status.stdout).toContain('The API user or key does not appear to be valid.');
     expect(status.stdout + run.stdout + run.stderr).not.toContain('S3KR1T');
+  });
+
+  it('refuses to start without PIPEWATCH_API_URL, in one line naming the ways that need none', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-run-'));
+    const { PIPEWATCH_API_URL: _, ...withoutApi } = env(dataDir);
+    for (const argv of [['run'], ['run', '--once']]) {
+      const run = await cli(argv, withoutApi);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(
+          /^pipewatch: PIPEWATCH_API_URL is not set: .*`pipewatch demo`.*`pipewatch run --simulator`/,
+        ),
+      ]);
+    }
+    // Nothing was polled, stored or created.
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('run --simulator watches the built-in simulator, whatever PIPEWATCH_API_URL says', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-run-'));
+    const { PIPEWATCH_API_URL: _, ...withoutApi } = env(dataDir);
+    const run = await cli(['run', '--once', '--simulator'], withoutApi);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /watching the built-in simulator: its notices and capacity are invented/,
+    );
+    expect(run.stdout).toMatch(/^notices: ok$/m);
+    // A URL that is set is not silently preferred, nor silently ignored.
+    const other = mkdtempSync(join(tmpdir(), 'pipewatch-run-'));
+    const both = await cli(
+      ['run', '--once', '--simulator'],
+      env(other, { PIPEWATCH_API_URL: 'http://127.0.0.1:9/' }),
+    );
+    expect(both.code).toBe(0);
+    expect(both.stderr).toMatch(
+      /--simulator: watching the built-in simulator, not the PIPEWATCH_API_URL/,
+    );
   });
 
   it('status without a database says so and exits 1', async () => {
