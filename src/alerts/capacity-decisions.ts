@@ -2,9 +2,11 @@
  * Decisions on capacity cycles. The state is kept per (rule, pipeline, location): OAC
  * below the threshold fires once per episode; back above the recovery level resolves it;
  * in between nothing is sent, so a value wavering around the threshold does not flap.
- * With `repeat_every` a firing episode is repeated while it lasts. A cycle older than the
- * last one judged for that location (fetched out of order) is ignored. Each location's
- * decision is audited on its own.
+ * With `repeat_every` a firing episode is repeated while it lasts. Cycles are judged in
+ * the order they are posted (`cycleOrderKey`): tomorrow's timely and evening cycles come
+ * before today's ID2 and ID3, and each is the freshest word on the location when it
+ * comes. A cycle posted before the last one judged for that location (fetched out of
+ * order, after an outage) is ignored. Each location's decision is audited on its own.
  *
  * What is sent is grouped, because a person reads one message per cycle better than
  * seventeen: the locations of one rule that fired (or repeated) in one cycle event make
@@ -13,6 +15,7 @@
  * their episodes, so deciding the same cycle again can never send it twice.
  */
 import { createHash } from 'node:crypto';
+import { cycleOrderKey } from '../domain/gas-day.js';
 import type { CapacityEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
 import { grouped } from '../lib/quantity.js';
@@ -21,8 +24,6 @@ import type { CapacityLocation } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 import type { AlertPayload } from './payload.js';
 import type { CompiledRules } from './rules.js';
-
-const CYCLE_ORDER: Record<string, number> = { timely: 1, evening: 2, id1: 3, id2: 4, id3: 5 };
 
 type Entry = NonNullable<AlertPayload['capacity']>['locations'][number];
 
@@ -141,7 +142,7 @@ function judge(
   l: CapacityLocation,
 ): Transition | undefined {
   const { cycle } = e;
-  const cycleKey = `${cycle.gas_day}#${CYCLE_ORDER[cycle.cycle] ?? 0}`;
+  const cycleKey = cycleOrderKey(cycle.gas_day, cycle.cycle);
   const value = measure(l, r.unit);
   if (value === null) return undefined;
   const location = l.identifier || l.location;

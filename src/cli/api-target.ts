@@ -21,6 +21,7 @@ export interface SimulatorSetup {
   speed?: number;
   noticesPerHour?: number;
   startAt?: Date;
+  swing?: boolean;
 }
 
 /**

@@ -102,7 +102,8 @@ export class Daemon {
 
   private constructor(
     private readonly ctx: CliContext,
-    private readonly setup: DaemonSetup,
+    /** What the daemon was wired with. */
+    readonly setup: DaemonSetup,
     readonly target: ApiTarget,
     readonly store: Store,
     readonly metrics: Metrics,

@@ -69,55 +69,8 @@ export function demoCommand(ctx: CliContext): Command {
       parseInstant,
     )
     .action(async (opts: { at?: Date }) => {
-      // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
-      const dataDir = join(ctx.io.cwd, 'data', 'demo');
-      rmSync(dataDir, { recursive: true, force: true });
-      const rulesDir = join(ctx.io.cwd, 'rules');
-      const [{ openApi }, { Daemon }] = await Promise.all([
-        import('./api-target.js'),
-        import('./daemon.js'),
-      ]);
-      // Always the simulator, whatever PIPEWATCH_API_URL says: the storyline is played on it.
-      const api = await openApi(
-        ctx,
-        {
-          live: true,
-          speed: SPEED,
-          noticesPerHour: NOTICES_PER_HOUR,
-          ...(opts.at ? { startAt: opts.at } : {}),
-        },
-        'simulator',
-      );
-      const simulator = api.simulator!;
-      let daemon: Daemon;
-      try {
-        daemon = await Daemon.create(ctx, {
-          settings: DEMO_SETTINGS,
-          dataDir,
-          rulesDir,
-          httpPort: 0,
-          alertsIntervalMs: 2 * MINUTE,
-          channels: ctx.config,
-          delivery: { ...ctx.config.delivery, digestWindowMs: 2 * MINUTE },
-          secretKey: ctx.config.secretKey,
-          secrets: secretValues(ctx.config),
-          standIn: true,
-          print: (text) => ctx.out(text),
-          api,
-          clock: acceleratedClock(ctx.clock, () => simulator.now(), SPEED),
-          hooks: {
-            notices: (events) => {
-              for (const e of events) ctx.out(noticeLine(e));
-            },
-            capacity: (e) => ctx.out(capacityLine(e)),
-            schemaDrift: (e) => ctx.out(driftLine(e)),
-          },
-        });
-      } catch (error) {
-        await api.close();
-        throw error;
-      }
-      banner(ctx, daemon, rulesDir, dataDir);
+      const daemon = await openDemo(ctx, ctx.io.cwd, opts.at);
+      banner(ctx, daemon);
       try {
         await Promise.all([daemon.run(), tellStories(ctx, daemon)]);
       } finally {
@@ -126,8 +79,66 @@ export function demoCommand(ctx: CliContext): Command {
     });
 }
 
-function banner(ctx: CliContext, daemon: Daemon, rulesDir: string, dataDir: string): void {
+/**
+ * The demo's daemon, wired and not yet running: the simulator (always, whatever
+ * `PIPEWATCH_API_URL` says: the storyline is played on it) starting at `at` (default
+ * now) on a clock `SPEED` times faster than the context's, the example rules of
+ * `cwd/rules`, a fresh database in `cwd/data/demo`, and alerts for platforms that are not
+ * set up printed. What `pipewatch demo` runs, and what tests run at any instant.
+ */
+export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise<Daemon> {
+  // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
+  const dataDir = join(cwd, 'data', 'demo');
+  rmSync(dataDir, { recursive: true, force: true });
+  const [{ openApi }, { Daemon }] = await Promise.all([
+    import('./api-target.js'),
+    import('./daemon.js'),
+  ]);
+  const api = await openApi(
+    ctx,
+    {
+      live: true,
+      speed: SPEED,
+      noticesPerHour: NOTICES_PER_HOUR,
+      // Station 85 moves only when the storyline moves it, so its email follows each act.
+      swing: false,
+      ...(at ? { startAt: at } : {}),
+    },
+    'simulator',
+  );
+  const simulator = api.simulator!;
+  try {
+    return await Daemon.create(ctx, {
+      settings: DEMO_SETTINGS,
+      dataDir,
+      rulesDir: join(cwd, 'rules'),
+      httpPort: 0,
+      alertsIntervalMs: 2 * MINUTE,
+      channels: ctx.config,
+      delivery: { ...ctx.config.delivery, digestWindowMs: 2 * MINUTE },
+      secretKey: ctx.config.secretKey,
+      secrets: secretValues(ctx.config),
+      standIn: true,
+      print: (text) => ctx.out(text),
+      api,
+      clock: acceleratedClock(ctx.clock, () => simulator.now(), SPEED),
+      hooks: {
+        notices: (events) => {
+          for (const e of events) ctx.out(noticeLine(e));
+        },
+        capacity: (e) => ctx.out(capacityLine(e)),
+        schemaDrift: (e) => ctx.out(driftLine(e)),
+      },
+    });
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+}
+
+function banner(ctx: CliContext, daemon: Daemon): void {
   const shown = (path: string) => relative(ctx.io.cwd, path) || '.';
+  const { rulesDir, dataDir } = daemon.setup;
   ctx.out(
     `pipewatch demo: watching the built-in simulator at ${daemon.target.simulator!.url}, its clock ${SPEED} times faster than real time.`,
   );

@@ -119,3 +119,23 @@ export function cyclePostedAt(gasDay: string, cycle: Cycle): Date {
   const [days, hh, mm] = POSTING[cycle];
   return zonedTime(addDays(gasDay, days), hh, mm, GAS_DAY_ZONE);
 }
+
+/** Whether `name` is one of the standard nomination cycles. */
+export function isNominationCycle(name: string): name is Cycle {
+  return (NOMINATION_CYCLES as readonly string[]).includes(name);
+}
+
+/**
+ * Where a capacity cycle stands in the order its information arrives: the instant its
+ * scheduled quantities are posted, as `YYYY-MM-DDTHH:MM:SSZ`, so that keys compare as
+ * text. Tomorrow's timely and evening cycles are posted before today's ID2 and ID3, and
+ * what was posted last is the freshest word on a location. A cycle whose posting time is
+ * not known (a name other than the five standard ones) counts as posted when its gas day
+ * starts, 9:00 a.m. Central.
+ */
+export function cycleOrderKey(gasDay: string, cycle: string): string {
+  const at = isNominationCycle(cycle)
+    ? cyclePostedAt(gasDay, cycle)
+    : zonedTime(gasDay, GAS_DAY_START_HOUR, 0, GAS_DAY_ZONE);
+  return `${at.toISOString().slice(0, 19)}Z`;
+}

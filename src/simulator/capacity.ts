@@ -34,6 +34,8 @@ const CYCLE_IDENTIFIERS: Record<string, readonly string[]> = {
 
 /** OAC targets of the swinging location, visited cycle after cycle. */
 const SWING = [30_000, 55_000, 78_000, 40_000, 70_000, 25_000, 60_000];
+/** OAC of the swinging location when it holds steady: far above any threshold near 50,000. */
+const STEADY_OAC = 150_000;
 
 /** Normalised location override: quantities as numbers. */
 type Override = Omit<LocationOverride, 'dc' | 'opc' | 'tsq' | 'oac'> & {
@@ -64,6 +66,8 @@ export class CapacityBook {
   constructor(
     private readonly seed: number,
     startAt: Date,
+    /** Whether the swinging location swings (`SimulatorOptions.swing`), or holds steady. */
+    private readonly swing = true,
   ) {
     this.firstGasDay = addDays(gasDayOf(startAt), -CAPACITY_HISTORY_DAYS);
   }
@@ -94,16 +98,34 @@ export class CapacityBook {
     for (let day = addDays(today, 1); day >= this.firstGasDay; day = addDays(day, -1)) {
       days.add(day);
     }
-    for (const day of [...days].sort().reverse()) {
-      const found =
-        query === 'latest'
-          ? this.latestAround(slug, day, horizon)
-          : ok({ gasDay: day, cycle: query })
-            ? { gasDay: day, cycle: query }
-            : null;
-      if (found) return found;
+    const newestFirst = [...days].sort().reverse();
+    if (query === 'latest') return this.latestPosted(slug, newestFirst, horizon);
+    for (const day of newestFirst) {
+      if (ok({ gasDay: day, cycle: query })) return { gasDay: day, cycle: query };
     }
     return null;
+  }
+
+  /**
+   * The cycle posted last, of any gas day: until today's ID1 posts, that is yesterday's
+   * ID3, not the evening cycle of today posted an hour before it. `days` newest first.
+   */
+  private latestPosted(slug: string, days: readonly string[], horizon: number): CycleRef | null {
+    let best: CycleRef | null = null;
+    let bestAt = Number.NEGATIVE_INFINITY;
+    for (const gasDay of days) {
+      // A gas day's cycles are all posted by its ID3; older days' even earlier.
+      if (cyclePostedAt(gasDay, 'id3').getTime() < bestAt) break;
+      for (const cycle of NOMINATION_CYCLES) {
+        const ref = { gasDay, cycle };
+        const scheduled = cyclePostedAt(gasDay, cycle).getTime();
+        if (scheduled > bestAt && this.postedAt(slug, ref, horizon) !== null) {
+          best = ref;
+          bestAt = scheduled;
+        }
+      }
+    }
+    return best;
   }
 
   /** The capacity result of a cycle for a pipeline. */
@@ -194,23 +216,6 @@ export class CapacityBook {
       .map((k) => k.split('|')[1]!);
   }
 
-  /** The most recently scheduled available cycle among gas days `day` and `day − 1`. */
-  private latestAround(slug: string, day: string, horizon: number): CycleRef | null {
-    let best: CycleRef | null = null;
-    let bestAt = Number.NEGATIVE_INFINITY;
-    for (const gasDay of [day, addDays(day, -1)]) {
-      for (const cycle of NOMINATION_CYCLES) {
-        const ref = { gasDay, cycle };
-        const scheduled = cyclePostedAt(gasDay, cycle).getTime();
-        if (scheduled > bestAt && this.postedAt(slug, ref, horizon) !== null) {
-          best = ref;
-          bestAt = scheduled;
-        }
-      }
-    }
-    return best;
-  }
-
   private generated(slug: string, s: LocationSeed, ref: CycleRef): Required<Override> {
     const rng = Random.of(this.seed, 'capacity', slug, s.identifier, ref.gasDay);
     const cycleIndex = NOMINATION_CYCLES.indexOf(ref.cycle);
@@ -222,7 +227,9 @@ export class CapacityBook {
     const jitter = rng.int(-2_000, 2_000);
     const opc = Math.round(s.dc * (reduced ? reducedRatio : s.opcRatio));
     let tsq: number;
-    if (s.swing) {
+    if (s.swing && !this.swing) {
+      tsq = opc - (STEADY_OAC + jitter);
+    } else if (s.swing) {
       const step = Math.round(Date.parse(ref.gasDay) / DAY) * NOMINATION_CYCLES.length + cycleIndex;
       tsq = opc - (SWING[step % SWING.length]! + jitter);
     } else {

@@ -43,7 +43,7 @@ export class SimulatorCore {
     this.store = new NoticeStore(firstId);
     this.generator = new NoticeGenerator(this.store, opts);
     this.generator.generateHistory();
-    this.capacity = new CapacityBook(opts.seed, start);
+    this.capacity = new CapacityBook(opts.seed, start, opts.swing);
     this.demoGasDay = addDays(start.toISOString().slice(0, 10), -45);
     this.demoNoticeCutoff = formatDateTime(start.getTime() - DEMO_NOTICE_AGE_DAYS * DAY);
     this.demoMessage =

@@ -38,6 +38,13 @@ export interface SimulatorOptions {
   startAt: Date;
   /** Days of notice history generated before startAt. */
   historyDays: number;
+  /**
+   * Transco's Station 85 swings around 50,000 Dth cycle after cycle, so low-OAC alerts
+   * fire and resolve on their own. Off (the demo), it holds steady far above that, and
+   * only what is published through the control operations moves it: the storyline's
+   * drop is then the one the demo's email reports.
+   */
+  swing: boolean;
   /** Request log sink. */
   logger?: {
     info(obj: object, msg?: string): void;
@@ -63,6 +70,7 @@ export const simulatorDefaults: Readonly<Omit<SimulatorOptions, 'clock' | 'start
     ],
     control: false,
     historyDays: 60,
+    swing: true,
   });
 
 /** Fills in defaults and rejects values the simulator cannot run with. */

@@ -16,7 +16,7 @@ export interface CapacityAlertState {
   last_alert_at: UtcIso | null;
   /** Repeats of the current firing episode sent so far. */
   repeats: number;
-  /** `gas_day#cycle order` of the last cycle judged, so an older one can be ignored. */
+  /** When the last cycle judged was posted (`cycleOrderKey`), so an older one can be ignored. */
   last_cycle: string;
   last_value: number | null;
 }

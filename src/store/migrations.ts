@@ -4,6 +4,7 @@
  * boundary. Add a migration at the end; never edit one that has shipped.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { cycleOrderKey, isDate, NOMINATION_CYCLES } from '../domain/gas-day.js';
 import { convertNoticeTexts } from './notice-texts-migration.js';
 
 type Db = BetterSqlite3.Database;
@@ -409,5 +410,27 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox_next RENAME TO outbox;
       CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
     `,
+  },
+  {
+    version: 11,
+    name: 'capacity state remembers its last cycle by when it was posted',
+    // The state of a capacity rule at a location kept its last cycle as `gas_day#order`,
+    // which put tomorrow's timely cycle after today's ID2 and ID3, posted later: those
+    // were ignored every evening. It is now the cycle's posting instant (cycleOrderKey).
+    sql: '',
+    run: (db) => {
+      const rows = db
+        .prepare<[], { rowid: number; last_cycle: string }>(
+          'SELECT rowid, last_cycle FROM capacity_state',
+        )
+        .all();
+      const update = db.prepare('UPDATE capacity_state SET last_cycle = ? WHERE rowid = ?');
+      for (const { rowid, last_cycle } of rows) {
+        const m = /^(\d{4}-\d{2}-\d{2})#(\d+)$/.exec(last_cycle);
+        if (!m || !isDate(m[1]!)) continue;
+        const cycle = NOMINATION_CYCLES[Number(m[2]) - 1] ?? '';
+        update.run(cycleOrderKey(m[1]!, cycle), rowid);
+      }
+    },
   },
 ];

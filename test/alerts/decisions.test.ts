@@ -422,11 +422,11 @@ describe('capacity decisions', () => {
     capacity(engine, 70_000, 'timely');
     capacity(engine, 45_000, 'evening');
     capacity(engine, 40_000, 'id1');
-    capacity(engine, 55_000, 'id2');
-    capacity(engine, 49_000, 'id3');
+    capacity(engine, 55_000, 'timely', '2026-11-21');
+    capacity(engine, 49_000, 'id2');
     expect(states()).toEqual(['firing']);
-    capacity(engine, 61_000, 'timely', '2026-11-21');
-    capacity(engine, 58_000, 'evening', '2026-11-21');
+    capacity(engine, 61_000, 'evening', '2026-11-21');
+    capacity(engine, 58_000, 'id3');
     capacity(engine, 30_000, 'id1', '2026-11-21');
     expect(states()).toEqual(['firing', 'resolved', 'firing']);
   });
@@ -468,3 +468,16 @@ describe('capacity decisions', () => {
     expect(states()).toEqual(['firing']);
   });
 });
+    // In the order the cycles are posted: tomorrow's timely (5 p.m.) before today's ID2
+    // (5:30 p.m.), tomorrow's evening (9 p.m.) before today's ID3 (10 p.m.).
+  it("judges today's ID2 and ID3 after tomorrow's timely and evening, as they are posted", () => {
+    const { engine } = setup([lowOac]);
+    capacity(engine, 70_000, 'id1');
+    capacity(engine, 70_000, 'timely', '2026-11-21');
+    capacity(engine, 30_000, 'id2');
+    expect(states()).toEqual(['firing']);
+    capacity(engine, 30_000, 'evening', '2026-11-21');
+    capacity(engine, 90_000, 'id3');
+    expect(states()).toEqual(['firing', 'resolved']);
+  });
+

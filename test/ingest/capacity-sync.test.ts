@@ -314,9 +314,10 @@ describe('capacity sync', () => {
     // The simulated pipeline runs 25 minutes behind pipewatch's clock: it posts late.
     const s = await setup({ live: true, start: '2026-11-20T18:50:00Z', lagMs: 25 * MINUTE });
 
-    // 13:15 CST: ID1 (13:00) is due, but the pipeline has not posted it.
+    // 13:15 CST: ID1 (13:00) is due, but the pipeline has not posted it; the latest cycle
+    // posted is yesterday's ID3 (10 p.m., after the evening cycle of today at 9 p.m.).
     expect(await s.sync()).toMatchObject({ requests: 2, new: 1, notYetPosted: 1, failed: [] });
-    expect(s.events.map(named)).toEqual(['transco 2026-11-20 evening']);
+    expect(s.events.map(named)).toEqual(['transco 2026-11-19 id3']);
 
     s.advance(5 * MINUTE);
     expect(await s.sync()).toMatchObject({ requests: 2, new: 0, unchanged: 1, notYetPosted: 1 });
@@ -337,7 +338,7 @@ describe('capacity sync', () => {
     expect(await s.sync()).toMatchObject({ requests: 1, new: 0, unchanged: 1 });
 
     expect(s.events.map(named)).toEqual([
-      'transco 2026-11-20 evening',
+      'transco 2026-11-19 id3',
       'transco 2026-11-21 timely',
       'transco 2026-11-20 id1',
       'transco 2026-11-20 id2',

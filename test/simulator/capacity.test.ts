@@ -149,7 +149,8 @@ describe('capacity data', () => {
 });
 
 describe('cycle resolution', () => {
-  // START is 09:00 CST on 2026-11-20: the evening cycle of gas day 2026-11-20 is the latest.
+  // START is 09:00 CST on 2026-11-20: the latest cycle posted is the ID3 of gas day
+  // 2026-11-19 (10 p.m. yesterday), after the evening cycle of 2026-11-20 (9 p.m.).
   it('serves latest, named cycles and gas days per the NAESB timeline', async () => {
     const { call } = await start();
     const cycleOf = async (query: string) => {
@@ -158,8 +159,8 @@ describe('cycle resolution', () => {
       const c = (r.json.data as Capacity).cycle;
       return `${c.gas_day} ${c.cycle}`;
     };
-    expect(await cycleOf('')).toBe('2026-11-20 evening');
-    expect(await cycleOf('?cycle=latest')).toBe('2026-11-20 evening');
+    expect(await cycleOf('')).toBe('2026-11-19 id3');
+    expect(await cycleOf('?cycle=latest')).toBe('2026-11-19 id3');
     expect(await cycleOf('?cycle=timely')).toBe('2026-11-20 timely');
     expect(await cycleOf('?cycle=id1')).toBe('2026-11-19 id1');
     expect(await cycleOf('?gas_day=2026-11-19')).toBe('2026-11-19 id3');
@@ -225,8 +226,8 @@ describe('cycle resolution', () => {
     sim.control.advance(2 * 86_400_000);
     const r = await call('/api/v1/ip/capacity/transco');
     expect((r.json.data as Capacity).cycle).toMatchObject({
-      gas_day: '2026-11-20',
-      cycle: 'evening',
+      gas_day: '2026-11-19',
+      cycle: 'id3',
     });
   });
 });

@@ -48,13 +48,14 @@ describe('the demo storyline', () => {
     expect(first.capacity).toEqual({
       oac: 31_250,
       low: true,
-      // 09:00 CST on 2026-11-20: the evening cycle is served as latest; ID1 posts at 13:00.
-      cycles: ['evening 2026-11-20', 'id1 2026-11-20'],
+      // 09:00 CST on 2026-11-20: yesterday's ID3 (10 p.m.) is the cycle posted last, so it
+      // is served as latest; ID1 posts at 13:00.
+      cycles: ['id3 2026-11-19', 'id1 2026-11-20'],
     });
-    expect(await station()).toEqual({ cycle: 'evening 2026-11-20', oac: 31_250 });
+    expect(await station()).toEqual({ cycle: 'id3 2026-11-19', oac: 31_250 });
     // The next cycle keeps its posting time and carries the values when it posts.
     clock.set('2026-11-20T18:59:00Z');
-    expect((await station()).cycle).toBe('evening 2026-11-20');
+    expect((await station()).cycle).toBe('id3 2026-11-19');
     clock.set('2026-11-20T19:00:00Z');
     expect(await station()).toEqual({ cycle: 'id1 2026-11-20', oac: 31_250 });
 
