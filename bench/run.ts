@@ -7,8 +7,10 @@
  *
  * The program is built first (`npm run build`), and each benchmark process loads
  * pipewatch's modules from `dist/` (`compiled.mjs`): what it times is the code users run.
+ * Each has a time limit: one that passes it is stopped, with whatever it started, and
+ * fails with a line saying so, rather than holding the run forever.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,23 +33,31 @@ import { steadyStateBench } from './steady-state.js';
 import { storageBench } from './storage.js';
 
 type Figures = Record<string, number | string>;
-const BENCHES: Record<string, () => Promise<Figures>> = {
-  client: clientBench,
-  ingest: ingestBench,
-  steady_state: steadyStateBench,
-  rules: rulesBench,
-  ingest_with_rules: ingestWithRulesBench,
-  regex: regexBench,
-  email: emailBench,
-  latency: latencyBench,
-  detection: detectionBench,
-  pacing: pacingBench,
-  demo: demoBench,
-  chat_ack: chatAckBench,
-  idle_rss: idleRssBench,
-  cli: cliBench,
-  idle: idleCpuBench,
-  storage: storageBench,
+
+/** A benchmark, and how long its process may take before it is stopped as hung. */
+interface Bench {
+  run: () => Promise<Figures>;
+  /** Minutes; several times what it takes on an idle 2-core machine. */
+  limitMin: number;
+}
+
+const BENCHES: Record<string, Bench> = {
+  client: { run: clientBench, limitMin: 10 },
+  ingest: { run: ingestBench, limitMin: 30 },
+  steady_state: { run: steadyStateBench, limitMin: 10 },
+  rules: { run: rulesBench, limitMin: 20 },
+  ingest_with_rules: { run: ingestWithRulesBench, limitMin: 30 },
+  regex: { run: regexBench, limitMin: 10 },
+  email: { run: emailBench, limitMin: 10 },
+  latency: { run: latencyBench, limitMin: 10 },
+  detection: { run: detectionBench, limitMin: 15 },
+  pacing: { run: pacingBench, limitMin: 10 },
+  demo: { run: demoBench, limitMin: 8 },
+  chat_ack: { run: chatAckBench, limitMin: 15 },
+  idle_rss: { run: idleRssBench, limitMin: 15 },
+  cli: { run: cliBench, limitMin: 10 },
+  idle: { run: idleCpuBench, limitMin: 10 },
+  storage: { run: storageBench, limitMin: 15 },
 };
 
 const self = fileURLToPath(import.meta.url);
@@ -55,9 +65,47 @@ const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
 const args = process.argv.slice(2);
 
 if (args[0] === '--child') {
-  const figures = await BENCHES[args[1]!]!();
+  const figures = await BENCHES[args[1]!]!.run();
   process.stdout.write(`${JSON.stringify(figures)}\n`);
   process.exit(0);
+}
+
+/**
+ * Runs one benchmark's process in a process group of its own, so that what it started
+ * (daemons, demos) ends with it; stops the group when it passes its time limit.
+ */
+function runChild(
+  name: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; timedOut: boolean }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', compiled, self, '--child', name],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env,
+      detached: true,
+    },
+  );
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }, BENCHES[name]!.limitMin * 60_000);
+  return new Promise((resolve) =>
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, timedOut });
+    }),
+  );
 }
 
 const unknown = args.filter((n) => !(n in BENCHES));
@@ -76,16 +124,14 @@ for (const name of Object.keys(BENCHES)) {
   if (args.length > 0 && !args.includes(name)) continue;
   console.log(`== ${name}`);
   const scratch = mkdtempSync(join(tmpdir(), `pipewatch-bench-${name}-`));
-  const child = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--import', compiled, self, '--child', name],
-    {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, TMPDIR: scratch },
-    },
-  );
+  const child = await runChild(name, { ...process.env, TMPDIR: scratch });
   rmSync(scratch, { recursive: true, force: true });
+  if (child.timedOut) {
+    console.error(
+      `${name} failed: still running after its time limit of ${BENCHES[name]!.limitMin} min, so it was stopped; no figure written`,
+    );
+    process.exit(1);
+  }
   if (child.status !== 0) {
     console.error(`${name} failed (exit ${child.status})`);
     process.exit(1);
