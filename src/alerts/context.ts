@@ -12,6 +12,7 @@ import type { SilenceRow } from '../store/silences.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
 import { heldAlert, mutedReason, silenceMatches } from './silences.js';
+import type { RecentSuperseders } from './superseded.js';
 
 export interface DecisionContext {
   store: Store;
@@ -33,6 +34,8 @@ export interface DecisionContext {
   anyScheduled?: boolean;
   /** Each pipeline's zone, read once a context. */
   zones?: Map<string, string>;
+  /** What the notices decided lately supersede: their reminders are not planned. */
+  superseders?: RecentSuperseders;
 }
 
 /** `rule|subject|target`: an alert is decided at most once, ever, per key. */

@@ -15,11 +15,12 @@ import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
-import { decideNotices } from './notice-decisions.js';
+import { decideBaseline, decideNotices } from './notice-decisions.js';
 import { decideDrift, decideUnknownPipeline } from './operations.js';
 import { scheduleReminders, sendDueReminders } from './reminders.js';
 import { type CompiledRules, compileRules } from './rules.js';
 import { summarizeEndedSilences } from './silence-summaries.js';
+import { RecentSuperseders } from './superseded.js';
 
 export interface AlertEngineDeps {
   store: Store;
@@ -100,8 +101,15 @@ export class AlertEngine {
     return compileRules([...this.fileRules, ...rules]);
   }
 
+  /** What the notices decided lately supersede, across pages and syncs. */
+  private readonly superseders = new RecentSuperseders();
+
   private context(): DecisionContext {
-    return { store: this.deps.store, now: toUtcIso(this.deps.clock.now()) };
+    return {
+      store: this.deps.store,
+      now: toUtcIso(this.deps.clock.now()),
+      superseders: this.superseders,
+    };
   }
 
   /** The ingest hooks that decide; they run inside ingest's transactions. */
@@ -111,6 +119,11 @@ export class AlertEngine {
         this.refresh();
         decideNotices(this.context(), this.compiled, events, this.deps.maxAlertAgeMs);
         extra.notices?.(events);
+      },
+      baseline: (notices) => {
+        this.refresh();
+        decideBaseline(this.context(), this.compiled, notices);
+        extra.baseline?.(notices);
       },
       capacity: (event) => {
         this.refresh();

@@ -2,7 +2,8 @@
  * Deadline rules' verdicts on a notice: the reminder schedule as the daemon runs it, from
  * the `reminders` table when it planned one, else as it would plan one now: offsets
  * still ahead at their time; of those already passed, the nearest at once, saying how
- * long is left, the earlier ones skipped; nothing once the deadline has passed.
+ * long is left, the earlier ones skipped; nothing once the deadline has passed. A notice
+ * of the baseline, or posted longer ago than the alert age, is reminded like any other.
  */
 
 import { targetLabel } from '../domain/targets.js';
@@ -15,7 +16,6 @@ import type { Notice } from '../upstream/schemas.js';
 import type { OutboxRow } from './outbox.js';
 import { HELD_BACK, isTerminal } from './reminders.js';
 import {
-  BASELINE,
   deliveryView,
   describeDelivery,
   type ExplainOptions,
@@ -27,7 +27,6 @@ import {
   type ReminderRow,
   type ReminderView,
   stored,
-  tooOld,
   type Verdict,
 } from './verdict.js';
 
@@ -181,9 +180,7 @@ export function judgeDeadline(
       },
     );
   }
-  if (stored(n) && n.baseline) return no(r, 'baseline', BASELINE);
-  const old = tooOld(n, o);
-  if (old) return no(r, 'too-old', old);
+  // Neither the baseline nor the alert age stops reminders: a deadline still ahead counts.
   if (deadline === null) return no(r, 'not-applicable', `matches, but ${r.field} is empty`);
   if (isTerminal(n))
     return no(r, 'not-applicable', `matches, but the notice status is ${n.status}`);

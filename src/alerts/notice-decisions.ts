@@ -1,13 +1,15 @@
 /**
  * Decisions on notice events: each notice rule that matches gets one alert per target,
  * keyed by (rule, notice and version, target) so it is decided once, ever; each deadline
- * rule that matches schedules its reminders. Every other decision on a candidate rule is
+ * rule that matches schedules its reminders, for the notices stored quietly by the
+ * baseline too. Every other decision on a candidate rule is
  * written to the audit trail with its reason; an alert is recorded by the outbox rows it
  * queues, which `why` reads as decisions too (`explain.ts`), and not written twice.
  */
 import type { NoticeEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
 import { prepareNotice } from '../rules/match.js';
+import type { Notice } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
 import { cancelSuperseded, scheduleReminders } from './reminders.js';
 import type { CompiledRules } from './rules.js';
@@ -98,10 +100,11 @@ export function decideNotices(
     }
 
     cancelSuperseded(ctx, n);
+    ctx.superseders?.note(n);
+    // The alert age keeps old news from alerting as new; a deadline still ahead is not old.
     for (const { group: g, excluded } of rules.deadlines.matches(prepared)) {
       for (const r of g.rules) {
         if (excluded) audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
-        else if (e.tooOld) audit(ctx, e, r.name, 'suppressed', tooOld(e, maxAlertAgeMs));
         else audit(ctx, e, r.name, 'scheduled', scheduleReminders(ctx, r, n));
       }
     }
@@ -110,4 +113,38 @@ export function decideNotices(
       audit(ctx, e, r.name, 'scheduled', scheduleReminders(ctx, r, n));
   }
   return alerts;
+}
+
+/**
+ * Decides the notices stored quietly (the baseline's, newest first): no notice rule
+ * alerts on them, but every deadline rule that matches plans its reminders, so a
+ * deadline already open when pipewatch started watching is reminded like any other; an
+ * offset already passed then reminds at once, for the nearest one. Call inside the
+ * page's transaction.
+ */
+export function decideBaseline(
+  ctx: DecisionContext,
+  rules: CompiledRules,
+  notices: readonly Notice[],
+): void {
+  for (const n of notices) {
+    cancelSuperseded(ctx, n);
+    ctx.superseders?.note(n);
+    for (const { group: g, excluded } of rules.deadlines.matches(prepareNotice(n))) {
+      for (const r of g.rules) {
+        const [decision, reason] = excluded
+          ? (['suppressed', 'excluded by its not: filter'] as const)
+          : (['scheduled', scheduleReminders(ctx, r, n, 'baseline')] as const);
+        ctx.store.audit.record({
+          at: ctx.now,
+          rule: r.name,
+          event: 'notice-baseline',
+          subject: `notice:${n.id}`,
+          notice_id: n.id,
+          decision,
+          reason,
+        });
+      }
+    }
+  }
 }

@@ -14,6 +14,7 @@ import type { DeadlineRule } from '../rules/types.js';
 import type { ReminderKey, ReminderStatus } from '../store/reminders.js';
 import type { Notice } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
+import { priorIdentifiers, supersededReason } from './superseded.js';
 
 /** Statuses that end a notice, and with it its reminders. */
 const TERMINAL = new Set([
@@ -41,25 +42,6 @@ export function isTerminal(notice: Notice): boolean {
 }
 
 /**
- * The notices a notice says it supersedes or terminates, by their identifier: pipelines
- * write "This notice supersedes Notice ID 26-0412." (the API has no field for it). An
- * identifier of `0` or none names nothing.
- */
-export function priorIdentifiers(notice: Pick<Notice, 'subject' | 'notice'>): string[] {
-  const found = new Set<string>();
-  for (const text of [notice.subject, notice.notice]) {
-    for (const m of text.matchAll(PRIOR)) {
-      const id = m[1]!.replace(/[.,;:]+$/, '');
-      if (id !== '' && !/^0+$/.test(id)) found.add(id);
-    }
-  }
-  return [...found];
-}
-
-const PRIOR =
-  /\b(?:supersedes|supersede|superseding|terminates|replaces|cancels)\b[^.\n]{0,30}?\bnotice\b(?:\s+(?:id|no\.?|number|#))?[\s:#]*([A-Za-z0-9][\w./-]*)/gi;
-
-/**
  * Cancels the scheduled reminders of the notices `notice` supersedes or terminates,
  * whatever rule scheduled them. Returns how many. Call for every notice event.
  */
@@ -69,7 +51,7 @@ export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
   const priors = priorIdentifiers(notice);
   if (priors.length === 0) return 0;
   let cancelled = 0;
-  const reason = `superseded by notice #${notice.id} (${notice.status || 'no status'})`;
+  const reason = supersededReason(notice);
   for (const identifier of priors) {
     const scheduled = ctx.store.reminders.scheduledForIdentifier(
       notice.pipeline_slug,
@@ -111,11 +93,15 @@ export function scheduleReminders(
   ctx: DecisionContext,
   rule: DeadlineRule,
   notice: Notice,
+  arrival: 'arrived' | 'baseline' = 'arrived',
 ): string {
   const existing = ctx.store.reminders.forRule(rule.name, notice.id);
   const deadline = notice[rule.field];
-  if (deadline === null || isTerminal(notice)) {
-    const why = deadline === null ? `${rule.field} is empty` : `notice status is ${notice.status}`;
+  const superseded = ctx.superseders?.reasonFor(notice);
+  if (deadline === null || isTerminal(notice) || superseded) {
+    const why =
+      superseded ??
+      (deadline === null ? `${rule.field} is empty` : `notice status is ${notice.status}`);
     for (const r of existing.filter((r) => r.status === 'scheduled'))
       setStatus(ctx, r, 'cancelled', why);
     return `no reminders: ${why}`;
@@ -131,7 +117,12 @@ export function scheduleReminders(
   });
   const passed = replanned.filter((o) => deadlineMs - o <= now);
   const nearest = passed.length > 0 ? Math.min(...passed) : undefined;
-  const cause = existing.length > 0 ? 'before the deadline moved' : 'before the notice arrived';
+  const cause =
+    existing.length > 0
+      ? 'before the deadline moved'
+      : arrival === 'baseline'
+        ? 'before pipewatch started watching'
+        : 'before the notice arrived';
   const left = formatDuration(Math.floor((deadlineMs - now) / 60_000) * 60_000 || 60_000);
   const done: string[] = [];
   for (const offset of rule.beforeMs) {

@@ -120,7 +120,8 @@ export const VARIABLES = {
     parse: duration(60_000),
     example: '24h',
     secret: false,
-    description: 'a notice posted longer ago than this never alerts',
+    description:
+      'a notice posted longer ago than this never alerts as new or updated (its deadlines are still reminded)',
   }),
   pipelines: variable({
     name: 'PIPEWATCH_PIPELINES',

@@ -70,6 +70,12 @@ export type IngestEvent = NoticeEvent | CapacityEvent | SchemaDriftEvent | Pipel
  */
 export interface IngestHooks {
   notices?(events: NoticeEvent[]): void;
+  /**
+   * Notices new to the store but stored quietly, newest first: the baseline's, and those
+   * found later that the service created before it. They never alert as new; their
+   * deadlines still count.
+   */
+  baseline?(notices: Notice[]): void;
   capacity?(event: CapacityEvent): void;
   schemaDrift?(event: SchemaDriftEvent): void;
   pipelines?(event: PipelinesEvent): void;

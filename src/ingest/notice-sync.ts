@@ -110,6 +110,7 @@ export function ingestNoticePage(
   return store.transaction(() => {
     const counts: Record<NoticeChange, number> = { new: 0, updated: 0, unchanged: 0 };
     const events: NoticeEvent[] = [];
+    const quiet: Notice[] = [];
     const horizon = context.baselineHorizon;
     const stored = store.notices.metaOf(notices.map((n) => n.id));
     // A notice the page holds twice meets its own first copy: looked up again.
@@ -122,8 +123,12 @@ export function ingestNoticePage(
       met.add(notice.id);
       const result = store.notices.upsert(notice, context.seenAt, preexisting, known);
       counts[result.change]++;
-      if (result.change === 'unchanged' || (result.change === 'new' && preexisting)) continue;
+      if (result.change === 'unchanged') continue;
       if (context.pipelines.size > 0 && !context.pipelines.has(notice.pipeline_slug)) continue;
+      if (result.change === 'new' && preexisting) {
+        quiet.push(notice);
+        continue;
+      }
       const posted = notice.posted_at ?? notice.service_created_at;
       events.push({
         kind: 'notice',
@@ -136,6 +141,7 @@ export function ingestNoticePage(
         seenAt: context.seenAt,
       });
     }
+    if (quiet.length > 0) context.hooks?.baseline?.(quiet);
     if (events.length > 0) context.hooks?.notices?.(events);
     return { counts, events };
   });

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { noticeHistory } from '../../src/alerts/explain.js';
-import { priorIdentifiers } from '../../src/alerts/reminders.js';
+import { priorIdentifiers } from '../../src/alerts/superseded.js';
 import type { NoticeEvent } from '../../src/ingest/events.js';
+import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
 import { Store } from '../../src/store/index.js';
-import type { CapacityLocation } from '../../src/upstream/schemas.js';
+import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { noticeEvent as event, makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
@@ -416,9 +417,127 @@ const states = () =>
     store.db.prepare('SELECT payload FROM outbox ORDER BY id').all() as Array<{ payload: string }>
   ).map((r) => JSON.parse(r.payload).state);
 
+/** Stores a page of notices as ingest does, the baseline's (`baseline`) or a later sync's. */
+function ingestPage(
+  engine: AlertEngine,
+  notices: Notice[],
+  baseline: boolean,
+  alertableAfter = '2026-11-19T15:00:00Z',
+) {
+  return ingestNoticePage(store, notices, {
+    seenAt: '2026-11-20T15:00:00Z',
+    baseline,
+    alertableAfter,
+    pipelines: new Set(),
+    hooks: engine.hooks(),
+  });
+}
+
+describe('deadlines already open when pipewatch starts watching', () => {
+  const open = () =>
+    notice({
+      id: 273_606,
+      posted_at: '2026-11-18T14:00:00Z',
+      response_at: '2026-11-21T05:00:00Z', // 14 h after the baseline
+    });
+
+  it('the baseline alerts no notice rule, and reminds of a deadline still ahead', () => {
+    const { engine, clock } = setup([constraints, reminders]);
+    ingestPage(engine, [open()], true);
+    expect(keys()).toEqual([]);
+    // The 1-day reminder's time had passed: it goes out at once, saying how long is left.
+    expect(rows()).toEqual([
+      { offset_ms: 86_400_000, due_at: '2026-11-20T15:00:00Z', status: 'scheduled' },
+      { offset_ms: 7_200_000, due_at: '2026-11-21T03:00:00Z', status: 'scheduled' },
+    ]);
+    expect(store.audit.forNotice(273_606).map((a) => [a.rule, a.event, a.reason])).toEqual([
+      [
+        'reminders',
+        'notice-baseline',
+        'reminders 1d before: at once (came due before pipewatch started watching; 14h left); 2h before: at 2026-11-21T03:00:00Z',
+      ],
+    ]);
+    expect(engine.runReminders().sent).toBe(1);
+    expect(keys()).toEqual([
+      'reminders|notice:273606:response_at:86400000|slack_dm:scheduler@example.com',
+    ]);
+    clock.set('2026-11-21T03:00:00Z');
+    expect(engine.runReminders().sent).toBe(1);
+    // Found again by the next sync, unchanged: nothing more is decided.
+    ingestPage(engine, [open()], false);
+    expect(keys()).toHaveLength(2);
+  });
+
+  it('a notice found later that predates the baseline is reminded too', () => {
+    const { engine } = setup([reminders]);
+    const result = ingestNoticePage(store, [open()], {
+      seenAt: '2026-11-20T15:00:00Z',
+      baseline: false,
+      baselineHorizon: '2026-11-19T00:00:00Z',
+      alertableAfter: '2026-11-19T15:00:00Z',
+      pipelines: new Set(),
+      hooks: engine.hooks(),
+    });
+    expect(result.events).toEqual([]);
+    expect(rows().map((r) => r.status)).toEqual(['scheduled', 'scheduled']);
+  });
+
+  it('the alert age stops a new-notice alert, not the reminders of a deadline ahead', () => {
+    const { engine } = setup([constraints, reminders]);
+    ingestPage(engine, [open()], false, '2026-11-19T15:00:00Z');
+    expect(keys()).toEqual([]);
+    expect(store.audit.forNotice(273_606).map((a) => [a.rule, a.decision])).toEqual([
+      ['transco-constraints', 'suppressed'],
+      ['reminders', 'scheduled'],
+    ]);
+    expect(rows().map((r) => r.status)).toEqual(['scheduled', 'scheduled']);
+  });
+
+  it('only the pipelines of PIPEWATCH_PIPELINES are reminded', () => {
+    const { engine } = setup([{ ...reminders, filter: {} }]);
+    ingestNoticePage(store, [open()], {
+      seenAt: '2026-11-20T15:00:00Z',
+      baseline: true,
+      alertableAfter: '2026-11-19T15:00:00Z',
+      pipelines: new Set(['texas-eastern']),
+      hooks: engine.hooks(),
+    });
+    expect(rows()).toEqual([]);
+  });
+
+  it('a notice superseded by one newer in the same walk plans no reminders', () => {
+    const { engine, clock } = setup([reminders]);
+    const superseding = notice({
+      id: 102,
+      identifier: '26-0419',
+      status: 'Supersede',
+      posted_at: '2026-11-19T14:00:00Z',
+      notice: 'This notice supersedes Notice ID 26-0412. Capacity remains limited.',
+      response_at: '2026-11-21T09:00:00Z',
+    });
+    // Newest first, as the API lists them, across two pages of the baseline.
+    ingestPage(engine, [superseding], true);
+    ingestPage(engine, [open()], true);
+    expect(store.audit.forNotice(273_606).map((a) => a.reason)).toEqual([
+      'no reminders: superseded by notice #102 (Supersede)',
+    ]);
+    clock.set('2026-11-21T04:00:00Z');
+    engine.runReminders();
+    expect(keys().every((k) => k.includes('notice:102:'))).toBe(true);
+    // In a later sync's page too.
+    const { engine: later } = setup([reminders]);
+    ingestPage(later, [superseding, { ...open(), id: 273_607 }], false);
+    expect(store.audit.forNotice(273_607).map((a) => a.reason)).toEqual([
+      'no reminders: superseded by notice #102 (Supersede)',
+    ]);
+  });
+});
+
 describe('capacity decisions', () => {
   it('fires once, stays quiet between the levels, resolves, and fires again', () => {
     const { engine } = setup([lowOac]);
+    // In the order the cycles are posted: tomorrow's timely (5 p.m.) before today's ID2
+    // (5:30 p.m.), tomorrow's evening (9 p.m.) before today's ID3 (10 p.m.).
     capacity(engine, 70_000, 'timely');
     capacity(engine, 45_000, 'evening');
     capacity(engine, 40_000, 'id1');
@@ -429,6 +548,17 @@ describe('capacity decisions', () => {
     capacity(engine, 58_000, 'id3');
     capacity(engine, 30_000, 'id1', '2026-11-21');
     expect(states()).toEqual(['firing', 'resolved', 'firing']);
+  });
+
+  it("judges today's ID2 and ID3 after tomorrow's timely and evening, as they are posted", () => {
+    const { engine } = setup([lowOac]);
+    capacity(engine, 70_000, 'id1');
+    capacity(engine, 70_000, 'timely', '2026-11-21');
+    capacity(engine, 30_000, 'id2');
+    expect(states()).toEqual(['firing']);
+    capacity(engine, 30_000, 'evening', '2026-11-21');
+    capacity(engine, 90_000, 'id3');
+    expect(states()).toEqual(['firing', 'resolved']);
   });
 
   it('fires strictly below the threshold and resolves strictly above the recovery level', () => {
@@ -468,16 +598,3 @@ describe('capacity decisions', () => {
     expect(states()).toEqual(['firing']);
   });
 });
-    // In the order the cycles are posted: tomorrow's timely (5 p.m.) before today's ID2
-    // (5:30 p.m.), tomorrow's evening (9 p.m.) before today's ID3 (10 p.m.).
-  it("judges today's ID2 and ID3 after tomorrow's timely and evening, as they are posted", () => {
-    const { engine } = setup([lowOac]);
-    capacity(engine, 70_000, 'id1');
-    capacity(engine, 70_000, 'timely', '2026-11-21');
-    capacity(engine, 30_000, 'id2');
-    expect(states()).toEqual(['firing']);
-    capacity(engine, 30_000, 'evening', '2026-11-21');
-    capacity(engine, 90_000, 'id3');
-    expect(states()).toEqual(['firing', 'resolved']);
-  });
-

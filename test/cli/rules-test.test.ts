@@ -197,13 +197,21 @@ describe('pipewatch rules test on stored notices', () => {
     expect(listed.map((l) => Number(l.slice(1, l.indexOf(' '))))).toEqual(
       expect.arrayContaining([ids.constraint, ids.ofo, ids.maintenance]),
     );
-    expect(listed).toHaveLength(3);
+    // And a Texas Eastern notice the baseline stored, whose response is due tomorrow: its
+    // reminders are planned like any other's.
+    expect(listed).toHaveLength(4);
+    expect(listed.filter((l) => !l.includes('2026-11-20T15:00:00Z'))).toEqual([
+      expect.stringMatching(/^#\d+ texas-eastern /),
+    ]);
+    expect(run.stdout).toMatch(
+      /tetco-response: reminders ahead → console \(response_at 2026-11-21T17:00:00Z: 1d before: at 2026-11-20T17:00:00Z; 2h before: at 2026-11-21T15:00:00Z; 30m before: at 2026-11-21T16:30:00Z\)/,
+    );
     expect(run.stdout).toMatch(
       /^ {2}transco-constraints: fires 0 · already alerted 1 · baseline \d+ · not matched \d+ \(pipelines \d+, types \d+\)$/m,
     );
     expect(run.stdout).toMatch(/^ {2}transco-maintenance: fires 0 · before the rule 1 · /m);
     expect(run.stdout).toMatch(
-      /^ {2}tetco-response: fires 0 · reminders ahead 1 · baseline \d+ · /m,
+      /^ {2}tetco-response: fires 0 · reminders ahead 2 · matches, no alert \d+ · not matched /m,
     );
     expect(run.stdout).toMatch(
       /transco STATION 85 \(1001234\): no: already alerted: OAC 30,000 .*firing since 2026-11-20T15:01:00Z \(episode 1\) → console sent/,
