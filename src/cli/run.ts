@@ -49,6 +49,9 @@ export function runCommand(ctx: CliContext): Command {
         delivery: config.delivery,
         secretKey: config.secretKey,
         secrets: secretValues(config),
+        // Only SIGTERM/SIGINT stop it: with its output gone (a log pipe that broke) it
+        // keeps sending alerts, and alerts for the console wait in the outbox.
+        signal: ctx.io.signal,
         print: (text) => ctx.out(text),
         hooks: {
           notices: (events) => {
@@ -62,6 +65,8 @@ export function runCommand(ctx: CliContext): Command {
       try {
         if (opts.once) {
           const { feeds: outcomes, delivery } = await daemon.runOnce();
+          // Decided before printing: output cut short (`| head`) still ends with it.
+          ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           for (const o of outcomes)
             ctx.out(`${o.feed}: ${o.ok ? 'ok' : `failed: ${o.error?.message}`}`);
           const counts = daemon.store.counts();
@@ -73,7 +78,6 @@ export function runCommand(ctx: CliContext): Command {
             `delivered: ${delivery.sent} alerts in ${delivery.messages} messages; ${delivery.retrying} waiting for a retry, ${delivery.dead} failed for good`,
           );
           ctx.out(`outbox: ${outbox.pending} pending, ${outbox.sent} sent, ${outbox.dead} dead`);
-          ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           return;
         }
         log.info(
