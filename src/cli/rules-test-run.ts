@@ -16,14 +16,16 @@ import type { StoredNotice } from '../store/notices.js';
 import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
+import type { NoticeRef } from './ids.js';
 import { readNoticeFile } from './notice-file.js';
+import { namedNotice } from './notice-ref.js';
 import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
 import type { ReportWriter } from './rules-test-output.js';
 import { judgeNotice } from './subscription-verdicts.js';
 
 /** The options of `rules test`, as commander parses them (`sinceText` as typed). */
 export interface TestOptions {
-  notice?: number;
+  notice?: NoticeRef;
   since: number;
   sinceText: string;
   file?: string;
@@ -71,14 +73,8 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     if (!list) {
       const s = store!;
       if (opts.notice !== undefined) {
-        const one = s.notices.get(opts.notice);
-        if (!one) {
-          ctx.err(
-            `pipewatch: notice ${opts.notice} is not stored (it may be older than the baseline, or not synced yet)`,
-          );
-          ctx.exitCode = 1;
-          return;
-        }
+        const one = namedNotice(ctx, s, opts.notice);
+        if (!one) return;
         list = [one];
         ids = [one.id];
       } else {

@@ -10,6 +10,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseDuration } from '../lib/duration.js';
 import type { CliContext } from './context.js';
+import { NOTICE_ARGUMENT } from './ids.js';
 import type { TestOptions } from './rules-test-run.js';
 
 /** Adds `test` to the `rules` command. */
@@ -21,11 +22,8 @@ export function addRulesTestCommand(rules: Command, ctx: CliContext): Command {
       'dry run: what the daemon would do with stored notices and capacity under the rules; sends nothing',
     )
     .addOption(
-      new Option('--notice <id>', 'only this stored notice')
-        .argParser((v) => {
-          if (!/^\d+$/.test(v)) throw new InvalidArgumentError('must be a notice id');
-          return Number(v);
-        })
+      new Option('--notice <notice>', `only this stored notice: ${NOTICE_ARGUMENT.description}`)
+        .argParser(NOTICE_ARGUMENT.parse)
         .conflicts('file'),
     )
     .option(
