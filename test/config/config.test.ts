@@ -121,7 +121,11 @@ describe('loadConfig', () => {
     ['EMAIL_FROM', 'alerts at example', /must be an email address/],
     ['EMAIL_FROM', 'pipewatch <alerts@example..com>', /must be an email address/],
     ['PIPEWATCH_EMAIL_RATE', '0', /greater than 0/],
-    ['PIPEWATCH_OPS_TARGET', 'slak:#ops', /is not a target: unknown kind 'slak'; write kind:value/],
+    [
+      'PIPEWATCH_OPS_TARGET',
+      'slak:#ops',
+      /is not a target: unknown kind 'slak' \(did you mean 'slack'\?\); write kind:value/,
+    ],
     ['PIPEWATCH_CHAT_ADMINS', 'U0ALICE,@bob', /"@bob" is neither/],
     ['PIPEWATCH_PUBLIC_URL', 'pipewatch.example.com', /must be an http:\/\/ or https:\/\/ URL/],
     ['PIPEWATCH_SECRET_KEY', 'short', /at least 32 characters/],
