@@ -9,6 +9,7 @@ import { noticeHistories } from '../alerts/explain.js';
 import { type CapacityJudgement, explainCapacity } from '../alerts/explain-capacity.js';
 import { compileRules } from '../alerts/rules.js';
 import { toUtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem } from '../rules/types.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
@@ -46,7 +47,9 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
   const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
   if (loaded.problems.length > 0) {
     for (const p of loaded.problems) ctx.err(formatProblem(p));
-    ctx.err(`pipewatch: the rule files are invalid (${loaded.problems.length} problems)`);
+    ctx.err(
+      `pipewatch: the rule files are invalid (${counted(loaded.problems.length, 'problem')})`,
+    );
     ctx.exitCode = 1;
     return;
   }

@@ -26,17 +26,17 @@ export function addRulesTestCommand(rules: Command, ctx: CliContext): Command {
         .argParser(NOTICE_ARGUMENT.parse)
         .conflicts('file'),
     )
-    .option(
-      '--since <duration>',
-      'notices posted within this long',
-      (v) => {
-        const ms = parseDuration(v);
-        if (ms === undefined)
-          throw new InvalidArgumentError('must be a duration such as 7d or 12h');
-        sinceText = v;
-        return ms;
-      },
-      7 * 86_400_000,
+    .addOption(
+      new Option('--since <duration>', 'notices posted within this long')
+        .argParser((v) => {
+          const ms = parseDuration(v);
+          if (ms === undefined)
+            throw new InvalidArgumentError('must be a duration such as 7d or 12h');
+          sinceText = v;
+          return ms;
+        })
+        // The help shows the default as it is typed, not in milliseconds.
+        .default(parseDuration(sinceText), sinceText),
     )
     .option(
       '--file <file.json>',

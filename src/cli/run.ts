@@ -9,6 +9,7 @@
  */
 import { Command } from 'commander';
 import { ConfigError, secretValues } from '../config/index.js';
+import { counted } from '../lib/words.js';
 import type { CliContext } from './context.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
@@ -72,10 +73,10 @@ export function runCommand(ctx: CliContext): Command {
           const counts = daemon.store.counts();
           const outbox = daemon.store.outbox.counts();
           ctx.out(
-            `stored: ${counts.pipelines} pipelines, ${counts.notices} notices, ${counts.capacity_cycles} capacity cycles`,
+            `stored: ${counted(counts.pipelines, 'pipeline')}, ${counted(counts.notices, 'notice')}, ${counted(counts.capacity_cycles, 'capacity cycle')}`,
           );
           ctx.out(
-            `delivered: ${delivery.sent} alerts in ${delivery.messages} messages; ${delivery.retrying} waiting for a retry, ${delivery.dead} failed for good`,
+            `delivered: ${counted(delivery.sent, 'alert')} in ${counted(delivery.messages, 'message')}; ${delivery.retrying} waiting for a retry, ${delivery.dead} failed for good`,
           );
           ctx.out(`outbox: ${outbox.pending} pending, ${outbox.sent} sent, ${outbox.dead} dead`);
           return;

@@ -5,6 +5,7 @@
 import { deliveryView, no, noticeHistory, type Verdict, verdictLine } from '../alerts/explain.js';
 import { compileRules } from '../alerts/rules.js';
 import { toUtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import { subscriptionRule } from '../rules/subscription.js';
 import { formatProblem, type RuleProblem } from '../rules/types.js';
 import type { Store } from '../store/index.js';
@@ -137,7 +138,7 @@ function print(ctx: CliContext, report: WhyReport, names: RuleNames): void {
       const error = d.last_error ? `, last error: ${d.last_error}` : '';
       const answer = d.detail ? `, ${d.detail}` : '';
       ctx.out(
-        `  ${d.key}: ${d.status}${d.sent_at ? ` at ${d.sent_at}` : ''}, ${d.attempts} attempt(s)${answer}${error}`,
+        `  ${d.key}: ${d.status}${d.sent_at ? ` at ${d.sent_at}` : ''}, ${counted(d.attempts, 'attempt')}${answer}${error}`,
       );
     }
   }
