@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { quantity } from '../lib/quantity.js';
+import { counted } from '../lib/words.js';
 import type { NoticePage } from '../upstream/client.js';
 import {
   CAPACITY_CYCLES,
@@ -15,7 +16,7 @@ import {
 } from '../upstream/schemas.js';
 import type { ApiTarget } from './api-target.js';
 import type { CliContext } from './context.js';
-import { clip, table, toJson, when } from './format.js';
+import { clip, StreamedJsonArray, StreamedTable, table, toJson, when } from './format.js';
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1)
@@ -115,7 +116,23 @@ export function apiCommand(ctx: CliContext): Command {
         json?: boolean;
       }) =>
         run(async ({ client }) => {
-          const pages: NoticePage[] = [];
+          // Each page is printed as it arrives: `--all | head` shows the first page at
+          // once, and the walk stops when the reader goes.
+          const rows = opts.json
+            ? new StreamedJsonArray((line) => ctx.out(line))
+            : new StreamedTable((line) => ctx.out(line), NOTICE_COLUMNS, ['right']);
+          let pages = 0;
+          let notices = 0;
+          let skipped = 0;
+          let last: NoticePage['pagination'] | undefined;
+          const show = (page: NoticePage) => {
+            if (rows instanceof StreamedJsonArray) for (const n of page.data) rows.add(n);
+            else rows.add(page.data.map(noticeRow));
+            pages++;
+            notices += page.data.length;
+            skipped += page.skipped.length;
+            last = page.pagination;
+          };
           if (opts.all) {
             for await (const page of client.noticePages({
               pipeline: opts.pipeline,
@@ -123,23 +140,18 @@ export function apiCommand(ctx: CliContext): Command {
               ...(opts.maxPages ? { maxPages: opts.maxPages } : {}),
               signal: ctx.signal,
             })) {
-              pages.push(page);
+              show(page);
             }
           } else {
-            pages.push(await client.notices({ pipeline: opts.pipeline, page: opts.page }));
+            show(await client.notices({ pipeline: opts.pipeline, page: opts.page }));
           }
-          const notices = pages.flatMap((p) => p.data);
-          const skipped = pages.reduce((n, p) => n + p.skipped.length, 0);
-          if (opts.json) return ctx.out(toJson(notices));
-          ctx.out(noticeTable(notices));
-          const last = pages.at(-1)?.pagination;
+          rows.end();
+          if (opts.json) return;
           const of = last?.total_pages != null ? ` of ${last.total_pages}` : '';
-          const pageText = opts.all
-            ? `${pages.length} page${pages.length === 1 ? '' : 's'}`
-            : `page ${opts.page}${of}`;
+          const pageText = opts.all ? counted(pages, 'page') : `page ${opts.page}${of}`;
           const total = last?.total_results != null ? `, ${last.total_results} in all` : '';
           ctx.out(
-            `\n${notices.length} notices (${pageText}${total})${skipped ? `, ${skipped} malformed skipped` : ''}`,
+            `\n${counted(notices, 'notice')} (${pageText}${total})${skipped ? `, ${skipped} malformed skipped` : ''}`,
           );
         }),
     );
@@ -178,25 +190,32 @@ export function apiCommand(ctx: CliContext): Command {
   return api;
 }
 
-function noticeTable(notices: Notice[]): string {
-  return table(
-    ['id', 'posted', 'pipeline', 'type', 'category', 'status', 'response by', 'subject'],
-    notices.map((n) => [
-      String(n.id),
-      when(n.posted_at),
-      n.pipeline_slug,
-      clip(n.type, 22),
-      clip(n.category, 12),
-      clip(n.status, 10),
-      when(n.response_at),
-      clip(n.subject, 60),
-    ]),
-    ['right'],
-  );
+const NOTICE_COLUMNS = [
+  'id',
+  'posted',
+  'pipeline',
+  'type',
+  'category',
+  'status',
+  'response by',
+  'subject',
+];
+
+function noticeRow(n: Notice): string[] {
+  return [
+    String(n.id),
+    when(n.posted_at),
+    n.pipeline_slug,
+    clip(n.type, 22),
+    clip(n.category, 12),
+    clip(n.status, 10),
+    when(n.response_at),
+    clip(n.subject, 60),
+  ];
 }
 
 function capacityTable({ cycle, locations }: Capacity): string {
-  const head = `${cycle.pipeline_name || cycle.pipeline_slug} · cycle ${cycle.cycle} · gas day ${cycle.gas_day} · ${locations.length} locations · updated ${when(cycle.service_updated_at)}`;
+  const head = `${cycle.pipeline_name || cycle.pipeline_slug} · cycle ${cycle.cycle} · gas day ${cycle.gas_day} · ${counted(locations.length, 'location')} · updated ${when(cycle.service_updated_at)}`;
   const rows = locations.map((l) => [
     clip(l.location, 28),
     l.identifier,

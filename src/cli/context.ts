@@ -1,12 +1,14 @@
 /**
  * What every command gets: where to write, the environment, the working directory, a
- * signal that fires on SIGINT/SIGTERM, and lazily the parsed configuration and logger.
- * Commands never touch `process` directly, so tests run them in-process.
+ * signal that fires on SIGINT/SIGTERM or once the output is gone, and lazily the parsed
+ * configuration and logger. Commands never touch `process` directly, so tests run them
+ * in-process.
  */
 import { type Config, loadConfig, readEnvironment, secretValues } from '../config/index.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { colourWanted, terminalSafe } from '../lib/terminal.js';
+import { OutputGoneError } from './errors.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -22,17 +24,36 @@ export interface CliIo {
 export class CliContext {
   private configCache: Config | undefined;
   private loggerCache: Logger | undefined;
+  private readonly outputLost = new AbortController();
+  private readonly lost = new Map<'stdout' | 'stderr', OutputGoneError>();
   /** Exit status the command asks for. */
   exitCode = 0;
+  /**
+   * Aborted when the process is asked to stop, and when stdout or stderr can no longer be
+   * written (its reader went away, `| head`): a command whose output is gone stops its
+   * work rather than carrying on for no one.
+   */
+  readonly signal: AbortSignal;
+  /** Why stdout or stderr can no longer be written, once one cannot (the first to go). */
+  get outputGone(): OutputGoneError | undefined {
+    return this.lost.values().next().value;
+  }
 
-  constructor(readonly io: CliIo) {}
+  constructor(readonly io: CliIo) {
+    this.signal = AbortSignal.any([io.signal, this.outputLost.signal]);
+    // A write that fails emits 'error' on its stream: without a listener, node ends the
+    // process with the error's stack. Every command's output, the logger's lines and
+    // commander's usage pass through these two streams, so this is the one place.
+    for (const [name, stream] of [
+      ['stdout', io.stdout],
+      ['stderr', io.stderr],
+    ] as const) {
+      stream.on('error', (error: Error) => this.lose(name, error));
+    }
+  }
 
   get clock(): Clock {
     return this.io.clock ?? systemClock;
-  }
-
-  get signal(): AbortSignal {
-    return this.io.signal;
   }
 
   /**
@@ -61,14 +82,29 @@ export class CliContext {
   /**
    * Writes a line to stdout, without the control characters and bidirectional overrides
    * that upstream text may carry (`terminalSafe`): a notice can neither run an escape
-   * sequence on the reader's terminal nor reorder what it shows.
+   * sequence on the reader's terminal nor reorder what it shows. Throws `OutputGoneError`
+   * once stdout cannot be written, which ends a command printing in a loop where it
+   * stands; the command line then ends quietly (`| head`) or says why (a full disk).
    */
   out(line = ''): void {
-    this.io.stdout.write(`${terminalSafe(line)}\n`);
+    const { stdout } = this.io;
+    if (!this.lost.has('stdout')) stdout.write(`${terminalSafe(line)}\n`);
+    // A pipe whose reader has gone fails the write at once, before its 'error' event.
+    const failed = (stdout as { errored?: Error | null }).errored;
+    if (failed) this.lose('stdout', failed);
+    const gone = this.lost.get('stdout');
+    if (gone) throw gone;
   }
 
-  /** Writes a line to stderr, made safe as `out` does. */
+  /** Writes a line to stderr, made safe as `out` does; nothing once stderr is gone. */
   err(line: string): void {
-    this.io.stderr.write(`${terminalSafe(line)}\n`);
+    if (!this.lost.has('stderr')) this.io.stderr.write(`${terminalSafe(line)}\n`);
+  }
+
+  /** Notes that `stream` can no longer be written and stops the command's work. */
+  private lose(stream: 'stdout' | 'stderr', error: Error): void {
+    if (this.lost.has(stream)) return;
+    this.lost.set(stream, new OutputGoneError(stream, error));
+    if (!this.outputLost.signal.aborted) this.outputLost.abort(this.outputGone);
   }
 }

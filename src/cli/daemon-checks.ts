@@ -5,6 +5,7 @@
  */
 import { CHANNEL_SETTINGS, type Channels } from '../delivery/channels.js';
 import type { Target } from '../domain/targets.js';
+import { withVerb } from '../lib/words.js';
 import type { Rule, RuleProblem } from '../rules/types.js';
 
 /**
@@ -19,7 +20,7 @@ export function unconfiguredTargets(rules: readonly Rule[], channels: Channels):
       if (channels.configured(kind)) continue;
       problems.push({
         ...rule.at,
-        message: `rule '${rule.name}' sends to ${kind}, but ${CHANNEL_SETTINGS[kind]} is not set`,
+        message: `rule '${rule.name}' sends to ${kind}, but ${withVerb(CHANNEL_SETTINGS[kind], 'is', 'are')} not set`,
       });
     }
   }
@@ -36,5 +37,5 @@ export function unconfiguredOpsTarget(
   standIn: boolean,
 ): string | undefined {
   if (!ops || standIn || channels.configured(ops.kind)) return undefined;
-  return `PIPEWATCH_OPS_TARGET sends to ${ops.kind}, but ${CHANNEL_SETTINGS[ops.kind]} is not set`;
+  return `PIPEWATCH_OPS_TARGET sends to ${ops.kind}, but ${withVerb(CHANNEL_SETTINGS[ops.kind], 'is', 'are')} not set`;
 }

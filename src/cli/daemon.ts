@@ -66,6 +66,12 @@ export interface DaemonSetup {
   secrets?: readonly string[];
   /** How often due reminders are decided. */
   alertsIntervalMs?: number;
+  /**
+   * What stops it; default the context's signal, which also fires once stdout or stderr is
+   * gone. `run` passes the process's stop signal alone: its work is the alerts it sends,
+   * and a log pipe that breaks must not switch them off.
+   */
+  signal?: AbortSignal;
   /** How long `runOnce` waits for retries that fall due soon. */
   onceDrainMs?: number;
   /**
@@ -307,12 +313,12 @@ export class Daemon {
    */
   async runOnce(): Promise<{ feeds: FeedOutcome[]; delivery: DispatchResult }> {
     this.dispatcher.recover();
-    const feeds = await this.scheduler.runOnce(this.ctx.signal);
-    const delivery = await this.dispatcher.drain(this.setup.onceDrainMs ?? 60_000, this.ctx.signal);
+    const feeds = await this.scheduler.runOnce(this.signal);
+    const delivery = await this.dispatcher.drain(this.setup.onceDrainMs ?? 60_000, this.signal);
     return { feeds, delivery };
   }
 
-  /** Every feed on its schedule until the context's signal aborts; rule files reload on change. */
+  /** Every feed on its schedule until its signal aborts; rule files reload on change. */
   async run(): Promise<void> {
     const watcher = reloadRulesOnChange({
       rulesDir: this.setup.rulesDir,
@@ -324,13 +330,14 @@ export class Daemon {
     });
     this.stopWatching = () => watcher.close();
     try {
-      await Promise.all([
-        this.scheduler.start(this.ctx.signal),
-        this.dispatcher.run(this.ctx.signal),
-      ]);
+      await Promise.all([this.scheduler.start(this.signal), this.dispatcher.run(this.signal)]);
     } finally {
       this.stopWatching();
     }
+  }
+
+  private get signal(): AbortSignal {
+    return this.setup.signal ?? this.ctx.signal;
   }
 
   /** Stops serving, closes connections and the database. */

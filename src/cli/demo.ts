@@ -17,6 +17,7 @@ import type { FeedSettings } from '../ingest/feeds.js';
 import { NOTICES_FEED } from '../ingest/notice-sync.js';
 import { acceleratedClock } from '../lib/clock.js';
 import { grouped } from '../lib/quantity.js';
+import { counted } from '../lib/words.js';
 import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
 import type { CliContext } from './context.js';
 import type { Daemon } from './daemon.js';
@@ -170,7 +171,7 @@ async function tellStories(ctx: CliContext, daemon: Daemon): Promise<void> {
     while (daemon.store.syncState.get(NOTICES_FEED)?.last_success_at == null)
       await ctx.clock.sleep(250, ctx.signal);
     ctx.out(
-      `[demo] baseline stored ${daemon.store.counts().notices} notices quietly; new ones are judged by the rules from now on.`,
+      `[demo] baseline stored ${counted(daemon.store.counts().notices, 'notice')} quietly; new ones are judged by the rules from now on.`,
     );
     const story = new Storyline(simulator.control, () => simulator.now());
     for (;;) {

@@ -47,3 +47,26 @@ export function itemProblems(
     ? [...unique.slice(0, MAX_LINES), `${file}: … and ${unique.length - MAX_LINES} more problems`]
     : unique;
 }
+
+/**
+ * stdout or stderr can no longer be written. `OUTPUT_CLOSED`: its reader went away (a
+ * pipe into `head`, EPIPE), and the command ends quietly; `OUTPUT_FAILED`: anything else
+ * (a full disk), and the command fails.
+ */
+export class OutputGoneError extends Error {
+  readonly code: 'OUTPUT_CLOSED' | 'OUTPUT_FAILED';
+  constructor(
+    readonly stream: 'stdout' | 'stderr',
+    cause: Error,
+  ) {
+    const closed = (cause as { code?: unknown }).code === 'EPIPE';
+    super(
+      closed ? `${stream} was closed by its reader` : `cannot write to ${stream}: ${cause.message}`,
+      {
+        cause,
+      },
+    );
+    this.name = 'OutputGoneError';
+    this.code = closed ? 'OUTPUT_CLOSED' : 'OUTPUT_FAILED';
+  }
+}

@@ -1,6 +1,7 @@
 /** One readable line per ingest event, for the console (the demo, and `run` until alerts exist). */
 import type { CapacityEvent, NoticeEvent, SchemaDriftEvent } from '../ingest/events.js';
 import { quantity } from '../lib/quantity.js';
+import { counted } from '../lib/words.js';
 import { clip, when } from './format.js';
 
 export function noticeLine(e: NoticeEvent): string {
@@ -16,7 +17,7 @@ export function capacityLine(e: CapacityEvent): string {
     undefined,
   );
   const lowest = low ? `, lowest OAC ${quantity(low.oac)} at ${low.location}` : '';
-  return `[capacity ${e.change}] ${e.cycle.pipeline_slug} ${e.cycle.cycle} cycle, gas day ${e.cycle.gas_day}: ${e.locations.length} locations${lowest}`;
+  return `[capacity ${e.change}] ${e.cycle.pipeline_slug} ${e.cycle.cycle} cycle, gas day ${e.cycle.gas_day}: ${counted(e.locations.length, 'location')}${lowest}`;
 }
 
 export function driftLine(e: SchemaDriftEvent): string {

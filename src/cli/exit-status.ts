@@ -14,7 +14,10 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 /** What the command line does for a failure of one code. */
 export interface ExitOutcome {
   status: ExitCode;
-  /** Its thrower has printed it already (commander's usage errors, help, version). */
+  /**
+   * Nothing is printed: its thrower has already (commander's usage errors, help, version),
+   * or there is no one to print to.
+   */
   quiet?: true;
   /** A line printed after the failure's own, saying what to check. */
   hint?: string;
@@ -33,6 +36,9 @@ export const EXIT_OUTCOMES: Readonly<Record<string, ExitOutcome>> = {
   RULES_INVALID: { status: ExitCode.Usage },
   BAD_INPUT: { status: ExitCode.Usage },
   DATABASE: { status: ExitCode.Failed },
+  // stdout or stderr gone: closed by its reader (`| head`), which wanted no more, or failed.
+  OUTPUT_CLOSED: { status: ExitCode.Ok, quiet: true },
+  OUTPUT_FAILED: { status: ExitCode.Failed },
   ...Object.fromEntries(
     Object.values(UpstreamErrorCode).map((code) => [code, { status: ExitCode.Failed }]),
   ),

@@ -37,3 +37,75 @@ export function table(header: string[], rows: string[][], align: Align[] = []): 
 export function when(iso: string | null): string {
   return iso === null ? '-' : `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
 }
+
+/**
+ * A table printed as its rows arrive (a page at a time): the header and the first rows
+ * aligned as `table` aligns them, a column widened for later rows that need it. Printed
+ * in one go, it is `table`'s output line for line.
+ */
+export class StreamedTable {
+  private widths: number[] | undefined;
+
+  constructor(
+    private readonly print: (line: string) => void,
+    private readonly header: string[],
+    private readonly align: Align[] = [],
+  ) {}
+
+  /** Prints rows, after the header the first time. */
+  add(rows: string[][]): void {
+    const widths = this.header.map((h, i) =>
+      Math.max(this.widths?.[i] ?? h.length, ...rows.map((r) => (r[i] ?? '').length)),
+    );
+    const first = this.widths === undefined;
+    this.widths = widths;
+    if (first) {
+      this.print(this.line(this.header));
+      this.print(this.line(widths.map((w) => '-'.repeat(w))));
+    }
+    for (const row of rows) this.print(this.line(row));
+  }
+
+  /** Prints the header if no row came. */
+  end(): void {
+    if (this.widths === undefined) this.add([]);
+  }
+
+  private line(cells: string[]): string {
+    const widths = this.widths ?? [];
+    return cells
+      .map((c, i) =>
+        this.align[i] === 'right' ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0),
+      )
+      .join('  ')
+      .trimEnd();
+  }
+}
+
+/**
+ * A JSON array printed an item at a time, as the items arrive: the same text `toJson`
+ * prints for the whole array, so a reader that stops early (`| head`) stops the work.
+ */
+export class StreamedJsonArray {
+  private held: string | undefined;
+  private started = false;
+
+  constructor(private readonly print: (line: string) => void) {}
+
+  add(item: unknown): void {
+    if (!this.started) this.print('[');
+    this.started = true;
+    // Each item is printed once the next arrives, with the comma between them.
+    if (this.held !== undefined) this.print(`${this.held},`);
+    this.held = toJson(item).replace(/^/gm, '  ');
+  }
+
+  end(): void {
+    if (!this.started) {
+      this.print('[]');
+      return;
+    }
+    this.print(this.held ?? '');
+    this.print(']');
+  }
+}

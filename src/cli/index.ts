@@ -55,12 +55,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
   program.commands.forEach(override);
 
+  let failure: unknown;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return ctx.exitCode;
   } catch (error) {
-    return report(error, ctx);
+    failure = error;
   }
+  // Once stdout or stderr is gone, whatever failure followed came of it (a write that
+  // threw, work aborted): the command ends as its output did, quietly for a reader that
+  // went away, with what the command had found so far (`run --once`: a failed feed).
+  const gone = ctx.outputGone;
+  if (gone) {
+    const status = report(gone, ctx);
+    return status === ExitCode.Ok ? ctx.exitCode : status;
+  }
+  return failure === undefined ? ctx.exitCode : report(failure, ctx);
 }
 
 /** Prints a failure and returns its exit status (see `exit-status.ts`). */

@@ -9,6 +9,7 @@ import { OUTCOME_LABELS, type Outcome, type Verdict, verdictLine } from '../aler
 import type { CapacityJudgement } from '../alerts/explain-capacity.js';
 import { oneLine } from '../channels/text.js';
 import type { UtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
@@ -167,7 +168,7 @@ export class TextReport implements ReportWriter {
       );
       if (c.cycles.length === 0) ctx.out('  no stored cycle of its pipelines and cycles');
       else if (c.verdicts.length === 0)
-        ctx.out(`  nothing below the threshold (${c.locations} locations)`);
+        ctx.out(`  nothing below the threshold (${counted(c.locations, 'location')})`);
       for (const v of c.verdicts) {
         const where = `${v.pipeline} ${v.location}${v.identifier ? ` (${v.identifier})` : ''}`;
         ctx.out(
@@ -180,8 +181,8 @@ export class TextReport implements ReportWriter {
     if (scope.single) return;
     const what =
       scope.source === 'file'
-        ? `${tally.notices} notices from ${scope.file}, judged as new`
-        : `${tally.notices} notices posted in the last ${scope.since}`;
+        ? `${counted(tally.notices, 'notice')} from ${scope.file}, judged as new`
+        : `${counted(tally.notices, 'notice')} posted in the last ${scope.since}`;
     const hidden = tally.notices - this.listed;
     ctx.out(
       `\n${what}, at ${scope.now}${hidden > 0 ? ` (${hidden} with nothing to show are only counted)` : ''}:`,

@@ -9,6 +9,7 @@ import { noticeHistories } from '../alerts/explain.js';
 import { type CapacityJudgement, explainCapacity } from '../alerts/explain-capacity.js';
 import { compileRules } from '../alerts/rules.js';
 import { toUtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem } from '../rules/types.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
@@ -16,14 +17,16 @@ import type { StoredNotice } from '../store/notices.js';
 import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
+import type { NoticeRef } from './ids.js';
 import { readNoticeFile } from './notice-file.js';
+import { namedNotice } from './notice-ref.js';
 import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
 import type { ReportWriter } from './rules-test-output.js';
 import { judgeNotice } from './subscription-verdicts.js';
 
 /** The options of `rules test`, as commander parses them (`sinceText` as typed). */
 export interface TestOptions {
-  notice?: number;
+  notice?: NoticeRef;
   since: number;
   sinceText: string;
   file?: string;
@@ -44,7 +47,9 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
   const loaded = loadRules(config.rulesDir, { cwd: ctx.io.cwd });
   if (loaded.problems.length > 0) {
     for (const p of loaded.problems) ctx.err(formatProblem(p));
-    ctx.err(`pipewatch: the rule files are invalid (${loaded.problems.length} problems)`);
+    ctx.err(
+      `pipewatch: the rule files are invalid (${counted(loaded.problems.length, 'problem')})`,
+    );
     ctx.exitCode = 1;
     return;
   }
@@ -71,14 +76,8 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     if (!list) {
       const s = store!;
       if (opts.notice !== undefined) {
-        const one = s.notices.get(opts.notice);
-        if (!one) {
-          ctx.err(
-            `pipewatch: notice ${opts.notice} is not stored (it may be older than the baseline, or not synced yet)`,
-          );
-          ctx.exitCode = 1;
-          return;
-        }
+        const one = namedNotice(ctx, s, opts.notice);
+        if (!one) return;
         list = [one];
         ids = [one.id];
       } else {

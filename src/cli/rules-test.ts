@@ -10,6 +10,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseDuration } from '../lib/duration.js';
 import type { CliContext } from './context.js';
+import { NOTICE_ARGUMENT } from './ids.js';
 import type { TestOptions } from './rules-test-run.js';
 
 /** Adds `test` to the `rules` command. */
@@ -21,24 +22,21 @@ export function addRulesTestCommand(rules: Command, ctx: CliContext): Command {
       'dry run: what the daemon would do with stored notices and capacity under the rules; sends nothing',
     )
     .addOption(
-      new Option('--notice <id>', 'only this stored notice')
-        .argParser((v) => {
-          if (!/^\d+$/.test(v)) throw new InvalidArgumentError('must be a notice id');
-          return Number(v);
-        })
+      new Option('--notice <notice>', `only this stored notice: ${NOTICE_ARGUMENT.description}`)
+        .argParser(NOTICE_ARGUMENT.parse)
         .conflicts('file'),
     )
-    .option(
-      '--since <duration>',
-      'notices posted within this long',
-      (v) => {
-        const ms = parseDuration(v);
-        if (ms === undefined)
-          throw new InvalidArgumentError('must be a duration such as 7d or 12h');
-        sinceText = v;
-        return ms;
-      },
-      7 * 86_400_000,
+    .addOption(
+      new Option('--since <duration>', 'notices posted within this long')
+        .argParser((v) => {
+          const ms = parseDuration(v);
+          if (ms === undefined)
+            throw new InvalidArgumentError('must be a duration such as 7d or 12h');
+          sinceText = v;
+          return ms;
+        })
+        // The help shows the default as it is typed, not in milliseconds.
+        .default(parseDuration(sinceText), sinceText),
     )
     .option(
       '--file <file.json>',

@@ -6,16 +6,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../config/index.js';
+import { counted } from '../lib/words.js';
 import { loadRules } from '../rules/loader.js';
 import { unknownPipelines } from '../rules/pipeline-check.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
 import type { CliContext } from './context.js';
 import { toJson } from './format.js';
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /** Why pipeline slugs could not be checked against the API's list; undefined when they were. */
 type SlugCheck = { problems: RuleProblem[]; unchecked?: string };
@@ -94,11 +91,11 @@ export function validateRules(
   }
   if (problems.length > 0) {
     for (const p of problems) ctx.out(formatProblem(p));
-    ctx.out(plural(problems.length, 'problem'));
+    ctx.out(counted(problems.length, 'problem'));
   } else {
     ctx.out(
-      `rules: ${plural(loaded.rules.length, 'rule')} in ${plural(loaded.files.length, 'file')} ` +
-        `(${count('notices')} notices, ${count('deadlines')} deadlines, ${count('capacity')} capacity)`,
+      `rules: ${counted(loaded.rules.length, 'rule')} in ${counted(loaded.files.length, 'file')} ` +
+        `(${counted(count('notices'), 'notice rule')}, ${counted(count('deadlines'), 'deadline rule')}, ${counted(count('capacity'), 'capacity rule')})`,
     );
   }
   if (unchecked) ctx.err(`pipewatch: ${unchecked}`);

@@ -9,6 +9,7 @@
  */
 import { Command } from 'commander';
 import { ConfigError, secretValues } from '../config/index.js';
+import { counted } from '../lib/words.js';
 import type { CliContext } from './context.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
@@ -49,6 +50,9 @@ export function runCommand(ctx: CliContext): Command {
         delivery: config.delivery,
         secretKey: config.secretKey,
         secrets: secretValues(config),
+        // Only SIGTERM/SIGINT stop it: with its output gone (a log pipe that broke) it
+        // keeps sending alerts, and alerts for the console wait in the outbox.
+        signal: ctx.io.signal,
         print: (text) => ctx.out(text),
         hooks: {
           notices: (events) => {
@@ -62,18 +66,19 @@ export function runCommand(ctx: CliContext): Command {
       try {
         if (opts.once) {
           const { feeds: outcomes, delivery } = await daemon.runOnce();
+          // Decided before printing: output cut short (`| head`) still ends with it.
+          ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           for (const o of outcomes)
             ctx.out(`${o.feed}: ${o.ok ? 'ok' : `failed: ${o.error?.message}`}`);
           const counts = daemon.store.counts();
           const outbox = daemon.store.outbox.counts();
           ctx.out(
-            `stored: ${counts.pipelines} pipelines, ${counts.notices} notices, ${counts.capacity_cycles} capacity cycles`,
+            `stored: ${counted(counts.pipelines, 'pipeline')}, ${counted(counts.notices, 'notice')}, ${counted(counts.capacity_cycles, 'capacity cycle')}`,
           );
           ctx.out(
-            `delivered: ${delivery.sent} alerts in ${delivery.messages} messages; ${delivery.retrying} waiting for a retry, ${delivery.dead} failed for good`,
+            `delivered: ${counted(delivery.sent, 'alert')} in ${counted(delivery.messages, 'message')}; ${delivery.retrying} waiting for a retry, ${delivery.dead} failed for good`,
           );
           ctx.out(`outbox: ${outbox.pending} pending, ${outbox.sent} sent, ${outbox.dead} dead`);
-          ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           return;
         }
         log.info(

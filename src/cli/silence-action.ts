@@ -5,6 +5,7 @@
 import { targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import { subscriptionName } from '../rules/subscription.js';
 import { type SilenceRow, silenceEnd } from '../store/silences.js';
 import type { CliContext } from './context.js';
@@ -169,7 +170,7 @@ export function expireSilence(ctx: CliContext, id: number): void {
     const what =
       held === 0
         ? 'it held nothing back'
-        : `it held back ${held} alert${held === 1 ? '' : 's'}, which the daemon sums up to their targets`;
+        : `it held back ${counted(held, 'alert')}, which the daemon sums up to their targets`;
     ctx.out(`silence ${id} lifted: ${matchersLine(s.matchers)}; ${what}`);
   });
 }

@@ -13,6 +13,7 @@ import {
 } from '../ingest/feeds.js';
 import { describeNoticeSchedule } from '../ingest/notice-schedule.js';
 import { formatDuration } from '../lib/duration.js';
+import { counted } from '../lib/words.js';
 import type { Store } from '../store/index.js';
 import type { CliContext } from './context.js';
 import { table, toJson } from './format.js';
@@ -24,7 +25,7 @@ function printStuck(ctx: CliContext, backlog: DeliveryBacklog): void {
   const stuck = stuckTargets(backlog);
   if (stuck.length === 0) return;
   const limit = formatDuration(backlog.stuck_after_seconds * 1000);
-  const n = stuck.length === 1 ? '1 target' : `${stuck.length} targets`;
+  const n = counted(stuck.length, 'target');
   ctx.out(`delivery stuck: ${n} with an alert undelivered for more than ${limit}`);
   for (const t of stuck) {
     const age = formatDuration(t.oldest_pending_age_seconds * 1000);
@@ -55,7 +56,7 @@ function printSubscriptions(ctx: CliContext, report: SubscriptionsStatus): void 
   const paused = s.paused > 0 ? ` (${s.paused} paused)` : '';
   ctx.out(`subscriptions: ${s.total}${paused}, silences in force: ${silences.in_force}`);
   for (const c of s.paused_channels) {
-    const n = c.subscriptions === 1 ? '1 subscription' : `${c.subscriptions} subscriptions`;
+    const n = counted(c.subscriptions, 'subscription');
     ctx.out(
       `  paused: ${c.channel}, ${n}, since ${c.paused_at}${c.reason ? ` (${c.reason})` : ''}`,
     );
@@ -71,7 +72,7 @@ function printPlan(ctx: CliContext, plan: CapacityPlanReport | null, names: Rule
   ctx.out(
     n === 0
       ? 'capacity plan: nothing to fetch (no capacity rule, PIPEWATCH_CAPACITY_PIPELINES empty)'
-      : `capacity plan: ${n} pipeline${n === 1 ? '' : 's'}, about ${plan.requests_per_hour} requests an hour`,
+      : `capacity plan: ${counted(n, 'pipeline')}, about ${counted(plan.requests_per_hour, 'request')} an hour`,
   );
   for (const p of plan.pipelines) {
     const by = [...new Set(p.requested_by.map((r) => names.show(r.by)))].join('; ');
@@ -124,7 +125,7 @@ export function showStatus(ctx: CliContext, opts: { json?: boolean }): void {
     );
     const c = report.counts;
     ctx.out(
-      `\nstored: ${c.pipelines} pipelines, ${c.notices} notices, ${c.capacity_cycles} capacity cycles`,
+      `\nstored: ${counted(c.pipelines, 'pipeline')}, ${counted(c.notices, 'notice')}, ${counted(c.capacity_cycles, 'capacity cycle')}`,
     );
     if (report.notice_schedule) {
       ctx.out(`notices: ${describeNoticeSchedule(report.notice_schedule)}`);

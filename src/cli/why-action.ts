@@ -5,12 +5,15 @@
 import { deliveryView, no, noticeHistory, type Verdict, verdictLine } from '../alerts/explain.js';
 import { compileRules } from '../alerts/rules.js';
 import { toUtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import { subscriptionRule } from '../rules/subscription.js';
 import { formatProblem, type RuleProblem } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { CliContext } from './context.js';
 import { clip, table, toJson } from './format.js';
+import type { NoticeRef } from './ids.js';
+import { namedNotice } from './notice-ref.js';
 import { openExistingStore } from './open-store.js';
 import {
   type InvalidSubscription,
@@ -135,25 +138,22 @@ function print(ctx: CliContext, report: WhyReport, names: RuleNames): void {
       const error = d.last_error ? `, last error: ${d.last_error}` : '';
       const answer = d.detail ? `, ${d.detail}` : '';
       ctx.out(
-        `  ${d.key}: ${d.status}${d.sent_at ? ` at ${d.sent_at}` : ''}, ${d.attempts} attempt(s)${answer}${error}`,
+        `  ${d.key}: ${d.status}${d.sent_at ? ` at ${d.sent_at}` : ''}, ${counted(d.attempts, 'attempt')}${answer}${error}`,
       );
     }
   }
 }
 
-/** Prints each rule's decision on notice `id` and why, or says it is not stored. */
-export function showWhy(ctx: CliContext, id: number, opts: { json?: boolean }): void {
+/**
+ * Prints each rule's decision on the notice `ref` names and why; or says it is not
+ * stored, or which notices it may mean.
+ */
+export function showWhy(ctx: CliContext, ref: NoticeRef, opts: { json?: boolean }): void {
   const store = openExistingStore(ctx);
   if (!store) return;
   try {
-    const notice = store.notices.get(id);
-    if (!notice) {
-      ctx.err(
-        `pipewatch: notice ${id} is not stored (it may be older than the baseline, or not synced yet)`,
-      );
-      ctx.exitCode = 1;
-      return;
-    }
+    const notice = namedNotice(ctx, store, ref);
+    if (!notice) return;
     const sources = loadRuleSources(ctx, store);
     const report = explain(ctx, store, notice, sources);
     if (opts.json) ctx.out(toJson(report));

@@ -13,7 +13,7 @@ import { variable } from './variable.js';
 export const CHANNEL_VARIABLES = {
   slackBotToken: variable({
     name: 'SLACK_BOT_TOKEN',
-    parse: prefixed('xoxb-', 'bot token'),
+    parse: prefixed('xoxb-', 'a bot token'),
     example: 'xoxb-1234-5678-abcdef',
     secret: true,
     description: 'Slack bot token',
@@ -27,7 +27,7 @@ export const CHANNEL_VARIABLES = {
   }),
   slackAppToken: variable({
     name: 'SLACK_APP_TOKEN',
-    parse: prefixed('xapp-', 'app-level token'),
+    parse: prefixed('xapp-', 'an app-level token'),
     example: 'xapp-1-A123-456-abcdef',
     secret: true,
     description: 'Slack app-level token; set it to use Socket Mode',

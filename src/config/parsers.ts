@@ -98,7 +98,7 @@ export function positiveNumber() {
 export function prefixed(prefix: string, what: string) {
   return z
     .string()
-    .refine((v) => v.startsWith(prefix), `must be a ${what} starting with "${prefix}"`);
+    .refine((v) => v.startsWith(prefix), `must be ${what} starting with "${prefix}"`);
 }
 
 /** An `smtp://` or `smtps://` URL with a host. */

@@ -4,6 +4,7 @@
  * and as `targetKey` prints them.
  */
 import { z } from 'zod';
+import { suggest } from '../lib/suggest.js';
 import {
   emailAddress,
   exactlyOne,
@@ -135,21 +136,70 @@ export const targetSchema = z
     return { kind: 'console' };
   });
 
+/** What each kind takes after its colon, with an example, for a kind written alone. */
+const KIND_VALUES: Record<Exclude<TargetKind, 'console'>, string> = {
+  slack: 'a channel: slack:#ops or slack:C0123ABCD',
+  slack_dm: 'a user: slack_dm:U0123ABCD or slack_dm:ops@example.com',
+  discord: 'a channel id: discord:123456789012345678',
+  discord_dm: 'a user id: discord_dm:123456789012345678',
+  email: 'an address: email:ops@example.com (or several, comma-separated)',
+  webhook: 'a URL: webhook:https://hooks.example.com/…',
+};
+
+const KINDS_LINE = `write kind:value with one of ${TARGET_KINDS.filter((k) => k !== 'console').join(', ')}, or console`;
+
+/** A kind as people type it: `Slack`, `slack-dm`, `EMAIL`. */
+function kindOf(text: string): string {
+  return text.trim().toLowerCase().replace(/-/g, '_');
+}
+
+/**
+ * Why `text` is not a target, saying what it most likely meant: a kind alone (`slack`)
+ * says what it needs after the colon, a value alone (`#ops`, an address, a URL) the kind
+ * to put before it, a misspelt kind the one it resembles.
+ */
+function notATarget(text: string, colon: number): string {
+  const kind = colon < 0 ? text : text.slice(0, colon);
+  const known = kindOf(kind);
+  if (colon < 0 && Object.hasOwn(KIND_VALUES, known))
+    return `${known} needs ${KIND_VALUES[known as keyof typeof KIND_VALUES]}`;
+  if (known === 'console') return 'console takes no value: write console alone';
+  const t = echo(text);
+  if (colon < 0 && text.startsWith('#')) return `'${t}' has no kind: write slack:${t}`;
+  if (colon < 0 && isEmailAddress(text))
+    return `'${t}' has no kind: write email:${t} (or slack_dm:${t} for a Slack direct message)`;
+  if (colon < 0 && snowflake.test(text))
+    return `'${t}' has no kind: write discord:${t} for a channel, discord_dm:${t} for a user`;
+  // A URL is not echoed: its path and query often hold a webhook's token.
+  if (/^https?$/i.test(kind) && text.slice(colon, colon + 3) === '://')
+    return 'a URL alone has no kind: write webhook: before it';
+  const meant = suggest(known, TARGET_KINDS);
+  return `unknown kind '${echo(kind)}'${meant ? ` (did you mean '${meant}'?)` : ''}; ${KINDS_LINE}`;
+}
+
+/** What was typed, as an error quotes it: at most 60 characters. */
+function echo(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
 /**
  * A target written on one line: `slack:#ops`, `slack_dm:U0123ABCD`, `discord:<id>`,
- * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`, `console`.
- * Throws with the same message a rule file would get.
+ * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`, `console`;
+ * the kind in any letter case and with `-` for `_` (`Slack:#ops`, `slack-dm:U0123ABCD`).
+ * Throws with the same message a rule file would get, or, for what is not a target at
+ * all, one saying what it most likely meant.
  */
 export function parseTarget(text: string): Target {
   const trimmed = text.trim();
-  if (trimmed === 'console') return { kind: 'console' };
+  if (kindOf(trimmed) === 'console') return { kind: 'console' };
   const colon = trimmed.indexOf(':');
-  const kind = colon < 0 ? trimmed : trimmed.slice(0, colon);
-  if (!(TARGET_KINDS as readonly string[]).includes(kind) || colon < 0) {
-    throw new Error(
-      `unknown kind '${kind}'; write kind:value with one of ${TARGET_KINDS.filter((k) => k !== 'console').join(', ')}, or console`,
-    );
-  }
+  const kind = colon < 0 ? undefined : kindOf(trimmed.slice(0, colon));
+  if (
+    kind === undefined ||
+    kind === 'console' ||
+    !(TARGET_KINDS as readonly string[]).includes(kind)
+  )
+    throw new Error(notATarget(trimmed, colon));
   const value = trimmed.slice(colon + 1);
   const result = targetSchema.safeParse({
     [kind]: kind === 'email' ? value.split(',').map((v) => v.trim()) : value,

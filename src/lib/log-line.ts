@@ -3,10 +3,11 @@
  * error's message on the same line (never its stack), and the event's fields after it
  * only when asked for (at `LOG_LEVEL=debug` or `trace`). The messages are written to be
  * read alone; the fields are for whoever is digging. Text that came from outside (notice
- * subjects, platform answers) cannot move the cursor or colour the terminal: control
- * characters never reach it.
+ * subjects, platform answers) cannot move the cursor, colour the terminal or reorder the
+ * line: control characters and bidirectional controls (U+202E) never reach it, as
+ * nothing printed for people carries them (`terminalSafe`).
  */
-import type { Painter, Style } from './terminal.js';
+import { escapeJsonForTerminal, type Painter, type Style, terminalSafe } from './terminal.js';
 
 /** How one line is drawn. */
 export interface LogLineOptions {
@@ -37,8 +38,6 @@ const MAX_VALUE = 200;
 const CONTROL_RUN = / ?[\u0000-\u001f\u007f-\u009f\u2028\u2029]+ ?/g;
 /** A string shown without quotes: no space, quote, `=` or backslash. */
 const BARE = /^[^\s"'=\\]+$/;
-/** Characters `JSON.stringify` leaves as they are but a terminal may act on. */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
 
 /** One line (no newline at the end) for a parsed pino record. */
 export function formatLogLine(record: Record<string, unknown>, options: LogLineOptions): string {
@@ -62,13 +61,15 @@ export function formatLogLine(record: Record<string, unknown>, options: LogLineO
 
 /**
  * Newlines become `; ` (or a space after a colon, which already introduces what follows),
- * other control characters a space: the event stays on one line.
+ * other control characters a space, bidirectional controls nothing: the event stays on
+ * one line, in the order it was written.
  */
 function singleLine(text: string): string {
-  return text
-    .replace(/(:?)[ \t]*(?:\r\n?|\n)\s*/g, (_, colon: string) => (colon ? ': ' : '; '))
-    .replace(CONTROL_RUN, ' ')
-    .trim();
+  return terminalSafe(
+    text
+      .replace(/(:?)[ \t]*(?:\r\n?|\n)\s*/g, (_, colon: string) => (colon ? ': ' : '; '))
+      .replace(CONTROL_RUN, ' '),
+  ).trim();
 }
 
 /** `HH:MM:SS` in local time from pino's ISO time or epoch milliseconds. */
@@ -96,15 +97,18 @@ function errorMessage(record: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** `word`, `"two words"`, `12`, `["a","b"]`: compact, unambiguous, one line, clipped. */
+/**
+ * `word`, `"two words"`, `12`, `["a","b"]`: compact, unambiguous, one line, clipped; a
+ * control character as its JSON escape (`\u202e`), so a field shows what it holds.
+ */
 function fieldValue(value: unknown): string {
   const text =
-    typeof value === 'string' && BARE.test(value) && value.replace(CONTROL_RUN, '') === value
+    typeof value === 'string' &&
+    BARE.test(value) &&
+    value.replace(CONTROL_RUN, '') === value &&
+    terminalSafe(value) === value
       ? value
-      : (JSON.stringify(value) ?? String(value)).replace(
-          UNSAFE_IN_JSON,
-          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-        );
+      : escapeJsonForTerminal(JSON.stringify(value) ?? String(value));
   if (text.length <= MAX_VALUE) return text;
   let end = MAX_VALUE - 1;
   if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;

@@ -4,13 +4,15 @@
  * secret-sounding keys are censored, so a careless `log.info({ config })` cannot leak
  * them, and every line is passed whole through the one redaction (`redact.ts`) before it
  * is written: a secret quoted in a message or in an error from outside is replaced
- * wherever it stands. Logs go to stderr so that commands printing JSON on stdout stay
+ * wherever it stands. Text from outside (a notice subject) can no more reorder a line
+ * with bidirectional controls (U+202E) than run an escape sequence: a readable line
+ * drops them, a JSON line escapes them (`\u202e`). Logs go to stderr so that commands printing JSON on stdout stay
  * machine-readable.
  */
 import { pino } from 'pino';
 import { formatLogLine } from './log-line.js';
 import { REDACTED, redactor } from './redact.js';
-import { type Painter, painter } from './terminal.js';
+import { escapeJsonForTerminal, type Painter, painter } from './terminal.js';
 
 export type Logger = pino.Logger;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -74,7 +76,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   if (!readable)
     return pino(base, {
       write(json: string) {
-        destination.write(redact(json));
+        // JSON escapes C0 controls; the C1 ones and bidirectional controls, which a log
+        // viewer would act on or reorder the line by, are escaped too: the same value.
+        destination.write(escapeJsonForTerminal(redact(json)));
       },
     });
   const paint = painter(options.colour ?? false);

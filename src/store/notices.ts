@@ -51,6 +51,12 @@ export interface NoticeMeta {
   pruned_at: string | null;
 }
 
+/** What tells one notice from another to a person choosing between them. */
+export type NoticeSummary = Pick<
+  StoredNotice,
+  'id' | 'pipeline_slug' | 'identifier' | 'subject' | 'posted_at'
+>;
+
 /** One past version of a notice. */
 export interface NoticeVersion {
   version: number;
@@ -333,6 +339,23 @@ export class NoticeStore {
       });
     }
     return out.reverse();
+  }
+
+  /**
+   * The stored notices whose pipeline's own identifier is `identifier` (`26-0524`, letter
+   * case aside), of `pipeline` only when given, latest first, at most `limit`: one
+   * identifier may name notices of several pipelines, and a pipeline may use one again.
+   * Read by scanning the notices: an index by identifier would cost every stored notice a
+   * write (dropped for that in migration 9), and this serves a person naming one notice
+   * (some 0.1 s for 200,000 notices).
+   */
+  withIdentifier(identifier: string, pipeline?: string, limit = 50): NoticeSummary[] {
+    return statement<{ identifier: string; pipeline: string | null; limit: number }, NoticeSummary>(
+      this.db,
+      `SELECT id, pipeline_slug, identifier, subject, posted_at FROM notices
+       WHERE identifier = @identifier COLLATE NOCASE AND (@pipeline IS NULL OR pipeline_slug = @pipeline)
+       ORDER BY posted_at DESC, id DESC LIMIT @limit`,
+    ).all({ identifier, pipeline: pipeline ?? null, limit });
   }
 
   /** Number of stored notices. */

@@ -47,6 +47,13 @@ describe('unconfiguredOpsTarget', () => {
       false,
       'PIPEWATCH_OPS_TARGET sends to slack, but SLACK_BOT_TOKEN is not set',
     ],
+    [
+      'email without its two settings',
+      { kind: 'email', to: ['ops@example.com'] },
+      {},
+      false,
+      'PIPEWATCH_OPS_TARGET sends to email, but SMTP_URL and EMAIL_FROM are not set',
+    ],
     ['Slack with its token', { kind: 'slack', channel: '#ops' }, SLACK, false, undefined],
     ['Slack printed in its stead', { kind: 'slack', channel: '#ops' }, {}, true, undefined],
   ])('%s', async (_name, ops, env, standIn, expected) => {

@@ -128,10 +128,10 @@ describe('delivery end to end', () => {
 
     const why = await cli(['why', String(notice.id)], env);
     expect(why.stdout).toMatch(
-      /outside-channel\|notice:\d+:v1\|slack:#outside: dead, 1 attempt\(s\), last error: slack: not_in_channel/,
+      /outside-channel\|notice:\d+:v1\|slack:#outside: dead, 1 attempt, last error: slack: not_in_channel/,
     );
     expect(why.stdout).toMatch(
-      /transco-constraints\|notice:\d+:v1\|slack:#gas: sent at \S+, 1 attempt\(s\), ok channel=C0GAS ts=/,
+      /transco-constraints\|notice:\d+:v1\|slack:#gas: sent at \S+, 1 attempt, ok channel=C0GAS ts=/,
     );
 
     for (const output of [baseline, run, status]) {

@@ -33,6 +33,8 @@ describe('exitOutcome', () => {
     ['RULES_INVALID', 2],
     ['BAD_INPUT', 2],
     ['DATABASE', 1],
+    ['OUTPUT_CLOSED', 0],
+    ['OUTPUT_FAILED', 1],
     ...Object.values(UpstreamErrorCode).map((code): [string, number] => [code, 1]),
   ])('%s: %i', (code, status) => {
     expect(exitOutcome(code)?.status).toBe(status);
@@ -45,9 +47,11 @@ describe('exitOutcome', () => {
     },
   );
 
-  it('prints nothing more for what commander printed, and a hint for refused credentials', () => {
+  it('prints nothing more for what commander printed or a closed stdout, and a hint for refused credentials', () => {
     const quiet = Object.entries(EXIT_OUTCOMES).filter(([, o]) => o.quiet);
-    expect(quiet.map(([code]) => code).every((c) => c.startsWith('commander.'))).toBe(true);
+    expect(
+      quiet.map(([code]) => code).every((c) => c.startsWith('commander.') || c === 'OUTPUT_CLOSED'),
+    ).toBe(true);
     expect(exitOutcome('UPSTREAM_AUTH')?.hint).toBe(
       'check PIPEWATCH_API_USER and PIPEWATCH_API_KEY',
     );

@@ -224,6 +224,31 @@ describe('pipewatch rules test on stored notices', () => {
     );
   });
 
+  it('counts in words that agree: one location', async () => {
+    const rulesDir = tempDir('pipewatch-one-location-', {
+      'rules.yaml': `rules:
+  - name: station-85-very-low
+    capacity: { pipelines: [transco], locations: ["1001234"], oac_below: 1000 }
+    notify: [{ console: true }]
+`,
+    });
+    const run = await cli(
+      ['rules', 'test'],
+      { ...testEnv, PIPEWATCH_RULES_DIR: rulesDir },
+      at(RUN_AT),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('  nothing below the threshold (1 location)\n');
+  });
+
+  it('--help shows the --since default as it is typed', async () => {
+    const run = await cli(['rules', 'test', '--help'], {});
+    expect(run.stdout).toMatch(
+      /--since <duration>\s+notices posted within this long \(default: 7d\)/,
+    );
+    expect(run.stdout).not.toContain('604800000');
+  });
+
   it('--json carries every notice with its verdicts, deliveries, reminders and the summary', async () => {
     const run = await cli(['rules', 'test', '--json'], testEnv, at(RUN_AT));
     expect(run.code).toBe(0);

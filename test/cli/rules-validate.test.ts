@@ -34,7 +34,7 @@ describe('pipewatch rules validate', () => {
     const run = await cli(['rules', 'validate', 'rules'], env, { cwd: REPO });
     expect(run).toEqual({
       code: 0,
-      stdout: 'rules: 3 rules in 3 files (1 notices, 1 deadlines, 1 capacity)\n',
+      stdout: 'rules: 3 rules in 3 files (1 notice rule, 1 deadline rule, 1 capacity rule)\n',
       stderr: '',
     });
   });
@@ -49,7 +49,9 @@ describe('pipewatch rules validate', () => {
       { PIPEWATCH_RULES_DIR: dir, ...noData() },
       { cwd: dir },
     );
-    expect(run.stdout).toBe('rules: 1 rule in 1 file (0 notices, 1 deadlines, 0 capacity)\n');
+    expect(run.stdout).toBe(
+      'rules: 1 rule in 1 file (0 notice rules, 1 deadline rule, 0 capacity rules)\n',
+    );
     expect(run.code).toBe(0);
   });
 
@@ -99,7 +101,7 @@ describe('pipewatch rules validate', () => {
     const run = await cli(['rules', 'validate', 'rules'], env, { cwd: REPO });
     expect(run).toEqual({
       code: 0,
-      stdout: 'rules: 3 rules in 3 files (1 notices, 1 deadlines, 1 capacity)\n',
+      stdout: 'rules: 3 rules in 3 files (1 notice rule, 1 deadline rule, 1 capacity rule)\n',
       stderr: `pipewatch: pipeline slugs were not checked against the API: no database at ${env.PIPEWATCH_DATA_DIR}; run 'pipewatch run' once to store the API's pipeline list\n`,
     });
     const empty = withPipelines([]);

@@ -1,6 +1,7 @@
 /**
  * `pipewatch send-test` to a channel whose credentials are not set: a configuration
- * error (exit 2) naming what to set, not a failure to try again.
+ * error (exit 2) naming what to set, not a failure to try again. A target as people type
+ * it: a kind alone is told what it needs, a kind in capitals is taken.
  */
 import { describe, expect, it } from 'vitest';
 import { cli } from './run-cli.js';
@@ -22,5 +23,32 @@ describe('send-test without the channel credentials', () => {
     const run = await cli(['send-test', 'console'], {});
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^ALERT send-test → console: /m);
+  });
+});
+
+describe('send-test with a target as people type it', () => {
+  it.each([
+    ['slack', 'slack needs a channel: slack:#ops or slack:C0123ABCD'],
+    ['slack_dm', 'slack_dm needs a user: slack_dm:U0123ABCD or slack_dm:ops@example.com'],
+    ['discord', 'discord needs a channel id: discord:123456789012345678'],
+    ['discord-dm', 'discord_dm needs a user id: discord_dm:123456789012345678'],
+    ['email', 'email needs an address: email:ops@example.com (or several, comma-separated)'],
+    ['webhook', 'webhook needs a URL: webhook:https://hooks.example.com/…'],
+    ['#ops', "'#ops' has no kind: write slack:#ops"],
+    ['slak:#ops', "unknown kind 'slak' (did you mean 'slack'?); write kind:value with one of"],
+  ])('%s says what it needs, exit 2', async (target, problem) => {
+    const run = await cli(['send-test', target], { LOG_LEVEL: 'error' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.startsWith(`pipewatch: ${problem}`), run.stderr).toBe(true);
+    expect(run.stderr).not.toContain("unknown kind 'slack");
+    expect(run.stdout).toBe('');
+  });
+
+  it('takes a kind in any letter case', async () => {
+    const run = await cli(['send-test', 'Slack:#gas'], { LOG_LEVEL: 'error' });
+    expect(run.stderr).toBe(
+      'pipewatch: slack:#gas: slack is not configured; set SLACK_BOT_TOKEN\n',
+    );
+    expect((await cli(['send-test', 'CONSOLE'], {})).code).toBe(0);
   });
 });

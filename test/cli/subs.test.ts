@@ -188,7 +188,7 @@ describe('pipewatch subs export', () => {
     const validate = await cli(['rules', 'validate', exported], envFor(dir), at);
     expect(validate).toEqual({
       code: 0,
-      stdout: 'rules: 2 rules in 1 file (1 notices, 1 deadlines, 0 capacity)\n',
+      stdout: 'rules: 2 rules in 1 file (1 notice rule, 1 deadline rule, 0 capacity rules)\n',
       stderr: '',
     });
 

@@ -40,7 +40,9 @@ describe('pipewatch why', () => {
       'transco-constraints: no: already alerted: v1 → console sent 2026-11-20T15:01:00Z',
     );
     expect(run.stdout).toContain('tetco-response: no: not matched on pipelines');
-    expect(run.stdout).toMatch(/Deliveries:\n\s+transco-constraints\|notice:\d+:v1\|console: sent/);
+    expect(run.stdout).toMatch(
+      /Deliveries:\n\s+transco-constraints\|notice:\d+:v1\|console: sent at \S+, 1 attempt, ok/,
+    );
   });
 
   it('--json carries the notice, the decisions, the verdicts and the deliveries', async () => {

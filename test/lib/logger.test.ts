@@ -100,6 +100,21 @@ describe('the logger on a terminal', () => {
     expect(screen.text).not.toContain(ESC);
   });
 
+  it('lets no bidirectional control reorder a line: dropped from the message, escaped in a field', () => {
+    const { screen, log } = terminal('debug');
+    const subject = 'OFO \u202eLIFT\u202c for \u2066Station\u2069 165';
+    log.info({ subject, word: 'Sta\u202etion' }, `notice 26-0524: ${subject}`);
+    log.error({ err: new Error(`refused: ${subject}`) }, 'delivery failed');
+    expect(screen.lines[0]).toMatch(
+      new RegExp(`^${TIME} INFO  notice 26-0524: OFO LIFT for Station 165  `),
+    );
+    expect(screen.lines[0]).toContain(
+      String.raw`subject="OFO \u202eLIFT\u202c for \u2066Station\u2069 165" word="Sta\u202etion"`,
+    );
+    expect(screen.lines[1]).toContain('delivery failed: refused: OFO LIFT for Station 165');
+    expect(screen.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('still redacts secrets in the fields it shows', () => {
     const { screen, log } = terminal('debug');
     log.debug({ token: 'xoxb-1-2-abc', config: { smtpUrl: 'smtp://a:b@h' } }, 'configured');
@@ -192,5 +207,15 @@ describe('the logger on a pipe', () => {
       err: { type: 'Error', message: 'database is locked', stack: expect.stringContaining('at ') },
     });
     expect(screen.text).not.toContain(ESC);
+  });
+
+  it('escapes bidirectional and C1 controls, so a log viewer shows them, and the value is kept', () => {
+    const screen = new Screen(false);
+    const log = createLogger({ level: 'info', destination: screen });
+    const subject = 'OFO \u202eLIFT\u202c \u2066x\u2069 \u0085 \u2028';
+    log.info({ subject }, `notice: ${subject}`);
+    expect(screen.text).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u2028]/);
+    expect(screen.text).toContain(String.raw`OFO \u202eLIFT\u202c \u2066x\u2069`);
+    expect(JSON.parse(screen.lines[0]!)).toMatchObject({ subject, msg: `notice: ${subject}` });
   });
 });

@@ -62,7 +62,9 @@ describe('pipewatch rules validate, on patterns', () => {
       'rules:\n  - name: r\n    notices: { text: "force\\\\s+majeure|\\\\bÉTÉ\\\\b|(a+)+$" }\n    notify: [{ console: true }]\n',
     );
     const run = await cli(['rules', 'validate', dir], env, { cwd: dir });
-    expect(run.stdout).toBe('rules: 1 rule in 1 file (1 notices, 0 deadlines, 0 capacity)\n');
+    expect(run.stdout).toBe(
+      'rules: 1 rule in 1 file (1 notice rule, 0 deadline rules, 0 capacity rules)\n',
+    );
     expect(run.code).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ import type { App, BlockAction, RespondFn, webApi } from '@slack/bolt';
 import type { ChatAction, ChatCaller, ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import { counted } from '../../lib/words.js';
 import { oneLine } from '../text.js';
 import { ACTION_ID_PATTERN, acknowledgedBlocks, decodeAction, userMention } from './actions.js';
 import { section } from './blocks.js';
@@ -220,7 +221,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       const paused = chat.channelGone('slack', channel, reason);
       log.info(
         { channel, paused },
-        `Slack channel ${channel}: ${reason}; ${paused} subscriptions paused`,
+        `Slack channel ${channel}: ${reason}; ${counted(paused, 'subscription')} paused`,
       );
     } catch (error) {
       log.error(

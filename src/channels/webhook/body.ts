@@ -7,6 +7,7 @@
  */
 import type { AlertPayload, HeldAlert } from '../../alerts/payload.js';
 import type { UtcIso } from '../../lib/time.js';
+import { withArticle } from '../../lib/words.js';
 import type { StoredNotice } from '../../store/notices.js';
 import type { Notice } from '../../upstream/schemas.js';
 import { listed } from '../silence.js';
@@ -261,8 +262,11 @@ function need<T>(p: AlertPayload, value: T | undefined, what: string): T {
 }
 
 function refused(p: AlertPayload, why: string): DeliveryError {
-  return new DeliveryError(`webhook: cannot render a ${p.kind}/${p.state} alert: ${why}`, {
-    code: DeliveryErrorCode.Rejected,
-    permanent: true,
-  });
+  return new DeliveryError(
+    `webhook: cannot render ${withArticle(`${p.kind}/${p.state}`)} alert: ${why}`,
+    {
+      code: DeliveryErrorCode.Rejected,
+      permanent: true,
+    },
+  );
 }

@@ -238,6 +238,14 @@ describe('the body of a silence’s summary', () => {
       'webhook: cannot render a notice/ended alert: state ended belongs to silence alerts',
     );
   });
+
+  it('says "an" before a kind that starts with a vowel', () => {
+    const { payload } = sampleAlerts('operations-schema-drift', 'webhook:x')[0]!;
+    const { operations: _operations, ...bare } = payload;
+    expect(() => renderWebhook(bare, SENT_AT)).toThrow(
+      /^webhook: cannot render an operations\/[\w-]+ alert: /,
+    );
+  });
 });
 
 describe('an alert that cannot make a body', () => {

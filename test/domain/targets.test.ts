@@ -1,0 +1,48 @@
+/**
+ * Targets written on one line, as people type them: the kind in any case, and for what
+ * is not a target, a message saying what was most likely meant.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseTarget } from '../../src/domain/targets.js';
+
+describe('parseTarget', () => {
+  it.each([
+    ['slack:#ops', { kind: 'slack', channel: '#ops' }],
+    ['Slack:#ops', { kind: 'slack', channel: '#ops' }],
+    ['slack-dm:U0123ABCD', { kind: 'slack_dm', user: 'U0123ABCD' }],
+    [
+      'EMAIL:a@example.com, b@example.com',
+      { kind: 'email', to: ['a@example.com', 'b@example.com'] },
+    ],
+    ['Console', { kind: 'console' }],
+  ])('%s', (text, target) => {
+    expect(parseTarget(text)).toEqual(target);
+  });
+
+  it.each([
+    ['slack', 'slack needs a channel: slack:#ops or slack:C0123ABCD'],
+    ['EMAIL', 'email needs an address: email:ops@example.com (or several, comma-separated)'],
+    ['console:yes', 'console takes no value: write console alone'],
+    ['#ops', "'#ops' has no kind: write slack:#ops"],
+    [
+      'ops@example.com',
+      "'ops@example.com' has no kind: write email:ops@example.com (or slack_dm:ops@example.com for a Slack direct message)",
+    ],
+    [
+      '123456789012345678',
+      "'123456789012345678' has no kind: write discord:123456789012345678 for a channel, discord_dm:123456789012345678 for a user",
+    ],
+    ['https://hooks.example.com/T0/B0/s3cret', 'a URL alone has no kind: write webhook: before it'],
+    [
+      'discrod:123456789012345678',
+      "unknown kind 'discrod' (did you mean 'discord'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, or console",
+    ],
+    [
+      'constructor',
+      "unknown kind 'constructor'; write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, or console",
+    ],
+    [`${'x'.repeat(100)}:y`, `unknown kind '${'x'.repeat(59)}…'; write kind:value`],
+  ])('%s: %s', (text, message) => {
+    expect(() => parseTarget(text)).toThrow(message);
+  });
+});
