@@ -4,9 +4,11 @@
  * and the next poll placed just after the next expected refresh; with no pattern, the
  * configured interval. Locking onto a pattern and losing it are logged once each.
  */
+
 import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import type { Store } from '../store/index.js';
 import {
   type RefreshObservation,
@@ -70,7 +72,7 @@ export function noticeScheduleReport(
   };
 }
 
-/** `locked onto a 10 min refresh at :02:40 past (from 16 refreshes)`, or the interval. */
+/** `locked onto the 10 min refresh at :02:40 past (from 16 refreshes)`, or the interval. */
 export function describeNoticeSchedule(report: NoticeScheduleReport): string {
   if (report.period_seconds === null || report.refresh_at_seconds === null) {
     return `no refresh pattern yet: every ${formatDuration(report.interval_seconds * 1000)}`;
@@ -81,7 +83,7 @@ export function describeNoticeSchedule(report: NoticeScheduleReport): string {
       : `${report.period_seconds} s`;
   const at = report.refresh_at_seconds;
   const mmss = `${String(Math.floor(at / 60)).padStart(2, '0')}:${String(at % 60).padStart(2, '0')}`;
-  return `locked onto a ${period} refresh at :${mmss} past (from ${report.refreshes} refreshes)`;
+  return `locked onto the ${period} refresh at :${mmss} past (from ${counted(report.refreshes ?? 0, 'refresh', 'refreshes')})`;
 }
 
 /** Places notice polls after the API's refreshes; never waits longer than the interval. */

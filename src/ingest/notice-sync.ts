@@ -1,4 +1,5 @@
 import { toUtcIso, type UtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import type { Store } from '../store/index.js';
 import type { NoticeChange } from '../store/notices.js';
 import type { WalkEnd } from '../upstream/pagination.js';
@@ -279,8 +280,8 @@ export async function syncNotices(
       scope: result.scope === 'all' ? 'all' : result.scope.join(','),
     },
     baseline
-      ? `baseline: stored ${result.new} notices from ${result.pages} pages without alerting`
-      : `notices: ${result.new} new, ${result.updated} updated, ${result.unchanged} unchanged over ${result.pages} pages`,
+      ? `baseline: stored ${counted(result.new, 'notice')} from ${counted(result.pages, 'page')} without alerting as new`
+      : `notices: ${result.new} new, ${result.updated} updated, ${result.unchanged} unchanged over ${counted(result.pages, 'page')}`,
   );
   return result;
 }

@@ -5,6 +5,7 @@
  * the stored notices: the `service_created_at` of each is the refresh that showed it. With
  * no clear pattern, the caller keeps its plain interval.
  */
+import { counted } from '../lib/words.js';
 import type { RefreshObservation } from '../store/refresh-observations.js';
 
 /** Tuning of the estimate and the poll plan, declared once. */
@@ -146,7 +147,7 @@ export function describeLock(lock: RefreshLock): string {
     lock.periodMs % 60_000 === 0 ? `${lock.periodMs / 60_000} min` : `${lock.periodMs / 1000} s`;
   const from = Math.round(lock.startMs / 1000);
   const to = Math.round((lock.startMs + lock.spreadMs) / 1000);
-  return `every ${period}, ${from}–${to} s into each period (from ${lock.observed} refreshes)`;
+  return `every ${period}, ${from}–${to} s into each period (from ${counted(lock.observed, 'refresh', 'refreshes')})`;
 }
 
 function mod(a: number, m: number): number {

@@ -36,7 +36,7 @@ describe('status: the notice schedule', () => {
   it('shows the refresh pattern learned from the baseline', async () => {
     const status = await filled(10 * 60_000);
     expect(await status.text()).toMatch(
-      /^notices: locked onto a 10 min refresh at :0[01]:\d\d past \(from 16 refreshes\)$/m,
+      /^notices: locked onto the 10 min refresh at :0[01]:\d\d past \(from 16 refreshes\)$/m,
     );
     const { notice_schedule: schedule } = await status.json();
     expect(schedule).toMatchObject({ locked: true, interval_seconds: 600, period_seconds: 600 });
