@@ -18,7 +18,7 @@ import { Metrics } from '../http/metrics.js';
 import { type FullStatus, withErrorCodes } from '../http/public-view.js';
 import type { RunningHttpServer } from '../http/server.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../http/unsubscribe.js';
-import type { CapacityPlan } from '../ingest/capacity-plan.js';
+import { CAPACITY_PIPELINES_VARIABLE, type CapacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
 import { type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
 import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
@@ -187,6 +187,10 @@ export class Daemon {
         logger: ctx.logger,
         maxAlertAgeMs: setup.settings.maxAlertAgeMs,
         opsTarget: setup.opsTarget,
+        pipelineSettings: {
+          PIPEWATCH_PIPELINES: setup.settings.pipelines,
+          [CAPACITY_PIPELINES_VARIABLE]: setup.settings.capacityPipelines,
+        },
       },
       loaded.rules,
     );
@@ -218,6 +222,7 @@ export class Daemon {
       plan,
     );
     engine.checkPipelines();
+    engine.checkLocations();
     if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);
     if (setup.chat && discordSettings)
       daemon.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
