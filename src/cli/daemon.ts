@@ -38,6 +38,7 @@ import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
 import { reloadRulesOnChange } from './daemon-reload.js';
+import { latestLocationsOf } from './latest-locations.js';
 
 export interface DaemonSetup {
   settings: FeedSettings;
@@ -203,6 +204,7 @@ export class Daemon {
       opsTarget: setup.opsTarget,
       wake,
       undelivered: (kind) => (channels.configured(kind) ? undefined : CHANNEL_SETTINGS[kind]),
+      latestLocations: (slug) => latestLocationsOf(target.client, slug),
     });
     const { feeds, plan } = daemonFeeds(
       { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },

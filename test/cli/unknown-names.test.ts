@@ -123,3 +123,32 @@ describe('location entries', () => {
     ]);
   });
 });
+
+describe('subs add with PIPEWATCH_API_URL set', () => {
+  it("checks an oac location against the API's latest capacity when none is stored", async () => {
+    const env = setup('rules: []\n');
+    // The database and the pipeline list, and no capacity: no rule asks for any.
+    expect((await cli(['run', '--once'], env, { clock: clock() })).code).toBe(0);
+    const typo = await cli(
+      ['subs', 'add', 'console', 'oac', 'transco', 'Station 58', 'below:50000'],
+      env,
+      { clock: clock() },
+    );
+    expect(typo).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "pipewatch: column 13 '\"Station 58\"': unknown location 'Station 58' on transco — did you mean 'STATION 85'?\n",
+    });
+    const right = await cli(
+      ['subs', 'add', 'console', 'oac', 'transco', 'Station 85', 'below:50000'],
+      env,
+      { clock: clock() },
+    );
+    expect(right.code, right.stderr).toBe(0);
+    expect(right.stdout).toMatch(/^sub-1: transco station 85;/);
+    expect((await cli(['subs', 'list', '--json'], env, { clock: clock() })).stdout).not.toMatch(
+      /Station 58/,
+    );
+  });
+});
