@@ -277,16 +277,16 @@ describe('pipewatch rules test on rules that can never match', () => {
     expect(run.stdout).toContain(
       `typo-oac (capacity below 50,000 Dth; latest stored cycles: transco`,
     );
-    expect(run.stdout).toMatch(new RegExp(`\\):\\n {2}can never match: ${escape(never)}\\n`));
+    expect(run.stdout).toMatch(new RegExp(`\\):\\n {2}can never match: ${literal(never)}\\n`));
     expect(run.stdout).not.toMatch(/nothing below the threshold \(0 locations\)/);
     expect(run.stdout).toMatch(
       new RegExp(
-        `^ {2}typo-oac: fires at the next cycle 0 · can never match: ${escape(never)}$`,
+        `^ {2}typo-oac: fires at the next cycle 0 · can never match: ${literal(never)}$`,
         'm',
       ),
     );
     expect(run.stdout).toMatch(
-      new RegExp(`^ {2}half-typo-oac: .* · part of it never matches: ${escape(never)}$`, 'm'),
+      new RegExp(`^ {2}half-typo-oac: .* · part of it never matches: ${literal(never)}$`, 'm'),
     );
     expect(run.stdout).toMatch(
       /^ {2}typo-notices: fires 0 · not matched \d+ \(pipelines \d+\) · can never match: pipeline 'transcoo' is not tracked by the API — did you mean 'transco'\?$/m,
@@ -303,7 +303,7 @@ describe('pipewatch rules test on rules that can never match', () => {
 });
 
 /** `text` as a literal part of a pattern. */
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('pipewatch rules test --file and --render', () => {
   it('judges a notice from a file as new and renders each target exactly', async () => {
