@@ -6,6 +6,7 @@
  */
 import type { KnownLocation } from '../rules/location-check.js';
 import type { PipelineApiClient } from '../upstream/client.js';
+import { NotFoundError } from '../upstream/errors.js';
 
 /** What the API gave: the locations of each pipeline it answered for, and why the others failed. */
 export interface LatestLocations {
@@ -23,7 +24,11 @@ export async function latestLocationsOf(
   return data.locations.map((l) => ({ location: l.location, identifier: l.identifier }));
 }
 
-/** Each of `slugs`' locations in its `latest` cycle; a pipeline that fails is named with why. */
+/**
+ * Each of `slugs`' locations in its `latest` cycle; a pipeline that fails is named with
+ * why. One the API has no capacity data for (404) has no locations: a rule's location
+ * there can never match, which is what a rule naming no pipeline must not wait on.
+ */
 export async function latestLocations(
   client: PipelineApiClient,
   slugs: Iterable<string>,
@@ -35,7 +40,8 @@ export async function latestLocations(
       try {
         out.book.set(slug, await latestLocationsOf(client, slug, signal));
       } catch (error) {
-        out.failed.set(slug, error instanceof Error ? error.message : String(error));
+        if (error instanceof NotFoundError) out.book.set(slug, []);
+        else out.failed.set(slug, error instanceof Error ? error.message : String(error));
       }
     }),
   );

@@ -276,4 +276,28 @@ describe('pipewatch rules validate with PIPEWATCH_API_URL set', () => {
       stderr: '',
     });
   });
+
+  it("checks a rule naming no pipeline against every pipeline's latest capacity", async () => {
+    const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
+    const dir = tempDir({
+      'oac.yaml': `rules:
+  - name: anywhere
+    capacity: { locations: ["STATION 85", "NO SUCH POINT 12"], oac_below: 1 }
+    notify: [{ console: true }]
+`,
+    });
+    const env = {
+      ...noData(),
+      PIPEWATCH_API_URL: sim.url,
+      PIPEWATCH_API_USER: premium.username,
+      PIPEWATCH_API_KEY: premium.key,
+      PIPEWATCH_API_RATE: '100',
+    };
+    const run = await cli(['rules', 'validate', dir], env, { cwd: dir, clock: clock() });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      "oac.yaml:3:43: rule 'anywhere': location 'NO SUCH POINT 12' matches no location of any pipeline\n1 problem\n",
+    );
+  });
 });
