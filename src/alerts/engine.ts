@@ -9,12 +9,19 @@ import type { IngestHooks } from '../ingest/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
-import { type UnknownPipeline, unknownPipelines } from '../rules/pipeline-check.js';
+import type { UnknownLocation } from '../rules/location-check.js';
+import {
+  type UnknownPipeline,
+  type UnknownSettingPipeline,
+  unknownPipelines,
+  unknownSettingPipelines,
+} from '../rules/pipeline-check.js';
 import { subscriptionName, subscriptionRules } from '../rules/subscription.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
+import { LocationWatch } from './location-watch.js';
 import { decideBaseline, decideNotices } from './notice-decisions.js';
 import { decideDrift, decideUnknownPipeline } from './operations.js';
 import { scheduleReminders, sendDueReminders } from './reminders.js';
@@ -29,6 +36,11 @@ export interface AlertEngineDeps {
   maxAlertAgeMs: number;
   /** Where schema drift is reported; undefined: it is only logged. */
   opsTarget?: Target | undefined;
+  /**
+   * Settings that name pipelines (`PIPEWATCH_PIPELINES` → its slugs): each slug is checked
+   * against the API's list as the rules' are.
+   */
+  pipelineSettings?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 export class AlertEngine {
@@ -40,11 +52,14 @@ export class AlertEngine {
   private readonly parsed = new Map<number, Rule | RuleProblem>();
   /** Invalid subscriptions already logged, so each is logged once per run. */
   private readonly invalid = new Set<string>();
+  /** The capacity rules' location entries, checked against the capacity seen. */
+  private readonly locations: LocationWatch;
 
   constructor(
     private readonly deps: AlertEngineDeps,
     rules: readonly Rule[],
   ) {
+    this.locations = new LocationWatch(deps);
     this.fileRules = rules;
     this.compiled = this.compile();
   }
@@ -98,7 +113,9 @@ export class AlertEngine {
       this.invalid.add(line);
       this.deps.logger.error({ problem: line }, `${line}; the subscription is not in force`);
     }
-    return compileRules([...this.fileRules, ...rules]);
+    const compiled = compileRules([...this.fileRules, ...rules]);
+    this.locations.setRules(compiled.all);
+    return compiled;
   }
 
   /** What the notices decided lately supersede, across pages and syncs. */
@@ -127,7 +144,9 @@ export class AlertEngine {
       },
       capacity: (event) => {
         this.refresh();
-        decideCapacity(this.context(), this.compiled, event);
+        const ctx = this.context();
+        decideCapacity(ctx, this.compiled, event);
+        this.locations.capacity(ctx, event);
         extra.capacity?.(event);
       },
       schemaDrift: (event) => {
@@ -136,36 +155,61 @@ export class AlertEngine {
       },
       pipelines: (event) => {
         this.reportUnknownPipelines(event.slugs);
+        this.locations.pipelinesChanged();
         extra.pipelines?.(event);
       },
     };
   }
 
   /**
-   * Reports every pipeline slug of the rules in force that the API does not track: a
-   * warning with the position and the slug meant (once per rule and slug), and an
-   * operations alert when there is a target for them. Runs at start, after each rule
+   * Reports every pipeline slug of the rules in force, and of the pipeline settings, that
+   * the API does not track: a warning with the position (or the variable) and the slug
+   * meant (once per rule or setting and slug), and an operations alert when there is a
+   * target for them. Runs at start, after each rule
    * change, and each time the pipeline list is read; nothing while the list is unknown.
    */
-  checkPipelines(): UnknownPipeline[] {
+  checkPipelines(): Array<UnknownPipeline | UnknownSettingPipeline> {
     const tracked = this.deps.store.pipelines.all().map((p) => p.slug);
     return this.deps.store.transaction(() => this.reportUnknownPipelines(tracked));
   }
 
-  private reportUnknownPipelines(tracked: readonly string[]): UnknownPipeline[] {
-    const found = unknownPipelines(this.compiled.all, tracked);
+  private reportUnknownPipelines(
+    tracked: readonly string[],
+  ): Array<UnknownPipeline | UnknownSettingPipeline> {
+    const found: Array<UnknownPipeline | UnknownSettingPipeline> = unknownPipelines(
+      this.compiled.all,
+      tracked,
+    );
+    for (const [setting, slugs] of Object.entries(this.deps.pipelineSettings ?? {}))
+      found.push(...unknownSettingPipelines(setting, slugs, tracked));
     for (const u of found) {
-      const key = `${u.rule}|${u.slug}`;
+      const setting = 'setting' in u;
+      const key = setting ? `${u.setting}|${u.slug}` : `${u.rule}|${u.slug}`;
       if (!this.reported.has(key)) {
         this.reported.add(key);
         this.deps.logger.warn(
-          { rule: u.rule, pipeline: u.slug, suggestion: u.suggestion ?? null },
-          `${formatProblem(u)}; the rule never fires for it`,
+          setting
+            ? { setting: u.setting, pipeline: u.slug, suggestion: u.suggestion ?? null }
+            : { rule: u.rule, pipeline: u.slug, suggestion: u.suggestion ?? null },
+          setting
+            ? `${u.message}; pipewatch leaves it out and runs on for the others`
+            : `${formatProblem(u)}; the rule never fires for it`,
         );
       }
       if (this.deps.opsTarget) decideUnknownPipeline(this.context(), this.deps.opsTarget, u);
     }
     return found;
+  }
+
+  /**
+   * Reports every location entry of the capacity rules in force that no location of its
+   * pipelines' capacity stored in the last 7 days matches: a warning at its position with
+   * the location meant, and an operations alert (once per rule and location). An entry
+   * whose pipelines have no capacity stored yet is checked as their capacity arrives. Runs
+   * at start and after each rule change; returns the entries that match nothing.
+   */
+  checkLocations(): UnknownLocation[] {
+    return this.deps.store.transaction(() => this.locations.review(this.context()));
   }
 
   /**

@@ -2,13 +2,16 @@
  * Operational alerts, for whoever runs pipewatch rather than for schedulers, sent to
  * `PIPEWATCH_OPS_TARGET`: the API's catalog changed (schema drift), so fields may have
  * been added, removed or retyped (once per table and new catalog hash); a rule names a
- * pipeline the API does not track, so it can never fire there (once per rule and slug);
+ * pipeline the API does not track, so it can never fire there (once per rule and slug, and
+ * the same for a slug of `PIPEWATCH_PIPELINES`), or a location no capacity of its
+ * pipelines has (once per rule and location);
  * a chat channel went away and its subscriptions paused (once per pause).
  */
 
 import type { Target } from '../domain/targets.js';
 import type { SchemaDriftEvent } from '../ingest/events.js';
-import type { UnknownPipeline } from '../rules/pipeline-check.js';
+import { pipelinesText, type UnknownLocation } from '../rules/location-check.js';
+import type { UnknownPipeline, UnknownSettingPipeline } from '../rules/pipeline-check.js';
 import { formatProblem } from '../rules/types.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 import type { AlertPayload } from './payload.js';
@@ -96,17 +99,22 @@ export function decideChannelGone(
   });
 }
 
-/** Queues an unknown-pipeline alert to the operations target. Call inside a transaction. */
+/**
+ * Queues an unknown-pipeline alert to the operations target, for a rule's slug or a
+ * setting's (`PIPEWATCH_PIPELINES`, named as its rule and its place). Call inside a transaction.
+ */
 export function decideUnknownPipeline(
   ctx: DecisionContext,
   target: Target,
-  u: UnknownPipeline,
+  u: UnknownPipeline | UnknownSettingPipeline,
 ): void {
-  const at = formatProblem({ ...u, message: '' }).slice(0, -2);
+  const setting = 'setting' in u;
+  const rule = setting ? u.setting : u.rule;
+  const at = setting ? u.setting : formatProblem({ ...u, message: '' }).slice(0, -2);
   const summary =
-    `Rule '${u.rule}' names pipeline '${u.slug}', which the API does not track, so it never fires there` +
+    `${setting ? rule : `Rule '${rule}'`} names pipeline '${u.slug}', which the API does not track, so ${setting ? 'pipewatch leaves it out' : 'it never fires there'}` +
     (u.suggestion ? `: did you mean '${u.suggestion}'? (${at})` : ` (${at})`);
-  const subject = `unknown-pipeline:${u.rule}:${u.slug}`;
+  const subject = `unknown-pipeline:${rule}:${u.slug}`;
   // Checked at every pipeline list read: only the first time is worth a line.
   queueOperation(ctx, target, {
     key: subject,
@@ -116,8 +124,37 @@ export function decideUnknownPipeline(
     operation: {
       event: 'unknown-pipeline',
       summary,
-      rule: u.rule,
+      rule,
       slug: u.slug,
+      suggestion: u.suggestion ?? null,
+      at,
+      seen_at: ctx.now,
+    },
+  });
+}
+
+/** Queues an unknown-location alert to the operations target. Call inside a transaction. */
+export function decideUnknownLocation(
+  ctx: DecisionContext,
+  target: Target,
+  u: UnknownLocation,
+): void {
+  const at = formatProblem({ ...u, message: '' }).slice(0, -2);
+  const summary =
+    `Rule '${u.rule}' watches location '${u.location}', which no location of ${pipelinesText(u.pipelines)} matches, so it never fires there` +
+    (u.suggestion ? `: did you mean '${u.suggestion}'? (${at})` : ` (${at})`);
+  const subject = `unknown-location:${u.rule}:${u.location.toLowerCase()}`;
+  queueOperation(ctx, target, {
+    key: subject,
+    subject,
+    pipeline: { slug: 'rules', name: 'pipewatch rules' },
+    quietRepeats: true,
+    operation: {
+      event: 'unknown-location',
+      summary,
+      rule: u.rule,
+      location: u.location,
+      pipelines: u.pipelines,
       suggestion: u.suggestion ?? null,
       at,
       seen_at: ctx.now,

@@ -16,6 +16,7 @@ export type AlertState =
   | 'reminder'
   | 'schema-drift'
   | 'unknown-pipeline'
+  | 'unknown-location'
   | 'channel-gone'
   | 'ended';
 
@@ -40,6 +41,23 @@ export interface UnknownPipelineOperation {
   /** The tracked slug it was most likely meant to be. */
   suggestion: string | null;
   /** `rules/low-oac.yaml:4:28`. */
+  at: string;
+  seen_at: UtcIso;
+}
+
+/** A capacity rule names a location no capacity of its pipelines has, so it can never match it. */
+export interface UnknownLocationOperation {
+  event: 'unknown-location';
+  /** What is wrong and what to do, in one sentence. */
+  summary: string;
+  rule: string;
+  /** The location entry as written. */
+  location: string;
+  /** The pipelines whose locations it was checked against; empty: every pipeline. */
+  pipelines: string[];
+  /** The location name or identifier it was most likely meant to be. */
+  suggestion: string | null;
+  /** `rules/low-oac.yaml:5:19`. */
   at: string;
   seen_at: UtcIso;
 }
@@ -112,7 +130,11 @@ export interface AlertPayload {
   };
   deadline?: { field: string; at: UtcIso; before: string; late?: boolean };
   /** For `operations`: what happened to pipewatch or the API, for whoever runs it. */
-  operations?: SchemaDriftOperation | UnknownPipelineOperation | ChannelGoneOperation;
+  operations?:
+    | SchemaDriftOperation
+    | UnknownPipelineOperation
+    | UnknownLocationOperation
+    | ChannelGoneOperation;
   /** For `silence`: what a silence held back while it lasted. */
   silence?: SilenceSummary;
   /** For `updated`: the fields that changed. */

@@ -5,6 +5,7 @@
  * import it and it imports none of them.
  */
 import type { z } from 'zod';
+import type { KnownLocation } from '../rules/location-check.js';
 import type { ruleSchema } from '../rules/schema.js';
 import type { ChatProblem } from './words.js';
 
@@ -63,6 +64,11 @@ export interface ChatVocabulary {
   types: readonly string[];
   categories: readonly string[];
   statuses: readonly string[];
+  /**
+   * The locations a pipeline is known to have (stored capacity of the last 7 days, and
+   * the API's latest when it was asked); undefined, or absent: not known, not checked.
+   */
+  locations?: (slug: string) => readonly KnownLocation[] | undefined;
 }
 
 export type ParsedChatCommand =

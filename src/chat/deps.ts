@@ -6,6 +6,7 @@ import type { AlertEngine } from '../alerts/engine.js';
 import type { Target, TargetKind } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { KnownLocation } from '../rules/location-check.js';
 import type { Store } from '../store/index.js';
 import type { ChatPolicy } from './permissions.js';
 
@@ -27,4 +28,11 @@ export interface ChatCoreDeps {
   undelivered?: ((kind: TargetKind) => string | undefined) | undefined;
   /** Subscriptions a channel may have; default 100. */
   maxPerChannel?: number;
+  /**
+   * The API's latest locations of a pipeline, asked for when an `oac` names a pipeline
+   * with no capacity stored in the last 7 days, so that its location is checked before
+   * anything is stored. Unset: such a location is taken unchecked, and the daemon checks
+   * it when that capacity arrives.
+   */
+  latestLocations?: ((slug: string) => Promise<readonly KnownLocation[]>) | undefined;
 }

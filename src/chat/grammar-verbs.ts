@@ -5,6 +5,7 @@
  * verdict on a value can be shown at its word.
  */
 import { formatDuration, parseDuration } from '../lib/duration.js';
+import { findLocation } from '../rules/location-check.js';
 import type {
   CapacityInput,
   ChatCommand,
@@ -91,8 +92,12 @@ function oac(r: Reading): ChatCommand {
     r.problem(pipeline, 'oac takes one pipeline: a location belongs to one');
   } else if (pipeline) {
     const slug = pipeline.items[0]!;
-    capacity.pipelines = [r.pipeline(slug)];
+    const before = r.problems.length;
+    const named = r.pipeline(slug);
+    capacity.pipelines = [named];
     r.span('capacity.pipelines', slug, `pipeline '${slug.text}'`);
+    // Only a pipeline the API tracks has locations to look in.
+    if (location && r.problems.length === before) knownLocation(r, location.value, named);
   }
   if (location) {
     capacity.locations = [location.value.text];
@@ -121,6 +126,24 @@ function oac(r: Reading): ChatCommand {
   const cycles = r.args.options.get('cycles');
   if (cycles) capacity.cycles = r.list(cycles, 'capacity.cycles', true);
   return { verb: 'oac', capacity: capacity as CapacityInput };
+}
+
+/**
+ * A location of `slug`, matched as the engine matches it (its name or identifier, or
+ * whole words of it); a problem with the one meant when the pipeline's locations are
+ * known and none matches: an `oac` on a typo would never fire.
+ */
+function knownLocation(r: Reading, at: WordPart, slug: string): void {
+  const locations = r.vocabulary.locations?.(slug);
+  if (!locations || at.text.trim() === '') return;
+  const found = findLocation(at.text.trim(), locations);
+  if (found.found) return;
+  const meant = found.suggestion;
+  r.problem(
+    at,
+    `unknown location '${at.text.trim()}' on ${slug}${meant ? ` — did you mean '${meant}'?` : ''}`,
+    meant,
+  );
 }
 
 function mute(r: Reading): ChatCommand | undefined {

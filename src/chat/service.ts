@@ -5,7 +5,9 @@
  * force at once, and answers with a platform-neutral reply; the slower parts (counting
  * what a new subscription would have matched) come as a follow-up.
  */
+import { storedLocations } from '../alerts/known-locations.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
+import type { KnownLocation } from '../rules/location-check.js';
 import type { ChatCoreDeps } from './deps.js';
 import { type ChatCommand, type ChatVocabulary, parseChatCommand } from './grammar.js';
 import { ChatLists } from './lists.js';
@@ -81,18 +83,77 @@ export class ChatCore implements ChatService {
     return value;
   }
 
+  /** Locations the API gave for pipelines with no capacity stored, by slug, and when. */
+  private readonly fetched = new Map<string, { at: number; locations: readonly KnownLocation[] }>();
+
+  /**
+   * The locations `slug` is known to have: those of its capacity stored in the last 7
+   * days, and those the API gave in the last five minutes; undefined when neither.
+   */
+  private locationsOf(slug: string): readonly KnownLocation[] | undefined {
+    const now = this.deps.clock.now();
+    const stored = storedLocations(this.deps.store, [slug], now).get(slug);
+    const got = this.fetched.get(slug);
+    const fresh = got && now.getTime() - got.at < VOCABULARY_TTL_MS ? got.locations : undefined;
+    if (!stored && !fresh) return undefined;
+    return [...(stored ?? []), ...(fresh ?? [])];
+  }
+
+  private parse(text: string) {
+    return parseChatCommand(text, {
+      ...this.vocabulary(),
+      locations: (slug) => this.locationsOf(slug),
+    });
+  }
+
   command(caller: ChatCaller, text: string): ChatAnswer {
-    const parsed = parseChatCommand(text, this.vocabulary());
+    const parsed = this.parse(text);
     if (!parsed.ok) return { reply: problemReply(text, parsed.problems, parsed.verb) };
     try {
-      return this.run(caller, parsed.command);
+      return this.run(caller, parsed.command, text);
     } catch (error) {
       this.deps.logger.error({ err: error, command: parsed.command.verb }, 'chat command failed');
       return { reply: privateReply('Something went wrong on our side; nothing was changed.') };
     }
   }
 
-  private run(caller: ChatCaller, c: ChatCommand): ChatAnswer {
+  /**
+   * An `oac` on a pipeline with no capacity stored in the last 7 days: its location is
+   * checked against the API's latest capacity before anything is stored. The answer says
+   * so at once, only to the caller; the subscription, or why there is none, follows.
+   */
+  private checkFirst(caller: ChatCaller, text: string, slug: string, location: string): ChatAnswer {
+    const ask = this.deps.latestLocations!;
+    const followUp = ask(slug).then(
+      (locations) => {
+        this.fetched.set(slug, { at: this.deps.clock.now().getTime(), locations });
+        const again = this.parse(text);
+        if (!again.ok) return problemReply(text, again.problems, again.verb);
+        try {
+          return this.run(caller, again.command, text).reply;
+        } catch (error) {
+          this.deps.logger.error({ err: error, command: 'oac' }, 'chat command failed');
+          return privateReply('Something went wrong on our side; nothing was changed.');
+        }
+      },
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        this.deps.logger.warn(
+          { pipeline: slug, err: error },
+          `could not check a location of ${slug}: ${why}`,
+        );
+        return privateReply(
+          `Not subscribed: '${location}' could not be checked: pipewatch has no capacity of ${slug} from the last 7 days, and the API did not give its latest (${why}). Nothing was stored; try again in a few minutes.`,
+        );
+      },
+    );
+    return {
+      reply: privateReply(`Checking '${location}' against the latest capacity of ${slug}…`),
+      followUp,
+    };
+  }
+
+  private run(caller: ChatCaller, c: ChatCommand, text: string): ChatAnswer {
     const changes = ['subscribe', 'oac', 'unsubscribe', 'mute', 'unmute'].includes(c.verb);
     const refused = changes && !caller.direct ? refusal(caller, this.deps.policy) : undefined;
     if (
@@ -111,8 +172,14 @@ export class ChatCore implements ChatService {
         ),
       };
     switch (c.verb) {
+      case 'oac': {
+        const slug = c.capacity.pipelines?.[0];
+        const location = c.capacity.locations?.[0];
+        if (this.deps.latestLocations && slug && location && !this.locationsOf(slug))
+          return this.checkFirst(caller, text, slug, location);
+        return this.rules.make(caller, c);
+      }
       case 'subscribe':
-      case 'oac':
       case 'remind':
         return this.rules.make(caller, c);
       case 'list':

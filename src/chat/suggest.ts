@@ -1,7 +1,7 @@
 /**
  * Suggestions while a command is typed (Discord's autocomplete): the tracked pipelines
  * whose slug or name holds what was typed, and the locations of a pipeline's latest
- * capacity cycle whose name or id holds it. Prefix matches come first, then the rest in
+ * capacity cycle whose name or identifier holds it. Prefix matches come first, then the rest in
  * order; at most `SUGGESTIONS_MAX` (Discord's limit on choices).
  */
 import type { Store } from '../store/index.js';
@@ -59,9 +59,10 @@ export function suggestions(store: Store, field: SuggestionField, typed: string)
   const cycle = store.capacity.latest(field.pipeline.trim().toLowerCase());
   if (!cycle) return [];
   const locations = store.capacity.locations(cycle.id);
-  return ranked(locations, (l) => [l.location, String(l.id)], typed).map((l) => ({
-    label: clipped(`${l.location} (${l.id})`),
-    // A name too long for a choice goes in as its id, which the command takes too.
-    value: l.location.length <= CHOICE_MAX ? l.location : String(l.id),
+  return ranked(locations, (l) => [l.location, l.identifier], typed).map((l) => ({
+    label: clipped(l.identifier ? `${l.location} (${l.identifier})` : l.location),
+    // A name too long for a choice goes in as its identifier, which matches it too (the
+    // API's row id would match nothing).
+    value: l.location.length <= CHOICE_MAX || !l.identifier ? l.location : l.identifier,
   }));
 }

@@ -41,6 +41,7 @@ export function reloadRulesOnChange(deps: RuleReloadDeps): RuleWatcher {
       engine.setRules(rules);
       logger.info({ rules: rules.length }, `rules reloaded: ${rules.length} in force`);
       engine.checkPipelines();
+      engine.checkLocations();
     },
     onRejected: rejected,
   });

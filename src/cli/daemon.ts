@@ -18,7 +18,7 @@ import { Metrics } from '../http/metrics.js';
 import { type FullStatus, withErrorCodes } from '../http/public-view.js';
 import type { RunningHttpServer } from '../http/server.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../http/unsubscribe.js';
-import type { CapacityPlan } from '../ingest/capacity-plan.js';
+import { CAPACITY_PIPELINES_VARIABLE, type CapacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
 import { type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
 import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
@@ -38,6 +38,7 @@ import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
 import { reloadRulesOnChange } from './daemon-reload.js';
+import { latestLocationsOf } from './latest-locations.js';
 
 export interface DaemonSetup {
   settings: FeedSettings;
@@ -194,6 +195,10 @@ export class Daemon {
         logger: ctx.logger,
         maxAlertAgeMs: setup.settings.maxAlertAgeMs,
         opsTarget: setup.opsTarget,
+        pipelineSettings: {
+          PIPEWATCH_PIPELINES: setup.settings.pipelines,
+          [CAPACITY_PIPELINES_VARIABLE]: setup.settings.capacityPipelines,
+        },
       },
       loaded.rules,
     );
@@ -206,6 +211,7 @@ export class Daemon {
       opsTarget: setup.opsTarget,
       wake,
       undelivered: (kind) => (channels.configured(kind) ? undefined : CHANNEL_SETTINGS[kind]),
+      latestLocations: (slug) => latestLocationsOf(target.client, slug),
     });
     const { feeds, plan } = daemonFeeds(
       { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },
@@ -225,6 +231,7 @@ export class Daemon {
       plan,
     );
     engine.checkPipelines();
+    engine.checkLocations();
     if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);
     if (setup.chat && discordSettings)
       daemon.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);

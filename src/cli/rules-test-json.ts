@@ -84,7 +84,7 @@ export class JsonReport implements ReportWriter {
         verdicts: c.verdicts.map((v) => verdictJson(v, undefined, shown)),
         ...(renderer ? { rendered: renderer.capacity(c.rule, c.alerts).map(renderedJson) } : {}),
       })),
-      summary: tally.summary(capacity).map((s) => ({
+      summary: tally.summary(capacity, shown.never).map((s) => ({
         ...s,
         source: shown.sources.get(s.rule) ?? null,
       })),

@@ -7,6 +7,7 @@
 
 import { OUTCOME_LABELS, type Outcome, type Verdict, verdictLine } from '../alerts/explain.js';
 import type { CapacityJudgement } from '../alerts/explain-capacity.js';
+import { type NeverMatch, neverMatchText } from '../alerts/never-match.js';
 import { oneLine } from '../channels/text.js';
 import type { UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
@@ -44,6 +45,10 @@ export interface RuleSummary {
   not_matched: Record<string, number>;
   /** Capacity rules: locations judged that are neither below the threshold nor in an episode. */
   at_or_above?: number;
+  /** Nothing the rule names exists (its pipelines, or its locations): it never fires. */
+  can_never_match: boolean;
+  /** Each pipeline or location it names that the API does not have, with the one meant. */
+  never_matches: string[];
 }
 
 /** How rules are named in the output: subscriptions with their label, and each rule's source. */
@@ -51,6 +56,8 @@ export interface ShownRules {
   names: RuleNames;
   /** Rule name → `rules/gas.yaml:3:5` or a subscription's label. */
   sources: ReadonlyMap<string, string>;
+  /** Rules naming a pipeline or a location the API does not have. */
+  never: ReadonlyMap<string, NeverMatch>;
 }
 
 /** Outcomes worth listing a notice for when many are judged; the rest are only counted. */
@@ -68,7 +75,14 @@ export class Tally {
   private entry(v: Pick<Verdict, 'rule' | 'kind'>): RuleSummary {
     let s = this.byRule.get(v.rule);
     if (!s) {
-      s = { rule: v.rule, kind: v.kind, outcomes: {}, not_matched: {} };
+      s = {
+        rule: v.rule,
+        kind: v.kind,
+        outcomes: {},
+        not_matched: {},
+        can_never_match: false,
+        never_matches: [],
+      };
       this.byRule.set(v.rule, s);
     }
     return s;
@@ -86,12 +100,20 @@ export class Tally {
     }
   }
 
-  /** The summary per rule, capacity rules included. */
-  summary(capacity: readonly CapacityJudgement[]): RuleSummary[] {
+  /** The summary per rule, capacity rules and rules that can never match included. */
+  summary(
+    capacity: readonly CapacityJudgement[],
+    never: ReadonlyMap<string, NeverMatch> = new Map(),
+  ): RuleSummary[] {
     for (const c of capacity) {
       const s = this.entry({ rule: c.rule, kind: 'capacity' });
       for (const v of c.verdicts) s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
       s.at_or_above = c.locations - c.verdicts.length;
+    }
+    for (const [rule, n] of never) {
+      const s = this.entry({ rule, kind: n.kind });
+      s.can_never_match = n.whole;
+      s.never_matches = [...n.reasons];
     }
     return [...this.byRule.values()];
   }
@@ -116,7 +138,10 @@ function summaryLine(s: RuleSummary, shown: ShownRules): string {
     const detail = outcome === 'not-matched' && fields ? ` (${fields})` : '';
     parts.push(`${OUTCOME_LABELS[outcome]} ${n}${detail}`);
   }
-  if (s.at_or_above !== undefined) parts.push(`at or above the threshold ${s.at_or_above}`);
+  const never = shown.never.get(s.rule);
+  if (s.at_or_above !== undefined && !never?.whole)
+    parts.push(`at or above the threshold ${s.at_or_above}`);
+  if (never) parts.push(neverMatchText(never));
   return `  ${shown.names.show(s.rule)}: ${parts.join(' · ')}`;
 }
 
@@ -166,8 +191,12 @@ export class TextReport implements ReportWriter {
       ctx.out(
         `\n${shown.names.show(c.rule)} (capacity ${c.threshold}; latest stored cycles: ${cycles || 'none'}):`,
       );
-      if (c.cycles.length === 0) ctx.out('  no stored cycle of its pipelines and cycles');
-      else if (c.verdicts.length === 0)
+      const never = shown.never.get(c.rule);
+      if (never) ctx.out(`  ${neverMatchText(never)}`);
+      // A rule that can never match finds nothing: the counts would only hide why.
+      const told = !never?.whole;
+      if (told && c.cycles.length === 0) ctx.out('  no stored cycle of its pipelines and cycles');
+      else if (told && c.verdicts.length === 0)
         ctx.out(`  nothing below the threshold (${counted(c.locations, 'location')})`);
       for (const v of c.verdicts) {
         const where = `${v.pipeline} ${v.location}${v.identifier ? ` (${v.identifier})` : ''}`;
@@ -177,8 +206,12 @@ export class TextReport implements ReportWriter {
       }
       for (const m of renderer?.capacity(c.rule, c.alerts) ?? []) ctx.out(renderedText(m, '  '));
     }
-    const summary = tally.summary(capacity);
-    if (scope.single) return;
+    const summary = tally.summary(capacity, shown.never);
+    if (scope.single) {
+      for (const [rule, n] of shown.never)
+        if (n.kind !== 'capacity') ctx.out(`\n${shown.names.show(rule)}: ${neverMatchText(n)}`);
+      return;
+    }
     const what =
       scope.source === 'file'
         ? `${counted(tally.notices, 'notice')} from ${scope.file}, judged as new`

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { noticeHistories } from '../alerts/explain.js';
 import { type CapacityJudgement, explainCapacity } from '../alerts/explain-capacity.js';
+import { neverMatching } from '../alerts/never-match.js';
 import { compileRules } from '../alerts/rules.js';
 import { toUtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
@@ -108,6 +109,7 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     const names = {
       names: new RuleNames(sources.subscriptions),
       sources: new Map(compiled.all.map((r) => [r.name, sourceOf(r)])),
+      never: store ? neverMatching(compiled.all, store, now) : new Map(),
     };
     const writer: ReportWriter = opts.json
       ? new JsonReport(ctx, scope, renderer, names)

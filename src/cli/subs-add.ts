@@ -3,15 +3,24 @@
  * words chat takes after `/pipewatch` (`subs add slack:#gas subscribe transco
  * type:constraint`), checked by the same grammar and the same rule schema, and stored as
  * chat stores one. Every problem is printed with the word it is about; nothing is stored.
+ * An `oac` location is checked against the pipeline's capacity of the last 7 days, or
+ * the API's latest when none is stored and PIPEWATCH_API_URL is set.
  */
+
+import { storedLocations } from '../alerts/known-locations.js';
 import { type ChatRuleCommand, parseChatCommand } from '../chat/grammar.js';
 import { storeSubscription } from '../chat/subscribe.js';
 import { type Target, targetKey, targetLabel } from '../domain/targets.js';
 import { toUtcIso } from '../lib/time.js';
+import type { KnownLocation } from '../rules/location-check.js';
 import { ruleSummary } from '../rules/summary.js';
+import type { Store } from '../store/index.js';
+import { openApi } from './api-target.js';
 import type { CliContext } from './context.js';
 import { ExitCode } from './exit-status.js';
-import { cliUser, withStore } from './store-command.js';
+import { latestLocationsOf } from './latest-locations.js';
+import { openExistingStore } from './open-store.js';
+import { cliUser } from './store-command.js';
 
 /**
  * The shell took the quotes away: a word with a space in it is quoted again (`Station 85`
@@ -53,51 +62,113 @@ async function missingSetting(ctx: CliContext, target: Target): Promise<string |
   return CHANNEL_SETTINGS[target.kind];
 }
 
+/**
+ * Asks the API for the latest locations of `slug` into `into`; undefined when it gave
+ * them, or why it could not be asked or did not answer.
+ */
+async function askApi(
+  ctx: CliContext,
+  slug: string,
+  into: Map<string, readonly KnownLocation[]>,
+): Promise<string | undefined> {
+  if (ctx.config.api.url === null) return 'PIPEWATCH_API_URL is unset';
+  const api = await openApi(ctx);
+  try {
+    into.set(slug, await latestLocationsOf(api.client, slug, ctx.signal));
+    return undefined;
+  } catch (error) {
+    return `the API did not give its latest capacity (${(error as Error).message})`;
+  } finally {
+    await api.close();
+  }
+}
+
 /** Parses, checks and stores; prints what was made or every problem. */
 export async function addSubscription(
   ctx: CliContext,
   target: Target,
   words: readonly string[],
 ): Promise<void> {
+  const store = openExistingStore(ctx);
+  if (!store) return;
   let stored = false;
-  withStore(ctx, (store) => {
-    const text = rejoin(words);
-    const parsed = parseChatCommand(text, {
-      pipelines: store.pipelines.all().map((p) => p.slug),
-      ...store.notices.vocabulary(),
-    });
-    if (!parsed.ok) {
-      for (const p of parsed.problems)
-        ctx.err(`pipewatch: column ${p.column} '${p.word}': ${p.message}`);
-      ctx.exitCode = ExitCode.Usage;
-      return;
-    }
-    if (!RULE_VERBS.has(parsed.command.verb)) {
-      ctx.err(
-        `pipewatch: subs add makes subscriptions: subscribe, remind or oac, not ${parsed.command.verb}`,
-      );
-      ctx.exitCode = ExitCode.Usage;
-      return;
-    }
-    const chat = target.kind === 'slack' || target.kind === 'discord';
-    const made = storeSubscription(
-      store,
-      { target, channel: chat ? targetKey(target) : null, source: 'cli', by: cliUser() },
-      parsed.command as ChatRuleCommand,
-      toUtcIso(ctx.clock.now()),
-    );
-    if ('problem' in made) {
-      ctx.err(`pipewatch: not stored: ${made.problem}`);
-      ctx.exitCode = ExitCode.Usage;
-      return;
-    }
-    ctx.out(`sub-${made.id}: ${ruleSummary(made.rule)} → ${targetLabel(target)}`);
-    stored = true;
-  });
+  try {
+    stored = await add(ctx, store, target, words);
+  } finally {
+    store.close();
+  }
   if (!stored) return;
   const missing = await missingSetting(ctx, target);
   if (missing)
     ctx.err(
       `pipewatch: note: ${target.kind} is not set up here (${missing}); the daemon holds this subscription's alerts until it is`,
     );
+}
+
+/**
+ * Reads the words with what the store knows (and, for an `oac` on a pipeline with no
+ * capacity stored in the last 7 days, the API's latest locations), then stores the
+ * subscription; whether it was stored.
+ */
+async function add(
+  ctx: CliContext,
+  store: Store,
+  target: Target,
+  words: readonly string[],
+): Promise<boolean> {
+  const text = rejoin(words);
+  const now = ctx.clock.now();
+  const fetched = new Map<string, readonly KnownLocation[]>();
+  const locations = (slug: string) => {
+    const known = [
+      ...(storedLocations(store, [slug], now).get(slug) ?? []),
+      ...(fetched.get(slug) ?? []),
+    ];
+    return known.length > 0 || fetched.has(slug) ? known : undefined;
+  };
+  const vocabulary = {
+    pipelines: store.pipelines.all().map((p) => p.slug),
+    ...store.notices.vocabulary(),
+    locations,
+  };
+  let parsed = parseChatCommand(text, vocabulary);
+  let unchecked: string | undefined;
+  if (parsed.ok && parsed.command.verb === 'oac') {
+    const slug = parsed.command.capacity.pipelines?.[0];
+    const location = parsed.command.capacity.locations?.[0];
+    if (slug && location && !locations(slug)) {
+      const why = await askApi(ctx, slug, fetched);
+      if (why === undefined) parsed = parseChatCommand(text, vocabulary);
+      else
+        unchecked = `location '${location}' was not checked: no capacity of ${slug} is stored from the last 7 days, and ${why}; the daemon checks it when that capacity arrives, and reports it if nothing matches`;
+    }
+  }
+  if (!parsed.ok) {
+    for (const p of parsed.problems)
+      ctx.err(`pipewatch: column ${p.column} '${p.word}': ${p.message}`);
+    ctx.exitCode = ExitCode.Usage;
+    return false;
+  }
+  if (!RULE_VERBS.has(parsed.command.verb)) {
+    ctx.err(
+      `pipewatch: subs add makes subscriptions: subscribe, remind or oac, not ${parsed.command.verb}`,
+    );
+    ctx.exitCode = ExitCode.Usage;
+    return false;
+  }
+  const chat = target.kind === 'slack' || target.kind === 'discord';
+  const made = storeSubscription(
+    store,
+    { target, channel: chat ? targetKey(target) : null, source: 'cli', by: cliUser() },
+    parsed.command as ChatRuleCommand,
+    toUtcIso(now),
+  );
+  if ('problem' in made) {
+    ctx.err(`pipewatch: not stored: ${made.problem}`);
+    ctx.exitCode = ExitCode.Usage;
+    return false;
+  }
+  ctx.out(`sub-${made.id}: ${ruleSummary(made.rule)} → ${targetLabel(target)}`);
+  if (unchecked) ctx.err(`pipewatch: note: ${unchecked}`);
+  return true;
 }

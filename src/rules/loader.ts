@@ -8,7 +8,13 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { issueMessages, issueProblems, positionAt, type RuleSource } from './issues.js';
 import { type PlainNode, plainPositionAt, readPlainTree, toJS } from './plain-yaml.js';
 import { type RuleBody, ruleFileSchema, ruleSchema } from './schema.js';
-import { formatProblem, type Rule, type RuleProblem, type SourcePosition } from './types.js';
+import {
+  type CapacityRule,
+  formatProblem,
+  type Rule,
+  type RuleProblem,
+  type SourcePosition,
+} from './types.js';
 import { yamlLibrary } from './yaml-library.js';
 
 /** What a directory of rule files holds: the valid rules, and every problem found. */
@@ -42,6 +48,33 @@ function slugsOf(item: unknown): Array<{ slug: string; path: Path }> {
     listAt((section as { not?: unknown }).not, [kind, 'not']);
   }
   return out;
+}
+
+/** Every location entry a valid capacity rule item names, as written, with its path inside the item. */
+function locationsOf(item: unknown): Array<{ location: string; path: Path }> {
+  const list = (item as { capacity?: { locations?: unknown } | null }).capacity?.locations;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((location, j) =>
+    typeof location === 'string'
+      ? [{ location: location.trim(), path: ['capacity', 'locations', j] as Path }]
+      : [],
+  );
+}
+
+/**
+ * The positions of what a rule names that is checked against the API (pipeline slugs,
+ * location entries), found by `at` from paths inside the item.
+ */
+function refsOf(
+  item: unknown,
+  at: (path: Path) => SourcePosition,
+): Pick<Rule, 'pipelineRefs'> & Pick<CapacityRule, 'locationRefs'> {
+  const pipelineRefs = slugsOf(item).map(({ slug, path }) => ({ slug, at: at(path) }));
+  const locationRefs = locationsOf(item).map(({ location, path }) => ({ location, at: at(path) }));
+  return {
+    ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}),
+    ...(locationRefs.length > 0 ? { locationRefs } : {}),
+  };
 }
 
 /** A rule file's valid rules, its problems, and every rule name with where it was written. */
@@ -83,11 +116,8 @@ function ruleOf(
 ): Rule {
   const where = plainPositionAt(node, file, ['name'], true);
   out.names.push({ name: item.name.trim(), at: where });
-  const pipelineRefs = slugsOf(item).map(({ slug, path }) => ({
-    slug,
-    at: plainPositionAt(node, file, path, false),
-  }));
-  return { ...body, at: where, ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}) } as Rule;
+  const refs = refsOf(item, (path) => plainPositionAt(node, file, path, false));
+  return { ...body, at: where, ...refs } as Rule;
 }
 
 function parseFile(text: string, file: string): ParsedFile {
@@ -129,15 +159,8 @@ function parseFile(text: string, file: string): ParsedFile {
     if (invalid.has(i)) return;
     const parsed = ruleSchema.safeParse(item);
     if (!parsed.success) return;
-    const pipelineRefs = slugsOf(item).map(({ slug, path }) => ({
-      slug,
-      at: at(['rules', i, ...path], false),
-    }));
-    out.rules.push({
-      ...(parsed.data as RuleBody),
-      at: where,
-      ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}),
-    } as Rule);
+    const refs = refsOf(item, (path) => at(['rules', i, ...path], false));
+    out.rules.push({ ...(parsed.data as RuleBody), at: where, ...refs } as Rule);
   });
   return out;
 }

@@ -39,3 +39,34 @@ export function unknownPipelines(
   }
   return out;
 }
+
+/** One slug of a setting (`PIPEWATCH_PIPELINES`) that the API does not track. */
+export interface UnknownSettingPipeline {
+  /** The variable that names it. */
+  setting: string;
+  slug: string;
+  suggestion: string | undefined;
+  /** `PIPEWATCH_PIPELINES: pipeline 'transcoo' is not tracked by the API — did you mean 'transco'?` */
+  message: string;
+}
+
+/**
+ * Every slug a setting names that is not in `tracked`, with a suggestion: a typo there
+ * leaves a pipeline out as silently as one in a rule. Nothing while `tracked` is empty.
+ */
+export function unknownSettingPipelines(
+  setting: string,
+  slugs: readonly string[],
+  tracked: readonly string[],
+): UnknownSettingPipeline[] {
+  if (tracked.length === 0) return [];
+  const known = new Set(tracked);
+  return slugs
+    .filter((slug) => !known.has(slug))
+    .map((slug) => ({
+      setting,
+      slug,
+      suggestion: suggest(slug, tracked),
+      message: `${setting}: pipeline '${slug}' is not tracked by the API${didYouMean(slug, tracked)}`,
+    }));
+}

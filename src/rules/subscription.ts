@@ -4,7 +4,7 @@
  * more, after an upgrade, is reported instead of half-applied) and named `sub-<id>`.
  */
 import { type RuleBody, ruleSchema } from './schema.js';
-import type { PipelineRef, Rule, RuleProblem, SourcePosition } from './types.js';
+import type { LocationRef, PipelineRef, Rule, RuleProblem, SourcePosition } from './types.js';
 
 /** A subscription as stored (the store's rows have this shape). */
 export interface SubscriptionRow {
@@ -52,11 +52,19 @@ export function subscriptionRule(row: SubscriptionRow): Rule | RuleProblem {
   const slugs =
     body.kind === 'capacity' ? (body.pipelines ?? []) : [...(body.filter.pipelines ?? [])];
   const pipelineRefs: PipelineRef[] = slugs.map((slug) => ({ slug, at }));
+  const written = (row.rule.capacity as { locations?: unknown } | undefined)?.locations;
+  const locationRefs: LocationRef[] =
+    body.kind === 'capacity' && Array.isArray(written)
+      ? written
+          .filter((l): l is string => typeof l === 'string')
+          .map((l) => ({ location: l.trim(), at }))
+      : [];
   return {
     ...body,
     name: subscriptionName(row.id),
     at,
     ...(pipelineRefs.length > 0 ? { pipelineRefs } : {}),
+    ...(locationRefs.length > 0 ? { locationRefs } : {}),
     origin: {
       subscription: row.id,
       label: subscriptionLabel(row),

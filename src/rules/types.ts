@@ -31,6 +31,12 @@ export interface PipelineRef {
   at: SourcePosition;
 }
 
+/** A location entry of a capacity rule as written, and where: for checking it against capacity. */
+export interface LocationRef {
+  location: string;
+  at: SourcePosition;
+}
+
 /** Where a subscription came from: rules made from chat or the CLI rather than a file. */
 export interface RuleOrigin {
   subscription: number;
@@ -78,6 +84,8 @@ export interface CapacityRule extends RuleBase {
   pipelines?: string[];
   /** Location names or identifiers. */
   locations?: string[];
+  /** Each `locations` entry as written (case kept), with its position. */
+  locationRefs?: LocationRef[];
   flow?: string[];
   cycles?: string[];
   /** `absolute`: OAC in Dth; `percent`: OAC as a percentage of OPC. */

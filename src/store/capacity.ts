@@ -202,6 +202,22 @@ export class CapacityStore {
     return this.selectLocations.all(cycleId);
   }
 
+  /**
+   * The distinct locations (name and identifier) of a pipeline's cycles seen since
+   * `since`: what a rule's location entries are checked against.
+   */
+  locationsSeenSince(
+    pipelineSlug: string,
+    since: UtcIso,
+  ): Array<{ location: string; identifier: string }> {
+    return statement<[string, string], { location: string; identifier: string }>(
+      this.db,
+      `SELECT DISTINCT l.location, l.identifier FROM capacity_cycles c
+       JOIN capacity_locations l ON l.cycle_id = c.id
+       WHERE c.pipeline_slug = ? AND c.last_seen_at >= ?`,
+    ).all(pipelineSlug, since);
+  }
+
   /** Number of stored cycles. */
   count(): number {
     return (statement(this.db, 'SELECT count(*) AS n FROM capacity_cycles').get() as { n: number })

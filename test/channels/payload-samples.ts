@@ -23,6 +23,7 @@ export const SAMPLE_KINDS = [
   'capacity-resolved',
   'operations-schema-drift',
   'operations-unknown-pipeline',
+  'operations-unknown-location',
   'operations-channel-gone',
   'silence-ended',
   'silence-ended-many',
@@ -232,6 +233,25 @@ function payloads(): Record<Single, AlertPayload> {
         seen_at: '2026-11-20T18:29:58Z',
       },
     },
+    'operations-unknown-location': {
+      version: 1,
+      kind: 'operations',
+      state: 'unknown-location',
+      rule: 'pipewatch-operations',
+      pipeline: { slug: 'rules', name: 'pipewatch rules' },
+      zone: 'UTC',
+      operations: {
+        event: 'unknown-location',
+        summary:
+          "Rule 'transco-low-oac' watches location 'STATION 58', which no location of transco matches, so it never fires there: did you mean 'STATION 85'? (rules/low-oac.yaml:5:20)",
+        rule: 'transco-low-oac',
+        location: 'STATION 58',
+        pipelines: ['transco'],
+        suggestion: 'STATION 85',
+        at: 'rules/low-oac.yaml:5:20',
+        seen_at: '2026-11-20T18:29:58Z',
+      },
+    },
     'operations-channel-gone': {
       version: 1,
       kind: 'operations',
@@ -379,6 +399,7 @@ const SUBJECTS: Record<Single, string> = {
   'operations-schema-drift':
     'schema-drift:notices:9b2e4d6f8a0c1e3f5a7b9c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8e0f',
   'operations-unknown-pipeline': 'unknown-pipeline:station-85-watch:transcoo',
+  'operations-unknown-location': 'unknown-location:transco-low-oac:station 58',
   'operations-channel-gone': 'channel-gone:slack:C0GAS:2026-11-20T18:31:07Z',
   'silence-ended': 'silence:12:ended',
   'silence-ended-many': 'silence:14:ended',

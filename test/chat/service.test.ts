@@ -281,24 +281,25 @@ describe('suggestions while a command is typed', () => {
     expect(chat.suggest({ kind: 'pipeline' }, 'zzz')).toEqual([]);
   });
 
-  it("offers the locations of the pipeline's latest cycle by name or id, and none without a pipeline", () => {
+  it("offers the locations of the pipeline's latest cycle by name or identifier, and none without a pipeline", () => {
     const { chat } = setup();
     const cycle = transcoCycle({
       cycle: 'Timely',
       gasDay: '2026-11-20',
       seenAt: NOW,
       locations: [
-        location({ id: 85, location: 'Station 85 Zone 4' }),
-        location({ id: 165, location: 'Station 165 Zone 5' }),
-        location({ id: 7, location: 'Leidy Hub' }),
-        location({ id: 9, location: 'Zone 6 Pooling' }),
+        location({ id: 85, location: 'Station 85 Zone 4', identifier: '1000085' }),
+        location({ id: 165, location: 'Station 165 Zone 5', identifier: '1000165' }),
+        location({ id: 7, location: 'Leidy Hub', identifier: '1000007' }),
+        location({ id: 9, location: 'Zone 6 Pooling', identifier: '1000009' }),
+        location({ id: 10, location: `Meter ${'X'.repeat(120)}`, identifier: '1000777' }),
       ],
     });
     store.capacity.upsertCycle(cycle.cycle, cycle.locations, NOW);
     const at = (typed: string, pipeline?: string) =>
       chat.suggest({ kind: 'location', pipeline }, typed).map((s) => s.value);
     expect(at('stat', 'transco')).toEqual(['Station 85 Zone 4', 'Station 165 Zone 5']);
-    expect(at('165', 'transco')).toEqual(['Station 165 Zone 5']);
+    expect(at('1000165', 'transco')).toEqual(['Station 165 Zone 5']);
     expect(at('hub', 'Transco')).toEqual(['Leidy Hub']);
     expect(at('zone', 'transco')).toEqual([
       'Zone 6 Pooling',
@@ -307,6 +308,11 @@ describe('suggestions while a command is typed', () => {
     ]);
     expect(at('stat')).toEqual([]);
     expect(at('stat', 'tgp')).toEqual([]);
+    // A name too long for a choice goes in as its identifier, which the engine matches.
+    expect(at('meter', 'transco')).toEqual(['1000777']);
+    expect(chat.command(alice, 'oac transco 1000777 below:1').reply.text).toMatch(
+      /subscribed this channel: transco 1000777/,
+    );
   });
 
   it('tells a Discord user in a direct message where subscriptions belong, in Discord words', () => {

@@ -285,6 +285,59 @@ describe('pipewatch rules test on stored notices', () => {
   });
 });
 
+describe('pipewatch rules test on rules that can never match', () => {
+  const NEVER_RULES = `rules:
+  - name: typo-oac
+    capacity: { pipelines: [transco], locations: ["STATION 58"], oac_below: 50000 }
+    notify: [{ console: true }]
+  - name: half-typo-oac
+    capacity: { pipelines: [transco], locations: ["STATION 58", "station 85"], oac_below: 50000 }
+    notify: [{ console: true }]
+  - name: typo-notices
+    notices: { pipelines: [transcoo] }
+    notify: [{ console: true }]
+`;
+
+  it('says so in the capacity section and the summary, with the name meant', async () => {
+    const env = {
+      ...stored.env,
+      PIPEWATCH_RULES_DIR: tempDir('pipewatch-never-rules-', { 'rules.yaml': NEVER_RULES }),
+    };
+    const run = await cli(['rules', 'test'], env, at(RUN_AT));
+    expect(run.code).toBe(0);
+    const never =
+      "location 'STATION 58' matches no location of transco — did you mean 'STATION 85'?";
+    expect(run.stdout).toContain(
+      `typo-oac (capacity below 50,000 Dth; latest stored cycles: transco`,
+    );
+    expect(run.stdout).toMatch(new RegExp(`\\):\\n {2}can never match: ${literal(never)}\\n`));
+    expect(run.stdout).not.toMatch(/nothing below the threshold \(0 locations\)/);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^ {2}typo-oac: fires at the next cycle 0 · can never match: ${literal(never)}$`,
+        'm',
+      ),
+    );
+    expect(run.stdout).toMatch(
+      new RegExp(`^ {2}half-typo-oac: .* · part of it never matches: ${literal(never)}$`, 'm'),
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}typo-notices: fires 0 · not matched \d+ \(pipelines \d+\) · can never match: pipeline 'transcoo' is not tracked by the API — did you mean 'transco'\?$/m,
+    );
+
+    const json = JSON.parse((await cli(['rules', 'test', '--json'], env, at(RUN_AT))).stdout) as {
+      summary: Array<{ rule: string; can_never_match: boolean; never_matches: string[] }>;
+    };
+    const of = (rule: string) => json.summary.find((s) => s.rule === rule);
+    expect(of('typo-oac')).toMatchObject({ can_never_match: true, never_matches: [never] });
+    expect(of('half-typo-oac')).toMatchObject({ can_never_match: false, never_matches: [never] });
+    expect(of('typo-notices')).toMatchObject({ can_never_match: true });
+  });
+});
+
+/** `text` as a literal part of a pattern. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe('pipewatch rules test --file and --render', () => {
   it('judges a notice from a file as new and renders each target exactly', async () => {
     const htmlDir = join(work, 'html');

@@ -36,7 +36,14 @@ function envFor(dir: string): Record<string, string> {
 /** A rule without what differs between a subscription and its exported copy. */
 function comparable(r: Rule) {
   const { name: _name, at: _at, origin: _origin, pipelineRefs, ...rest } = r;
-  return { ...rest, pipelines: pipelineRefs?.map((p) => p.slug) ?? [] };
+  const located =
+    'locationRefs' in rest
+      ? (({ locationRefs, ...other }) => ({
+          ...other,
+          written: locationRefs?.map((l) => l.location) ?? [],
+        }))(rest)
+      : rest;
+  return { ...located, pipelines: pipelineRefs?.map((p) => p.slug) ?? [] };
 }
 
 describe('pipewatch subs list', () => {
@@ -264,6 +271,51 @@ describe('subs add', () => {
         }),
       ],
     ]);
+  });
+
+  it('an oac location no capacity of the pipeline has is refused with the one meant, exit 2, nothing stored', async () => {
+    const dir = dataDirWith({
+      pipelines: ['transco'],
+      locations: {
+        transco: [
+          ['STATION 85', '1000085'],
+          ['PSE&G LINDEN', '1001234'],
+        ],
+      },
+    });
+    const typo = await cli(
+      ['subs', 'add', 'console', 'oac', 'transco', 'Station 58', 'below:50000'],
+      envFor(dir),
+      at,
+    );
+    expect(typo).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "pipewatch: column 13 '\"Station 58\"': unknown location 'Station 58' on transco — did you mean 'STATION 85'?\n",
+    });
+    expect(readStore(dir, (s) => s.subscriptions.all())).toEqual([]);
+    const right = await cli(
+      ['subs', 'add', 'console', 'oac', 'transco', '1001234', 'below:50000'],
+      envFor(dir),
+      at,
+    );
+    expect(right.code, right.stderr).toBe(0);
+    expect(right.stderr).toBe('');
+  });
+
+  it('an oac location is stored with a note when nothing of its pipeline is known', async () => {
+    const dir = dataDirWith({ pipelines: ['transco'] });
+    const made = await cli(
+      ['subs', 'add', 'console', 'oac', 'transco', 'Station 58', 'below:50000'],
+      envFor(dir),
+      at,
+    );
+    expect(made.code).toBe(0);
+    expect(made.stderr).toBe(
+      "pipewatch: note: location 'Station 58' was not checked: no capacity of transco is stored from the last 7 days, and PIPEWATCH_API_URL is unset; the daemon checks it when that capacity arrives, and reports it if nothing matches\n",
+    );
+    expect(readStore(dir, (s) => s.subscriptions.all())).toHaveLength(1);
   });
 
   it('a wrong word is named with a suggestion, exit 2, and nothing is stored', async () => {

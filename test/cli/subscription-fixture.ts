@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../src/store/index.js';
 import type { NewSubscription } from '../../src/store/subscriptions.js';
-import { storePipelines } from '../fakes/pipelines.js';
+import { storeLocations, storePipelines } from '../fakes/pipelines.js';
 
 export const AT = '2026-11-20T15:00:00Z';
 
@@ -81,12 +81,16 @@ export function dataDirWith(
     subscriptions?: NewSubscription[];
     /** Channels to pause after storing the subscriptions, as chat does when one goes away. */
     paused?: Array<{ channel: string; reason: string; at: string }>;
+    /** Locations of a pipeline's capacity, stored as a cycle seen at `AT`. */
+    locations?: Record<string, Array<[string, string]>>;
   } = {},
 ): string {
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-subs-data-'));
   const store = Store.open(dir);
   try {
     storePipelines(store, options.pipelines ?? [], AT);
+    for (const [slug, locations] of Object.entries(options.locations ?? {}))
+      storeLocations(store, slug, locations, AT);
     for (const s of options.subscriptions ?? []) store.subscriptions.add(withNotify(s));
     for (const p of options.paused ?? [])
       store.subscriptions.pauseChannel(p.channel, p.reason, p.at);

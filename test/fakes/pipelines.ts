@@ -19,3 +19,50 @@ export function storePipelines(store: Store, slugs: readonly string[], at: UtcIs
       at,
     );
 }
+
+let cycleIds = 0;
+
+/**
+ * Stores one `latest` cycle of `slug` holding a location per `[name, identifier]`, seen at
+ * `at`, as the capacity feed stores one: the locations pipewatch then knows it to have.
+ */
+export function storeLocations(
+  store: Store,
+  slug: string,
+  locations: ReadonlyArray<readonly [string, string]>,
+  at: UtcIso,
+): void {
+  const id = 900_000 + ++cycleIds;
+  store.capacity.upsertCycle(
+    {
+      id,
+      pipeline_id: 1,
+      pipeline_name: slug,
+      pipeline_slug: slug,
+      pipeline_url: '',
+      identifier: 'latest',
+      cycle: 'timely',
+      gas_day: at.slice(0, 10),
+      service_created_at: at,
+      service_updated_at: at,
+    },
+    locations.map(([location, identifier], i) => ({
+      id: id * 100 + i,
+      location,
+      identifier,
+      flow: 'D',
+      qti: 'DPQ',
+      zone: 'Z1',
+      dc: 100_000,
+      opc: 100_000,
+      tsq: 40_000,
+      oac: 60_000,
+      it: 'Y',
+      all: 'N',
+      reason: '',
+      service_created_at: at,
+      service_updated_at: at,
+    })),
+    at,
+  );
+}

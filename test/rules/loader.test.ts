@@ -119,6 +119,11 @@ describe('parseRuleFile: valid rules', () => {
       name: 'abs',
       kind: 'capacity',
       locations: ['station 85', '1001234'],
+      // Each entry as written, where it was written: what it is checked against capacity by.
+      locationRefs: [
+        { location: 'STATION 85', at: { file: 'r.yaml', line: 3, col: 29 } },
+        { location: '1001234', at: { file: 'r.yaml', line: 3, col: 43 } },
+      ],
       flow: ['d'],
       unit: 'absolute',
       below: 50000,

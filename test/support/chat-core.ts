@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AlertEngine } from '../../src/alerts/engine.js';
-import { ChatCore } from '../../src/chat/service.js';
+import { ChatCore, type ChatCoreDeps } from '../../src/chat/service.js';
 import type { ChatAnswer, ChatReply, ChatService } from '../../src/chat/types.js';
 import type { Target, TargetKind } from '../../src/domain/targets.js';
 import { type Logger, silentLogger } from '../../src/lib/logger.js';
@@ -38,6 +38,8 @@ export interface ChatCoreOptions {
   maxPerChannel?: number;
   /** The setting missing for a target kind to be delivered; default every kind is. */
   undelivered?: (kind: TargetKind) => string | undefined;
+  /** The API's latest locations of a pipeline, as the daemon asks them; default none asked. */
+  latestLocations?: ChatCoreDeps['latestLocations'];
 }
 
 /** The real chat core and what it stands on. */
@@ -67,6 +69,7 @@ export function startChatCore(options: ChatCoreOptions = {}): CoreUnderTest {
     opsTarget: options.opsTarget,
     maxPerChannel: options.maxPerChannel,
     undelivered: options.undelivered,
+    latestLocations: options.latestLocations,
   });
   return {
     core,

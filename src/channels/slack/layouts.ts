@@ -157,6 +157,15 @@ export function operationsBlocks(p: AlertPayload): Block[] {
         ['Did you mean', mdLine(o.suggestion ?? '-', 200)],
       ]),
     );
+  } else if (o?.event === 'unknown-location') {
+    blocks.push(
+      fields([
+        ['Rule', mdLine(o.rule, 200)],
+        ['Written at', mdLine(o.at, 200)],
+        ['Location', mdLine(o.location, 200)],
+        ['Did you mean', mdLine(o.suggestion ?? '-', 200)],
+      ]),
+    );
   } else if (o?.event === 'channel-gone') {
     blocks.push(
       fields([

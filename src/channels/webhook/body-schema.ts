@@ -195,16 +195,44 @@ const unknownPipeline = doc(
     operations: z.strictObject({
       event: z.literal('unknown-pipeline'),
       summary: text('What is wrong and what to do, in one sentence.'),
-      rule: text('The rule naming the slug.'),
+      rule: text('The rule naming the slug, or the variable (`PIPEWATCH_PIPELINES`).'),
       slug: text('The slug the API does not track.'),
       suggestion: doc(z.string().nullable(), 'The tracked slug most likely meant.'),
-      at: text('Where the slug is written: `rules/low-oac.yaml:4:28`.'),
+      at: text(
+        'Where the slug is written: `rules/low-oac.yaml:4:28`, `subscription 12:1:1`, `PIPEWATCH_PIPELINES`.',
+      ),
       seen_at: utc('When pipewatch found it.'),
     }),
     sent_at: sentAt,
   }),
   'A rule names a pipeline the API does not track, so it never fires there.',
   'UnknownPipeline',
+);
+
+const unknownLocation = doc(
+  z.strictObject({
+    version,
+    kind: z.literal('operations'),
+    state: z.literal('unknown-location'),
+    rule: text('`pipewatch-operations`: operational alerts come from no rule file.'),
+    pipeline,
+    operations: z.strictObject({
+      event: z.literal('unknown-location'),
+      summary: text('What is wrong and what to do, in one sentence.'),
+      rule: text('The capacity rule naming the location.'),
+      location: text('The location entry as written.'),
+      pipelines: doc(
+        z.array(z.string()),
+        'The pipelines whose capacity it was checked against; empty: every pipeline (the rule names none).',
+      ),
+      suggestion: doc(z.string().nullable(), 'The location name or identifier most likely meant.'),
+      at: text('Where the location is written: `rules/low-oac.yaml:5:19`.'),
+      seen_at: utc('When pipewatch found it.'),
+    }),
+    sent_at: sentAt,
+  }),
+  'A capacity rule names a location that no capacity of its pipelines has, so it never fires there.',
+  'UnknownLocation',
 );
 
 const channelGone = doc(
@@ -236,6 +264,7 @@ export const webhookBodySchema = z.discriminatedUnion('state', [
   capacity,
   schemaDrift,
   unknownPipeline,
+  unknownLocation,
   channelGone,
   silenceEnded,
 ]);

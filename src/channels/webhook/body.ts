@@ -124,6 +124,31 @@ export function webhookBody(p: AlertPayload, sentAt: UtcIso): WebhookBody {
         sent_at: sentAt,
       };
     }
+    case 'unknown-location': {
+      const o = need(
+        p,
+        p.operations?.event === 'unknown-location' ? p.operations : undefined,
+        'operations',
+      );
+      return {
+        version: 1,
+        kind: expectKind(p, 'operations'),
+        state: 'unknown-location',
+        rule,
+        pipeline,
+        operations: {
+          event: 'unknown-location',
+          summary: o.summary,
+          rule: o.rule,
+          location: o.location,
+          pipelines: [...o.pipelines],
+          suggestion: o.suggestion,
+          at: o.at,
+          seen_at: o.seen_at,
+        },
+        sent_at: sentAt,
+      };
+    }
     case 'channel-gone': {
       const o = need(
         p,

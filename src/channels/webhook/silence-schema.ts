@@ -27,6 +27,7 @@ const STATES = [
   'resolved',
   'schema-drift',
   'unknown-pipeline',
+  'unknown-location',
   'channel-gone',
   'ended',
 ] as const satisfies readonly AlertState[];

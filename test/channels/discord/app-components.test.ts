@@ -84,15 +84,15 @@ describe('autocomplete', () => {
       gasDay: '2026-11-21',
       seenAt: NOW,
       locations: [
-        location({ id: 85, location: 'Station 85' }),
-        location({ id: 165, location: 'Station 165' }),
+        location({ id: 85, location: 'Station 85', identifier: '1000085' }),
+        location({ id: 165, location: 'Station 165', identifier: '1000165' }),
       ],
     });
     t.store.capacity.upsertCycle(cycle.cycle, cycle.locations, NOW);
     const typed = await answered(
       t.discord.autocomplete('oac', { pipeline: 'transco', location: { focused: '16' } }),
     );
-    expect(typed.data.choices).toEqual([{ name: 'Station 165 (165)', value: 'Station 165' }]);
+    expect(typed.data.choices).toEqual([{ name: 'Station 165 (1000165)', value: 'Station 165' }]);
     const unknown = await answered(
       t.discord.autocomplete('oac', { pipeline: 'tgp', location: { focused: '' } }),
     );

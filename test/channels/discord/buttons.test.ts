@@ -53,6 +53,7 @@ const EXPECTED: Record<SampleKind, string[]> = {
   'capacity-resolved': ['ack', 'mute:transco'],
   'operations-schema-drift': ['ack'],
   'operations-unknown-pipeline': ['ack'],
+  'operations-unknown-location': ['ack'],
   'operations-channel-gone': ['ack'],
   'silence-ended': ['ack'],
   'silence-ended-many': ['ack'],

@@ -62,6 +62,18 @@ const RULES: Rule[] = [
     repeatEveryMs: 3_600_000,
     notify: [HOOK],
   },
+  {
+    kind: 'capacity',
+    name: 'station-9-watch',
+    at,
+    pipelines: ['transco'],
+    locations: ['station 9'],
+    locationRefs: [{ location: 'STATION 9', at: { file: 'rules/test.yaml', line: 9, col: 19 } }],
+    unit: 'absolute',
+    below: 50_000,
+    clearAbove: 60_000,
+    notify: [HOOK],
+  },
 ];
 
 function station(id: number, oac: number): CapacityLocation {
@@ -174,6 +186,7 @@ describe('the bodies of the alerts the rules decide', () => {
         'capacity/resolved',
         'operations/schema-drift',
         'operations/unknown-pipeline',
+        'operations/unknown-location',
       ]),
     );
     expect(payloads.some((p) => p.deadline?.late === true)).toBe(true);

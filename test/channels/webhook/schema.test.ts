@@ -144,6 +144,7 @@ describe('docs/webhook.schema.json', () => {
       'resolved',
       'schema-drift',
       'unknown-pipeline',
+      'unknown-location',
       'channel-gone',
       'ended',
     ]);

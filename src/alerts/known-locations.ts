@@ -1,0 +1,46 @@
+/**
+ * The locations pipewatch knows each pipeline to have: those of the capacity it stored in
+ * the last 7 days. What `rules validate`, `subs add`, chat and the daemon check a rule's
+ * location entries against (the first three add the API's latest capacity when they can
+ * ask for it).
+ */
+import { toUtcIso } from '../lib/time.js';
+import type { KnownLocation, LocationBook } from '../rules/location-check.js';
+import type { Store } from '../store/index.js';
+
+/** How far back stored capacity counts: a location not seen for longer may be gone. */
+export const LOCATIONS_SEEN_WITHIN_MS = 7 * 86_400_000;
+
+/** The locations of `slugs` stored in the 7 days before `now`; a slug with none is left out. */
+export function storedLocations(
+  store: Store,
+  slugs: Iterable<string>,
+  now: Date,
+): Map<string, KnownLocation[]> {
+  const since = toUtcIso(new Date(now.getTime() - LOCATIONS_SEEN_WITHIN_MS));
+  const book = new Map<string, KnownLocation[]>();
+  for (const slug of new Set(slugs)) {
+    const locations = store.capacity.locationsSeenSince(slug, since);
+    if (locations.length > 0) book.set(slug, locations);
+  }
+  return book;
+}
+
+/**
+ * The tracked pipelines a rule naming none can have locations at: all but those the API
+ * said it has no capacity data for.
+ */
+export function pipelinesWithCapacity(store: Store): string[] {
+  return store.pipelines
+    .all()
+    .filter((p) => p.capacity_missing_at === null)
+    .map((p) => p.slug);
+}
+
+/** Both books in one: a pipeline in either is known, its locations those of both. */
+export function mergeBooks(a: LocationBook, b: LocationBook): Map<string, KnownLocation[]> {
+  const out = new Map<string, KnownLocation[]>();
+  for (const book of [a, b])
+    for (const [slug, locations] of book) out.set(slug, [...(out.get(slug) ?? []), ...locations]);
+  return out;
+}
