@@ -4,8 +4,10 @@
  * schema, within the channel's limit, stored in one transaction that also resumes the
  * channel's paused subscriptions. A running daemon puts it in force at its next decision.
  */
+
 import { type Target, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
+import { counted } from '../lib/words.js';
 import { subscriptionName, subscriptionRule } from '../rules/subscription.js';
 import type { Rule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
@@ -62,7 +64,7 @@ export function storeSubscription(
   const { channel } = at;
   const max = options.maxPerChannel ?? DEFAULT_MAX_PER_CHANNEL;
   if (channel && store.subscriptions.countByChannel(channel) >= max)
-    return { problem: `this channel has ${max} subscriptions, the most it may have` };
+    return { problem: `this channel has ${counted(max, 'subscription')}, the most it may have` };
   const { name: _name, ...item } = chatRuleItem(command, 'subscription', [notifyItem(at.target)]);
   const row = {
     rule: item as Record<string, unknown>,
