@@ -10,7 +10,7 @@
  */
 
 import type { TargetKind } from '../domain/targets.js';
-import { systemClock } from '../lib/clock.js';
+import { type Clock, systemClock } from '../lib/clock.js';
 import { formatDuration } from '../lib/duration.js';
 import { type AttemptLimit, DeliveryError, DeliveryErrorCode, type SendContext } from './types.js';
 
@@ -33,15 +33,15 @@ export interface Deadline extends AttemptLimit {
 
 /**
  * The deadline of a request sent for `ctx`: the limit the dispatcher gave, or else the
- * channel's own `ownMs` in real time (as for `send-test`).
+ * channel's own (as for `send-test`), on its `clock`, real time unless a test gives one.
  */
 export function deadlineFor(
   kind: TargetKind,
   ctx: Pick<SendContext, 'deadline' | 'signal'>,
-  ownMs: number,
+  own: { ms: number; clock?: Clock | undefined },
   where?: string,
 ): Deadline {
-  const limit = ctx.deadline ?? { ms: ownMs, clock: systemClock };
+  const limit = ctx.deadline ?? { ms: own.ms, clock: own.clock ?? systemClock };
   return { kind, ms: limit.ms, clock: limit.clock, where, signal: ctx.signal };
 }
 

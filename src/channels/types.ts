@@ -123,7 +123,7 @@ export interface SendContext {
   signal?: AbortSignal;
   /**
    * The limit of each request, connect to complete answer (`PIPEWATCH_DELIVERY_TIMEOUT`);
-   * unset: the channel's own, in real time.
+   * unset: the channel's own, on its deadline clock (real time unless a test gives one).
    */
   deadline?: AttemptLimit;
 }
@@ -132,6 +132,12 @@ export interface SendContext {
 export interface ChannelDeps {
   clock: Clock;
   logger: Logger;
+  /**
+   * The time the channel's own request limit runs on: real time by default, since
+   * platforms answer in real time; tests inject theirs, to end a request at its limit
+   * whatever the speed of the machine.
+   */
+  deadlineClock?: Clock | undefined;
 }
 
 /** A delivery channel for one target kind. */

@@ -307,6 +307,29 @@ describe('deadline reminders', () => {
     });
   });
 
+  it('a notice that arrives exactly one offset before its deadline reminds at once', () => {
+    const rule: DeadlineRule = { ...reminders, beforeMs: [7_200_000] };
+    const { engine } = setup([rule], '2026-11-22T14:00:00Z');
+    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    expect(store.reminders.forRule('reminders', 101)).toMatchObject([
+      {
+        offset_ms: 7_200_000,
+        due_at: '2026-11-22T14:00:00Z',
+        status: 'scheduled',
+        reason: 'came due before the notice arrived: sent at once, 2h before the deadline',
+      },
+    ]);
+    expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
+      'reminders 2h before: at once (came due before the notice arrived; 2h left)',
+    );
+    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0, summaries: 0 });
+    expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toEqual({
+      field: 'response_at',
+      at: '2026-11-22T16:00:00Z',
+      before: '2h',
+    });
+  });
+
   it('a deadline that moves earlier past an offset reminds at once; one already sent stays sent', () => {
     const { engine, clock } = setup([reminders], '2026-11-21T12:00:00Z');
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));

@@ -2,7 +2,8 @@
  * Subscriptions and silences at decision time: a subscription stored in the database is
  * judged with the rule files, in the same transaction, and survives a reload of the
  * files; one changed by another connection is put in force before the next decision; a
- * silence holds back what it matches, once, and says so in the audit.
+ * silence holds back what it matches, once, and says so in the audit, but not an alert
+ * decided before it began, which its summary then leaves out.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,6 +190,26 @@ describe('silences', () => {
       'sub-1',
       'duplicate',
     ]);
+  });
+
+  it('do not hold an alert delivered before they began: it is a duplicate, not in the summary', () => {
+    const { clock, engine } = setup();
+    subscribe(store, constraintsToGas);
+    ingest(engine, makeNotice());
+    const [delivered] = store.outbox.forSubject('').filter((r) => r.rule === 'sub-1');
+    store.outbox.markSent([delivered!.id], '2026-11-20T15:00:05Z', 'ok');
+    clock.set('2026-11-20T15:10:00Z');
+    const id = silence({ starts_at: '2026-11-20T15:10:00Z' });
+    // The same notice again (a replay, a restart) while the silence is in force.
+    ingest(engine, makeNotice());
+    expect(store.silences.heldBy(id)).toEqual([]);
+    const judged = store.audit.forNotice(101).filter((a) => a.rule === 'sub-1');
+    expect(judged.map((a) => [a.decision, a.reason])).toEqual([
+      ['duplicate', 'already decided for slack:C0GAS'],
+    ]);
+    clock.set('2026-11-20T16:00:00Z');
+    expect(engine.runReminders().summaries).toBe(0);
+    expect(store.outbox.forSubject('silence:')).toEqual([]);
   });
 
   it('do not hold what they do not match, nor after they end or are lifted', () => {

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STEP_HANG_MS } from '../fakes/daemon-process.js';
 import { startDiscordFake } from '../fakes/discord.js';
 import { DISCORD_TOKEN } from '../fakes/platforms.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
@@ -87,7 +88,8 @@ async function daemonLoaded(env: Record<string, string>) {
   return { packages: lines(list), modules: lines(modules) };
 }
 
-describe('the daemon loading', () => {
+// Each test starts pipewatch once, seconds of CPU: its bound is for a hang.
+describe('the daemon loading', { timeout: STEP_HANG_MS }, () => {
   it('loads no platform library, nor the HTML converter, when no platform is set up', async () => {
     const names = await daemonPackages({});
     expect(names).toContain('better-sqlite3');

@@ -6,11 +6,17 @@
  * clicked after a restart, edits it for everyone; a subscribed channel that is gone
  * pauses; an address that follows the unsubscribe link of an email, through the reverse
  * proxy pipewatch's public URL names, stops getting that rule's alerts while another
- * address still does.
+ * address still does. Each story runs pipewatch three or four times, seconds of CPU each:
+ * its bound is for a hang, as every step waits on what a process or a fake says.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { type DaemonProcess, startDaemon } from '../fakes/daemon-process.js';
+import {
+  type DaemonProcess,
+  STEP_HANG_MS,
+  STORY_HANG_MS,
+  startDaemon,
+} from '../fakes/daemon-process.js';
 import { FAKE_CHANNEL } from '../fakes/discord.js';
 import { PERMISSIONS, USERS } from '../fakes/discord-interaction-payloads.js';
 import { type DiscordInteractions, discordInteractions } from '../fakes/discord-interactions.js';
@@ -60,7 +66,7 @@ beforeAll(async () => {
     DISCORD_PUBLIC_KEY: discord.publicKey,
     PIPEWATCH_PUBLIC_URL: PUBLIC_URL,
   };
-});
+}, STEP_HANG_MS);
 afterEach(() => {
   for (const d of running.splice(0)) d.kill();
 });
@@ -93,7 +99,7 @@ async function runOnce(): Promise<void> {
   expect(once.code, once.stderr).toBe(0);
 }
 
-describe('the Discord app, in the daemon', () => {
+describe('the Discord app, in the daemon', { timeout: STORY_HANG_MS }, () => {
   it('subscribe from a channel, get the alert with components, acknowledge it after a restart', async () => {
     await runOnce();
     const first = daemon();
@@ -119,7 +125,11 @@ describe('the Discord app, in the daemon', () => {
     const replay = await discord.send(made.request);
     expect(replay.status).toBe(401);
     // The follow-up comes through the interaction's webhook.
-    await platforms.discord.until('the follow-up', () => discord.followUps.length > 0, 15_000);
+    await platforms.discord.until(
+      'the follow-up',
+      () => discord.followUps.length > 0,
+      STEP_HANG_MS,
+    );
     expect(JSON.stringify(discord.followUps[0]!.body)).toMatch(/would have matched/);
     // A subscription of a channel the bot cannot post to.
     await interact(
@@ -180,7 +190,7 @@ describe('the Discord app, in the daemon', () => {
   });
 });
 
-describe('email unsubscribe, in the daemon', () => {
+describe('email unsubscribe, in the daemon', { timeout: STORY_HANG_MS }, () => {
   it("the link in an email stops that rule's alerts to that address, and nothing else", async () => {
     await runOnce();
     const constraint = (where: string) =>

@@ -3,10 +3,17 @@
  * simulator as the API and the fake Slack as Slack, which sends requests signed as Slack
  * signs them (HTTP mode) or speaks Socket Mode. A channel subscribes from Slack, the
  * subscription's alert arrives with buttons, and Acknowledge on that message, clicked
- * after a restart, edits it for everyone; a forged request changes nothing.
+ * after a restart, edits it for everyone; a forged request changes nothing. A story runs
+ * pipewatch up to four times, seconds of CPU each: its bound is for a hang, as every step
+ * waits on what a process or the fake says.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type DaemonProcess, startDaemon } from '../fakes/daemon-process.js';
+import {
+  type DaemonProcess,
+  STEP_HANG_MS,
+  STORY_HANG_MS,
+  startDaemon,
+} from '../fakes/daemon-process.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
 import { FAKE_APP_TOKEN, FAKE_TOKEN, type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { blockActions, slashCommand } from '../fakes/slack-payloads.js';
@@ -16,7 +23,7 @@ import { cli } from './run-cli.js';
 import { readStore } from './subscription-fixture.js';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5'.replace(/[yz]/g, 'e');
-const WITHIN_MS = 15_000;
+const WITHIN_MS = STEP_HANG_MS;
 
 let api: SimulatedApi;
 let slack: SlackFake;
@@ -29,7 +36,7 @@ beforeAll(async () => {
     start: new Date(Math.floor(Date.now() / 1000) * 1000),
     rules: 'rules: []\n',
   });
-});
+}, STEP_HANG_MS);
 afterEach(() => {
   for (const d of running.splice(0)) d.kill();
 });
@@ -52,7 +59,7 @@ const slackEnv = () => ({
   SLACK_API_URL: slack.url,
 });
 
-describe('the Slack app, in the daemon', () => {
+describe('the Slack app, in the daemon', { timeout: STORY_HANG_MS }, () => {
   it('over HTTP: subscribe from a channel, get the alert with buttons, acknowledge it after a restart', async () => {
     const env = { ...slackEnv(), SLACK_SIGNING_SECRET: SECRET };
     const baseline = await cli(['run', '--once'], env);

@@ -14,6 +14,16 @@ import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
+/**
+ * Bounds for pipewatch run as a process, which only a hang may reach. A start under tsx
+ * is seconds of CPU, ten times that on a busy machine (over 30 s to listen, measured with
+ * two cores running eight busy processes), and each wait here ends on what the process
+ * says or does, never on time: `STEP_HANG_MS` bounds one wait, `STORY_HANG_MS` a test
+ * that starts processes one after another.
+ */
+export const STEP_HANG_MS = 120_000;
+export const STORY_HANG_MS = 300_000;
+
 /** One log line of the daemon, as pino wrote it. */
 export interface LogLine {
   level: number;
@@ -157,7 +167,7 @@ export function startDaemon(
           ?.http as string | undefined;
         return url !== undefined;
       },
-      30_000,
+      STEP_HANG_MS,
     );
     return url!;
   })();

@@ -118,7 +118,12 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       // body too. The client adds an abort listener to a request's signal and never
       // removes it: the deadline gives each request a signal of its own, following the
       // caller's, so none pile up on that one.
-      const deadline = deadlineFor('discord', ctx ?? {}, timeoutMs, where);
+      const deadline = deadlineFor(
+        'discord',
+        ctx ?? {},
+        { ms: timeoutMs, clock: deps.deadlineClock },
+        where,
+      );
       return (await withDeadline(deadline, (signal) => fn(signal))) as T;
     } catch (err) {
       const aborted = ctx?.signal?.aborted;

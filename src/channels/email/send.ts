@@ -160,7 +160,12 @@ export function createEmailChannel(
       }
       // The socket timeouts watch silence only: a server trickling its replies passes them.
       // The deadline counts the wait for a pooled connection too.
-      const deadline = deadlineFor('email', ctx, timeout, where.server);
+      const deadline = deadlineFor(
+        'email',
+        ctx,
+        { ms: timeout, clock: deps.deadlineClock },
+        where.server,
+      );
       try {
         const info = await withDeadline(deadline, (signal) =>
           transporter.sendMail({

@@ -3,6 +3,7 @@
  * app's alike.
  */
 import { fetch as undiciFetch } from 'undici';
+import type { Clock } from '../../lib/clock.js';
 
 /**
  * `fetch` that gives up on a request, its answer's body included, `ms` after it
@@ -13,15 +14,17 @@ import { fetch as undiciFetch } from 'undici';
  *   a time could then keep the request open for good. The controller here is held by its
  *   timer until it fires.
  * - It is undici's `fetch`, from the undici the upstream client and webhooks use.
+ * - The limit runs in real time, on a timer that does not keep the process alive (every
+ *   call's runs to its end); on `clock` when a test gives one, to end a call at its
+ *   limit whatever the speed of the machine.
  */
-export function fetchWithin(ms: number): typeof fetch {
+export function fetchWithin(ms: number, clock?: Clock): typeof fetch {
   return (input, init) => {
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException(`no complete answer within ${ms}ms`, 'TimeoutError')),
-      ms,
-    );
-    timer.unref();
+    const expire = () =>
+      controller.abort(new DOMException(`no complete answer within ${ms}ms`, 'TimeoutError'));
+    if (clock) clock.sleep(ms).then(expire, () => undefined);
+    else setTimeout(expire, ms).unref();
     const signal = init?.signal
       ? AbortSignal.any([init.signal, controller.signal])
       : controller.signal;

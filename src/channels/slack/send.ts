@@ -64,7 +64,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     logger: clientLogger(log, options.token),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-    fetch: fetchWithin(timeoutMs),
+    fetch: fetchWithin(timeoutMs, deps.deadlineClock),
   });
   const pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
   const dmChannels = new Map<string, Promise<string>>();
@@ -93,7 +93,12 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
   ): Promise<{ channel: string; ts: string }> {
     // The client cannot be handed a signal per call: the deadline stops waiting for it,
     // and the client's own timeout (the same length) ends the request.
-    const deadline = deadlineFor('slack', ctx, timeoutMs, where(destination));
+    const deadline = deadlineFor(
+      'slack',
+      ctx,
+      { ms: timeoutMs, clock: deps.deadlineClock },
+      where(destination),
+    );
     return pacer.run(
       pace,
       async () => {

@@ -80,7 +80,12 @@ export function createWebhookChannel(
     const headers = signRequest(rendered, options.secret, deps.clock.now());
     const where = origin(url);
     // The undici timeouts watch one phase each; a receiver dripping bytes passes them all.
-    const deadline = deadlineFor('webhook', ctx, timeoutMs, where);
+    const deadline = deadlineFor(
+      'webhook',
+      ctx,
+      { ms: timeoutMs, clock: deps.deadlineClock },
+      where,
+    );
     let answer: { response: Awaited<ReturnType<typeof request>>; text: string };
     try {
       answer = await withDeadline(deadline, async (signal) => {

@@ -1,14 +1,17 @@
 /**
  * The kind of every Discord failure, against the loopback fake: what the outbox stores
  * and `status` groups by. A refused token is remembered by its kind, so no request is
- * sent with it again.
+ * sent with it again. The time limit runs on a manual clock, moved once the request is at
+ * the fake: on a busy machine a limit in real time ends requests the fake answers.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_DELIVERY_TIMEOUT_MS } from '../../../src/channels/deadline.js';
 import { createDiscordChannels } from '../../../src/channels/discord/index.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { failure, memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { type DiscordFault, FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
+import { ManualClock } from '../../support/clock.js';
 
 const TARGET = { kind: 'discord' as const, channel: FAKE_CHANNEL };
 const ctx = { now: '2026-11-20T15:00:00Z' as const, threads: memoryThreads() };
@@ -20,15 +23,16 @@ afterEach(async () => {
 
 async function setup(token?: string) {
   const fake = await startDiscordFake({ forbidden: ['1100000000000000009'] });
+  const deadlineClock = new ManualClock();
   const channels = createDiscordChannels(
-    { token: token ?? fake.token, apiUrl: fake.url, timeoutMs: 150, maxRateLimitWaitMs: 1000 },
-    { clock: systemClock, logger: silentLogger },
+    { token: token ?? fake.token, apiUrl: fake.url, maxRateLimitWaitMs: 1000 },
+    { clock: systemClock, logger: silentLogger, deadlineClock },
   );
   closers.push(
     () => fake.close(),
     async () => channels.discord.close?.(),
   );
-  return { fake, ...channels };
+  return { fake, deadlineClock, ...channels };
 }
 
 describe('the kind of a Discord failure', () => {
@@ -39,12 +43,23 @@ describe('the kind of a Discord failure', () => {
     [{ status: 500 }, 'SERVER_ERROR', false],
     [{ status: 503 }, 'SERVER_ERROR', false],
     [{ status: 429, retryAfter: 30 }, 'RATE_LIMITED', false],
-    [{ hang: true }, 'TIMEOUT', false],
   ] as Array<[DiscordFault, string, boolean]>)('%j: %s', async (fault, code, permanent) => {
     const { fake, discord } = await setup();
     fake.inject(fault);
     const error = await failure(discord.send(TARGET, [noticeAlert()], ctx));
     expect({ code: error.code, permanent: error.permanent }).toEqual({ code, permanent });
+  });
+
+  it('no answer within the time limit: TIMEOUT', async () => {
+    const { fake, discord, deadlineClock } = await setup();
+    fake.inject({ hang: true });
+    const sending = failure(discord.send(TARGET, [noticeAlert()], ctx));
+    await vi.waitFor(() => expect([fake.calls.length, deadlineClock.pending]).toEqual([1, 1]), {
+      timeout: 15_000,
+      interval: 5,
+    });
+    deadlineClock.advance(DEFAULT_DELIVERY_TIMEOUT_MS);
+    expect(await sending).toMatchObject({ code: 'TIMEOUT', permanent: false });
   });
 
   it('an unknown channel, a hidden one, a bad id', async () => {
