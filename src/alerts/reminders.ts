@@ -141,7 +141,7 @@ export function scheduleReminders(
       dueAt = ctx.now;
       reason = `came due ${cause}: sent at once, ${left} before the deadline`;
       said = `${before} before: at once (came due ${cause}; ${left} left)`;
-    } else if (due <= now) {
+    } else if (passed.includes(offset)) {
       status = 'dropped';
       reason = `skipped: came due ${cause}; the ${formatDuration(nearest!)} reminder went out at once instead`;
       said = `${before} before: skipped (came due ${cause})`;
