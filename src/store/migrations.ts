@@ -410,4 +410,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
     `,
   },
+  {
+    version: 11,
+    name: 'outages: what pipewatch cannot see or reach, one row while it lasts',
+    sql: `
+      -- A feed gone stale or a delivery target gone dead, from when pipewatch found it
+      -- until its first success after: its operations alerts are sent once each, however
+      -- many times the daemon restarts meanwhile. 'feed:<name>' or 'target:<target key>'.
+      CREATE TABLE outages (
+        subject    TEXT PRIMARY KEY,
+        -- Its last success before the outage; null: none was known.
+        since      TEXT,
+        started_at TEXT NOT NULL,
+        reason     TEXT NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
