@@ -38,6 +38,7 @@ import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
 import { reloadRulesOnChange } from './daemon-reload.js';
+import { DaemonWatch } from './daemon-watch.js';
 
 export interface DaemonSetup {
   settings: FeedSettings;
@@ -54,7 +55,7 @@ export interface DaemonSetup {
   /** Credentials of the delivery channels. */
   channels: ChannelConfig;
   delivery: Config['delivery'];
-  /** Where schema drift is reported. */
+  /** Where operations alerts go: schema drift, outages (`alerts/outages.ts`). */
   opsTarget?: Target | undefined;
   /** Where console alerts are printed. */
   print: (text: string) => void;
@@ -96,7 +97,6 @@ export class Daemon {
   /** The Discord app, when chat is on and Discord's public key is set. */
   private discord: DiscordApp | undefined;
   private stopWatching: (() => void) | undefined;
-  readonly startedAt: Date;
   /** The daemon's time (see `DaemonSetup.clock`). */
   readonly clock: Clock;
 
@@ -112,9 +112,9 @@ export class Daemon {
     readonly dispatcher: Dispatcher,
     /** What the capacity feed fetches, as the rules in force and the pipeline list say now. */
     readonly capacityPlan: () => CapacityPlan,
+    readonly startedAt: Date,
   ) {
     this.clock = setup.clock ?? ctx.clock;
-    this.startedAt = this.clock.now();
   }
 
   static async create(ctx: CliContext, setup: DaemonSetup): Promise<Daemon> {
@@ -169,8 +169,10 @@ export class Daemon {
       throw error;
     }
     const metrics = new Metrics();
+    const startedAt = clock.now();
+    const watch = new DaemonWatch();
     const dispatcher = new Dispatcher(
-      { store, channels, clock, logger: ctx.logger, metrics },
+      { store, channels, clock, logger: ctx.logger, metrics, watch },
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,
@@ -204,7 +206,21 @@ export class Daemon {
       { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },
       setup,
     );
-    const scheduler = new Scheduler({ store, clock, logger: ctx.logger, metrics }, feeds);
+    watch.watchOutages({
+      store,
+      clock,
+      logger: ctx.logger,
+      opsTarget: setup.opsTarget,
+      feeds,
+      startedAt,
+      stuckAfterMs: setup.delivery.stuckAfterMs,
+      secrets: setup.secrets ?? [],
+      wake,
+    });
+    const scheduler = new Scheduler(
+      { store, clock, logger: ctx.logger, metrics, onOutcome: watch.afterRun },
+      feeds,
+    );
     const daemon = new Daemon(
       ctx,
       setup,
@@ -216,6 +232,7 @@ export class Daemon {
       channels,
       dispatcher,
       plan,
+      startedAt,
     );
     engine.checkPipelines();
     if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);

@@ -83,6 +83,10 @@ export function runCommand(ctx: CliContext): Command {
           },
           `pipewatch running; health, status and metrics on ${daemon.httpUrl}`,
         );
+        if (!config.opsTarget)
+          log.warn(
+            'PIPEWATCH_OPS_TARGET is not set: when a feed stops succeeding or alerts stop getting through, pipewatch only logs it and turns /healthz red',
+          );
         // Credentials are checked once, as a courtesy: a refusal is reported, not fatal,
         // since the platform may only be unreachable for now; deliveries say the rest.
         for (const check of await daemon.channels.verify()) {

@@ -46,6 +46,11 @@ export interface SchedulerDeps {
   logger: Logger;
   metrics?: IngestMetrics | undefined;
   random?: () => number;
+  /**
+   * Hears how each run ended (outages are judged, the heartbeat sent from here); it must
+   * not throw, and what it throws is logged.
+   */
+  onOutcome?: ((outcome: FeedOutcome) => void) | undefined;
 }
 
 /** Backoff policy after failures, declared once. */
@@ -191,7 +196,9 @@ export class Scheduler {
     const outcomes: FeedOutcome[] = [];
     for (const feed of this.feeds) {
       if (signal.aborted) break;
-      outcomes.push(await this.runFeed(feed, signal));
+      const outcome = await this.runFeed(feed, signal);
+      this.report(outcome);
+      outcomes.push(outcome);
     }
     return outcomes;
   }
@@ -205,7 +212,9 @@ export class Scheduler {
     while (!signal.aborted) {
       let delayMs = feed.intervalMs;
       try {
-        delayMs = (await this.runFeed(feed, signal)).nextDelayMs;
+        const outcome = await this.runFeed(feed, signal);
+        delayMs = outcome.nextDelayMs;
+        this.report(outcome);
       } catch (error) {
         if (signal.aborted) return;
         // runFeed records its own failures; whatever escapes it must not end the feed.
@@ -219,6 +228,17 @@ export class Scheduler {
       } catch {
         return;
       }
+    }
+  }
+
+  private report(outcome: FeedOutcome): void {
+    try {
+      this.deps.onOutcome?.(outcome);
+    } catch (error) {
+      this.deps.logger.error(
+        { feed: outcome.feed, err: error },
+        `${outcome.feed}: what follows a run failed: ${asError(error).message}`,
+      );
     }
   }
 

@@ -28,6 +28,10 @@ const STATES = [
   'schema-drift',
   'unknown-pipeline',
   'channel-gone',
+  'feed-stale',
+  'feed-recovered',
+  'target-dead',
+  'target-recovered',
   'ended',
 ] as const satisfies readonly AlertState[];
 

@@ -145,6 +145,10 @@ describe('docs/webhook.schema.json', () => {
       'schema-drift',
       'unknown-pipeline',
       'channel-gone',
+      'feed-stale',
+      'feed-recovered',
+      'target-dead',
+      'target-recovered',
       'ended',
     ]);
     for (const b of branches) expect(b.required).toEqual(expect.arrayContaining(['kind', 'state']));
