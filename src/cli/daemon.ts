@@ -57,6 +57,11 @@ export interface DaemonSetup {
   delivery: Config['delivery'];
   /** Where operations alerts go: schema drift, outages (`alerts/outages.ts`). */
   opsTarget?: Target | undefined;
+  /**
+   * `PIPEWATCH_HEARTBEAT_URL`: pinged after each notices poll while the daemon runs, and
+   * once at the end of `runOnce`; undefined: none (the demo never pings).
+   */
+  heartbeatUrl?: string | undefined;
   /** Where console alerts are printed. */
   print: (text: string) => void;
   /** Print alerts for channels that are not configured (the demo) instead of refusing them. */
@@ -113,6 +118,8 @@ export class Daemon {
     /** What the capacity feed fetches, as the rules in force and the pipeline list say now. */
     readonly capacityPlan: () => CapacityPlan,
     readonly startedAt: Date,
+    /** Outage alerts and the heartbeat. */
+    private readonly watch: DaemonWatch,
   ) {
     this.clock = setup.clock ?? ctx.clock;
   }
@@ -170,7 +177,7 @@ export class Daemon {
     }
     const metrics = new Metrics();
     const startedAt = clock.now();
-    const watch = new DaemonWatch();
+    const watch = new DaemonWatch(setup.heartbeatUrl, ctx.logger);
     const dispatcher = new Dispatcher(
       { store, channels, clock, logger: ctx.logger, metrics, watch },
       {
@@ -233,6 +240,7 @@ export class Daemon {
       dispatcher,
       plan,
       startedAt,
+      watch,
     );
     engine.checkPipelines();
     if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);
@@ -319,12 +327,14 @@ export class Daemon {
 
   /**
    * Every feed once, the alerts feed last, then every due delivery: waits for retries
-   * that fall due within `onceDrainMs`; later ones stay for the next run.
+   * that fall due within `onceDrainMs`; later ones stay for the next run. Then one
+   * heartbeat, `/fail` when a feed failed, waited for (within its timeout).
    */
   async runOnce(): Promise<{ feeds: FeedOutcome[]; delivery: DispatchResult }> {
     this.dispatcher.recover();
     const feeds = await this.scheduler.runOnce(this.ctx.signal);
     const delivery = await this.dispatcher.drain(this.setup.onceDrainMs ?? 60_000, this.ctx.signal);
+    await this.watch.onceDone(feeds.every((f) => f.ok));
     return { feeds, delivery };
   }
 
@@ -339,12 +349,14 @@ export class Daemon {
       standIn: this.setup.standIn ?? false,
     });
     this.stopWatching = () => watcher.close();
+    this.watch.running = true;
     try {
       await Promise.all([
         this.scheduler.start(this.ctx.signal),
         this.dispatcher.run(this.ctx.signal),
       ]);
     } finally {
+      this.watch.running = false;
       this.stopWatching();
     }
   }

@@ -6,17 +6,43 @@
  * however long it lasts and however often the daemon restarts; a refused key is tried
  * again every interval. Alerts that die at a target, and that target taking alerts
  * again, are told the same way, but never through the operations target about itself.
+ * The heartbeat receiver (a loopback server) hears `<url>` after each good notices poll
+ * or `run --once`, `<url>/fail` after a failed one; a bad URL stops start-up.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningHttpServer } from '../../src/http/server.js';
 import { Store } from '../../src/store/index.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { InstantClock, ManualClock } from '../support/clock.js';
+import { serveRoutes } from '../support/http-server.js';
 import { type CliRun, cli, type RunningCli, startCli, until } from './run-cli.js';
 
 const START = new Date('2026-11-20T15:00:00Z');
 const MINUTE = 60_000;
 const WRONG_KEY = 'S3KR1T-wrong-key';
+
+let beat: RunningHttpServer;
+/** Paths the heartbeat receiver was asked for, in order. */
+const pings: string[] = [];
+
+beforeAll(async () => {
+  beat = await serveRoutes([
+    {
+      method: 'GET',
+      path: '/ping/',
+      prefix: true,
+      handle: async (req: IncomingMessage, res: ServerResponse) => {
+        pings.push(req.url ?? '');
+        res.writeHead(200).end('OK');
+      },
+    },
+  ]);
+});
+afterAll(async () => {
+  await beat.close();
+});
 
 /** A daemon running in-process on a clock of its own. */
 interface Daemon {
@@ -120,13 +146,14 @@ function addConstraint(api: SimulatedApi, subject: string) {
 }
 
 describe('a feed pipewatch cannot see', () => {
-  it('the API down: told once past three intervals, once at its first success', async () => {
+  it('the API down: told once past three intervals, once at its first success; the heartbeat follows', async () => {
     const api = await simulated();
     const ops = await startWebhookReceiver();
     const env = {
       ...api.env,
       PIPEWATCH_NOTICES_INTERVAL: '60s',
       PIPEWATCH_OPS_TARGET: `webhook:${ops.url}/ops`,
+      PIPEWATCH_HEARTBEAT_URL: `${beat.url}/ping/down-check`,
       LOG_LEVEL: 'info',
     };
     try {
@@ -147,6 +174,10 @@ describe('a feed pipewatch cannot see', () => {
       expect(stale.summary).toMatch(
         /^The notices feed has had no success for 3 min \d+ s \(over 3 of its 1 min intervals\): new notices are not seen and do not alert\. The API is unavailable\.$/,
       );
+      const failing = pings.filter((p) => p.startsWith('/ping/down-check'));
+      expect(failing[0]).toBe('/ping/down-check');
+      expect(failing.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(failing.slice(1))).toEqual(new Set(['/ping/down-check/fail']));
 
       api.sim.control.clearFaults();
       const cleared = d.clock.now().getTime();
@@ -154,6 +185,7 @@ describe('a feed pipewatch cannot see', () => {
       const recovered = bodyOf(ops, 'feed-recovered');
       expect(Date.parse(recovered.seen_at!) - cleared).toBeLessThanOrEqual(MINUTE);
       expect(recovered).toMatchObject({ feed: 'notices', stale_at: stale.seen_at });
+      await advanceUntil(d, () => pings.at(-1) === '/ping/down-check');
       await advanceBy(d, 10 * MINUTE);
       expect(told(ops).filter((t) => t.endsWith(' notices'))).toEqual([
         'feed-stale notices',
@@ -308,6 +340,43 @@ describe('a target alerts do not reach', () => {
       await d.stop();
     } finally {
       await Promise.all([api.sim.close(), ops.close(), target.close()]);
+    }
+  });
+});
+
+describe('the heartbeat of run --once', () => {
+  it('is <url> after a good run and <url>/fail after a failed one', async () => {
+    const api = await simulated();
+    const env = { ...api.env, PIPEWATCH_HEARTBEAT_URL: `${beat.url}/ping/once-check` };
+    try {
+      const good = await cli(['run', '--once'], env, { clock: new InstantClock(START) });
+      expect(good.code).toBe(0);
+      const bad = await cli(['run', '--once'], { ...env, PIPEWATCH_API_KEY: WRONG_KEY });
+      expect(bad.code).toBe(1);
+      expect(pings.filter((p) => p.startsWith('/ping/once-check'))).toEqual([
+        '/ping/once-check',
+        '/ping/once-check/fail',
+      ]);
+    } finally {
+      await api.sim.close();
+    }
+  });
+
+  it('a PIPEWATCH_HEARTBEAT_URL that is not a URL stops start-up with one line', async () => {
+    const api = await simulated();
+    try {
+      for (const argv of [['run'], ['run', '--once']]) {
+        const run = await cli(argv, {
+          ...api.env,
+          PIPEWATCH_HEARTBEAT_URL: 'hc-ping.com/SECRET-uuid',
+        });
+        expect(run.code).toBe(2);
+        expect(run.stderr.trimEnd().split('\n')).toEqual([
+          'pipewatch: PIPEWATCH_HEARTBEAT_URL must be an http:// or https:// URL; got (value hidden) (example: PIPEWATCH_HEARTBEAT_URL=https://hc-ping.com/your-check-uuid)',
+        ]);
+      }
+    } finally {
+      await api.sim.close();
     }
   });
 });
