@@ -64,7 +64,7 @@ export class OutageWatch {
   /** A feed's run ended: a success ends its outage; then every feed and target is judged. */
   feedRan(outcome: { feed: string; ok: boolean }): void {
     this.tried.add(outcome.feed);
-    if (outcome.ok)
+    if (outcome.ok && this.isOpen(feedSubject(outcome.feed)))
       this.decide(`${outcome.feed} feed`, (ctx) =>
         feedRecovered(ctx, this.deps.opsTarget, outcome.feed),
       );
@@ -160,7 +160,7 @@ export class OutageWatch {
     try {
       return this.deps.store.outages.get(subject) !== undefined;
     } catch (error) {
-      this.failed(subject, error);
+      this.failed('outages', error);
       return true;
     }
   }
@@ -185,7 +185,8 @@ export class OutageWatch {
 
   private log(c: OutageChange): void {
     const { logger, opsTarget } = this.deps;
-    const fields = { outage: c.subject, began: c.began, told: c.told ?? null };
+    // Not the subject: a webhook's URL often holds its token.
+    const fields = { outage: c.shown, began: c.began, told: c.told ?? null };
     if (!c.began) {
       logger.warn(fields, `${c.summary}${c.told ? ` (operations alert to ${c.told})` : ''}`);
     } else if (c.untold === 'is-ops-target') {

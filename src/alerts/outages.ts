@@ -28,6 +28,8 @@ export const STALE_INTERVALS = HEALTH_INTERVALS;
 export interface OutageChange {
   /** `feed:notices`, `target:slack:#ops`. */
   subject: string;
+  /** What is out, as it may be shown: `feed notices`, `target webhook:https://host/…`. */
+  shown: string;
   began: boolean;
   summary: string;
   /** Who was told: the operations target's label; undefined: nobody (why in `untold`). */
@@ -88,7 +90,11 @@ export function feedStale(
   },
 ): OutageChange | undefined {
   const lastSuccess = f.state?.last_success_at ?? null;
-  const code = f.state?.last_error_code ?? null;
+  // An error from before the last success says nothing of why it fails now.
+  const errorAt = f.state?.last_error_at ?? null;
+  const current = errorAt !== null && (lastSuccess === null || errorAt >= lastSuccess);
+  const code = current ? (f.state?.last_error_code ?? null) : null;
+  const error = current && f.state?.last_error ? f.clean(f.state.last_error) : null;
   const advice = code ? ADVICE[code] : undefined;
   const quiet = formatTimeLeft(Date.parse(ctx.now) - Date.parse(f.since));
   const summary =
@@ -112,7 +118,7 @@ export function feedStale(
       interval_seconds: Math.round(f.intervalMs / 1000),
       last_success_at: lastSuccess,
       last_error_code: code,
-      last_error: f.state?.last_error ? f.clean(f.state.last_error) : null,
+      last_error: error,
       seen_at: ctx.now,
     },
   });
@@ -236,7 +242,9 @@ function tell(
     operation: NonNullable<AlertPayload['operations']>;
   },
 ): OutageChange {
-  const change = { subject: outage.subject, began, summary: alert.operation.summary };
+  const o = alert.operation as { feed?: string; target?: string };
+  const shown = o.feed !== undefined ? `feed ${o.feed}` : `target ${o.target}`;
+  const change = { subject: outage.subject, shown, began, summary: alert.operation.summary };
   if (!ops) return { ...change, told: undefined, untold: 'no-ops-target' };
   // A target that fails cannot carry the news of its own failure; its recovery it can.
   if (began && outage.subject === targetSubject(ops))

@@ -13,7 +13,6 @@
  * ping that fails is a warning in the log. The URL often holds the check's token in its
  * path, so it is shown by scheme and host only.
  */
-import { request } from 'undici';
 import type { Logger } from './logger.js';
 
 /** How long one ping may take, connecting to the complete answer. */
@@ -89,6 +88,8 @@ export class Heartbeat {
     const timeoutMs = this.options.timeoutMs ?? HEARTBEAT_TIMEOUT_MS;
     const what = ok ? 'heartbeat' : 'heartbeat /fail';
     try {
+      // Loaded with the first ping: commands that never ping (`--help`) never load it.
+      const { request } = await import('undici');
       const res = await request(ok ? this.url : this.fail, {
         method: 'GET',
         headers: { 'user-agent': 'pipewatch' },

@@ -106,6 +106,24 @@ describe('a stale feed', () => {
     expect(told()).toEqual(['feed-stale notices']);
   });
 
+  it('that stopped finishing its runs, names no error from before its last success', () => {
+    fail(new Date(START.getTime() - 20 * MINUTE));
+    temp.store.syncState.succeeded('notices', toUtcIso(START));
+    const { w, clock } = watch();
+    w.feedRan({ feed: 'notices', ok: true });
+    clock.advance(31 * MINUTE);
+    w.look();
+    expect(told()).toEqual(['feed-stale notices']);
+    const [row] = temp.store.outbox.due('2100-01-01T00:00:00Z');
+    expect(row?.payload.operations).toMatchObject({
+      summary:
+        'The notices feed has had no success for 31 min (over 3 of its 10 min intervals): new notices are not seen and do not alert.',
+      last_success_at: '2026-11-20T15:00:00Z',
+      last_error_code: null,
+      last_error: null,
+    });
+  });
+
   it('is told to have recovered once, at its first success, and never again', () => {
     temp.store.syncState.succeeded('notices', toUtcIso(START));
     const { w, clock } = watch();
@@ -150,7 +168,7 @@ describe('a stale feed', () => {
 
 describe('a dead target', () => {
   it('is told once when a delivery dies and once when one gets through, without its URL', () => {
-    const { w, clock } = watch();
+    const { w, clock, lines } = watch();
     w.failedForGood(HOOK, 'webhook: 404 Not Found (S3KR1T-key)', 'NOT_FOUND');
     w.failedForGood(HOOK, 'webhook: 404 Not Found', 'NOT_FOUND');
     clock.advance(5 * MINUTE);
@@ -168,6 +186,8 @@ describe('a dead target', () => {
     });
     for (const r of rows)
       expect(JSON.stringify(r.payload) + r.key).not.toMatch(/T0KEN|secret-path/);
+    expect(lines).toHaveLength(2);
+    expect(JSON.stringify(lines)).not.toMatch(/T0KEN|secret-path/);
   });
 
   it('is told when an alert to it is stuck past PIPEWATCH_DELIVERY_STUCK_AFTER', () => {
