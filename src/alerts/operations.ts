@@ -24,9 +24,9 @@ type Operation = NonNullable<AlertPayload['operations']>;
 /**
  * Queues one operational alert under `key` and writes its decision to the audit trail
  * under `subject`; a repeat of the same key is written as a duplicate unless
- * `quietRepeats` says to leave it out.
+ * `quietRepeats` says to leave it out. Outages (`outages.ts`) queue theirs through it too.
  */
-function queueOperation(
+export function queueOperation(
   ctx: DecisionContext,
   target: Target,
   o: {

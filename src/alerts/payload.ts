@@ -18,6 +18,7 @@ export type AlertState =
   | 'unknown-pipeline'
   | 'unknown-location'
   | 'channel-gone'
+  | OutageEvent
   | 'ended';
 
 /** The API's catalog changed. */
@@ -73,6 +74,69 @@ export interface ChannelGoneOperation {
   reason: string;
   /** How many subscriptions paused. */
   paused: number;
+  seen_at: UtcIso;
+}
+
+/** The operations events of an outage: what pipewatch cannot see or reach, and its end. */
+export type OutageEvent = 'feed-stale' | 'feed-recovered' | 'target-dead' | 'target-recovered';
+
+/**
+ * A feed has not succeeded for longer than three of its intervals: pipewatch cannot see
+ * that part of the API (credentials refused, the API down, its answers no longer read).
+ */
+export interface FeedStaleOperation {
+  event: 'feed-stale';
+  /** What pipewatch cannot see, since when, why and what to check, in one paragraph. */
+  summary: string;
+  /** `notices`, `capacity`, `pipelines`, `catalog`, `alerts`, `retention`. */
+  feed: string;
+  interval_seconds: number;
+  /** Its last success; null: none known (the staleness then counts from the daemon's start). */
+  last_success_at: UtcIso | null;
+  /** The code of its latest error (`UPSTREAM_AUTH`), and the error; null: none recorded. */
+  last_error_code: string | null;
+  last_error: string | null;
+  seen_at: UtcIso;
+}
+
+/** A stale feed succeeded again. */
+export interface FeedRecoveredOperation {
+  event: 'feed-recovered';
+  summary: string;
+  feed: string;
+  /** Its last success before the outage; null: none known. */
+  last_success_at: UtcIso | null;
+  /** When pipewatch found it stale. */
+  stale_at: UtcIso;
+  /** The success that ended it. */
+  seen_at: UtcIso;
+}
+
+/**
+ * Alerts to a target are not getting through: one failed for good (it is dead), or one
+ * has waited longer than `PIPEWATCH_DELIVERY_STUCK_AFTER` (it is stuck).
+ */
+export interface TargetDeadOperation {
+  event: 'target-dead';
+  summary: string;
+  /** The target as it may be shown: `slack:#gas`, `webhook:https://hooks.example.com/…`. */
+  target: string;
+  how: 'dead' | 'stuck';
+  /** Why its delivery failed, secrets removed. */
+  reason: string;
+  /** The kind of failure (a `DeliveryErrorCode`); null: unknown. */
+  code: string | null;
+  seen_at: UtcIso;
+}
+
+/** A target that was dead or stuck took a delivery again. */
+export interface TargetRecoveredOperation {
+  event: 'target-recovered';
+  summary: string;
+  target: string;
+  /** When pipewatch found it dead or stuck. */
+  dead_at: UtcIso;
+  /** The delivery that ended it. */
   seen_at: UtcIso;
 }
 
@@ -134,7 +198,11 @@ export interface AlertPayload {
     | SchemaDriftOperation
     | UnknownPipelineOperation
     | UnknownLocationOperation
-    | ChannelGoneOperation;
+    | ChannelGoneOperation
+    | FeedStaleOperation
+    | FeedRecoveredOperation
+    | TargetDeadOperation
+    | TargetRecoveredOperation;
   /** For `silence`: what a silence held back while it lasted. */
   silence?: SilenceSummary;
   /** For `updated`: the fields that changed. */

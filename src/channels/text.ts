@@ -115,6 +115,60 @@ export function headline(p: AlertPayload, now?: string): string {
   return oneLine(`${p.state === 'updated' ? 'Updated ' : ''}${type}: ${n.subject}`);
 }
 
+/** One fact of an operations alert: a text, or an instant each channel shows its own way. */
+export type OperationFact = { label: string } & ({ text: string } | { at: string });
+
+/**
+ * The facts of an outage's operations alert (`alerts/outages.ts`) beyond its summary,
+ * the same on every channel: what is out, since when, and why. Other operations alerts
+ * have none here (Slack shows theirs in its own layout).
+ */
+export function operationFacts(p: AlertPayload): OperationFact[] {
+  const o = p.kind === 'operations' ? p.operations : undefined;
+  const since = (label: string, at: string | null): OperationFact =>
+    at === null ? { label, text: 'none known' } : { label, at };
+  switch (o?.event) {
+    case 'feed-stale':
+      return [
+        { label: 'Feed', text: o.feed },
+        since('Last success', o.last_success_at),
+        {
+          label: 'Last error',
+          text: o.last_error
+            ? `${o.last_error_code ? `${o.last_error_code}: ` : ''}${o.last_error}`
+            : '-',
+        },
+      ];
+    case 'feed-recovered':
+      return [
+        { label: 'Feed', text: o.feed },
+        since('Last success before', o.last_success_at),
+        { label: 'Found stale', at: o.stale_at },
+      ];
+    case 'target-dead':
+      return [
+        { label: 'Target', text: o.target },
+        { label: 'Found', text: o.how === 'dead' ? 'an alert failed for good' : 'an alert stuck' },
+        { label: 'Why', text: `${o.code ? `${o.code}: ` : ''}${o.reason}` },
+      ];
+    case 'target-recovered':
+      return [
+        { label: 'Target', text: o.target },
+        { label: 'Failing since', at: o.dead_at },
+      ];
+    default:
+      return [];
+  }
+}
+
+/** What an outage's alert is about, `feed notices` or `target slack:#ops`, for a digest line. */
+export function operationSubject(p: AlertPayload): string | undefined {
+  const o = p.kind === 'operations' ? p.operations : undefined;
+  if (o?.event === 'feed-stale' || o?.event === 'feed-recovered') return `feed ${o.feed}`;
+  if (o?.event === 'target-dead' || o?.event === 'target-recovered') return `target ${o.target}`;
+  return undefined;
+}
+
 /** `Silence #12 ended`, or `Silence #12 lifted` when someone ended it early. */
 export function silenceEnded(s: Pick<SilenceSummary, 'id' | 'ended_by'>): string {
   return `Silence #${s.id} ${s.ended_by === 'lifted' ? 'lifted' : 'ended'}`;

@@ -38,6 +38,7 @@ import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
 import { reloadRulesOnChange } from './daemon-reload.js';
+import { DaemonWatch } from './daemon-watch.js';
 import { latestLocationsOf } from './latest-locations.js';
 
 export interface DaemonSetup {
@@ -55,8 +56,13 @@ export interface DaemonSetup {
   /** Credentials of the delivery channels. */
   channels: ChannelConfig;
   delivery: Config['delivery'];
-  /** Where schema drift is reported. */
+  /** Where operations alerts go: schema drift, outages (`alerts/outages.ts`). */
   opsTarget?: Target | undefined;
+  /**
+   * `PIPEWATCH_HEARTBEAT_URL`: pinged after each notices poll while the daemon runs, and
+   * once at the end of `runOnce`; undefined: none (the demo never pings).
+   */
+  heartbeatUrl?: string | undefined;
   /** Where console alerts are printed. */
   print: (text: string) => void;
   /** Print alerts for channels that are not configured (the demo) instead of refusing them. */
@@ -103,7 +109,6 @@ export class Daemon {
   /** The Discord app, when chat is on and Discord's public key is set. */
   private discord: DiscordApp | undefined;
   private stopWatching: (() => void) | undefined;
-  readonly startedAt: Date;
   /** The daemon's time (see `DaemonSetup.clock`). */
   readonly clock: Clock;
 
@@ -120,9 +125,11 @@ export class Daemon {
     readonly dispatcher: Dispatcher,
     /** What the capacity feed fetches, as the rules in force and the pipeline list say now. */
     readonly capacityPlan: () => CapacityPlan,
+    readonly startedAt: Date,
+    /** Outage alerts and the heartbeat. */
+    private readonly watch: DaemonWatch,
   ) {
     this.clock = setup.clock ?? ctx.clock;
-    this.startedAt = this.clock.now();
   }
 
   static async create(ctx: CliContext, setup: DaemonSetup): Promise<Daemon> {
@@ -177,8 +184,10 @@ export class Daemon {
       throw error;
     }
     const metrics = new Metrics();
+    const startedAt = clock.now();
+    const watch = new DaemonWatch(setup.heartbeatUrl, ctx.logger);
     const dispatcher = new Dispatcher(
-      { store, channels, clock, logger: ctx.logger, metrics },
+      { store, channels, clock, logger: ctx.logger, metrics, watch },
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,
@@ -217,7 +226,21 @@ export class Daemon {
       { client: target.client, store, clock, logger: ctx.logger, metrics, engine, wake },
       setup,
     );
-    const scheduler = new Scheduler({ store, clock, logger: ctx.logger, metrics }, feeds);
+    watch.watchOutages({
+      store,
+      clock,
+      logger: ctx.logger,
+      opsTarget: setup.opsTarget,
+      feeds,
+      startedAt,
+      stuckAfterMs: setup.delivery.stuckAfterMs,
+      secrets: setup.secrets ?? [],
+      wake,
+    });
+    const scheduler = new Scheduler(
+      { store, clock, logger: ctx.logger, metrics, onOutcome: watch.afterRun },
+      feeds,
+    );
     const daemon = new Daemon(
       ctx,
       setup,
@@ -229,6 +252,8 @@ export class Daemon {
       channels,
       dispatcher,
       plan,
+      startedAt,
+      watch,
     );
     engine.checkPipelines();
     engine.checkLocations();
@@ -316,12 +341,14 @@ export class Daemon {
 
   /**
    * Every feed once, the alerts feed last, then every due delivery: waits for retries
-   * that fall due within `onceDrainMs`; later ones stay for the next run.
+   * that fall due within `onceDrainMs`; later ones stay for the next run. Then one
+   * heartbeat, `/fail` when a feed failed, waited for (within its timeout).
    */
   async runOnce(): Promise<{ feeds: FeedOutcome[]; delivery: DispatchResult }> {
     this.dispatcher.recover();
     const feeds = await this.scheduler.runOnce(this.signal);
     const delivery = await this.dispatcher.drain(this.setup.onceDrainMs ?? 60_000, this.signal);
+    await this.watch.onceDone(feeds.every((f) => f.ok));
     return { feeds, delivery };
   }
 
@@ -336,9 +363,11 @@ export class Daemon {
       standIn: this.setup.standIn ?? false,
     });
     this.stopWatching = () => watcher.close();
+    this.watch.running = true;
     try {
       await Promise.all([this.scheduler.start(this.signal), this.dispatcher.run(this.signal)]);
     } finally {
+      this.watch.running = false;
       this.stopWatching();
     }
   }

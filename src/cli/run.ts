@@ -1,7 +1,9 @@
 /**
  * `pipewatch run`: the daemon. Polls every feed on its schedule, serves `/healthz`,
  * `/status` and `/metrics`, and stops cleanly on SIGTERM/SIGINT. `--once` runs every
- * feed once and exits 1 if any failed, for cron and scripts.
+ * feed once and exits 1 if any failed, for cron and scripts. With `PIPEWATCH_HEARTBEAT_URL`
+ * set, the daemon pings it after each notices poll and `--once` at its end (`/fail`
+ * when a feed failed).
  *
  * It watches the API of `PIPEWATCH_API_URL`, and refuses to start without one: a daemon
  * with real Slack or SMTP credentials that fell back to the simulator would send its
@@ -9,6 +11,7 @@
  */
 import { Command } from 'commander';
 import { ConfigError, secretValues } from '../config/index.js';
+import { heartbeatLabel } from '../lib/heartbeat.js';
 import { counted } from '../lib/words.js';
 import type { CliContext } from './context.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
@@ -46,6 +49,7 @@ export function runCommand(ctx: CliContext): Command {
         statusToken: config.statusToken,
         channels: config,
         opsTarget: config.opsTarget,
+        heartbeatUrl: config.heartbeatUrl,
         chat: opts.once ? undefined : { admins: config.chatAdmins },
         delivery: config.delivery,
         secretKey: config.secretKey,
@@ -88,6 +92,15 @@ export function runCommand(ctx: CliContext): Command {
           },
           `pipewatch running; health, status and metrics on ${daemon.httpUrl}`,
         );
+        if (config.heartbeatUrl)
+          log.info(
+            { heartbeat: heartbeatLabel(config.heartbeatUrl) },
+            `heartbeat: ${heartbeatLabel(config.heartbeatUrl)} after each notices poll (/fail after a failed one)`,
+          );
+        if (!config.opsTarget)
+          log.warn(
+            'PIPEWATCH_OPS_TARGET is not set: when a feed stops succeeding or alerts stop getting through, pipewatch only logs it and turns /healthz red',
+          );
         // Credentials are checked once, as a courtesy: a refusal is reported, not fatal,
         // since the platform may only be unreachable for now; deliveries say the rest.
         for (const check of await daemon.channels.verify()) {

@@ -53,6 +53,8 @@ export interface Config {
   webhookSecret: string | undefined;
   /** Where operational alerts (schema drift) go; undefined: only logged. */
   opsTarget: Target | undefined;
+  /** The dead man's switch pinged after each notices poll; undefined: none. */
+  heartbeatUrl: string | undefined;
   /** Chat users who alone may change channels' subscriptions and silences; empty: no one singled out. */
   chatAdmins: string[];
   /** The https URL people reach the HTTP port at; set: emails carry unsubscribe links. */
@@ -206,6 +208,7 @@ export function loadConfig(
     statusToken: read('statusToken'),
     webhookSecret: read('webhookSecret'),
     opsTarget: read('opsTarget'),
+    heartbeatUrl: read('heartbeatUrl'),
     chatAdmins: read('chatAdmins') ?? [],
     publicUrl: read('publicUrl'),
     secretKey: read('secretKey'),
@@ -275,6 +278,7 @@ export function secretValues(config: Config): string[] {
     config.discord.botToken,
     config.statusToken,
     config.secretKey,
+    config.heartbeatUrl,
     smtpPassword,
   ].filter((v): v is string => v !== undefined && v !== '');
 }

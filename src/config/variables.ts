@@ -205,7 +205,16 @@ export const VARIABLES = {
     example: 'slack:#pipewatch-ops',
     secret: false,
     description:
-      "where operational alerts go (the API's schema changed), as `kind:value`: `slack:#ops`, `email:a@b.c`, `webhook:https://…`",
+      "where operational alerts go (the API's schema changed, a feed stopped succeeding, alerts stopped reaching a target), as `kind:value`: `slack:#ops`, `email:a@b.c`, `webhook:https://…`",
+  }),
+  heartbeatUrl: variable({
+    name: 'PIPEWATCH_HEARTBEAT_URL',
+    parse: httpUrl,
+    example: 'https://hc-ping.com/your-check-uuid',
+    // The check's token is often the path: shown by scheme and host only.
+    secret: true,
+    description:
+      "a dead man's switch (Healthchecks.io and the like): requested after each notices poll that succeeds, and `<url>/fail` after one that fails",
   }),
   chatAdmins: variable({
     name: 'PIPEWATCH_CHAT_ADMINS',

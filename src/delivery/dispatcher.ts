@@ -29,7 +29,7 @@ import { type Clock, systemClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import { type DeliveryMetrics, type Outcomes, Sender } from './sender.js';
+import { type DeliveryMetrics, type DeliveryWatch, type Outcomes, Sender } from './sender.js';
 
 export { digests } from './sender.js';
 
@@ -61,6 +61,8 @@ export interface DispatcherDeps {
   deadlineClock?: Clock;
   logger: Logger;
   metrics?: DeliveryMetrics;
+  /** Hears each target's confirmed and dead deliveries (outage alerts). */
+  watch?: DeliveryWatch;
 }
 
 /** What one drain did. */

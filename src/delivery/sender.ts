@@ -8,6 +8,7 @@ import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
 import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
+import type { Target } from '../domain/targets.js';
 import type { RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -24,6 +25,16 @@ export interface DeliveryMetrics {
   outbox: Gauge<'status'>;
 }
 
+/**
+ * Hears which targets take deliveries and which fail them for good, for the outage
+ * alerts (`alerts/outage-watch.ts`). Its methods must not throw.
+ */
+export interface DeliveryWatch {
+  delivered(target: Target): void;
+  /** `reason` has its secrets removed. */
+  failedForGood(target: Target, reason: string, code: string | null): void;
+}
+
 /** What sending needs; see `DispatcherDeps`. */
 export interface SenderDeps {
   store: Store;
@@ -34,6 +45,7 @@ export interface SenderDeps {
   deadlineClock: Clock;
   logger: Logger;
   metrics?: DeliveryMetrics | undefined;
+  watch?: DeliveryWatch | undefined;
 }
 
 /** How sending behaves; see `DispatcherOptions`. */
@@ -138,6 +150,7 @@ export class Sender {
       metrics?.deliveryMessages.inc({ channel: channel.kind });
       logSent(logger, rows, detail, (text) => this.scrub(text));
       report.sent(ids, 1);
+      this.deps.watch?.delivered(target);
       return undefined;
     } catch (error) {
       return this.failed(channel, rows, error, report);
@@ -183,6 +196,7 @@ export class Sender {
       metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
       logDead(logger, rows, decision.why, failure.permanent, (text) => this.scrub(text));
       report.dead(ids);
+      this.deps.watch?.failedForGood(rows[0]!.target, decision.why, failure.code);
       return undefined;
     }
     const retryAt = toUtcIso(new Date(now.getTime() + decision.delayMs));

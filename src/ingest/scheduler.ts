@@ -1,8 +1,10 @@
 /**
  * Runs the feeds: each on its own interval with jitter, never overlapping itself, backing
- * off after failures (far longer after an authentication failure, which retrying cannot
- * fix), and recording every attempt in `sync_state` and the metrics. A database that
- * cannot record a run fails that run, not the feed: it goes on, marked unhealthy.
+ * off after failures (after an authentication failure, which a quick retry cannot fix,
+ * straight to the interval), and recording every attempt in `sync_state` and the
+ * metrics. A failing feed is tried again at least once an interval (unless the API asked
+ * for longer with `Retry-After`), so that the moment it works again is seen. A database
+ * that cannot record a run fails that run, not the feed: it goes on, marked unhealthy.
  */
 import { exponentialDelay } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
@@ -44,6 +46,11 @@ export interface SchedulerDeps {
   logger: Logger;
   metrics?: IngestMetrics | undefined;
   random?: () => number;
+  /**
+   * Hears how each run ended (outages are judged, the heartbeat sent from here); it must
+   * not throw, and what it throws is logged.
+   */
+  onOutcome?: ((outcome: FeedOutcome) => void) | undefined;
 }
 
 /** Backoff policy after failures, declared once. */
@@ -52,8 +59,7 @@ export const schedulerDefaults = {
   jitter: 0.1,
   /** First retry after a failure… */
   failureBaseMs: 30_000,
-  /** …doubling, but never longer than the interval. After an auth failure: at least this. */
-  authBackoffMs: 3_600_000,
+  /** …doubling, but never longer than the interval; after an auth failure, the interval. */
   /**
    * The API's `Retry-After` is honoured up to this, or up to the feed's interval when that
    * is longer: a longer ask (no working API makes one) would stop the feed for good.
@@ -172,7 +178,7 @@ export class Scheduler {
     } else if (error instanceof AuthenticationError) {
       logger.error(
         { feed: feed.name, code, nextInSeconds: fields.nextInSeconds },
-        `${feed.name} sync: the API refused the credentials: ${error.message}. Check PIPEWATCH_API_USER and PIPEWATCH_API_KEY; next try in ${Math.round(nextDelayMs / 60_000)} min`,
+        `${feed.name} sync: the API refused the credentials: ${error.message}. Check PIPEWATCH_API_USER and PIPEWATCH_API_KEY; next try in ${formatTimeLeft(nextDelayMs)}`,
       );
     } else {
       const asked = retryAfterOf(error);
@@ -190,7 +196,9 @@ export class Scheduler {
     const outcomes: FeedOutcome[] = [];
     for (const feed of this.feeds) {
       if (signal.aborted) break;
-      outcomes.push(await this.runFeed(feed, signal));
+      const outcome = await this.runFeed(feed, signal);
+      this.report(outcome);
+      outcomes.push(outcome);
     }
     return outcomes;
   }
@@ -204,7 +212,9 @@ export class Scheduler {
     while (!signal.aborted) {
       let delayMs = feed.intervalMs;
       try {
-        delayMs = (await this.runFeed(feed, signal)).nextDelayMs;
+        const outcome = await this.runFeed(feed, signal);
+        delayMs = outcome.nextDelayMs;
+        this.report(outcome);
       } catch (error) {
         if (signal.aborted) return;
         // runFeed records its own failures; whatever escapes it must not end the feed.
@@ -218,6 +228,17 @@ export class Scheduler {
       } catch {
         return;
       }
+    }
+  }
+
+  private report(outcome: FeedOutcome): void {
+    try {
+      this.deps.onOutcome?.(outcome);
+    } catch (error) {
+      this.deps.logger.error(
+        { feed: outcome.feed, err: error },
+        `${outcome.feed}: what follows a run failed: ${asError(error).message}`,
+      );
     }
   }
 
@@ -241,8 +262,9 @@ export class Scheduler {
   }
 
   private backoff(feed: Feed, error: Error, streak: number): number {
-    if (error instanceof AuthenticationError)
-      return Math.max(feed.intervalMs, schedulerDefaults.authBackoffMs);
+    // Retrying refused credentials sooner changes nothing and may get the key locked;
+    // later than the interval, and the key put right would go unseen for as long.
+    if (error instanceof AuthenticationError) return feed.intervalMs;
     const cap = Math.max(feed.intervalMs, schedulerDefaults.maxRetryAfterMs);
     const exponential = exponentialDelay(schedulerDefaults.failureBaseMs, streak, feed.intervalMs);
     return Math.max(Math.min(retryAfterOf(error), cap), exponential);

@@ -43,6 +43,7 @@ const SECRET_KEYS = [
   'SMTP_URL',
   'PIPEWATCH_WEBHOOK_SECRET',
   'PIPEWATCH_STATUS_TOKEN',
+  'PIPEWATCH_HEARTBEAT_URL',
 ];
 
 /** pino redaction paths covering each secret key at depth 0, 1 and 2. */

@@ -19,6 +19,7 @@ import {
 import { InteractionStore } from './interactions.js';
 import { KeyStore } from './keys.js';
 import { NoticeStore } from './notices.js';
+import { OutageStore } from './outages.js';
 import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
 import { ReminderStore } from './reminders.js';
@@ -54,6 +55,7 @@ export class Store {
   readonly keys: KeyStore;
   readonly interactions: InteractionStore;
   readonly retention: RetentionStore;
+  readonly outages: OutageStore;
 
   constructor(readonly db: Db) {
     this.notices = new NoticeStore(db);
@@ -72,6 +74,7 @@ export class Store {
     this.keys = new KeyStore(db);
     this.interactions = new InteractionStore(db);
     this.retention = new RetentionStore(db);
+    this.outages = new OutageStore(db);
   }
 
   /**

@@ -433,4 +433,20 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 12,
+    name: 'outages: what pipewatch cannot see or reach, one row while it lasts',
+    sql: `
+      -- A feed gone stale or a delivery target gone dead, from when pipewatch found it
+      -- until its first success after: its operations alerts are sent once each, however
+      -- many times the daemon restarts meanwhile. 'feed:<name>' or 'target:<target key>'.
+      CREATE TABLE outages (
+        subject    TEXT PRIMARY KEY,
+        -- Its last success before the outage; null: none was known.
+        since      TEXT,
+        started_at TEXT NOT NULL,
+        reason     TEXT NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];

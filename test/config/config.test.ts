@@ -126,6 +126,7 @@ describe('loadConfig', () => {
       'slak:#ops',
       /is not a target: unknown kind 'slak' \(did you mean 'slack'\?\); write kind:value/,
     ],
+    ['PIPEWATCH_HEARTBEAT_URL', 'hc-ping.com/0b1d', /must be an http:\/\/ or https:\/\/ URL/],
     ['PIPEWATCH_CHAT_ADMINS', 'U0ALICE,@bob', /"@bob" is neither/],
     ['PIPEWATCH_PUBLIC_URL', 'pipewatch.example.com', /must be an http:\/\/ or https:\/\/ URL/],
     ['PIPEWATCH_SECRET_KEY', 'short', /at least 32 characters/],
@@ -173,8 +174,9 @@ describe('loadConfig', () => {
       SMTP_URL: 'http://user:S3KR1TPASS@mail',
       EMAIL_FROM: 'a@b.co',
       PIPEWATCH_WEBHOOK_SECRET: 'S3KR1Tx',
+      PIPEWATCH_HEARTBEAT_URL: 'hc-ping.com/S3KR1T-check',
     });
-    expect(secretLines).toHaveLength(3);
+    expect(secretLines).toHaveLength(4);
     for (const line of secretLines) {
       expect(line).toContain('(value hidden)');
       expect(line).not.toMatch(/S3KR1T/);

@@ -62,7 +62,7 @@ describe('Scheduler', () => {
     expect((await s.runFeed(s.feeds[0]!, signal)).nextDelayMs).toBe(900_000);
   });
 
-  it('waits at least an hour after an authentication failure', async () => {
+  it('tries refused credentials again one interval later, not sooner and not later', async () => {
     const { scheduler } = setup();
     const s = scheduler([
       {
@@ -72,8 +72,10 @@ describe('Scheduler', () => {
           Promise.reject(new AuthenticationError('bad key', { context, status: 401 })),
       },
     ]);
-    const outcome = await s.runFeed(s.feeds[0]!, new AbortController().signal);
-    expect(outcome.nextDelayMs).toBe(schedulerDefaults.authBackoffMs);
+    const signal = new AbortController().signal;
+    const delays = [];
+    for (let i = 0; i < 4; i++) delays.push((await s.runFeed(s.feeds[0]!, signal)).nextDelayMs);
+    expect(delays).toEqual([600_000, 600_000, 600_000, 600_000]);
     expect(store.syncState.get('notices')?.last_error_code).toBe('UPSTREAM_AUTH');
   });
 

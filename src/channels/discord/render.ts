@@ -19,6 +19,7 @@ import {
   localTime,
   noticeText,
   noticeTimes,
+  operationFacts,
   pipelineName,
   webUrl,
 } from '../text.js';
@@ -207,7 +208,18 @@ export function renderEmbed(alert: Alert, now: UtcIso): Embed {
   if (p.kind === 'silence' && p.silence) return silenceEmbed(p, now);
   if (p.kind === 'deadline' && p.deadline && p.notice) return deadlineEmbed(p, now);
   if (p.notice) return noticeEmbed(p, now);
-  return { ...base(p, now, p.kind), color: COLOURS.other };
+  const facts = operationFacts(p).map((f) =>
+    field(
+      f.label,
+      'at' in f ? when(f.at, p.zone) : inline(f.text),
+      !('text' in f && f.text.length > 60),
+    ),
+  );
+  return {
+    ...base(p, now, p.kind),
+    color: COLOURS.other,
+    ...(facts.length > 0 ? { fields: facts } : {}),
+  };
 }
 
 /**

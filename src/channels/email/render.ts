@@ -24,6 +24,7 @@ import {
   noticeText,
   noticeTimes,
   oneLine,
+  operationFacts,
   pipelineName,
   timeLeftMs,
   title,
@@ -151,6 +152,8 @@ function section(p: AlertPayload, now: string): Section {
     for (const t of noticeTimes(n)) fields.push([t.label, when(t.at, p.zone)]);
   }
   if (p.changed?.length) fields.push(['Changed', p.changed.join(', ')]);
+  for (const f of operationFacts(p))
+    fields.push([f.label, 'at' in f ? when(f.at, p.zone) : f.text]);
   const shown = fields.filter(([, v]) => v.trim() !== '').map(([l, v]): Field => [l, oneLine(v)]);
   const link = n ? safeUrl(n.url) : undefined;
   const bodyText = n ? clip(noticeText(n), BODY_MAX) : '';

@@ -16,6 +16,7 @@ import {
   noticeText,
   noticeTimes,
   oneLine,
+  operationFacts,
   shortPipelineName,
 } from '../text.js';
 import type { AlertButtons } from './actions.js';
@@ -174,6 +175,14 @@ export function operationsBlocks(p: AlertPayload): Block[] {
         ['Why', mdLine(o.reason, 500)],
       ]),
     );
+  } else {
+    const facts = operationFacts(p);
+    if (facts.length > 0)
+      blocks.push(
+        fields(
+          facts.map((f) => [f.label, 'at' in f ? slackDate(f.at, p.zone) : mdLine(f.text, 500)]),
+        ),
+      );
   }
   blocks.push(footer([p.rule]));
   return blocks;

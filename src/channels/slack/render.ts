@@ -11,7 +11,7 @@
 import type { AlertPayload } from '../../alerts/payload.js';
 import type { Notice } from '../../upstream/schemas.js';
 import { mergeCapacityPayloads } from '../capacity.js';
-import { headline, shortPipelineName, title } from '../text.js';
+import { headline, operationSubject, shortPipelineName, title } from '../text.js';
 import type { Alert } from '../types.js';
 import { alertActions } from './actions.js';
 import type { Block } from './blocks.js';
@@ -184,7 +184,9 @@ function otherItem(p: AlertPayload, withPipeline: boolean): string {
       ? `table ${mdLine(o.table, 100)}`
       : o?.event === 'channel-gone'
         ? `channel ${mdLine(o.channel, 100)}`
-        : o && `rule ${mdLine(o.rule, 100)}`;
+        : o?.event === 'unknown-pipeline'
+          ? `rule ${mdLine(o.rule, 100)}`
+          : o && mdLine(operationSubject(p) ?? o.event, 100);
   const facts = o && where ? [where, `seen ${slackDate(o.seen_at, p.zone)}`] : [];
   return facts.length > 0 ? `*${label}*\n${facts.join(' · ')}` : `*${label}*`;
 }

@@ -9,6 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { feedRecovered, feedStale, targetDead, targetRecovered } from './outage-schema.js';
 import {
   doc,
   docs,
@@ -266,6 +267,10 @@ export const webhookBodySchema = z.discriminatedUnion('state', [
   unknownPipeline,
   unknownLocation,
   channelGone,
+  feedStale,
+  feedRecovered,
+  targetDead,
+  targetRecovered,
   silenceEnded,
 ]);
 docs.add(webhookBodySchema, {

@@ -13,6 +13,7 @@ import type { Notice } from '../../upstream/schemas.js';
 import { listed } from '../silence.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.js';
+import { outageBody } from './outage-body.js';
 import type { WebhookHeldAlert } from './silence-schema.js';
 
 export type { WebhookBody, WebhookLocation, WebhookNotice } from './body-schema.js';
@@ -172,6 +173,11 @@ export function webhookBody(p: AlertPayload, sentAt: UtcIso): WebhookBody {
         sent_at: sentAt,
       };
     }
+    case 'feed-stale':
+    case 'feed-recovered':
+    case 'target-dead':
+    case 'target-recovered':
+      return outageBody(p, expectKind(p, 'operations'), sentAt, (what) => refused(p, what));
     case 'ended': {
       const s = need(p, p.silence, 'silence');
       return {

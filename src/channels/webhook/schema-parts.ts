@@ -30,8 +30,9 @@ export const quantity = (description: string) => doc(z.number().nullable(), desc
 export const pipeline = doc(
   z.strictObject({
     slug: text(
-      '`transco`; `api` for schema drift, `rules` for an unknown pipeline, `all` for a ' +
-        'silence over every pipeline.',
+      "`transco`; `api` for schema drift and the API's feeds, `rules` for an unknown " +
+        'pipeline, `pipewatch` and `delivery` for its own outages, `all` for a silence over ' +
+        'every pipeline.',
     ),
     name: text('Display name: `Transcontinental Gas Pipe Line (Transco)`.'),
   }),

@@ -29,6 +29,10 @@ const STATES = [
   'unknown-pipeline',
   'unknown-location',
   'channel-gone',
+  'feed-stale',
+  'feed-recovered',
+  'target-dead',
+  'target-recovered',
   'ended',
 ] as const satisfies readonly AlertState[];
 

@@ -146,6 +146,10 @@ describe('docs/webhook.schema.json', () => {
       'unknown-pipeline',
       'unknown-location',
       'channel-gone',
+      'feed-stale',
+      'feed-recovered',
+      'target-dead',
+      'target-recovered',
       'ended',
     ]);
     for (const b of branches) expect(b.required).toEqual(expect.arrayContaining(['kind', 'state']));
