@@ -27,6 +27,8 @@ export interface DemoProcess {
   stderr(): string;
   /** Milliseconds from the banner to each story's first alert, once all three came. */
   stories: Promise<Record<Story, number>>;
+  /** Resolves once stdout matches `pattern`; rejects if the demo exits first. */
+  printed(pattern: RegExp): Promise<void>;
   /** SIGINT, as Ctrl-C; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -48,11 +50,14 @@ export function startDemo(env: NodeJS.ProcessEnv = {}, args: string[] = []): Dem
   let out = '';
   let err = '';
   let bannerAt: number | undefined;
+  /** Checks of `printed`, run on each chunk of stdout. */
+  const watchers = new Set<() => void>();
   const seen: Partial<Record<Story, number>> = {};
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const stories = new Promise<Record<Story, number>>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
+      for (const check of [...watchers]) check();
       const now = performance.now();
       if (bannerAt === undefined && /^pipewatch demo: /m.test(out)) bannerAt = now;
       if (bannerAt === undefined) return;
@@ -69,10 +74,25 @@ export function startDemo(env: NodeJS.ProcessEnv = {}, args: string[] = []): Dem
     );
   });
   stories.catch(() => {});
+  const printed = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(out)) return;
+        watchers.delete(check);
+        resolve();
+      };
+      watchers.add(check);
+      void exited.then((code) => {
+        if (!watchers.delete(check)) return;
+        reject(new Error(`the demo exited (${code}) before printing ${pattern}:\n${out}\n${err}`));
+      });
+      check();
+    });
   return {
     stdout: () => out,
     stderr: () => err,
     stories,
+    printed,
     stop: () => {
       child.kill('SIGINT');
       return exited;
