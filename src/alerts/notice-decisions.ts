@@ -100,7 +100,8 @@ export function decideNotices(
     }
 
     cancelSuperseded(ctx, n);
-    ctx.superseders?.note(n);
+    // Its text is read for what it supersedes only while some rule reminds of deadlines.
+    if (rules.deadlinesByName.size > 0) ctx.superseders?.note(n);
     // The alert age keeps old news from alerting as new; a deadline still ahead is not old.
     for (const { group: g, excluded } of rules.deadlines.matches(prepared)) {
       for (const r of g.rules) {
@@ -129,7 +130,7 @@ export function decideBaseline(
 ): void {
   for (const n of notices) {
     cancelSuperseded(ctx, n);
-    ctx.superseders?.note(n);
+    if (rules.deadlinesByName.size > 0) ctx.superseders?.note(n);
     for (const { group: g, excluded } of rules.deadlines.matches(prepareNotice(n))) {
       for (const r of g.rules) {
         const [decision, reason] = excluded
