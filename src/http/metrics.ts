@@ -2,77 +2,9 @@
  * Prometheus metrics of the daemon, in a registry of its own (not prom-client's global
  * one) so that each daemon, and each test, counts for itself.
  */
-import { createRequire } from 'node:module';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CHANNEL_KINDS, type DeliveryBacklog } from '../delivery/backlog.js';
-
-/** Suffixes Prometheus keeps for counters (`_total`) and histogram or summary series. */
-const RESERVED_SUFFIXES: Record<string, readonly string[]> = {
-  counter: ['_bucket', '_count', '_sum'],
-  gauge: ['_total', '_bucket', '_count', '_sum'],
-  histogram: ['_total'],
-  summary: ['_total', '_bucket'],
-};
-
-/** prom-client's own collectors, one module each, loaded by name (prom-client is pinned). */
-const requireCollector = createRequire(import.meta.url);
-
-/** prom-client's collectors that pipewatch leaves out: see `collectProcessMetrics`. */
-const LEFT_OUT = new Set(['eventLoopLag']);
-
-/**
- * Registers prom-client's process metrics (CPU, resident memory, heap and heap spaces,
- * open and maximum file descriptors, start time, GC, active handles, requests and
- * resources, Node's version), each read when `/metrics` is scraped, less two things:
- *
- * - prom-client's event-loop monitor (`monitorEventLoopDelay` at 10 ms), the one
- *   collector that runs between scrapes: it woke the idle daemon a hundred times a
- *   second, nearly all of its idle CPU. Its min, max, mean, stddev and percentile gauges
- *   need that monitor and are gone; `nodejs_eventloop_lag_seconds` stays, measured on
- *   scrape (see `registerEventLoopLag`). A loop stalled between scrapes still shows: the
- *   scrape waits for it (Prometheus's `scrape_duration_seconds`), and so do the syncs
- *   (`pipewatch_sync_duration_seconds`).
- * - gauges whose names break Prometheus's naming rules, so that `promtool check metrics`
- *   passes: prom-client exports gauges named `…_total` (`nodejs_active_handles_total`,
- *   `…_requests_total`, `…_resources_total`). Each is the sum of the per-type gauge kept
- *   beside it (`nodejs_active_handles{type}`): `sum(pipewatch_nodejs_active_handles)`
- *   gives the total.
- *
- * The GC histogram listens to V8's GC events; it adds no timer.
- */
-function collectProcessMetrics(registry: Registry): void {
-  const own = new Set(registry.getMetricsAsArray().map((m) => m.name));
-  const config = { prefix: 'pipewatch_' };
-  for (const name of collectDefaultMetrics.metricsList) {
-    if (LEFT_OUT.has(name)) continue;
-    requireCollector(`prom-client/lib/metrics/${name}.js`)(registry, config);
-  }
-  for (const { name, type } of registry.getMetricsAsArray()) {
-    if (own.has(name)) continue;
-    // prom-client types `type` as a numeric enum but sets the lower-case name.
-    const reserved = RESERVED_SUFFIXES[String(type)] ?? [];
-    if (reserved.some((suffix) => name.endsWith(suffix))) registry.removeSingleMetric(name);
-  }
-  registerEventLoopLag(registry);
-}
-
-/**
- * `pipewatch_nodejs_eventloop_lag_seconds`, as prom-client measures it (how long an
- * immediate callback waits for the loop) but awaited at each scrape, so the figure is
- * this scrape's, not the one before. No timer runs between scrapes.
- */
-function registerEventLoopLag(registry: Registry): void {
-  const lag = new Gauge({
-    name: 'pipewatch_nodejs_eventloop_lag_seconds',
-    help: 'Lag of event loop in seconds, measured when scraped.',
-    registers: [registry],
-    collect: async () => {
-      const start = process.hrtime.bigint();
-      await new Promise((resolve) => setImmediate(resolve));
-      lag.set(Number(process.hrtime.bigint() - start) / 1e9);
-    },
-  });
-}
+import { registerProcessMetrics } from './process-metrics.js';
 
 /** Every metric pipewatch exports. */
 export class Metrics {
@@ -188,7 +120,7 @@ export class Metrics {
   });
 
   constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics ?? true) collectProcessMetrics(this.registry);
+    if (options.processMetrics ?? true) registerProcessMetrics(this.registry);
   }
 
   /** Where the delivery gauges read the backlog from, at each scrape. */

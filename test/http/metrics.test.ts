@@ -113,7 +113,9 @@ describe('/metrics exposition', () => {
       'pipewatch_nodejs_eventloop_lag_seconds gauge',
       'pipewatch_nodejs_gc_duration_seconds histogram',
       'pipewatch_nodejs_heap_size_used_bytes gauge',
-      'pipewatch_nodejs_active_handles gauge',
+      'pipewatch_nodejs_active_resources gauge',
+      'pipewatch_nodejs_heap_space_size_used_bytes gauge',
+      'pipewatch_nodejs_version_info gauge',
       ...(process.platform === 'linux' ? ['pipewatch_process_open_fds gauge'] : []),
     ]) {
       expect(families).toContain(family);
