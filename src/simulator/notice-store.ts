@@ -93,29 +93,19 @@ export class NoticeStore {
   }
 }
 
-/** The /ip/notices form of a stored notice. */
+/**
+ * The /ip/notices form of a stored notice: its id and pipeline, the pipeline's details
+ * joined in, then every field the notice holds, in the order the wire gives them.
+ */
 export function wireNotice(n: StoredNotice): WireNotice {
   const p = pipelineById(n.pipeline_id);
+  const { id, pipeline_id, ...fields } = n;
   return {
-    id: n.id,
-    pipeline_id: n.pipeline_id,
+    id,
+    pipeline_id,
     pipeline_name: p.name,
     pipeline_slug: p.slug,
     pipeline_url: p.url,
-    subject: n.subject,
-    identifier: n.identifier,
-    url: n.url,
-    category: n.category,
-    type: n.type,
-    status: n.status,
-    notice: n.notice,
-    html: n.html,
-    mobile: n.mobile,
-    posted_at: n.posted_at,
-    effective_at: n.effective_at,
-    end_at: n.end_at,
-    response_at: n.response_at,
-    service_created_at: n.service_created_at,
-    service_updated_at: n.service_updated_at,
+    ...fields,
   };
 }

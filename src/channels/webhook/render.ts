@@ -1,6 +1,6 @@
 /**
  * The webhook request of one alert, pure: the body of the product contract (version 1,
- * `WebhookBody`, built field by field in `body.ts`) as compact JSON, and the headers
+ * `WebhookBody`, built through the contract in `body.ts`) as compact JSON, and the headers
  * that follow from it and from the alert, with the signatures under
  * `PIPEWATCH_WEBHOOK_SECRET`:
  *

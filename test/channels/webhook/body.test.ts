@@ -1,5 +1,5 @@
 /**
- * The webhook body is built field by field, yet it is what the decisions put in each
+ * The webhook body is built through its contract, and it is what the decisions put in each
  * alert, less the display zone: the rules engine decides every kind and state on a real
  * SQLite store, and each alert it queues renders to a body of the contract holding the
  * stored alert's fields, in their order; so does a silence's summary. An alert that
@@ -207,6 +207,47 @@ describe('the bodies of the alerts the rules decide', () => {
         JSON.stringify({ ...sent, sent_at: SENT_AT }),
       );
     }
+  });
+});
+
+describe('a body built through the contract', () => {
+  let payloads: AlertPayload[] = [];
+  beforeAll(() => {
+    payloads = decidedPayloads();
+  });
+
+  /** `value` with a field no contract defines added to it and to every object inside. */
+  function withExtras(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(withExtras);
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = { internal_note: 'not for receivers' };
+    for (const [key, field] of Object.entries(value)) out[key] = withExtras(field);
+    return out;
+  }
+
+  it('leaves behind what the alert holds beyond the contract, at every depth', () => {
+    for (const p of payloads) {
+      const body = renderWebhook(withExtras(p) as AlertPayload, SENT_AT);
+      expect(body, `${p.kind}/${p.state}`).toBe(renderWebhook(p, SENT_AT));
+    }
+  });
+
+  it('is refused, naming the field, when the alert holds it in another shape', () => {
+    const p = payloads.find((x) => x.state === 'reminder')!;
+    const deadline = { ...p.deadline!, field: 'posted_at' };
+    expect(() => renderWebhook({ ...p, deadline }, SENT_AT)).toThrow(
+      /^webhook: cannot render a deadline\/reminder alert: its deadline\.field does not fit the contract \(/,
+    );
+    const capacity = p.state === 'reminder' ? payloads.find((x) => x.state === 'firing')! : p;
+    const { oac: _oac, ...location } = capacity.capacity!.locations[0]!;
+    expect(() =>
+      renderWebhook(
+        { ...capacity, capacity: { ...capacity.capacity!, locations: [location as never] } },
+        SENT_AT,
+      ),
+    ).toThrow(
+      'webhook: cannot render a capacity/firing alert: its capacity.locations.0.oac is missing',
+    );
   });
 });
 
