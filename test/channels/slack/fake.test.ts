@@ -2,10 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SlackFake, startSlackFake } from '../../fakes/slack.js';
 import { checkMessage } from '../../fakes/slack-blocks.js';
+import { ManualClock } from '../../support/clock.js';
 
 let fake: SlackFake;
 beforeAll(async () => {
-  fake = await startSlackFake({ rate: { perSecond: 1, burst: 2 } });
+  // The rate limit runs on a clock that stands still: a slow machine cannot refill it.
+  fake = await startSlackFake({ rate: { perSecond: 1, burst: 2 }, clock: new ManualClock() });
 });
 afterAll(() => fake.close());
 
