@@ -10,6 +10,8 @@
  */
 import * as webApi from '@slack/web-api';
 import { targetKey } from '../../domain/targets.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Notice } from '../../upstream/schemas.js';
 import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { oneLine } from '../text.js';
@@ -57,99 +59,98 @@ const supersededSubject = (id: number) => `notice:${id}:superseded`;
 
 /** Creates both Slack channels around one Web API client. */
 export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): SlackChannels {
-  const log = deps.logger.child({ component: 'slack' });
-  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
-  const client = new webApi.WebClient(options.token, {
-    slackApiUrl: options.apiUrl || undefined,
-    logger: clientLogger(log, options.token),
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    fetch: fetchWithin(timeoutMs, deps.deadlineClock),
-  });
-  const pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
-  const dmChannels = new Map<string, Promise<string>>();
-  let closed: Promise<void> | undefined;
+  const sender = new SlackSender(options, deps);
+  const interactive = options.interactive === true;
+  const verify = () => sender.verify();
+  const close = () => sender.close();
+  return {
+    slack: {
+      kind: 'slack',
+      maxDigest: MAX_DIGEST,
+      send: (target, alerts, ctx) =>
+        sender.guarded(target.channel, ctx, () =>
+          sender.deliver(
+            targetKey(target),
+            target.channel,
+            target.channel,
+            alerts,
+            ctx,
+            interactive,
+          ),
+        ),
+      verify,
+      close,
+    },
+    slack_dm: {
+      kind: 'slack_dm',
+      maxDigest: MAX_DIGEST,
+      send: (target, alerts, ctx) =>
+        sender.guarded(target.user, ctx, async () => {
+          const channel = await sender.dmChannel(target.user);
+          return sender.deliver(targetKey(target), channel, target.user, alerts, ctx, false);
+        }),
+      verify,
+      close,
+    },
+  };
+}
 
+/** The Slack message fields every post of a rendered message shares. */
+function postFields(message: SlackMessage) {
+  return {
+    text: message.text,
+    blocks: message.blocks,
+    unfurl_links: false,
+    unfurl_media: false,
+    link_names: false,
+    parse: 'none' as const,
+  };
+}
+
+/** The one updated notice a send is about, when it is about one alone. */
+function loneUpdate(alerts: readonly Alert[]): Notice | undefined {
+  const [only] = alerts;
+  if (alerts.length !== 1 || only?.payload.kind !== 'notice') return undefined;
+  return only.payload.state === 'updated' ? only.payload.notice : undefined;
+}
+
+/**
+ * What both channels share: the Web API client, the pacing per destination, the DM
+ * conversations opened so far, and the steps of a send.
+ */
+class SlackSender {
+  private readonly log: Logger;
+  private readonly timeoutMs: number;
+  private readonly client: webApi.WebClient;
+  private readonly pacer: Pacer;
+  private readonly dmChannels = new Map<string, Promise<string>>();
   /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
-  const channelGone = channelGoneReporter('Slack', options.onChannelGone, log);
+  private readonly channelGone: ReturnType<typeof channelGoneReporter>;
+  private closed: Promise<void> | undefined;
 
-  async function call<T>(destination: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw failureOf(error, destination, timeoutMs);
-    }
+  constructor(
+    options: SlackOptions,
+    private readonly deps: ChannelDeps,
+  ) {
+    this.log = deps.logger.child({ component: 'slack' });
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+    this.client = new webApi.WebClient(options.token, {
+      slackApiUrl: options.apiUrl || undefined,
+      logger: clientLogger(this.log, options.token),
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      fetch: fetchWithin(this.timeoutMs, deps.deadlineClock),
+    });
+    this.pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
+    this.channelGone = channelGoneReporter('Slack', options.onChannelGone, this.log);
   }
 
   /**
-   * Posts one message when `pace` may take it, within the attempt's deadline from then;
-   * a 429 holds `pace` for Retry-After.
+   * Sends `alerts` to `channel` as one message: an update of a notice alone goes into
+   * the thread of the notice's first message (`postInThread`), anything else is posted
+   * on its own; then the first messages of notices it updates are marked superseded.
    */
-  function post(
-    pace: string,
-    destination: string,
-    args: webApi.ChatPostMessageArguments,
-    ctx: SendContext,
-  ): Promise<{ channel: string; ts: string }> {
-    // The client cannot be handed a signal per call: the deadline stops waiting for it,
-    // and the client's own timeout (the same length) ends the request.
-    const deadline = deadlineFor(
-      'slack',
-      ctx,
-      { ms: timeoutMs, clock: deps.deadlineClock },
-      where(destination),
-    );
-    return pacer.run(
-      pace,
-      async () => {
-        try {
-          const res = await withDeadline(deadline, () => client.chat.postMessage(args));
-          return { channel: String(res.channel ?? args.channel), ts: String(res.ts ?? '') };
-        } catch (error) {
-          const gone = goneReason(error);
-          if (gone) channelGone(args.channel, gone);
-          const failure = failureOf(error, destination, timeoutMs);
-          if (failure.code === DeliveryErrorCode.RateLimited) {
-            const ms = failure.retryAfterMs ?? 1000;
-            pacer.pause(pace, ms);
-            log.warn(
-              { destination, retryAfterMs: ms },
-              `slack rate limit: holding ${destination} for ${ms} ms`,
-            );
-          }
-          throw failure;
-        }
-      },
-      ctx.signal,
-    );
-  }
-
-  /** Edits a notice's first message to note the notices in it that were superseded. */
-  async function supersede(key: string, ref: ThreadRef, ctx: SendContext): Promise<void> {
-    const channel = ref.channel;
-    const ts = ref.ts;
-    if (!channel || !ts || !ref.blocks) return;
-    const notes = new Map<number, string>();
-    for (const id of (ref.notices ?? '').split(',').map(Number)) {
-      const mark = ctx.threads.get(key, supersededSubject(id));
-      if (!mark) continue;
-      const see = mark.threaded === 'yes' ? ' — see thread' : '';
-      notes.set(id, `:warning: *Superseded* by a later update${see}`);
-    }
-    try {
-      const original = { text: ref.text ?? '', blocks: JSON.parse(ref.blocks) } as SlackMessage;
-      const edited = markSuperseded(original, notes);
-      await client.chat.update({ channel, ts, text: edited.text, blocks: edited.blocks });
-    } catch (error) {
-      const { reason } = toDeliveryError(error, channel);
-      log.warn(
-        { target: key, ts, reason },
-        `could not mark the first Slack message superseded: ${reason}`,
-      );
-    }
-  }
-
-  async function deliver(
+  async deliver(
     key: string,
     channel: string,
     destination: string,
@@ -158,42 +159,59 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     interactive: boolean,
   ): Promise<Delivered> {
     const message = renderSlack(alerts, ctx.now, { interactive });
-    const common = {
-      text: message.text,
-      blocks: message.blocks,
-      unfurl_links: false,
-      unfurl_media: false,
-      link_names: false,
-      parse: 'none' as const,
+    const threaded = await this.postInThread(key, channel, destination, alerts, message, ctx);
+    if (threaded) return threaded;
+    const res = await this.post(channel, destination, { ...postFields(message), channel }, ctx);
+    const earlier = this.updatedElsewhere(key, alerts, res.ts, ctx);
+    this.rememberFirstMessages(key, alerts, message, res, ctx);
+    for (const ref of earlier) await this.supersede(key, ref, ctx);
+    return { detail: `ok channel=${res.channel} ts=${res.ts}` };
+  }
+
+  /**
+   * Posts the update of a notice alone as a reply in the thread of its first message,
+   * broadcast to the channel, and marks that message superseded. Undefined when the
+   * send is not such an update, or the first message is gone: then it is posted on its
+   * own.
+   */
+  private async postInThread(
+    key: string,
+    channel: string,
+    destination: string,
+    alerts: readonly Alert[],
+    message: SlackMessage,
+    ctx: SendContext,
+  ): Promise<Delivered | undefined> {
+    const n = loneUpdate(alerts);
+    const root = n ? ctx.threads.get(key, noticeSubject(n.id)) : undefined;
+    if (!n || !root?.channel || !root.ts) return undefined;
+    const args = {
+      ...postFields(message),
+      channel: root.channel,
+      thread_ts: root.ts,
+      reply_broadcast: true,
     };
-    const [only] = alerts;
-    const n = only?.payload.notice;
-    const updated =
-      alerts.length === 1 &&
-      only?.payload.kind === 'notice' &&
-      n &&
-      only.payload.state === 'updated';
-    const root = updated ? ctx.threads.get(key, noticeSubject(n.id)) : undefined;
-    if (n && root?.channel && root.ts) {
-      const reply = await post(
-        channel,
-        destination,
-        { ...common, channel: root.channel, thread_ts: root.ts, reply_broadcast: true },
-        ctx,
-      ).catch((error: unknown) => {
-        // The first message is gone: post the update on its own.
-        if (error instanceof DeliveryError && error.code === DeliveryErrorCode.ThreadLost)
-          return undefined;
-        throw error;
-      });
-      if (reply) {
-        ctx.threads.set(key, supersededSubject(n.id), { threaded: 'yes', ts: reply.ts });
-        await supersede(key, root, ctx);
-        return { detail: `ok channel=${reply.channel} ts=${reply.ts} thread=${root.ts}` };
-      }
-    }
-    const res = await post(channel, destination, { ...common, channel }, ctx);
-    // Updated notices whose first message is elsewhere: mark that message superseded.
+    const reply = await this.post(channel, destination, args, ctx).catch((error: unknown) => {
+      if (error instanceof DeliveryError && error.code === DeliveryErrorCode.ThreadLost)
+        return undefined;
+      throw error;
+    });
+    if (!reply) return undefined;
+    ctx.threads.set(key, supersededSubject(n.id), { threaded: 'yes', ts: reply.ts });
+    await this.supersede(key, root, ctx);
+    return { detail: `ok channel=${reply.channel} ts=${reply.ts} thread=${root.ts}` };
+  }
+
+  /**
+   * The first messages of the updated notices in `alerts` that were posted earlier, each
+   * once, with each notice noted as superseded by the message `ts` just posted.
+   */
+  private updatedElsewhere(
+    key: string,
+    alerts: readonly Alert[],
+    ts: string,
+    ctx: SendContext,
+  ): ThreadRef[] {
     const earlier = new Map<string, ThreadRef>();
     for (const a of alerts) {
       const id = a.payload.notice?.id;
@@ -201,9 +219,20 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
         continue;
       const ref = ctx.threads.get(key, noticeSubject(id));
       if (!ref?.ts) continue;
-      ctx.threads.set(key, supersededSubject(id), { threaded: 'no', ts: res.ts });
+      ctx.threads.set(key, supersededSubject(id), { threaded: 'no', ts });
       earlier.set(ref.ts, ref);
     }
+    return [...earlier.values()];
+  }
+
+  /** Remembers `res` as the first message of each notice in it that had none yet. */
+  private rememberFirstMessages(
+    key: string,
+    alerts: readonly Alert[],
+    message: SlackMessage,
+    res: { channel: string; ts: string },
+    ctx: SendContext,
+  ): void {
     const ids = noticeIds(alerts);
     const ref: ThreadRef = {
       channel: res.channel,
@@ -215,12 +244,90 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
     for (const id of ids) {
       if (!ctx.threads.get(key, noticeSubject(id))) ctx.threads.set(key, noticeSubject(id), ref);
     }
-    for (const earlierRef of earlier.values()) await supersede(key, earlierRef, ctx);
-    return { detail: `ok channel=${res.channel} ts=${res.ts}` };
+  }
+
+  /**
+   * Posts one message when `pace` may take it, within the attempt's deadline from then;
+   * a 429 holds `pace` for Retry-After.
+   */
+  private post(
+    pace: string,
+    destination: string,
+    args: webApi.ChatPostMessageArguments,
+    ctx: SendContext,
+  ): Promise<{ channel: string; ts: string }> {
+    // The client cannot be handed a signal per call: the deadline stops waiting for it,
+    // and the client's own timeout (the same length) ends the request.
+    const deadline = deadlineFor(
+      'slack',
+      ctx,
+      { ms: this.timeoutMs, clock: this.deps.deadlineClock },
+      where(destination),
+    );
+    return this.pacer.run(
+      pace,
+      async () => {
+        try {
+          const res = await withDeadline(deadline, () => this.client.chat.postMessage(args));
+          return { channel: String(res.channel ?? args.channel), ts: String(res.ts ?? '') };
+        } catch (error) {
+          throw this.postFailure(error, pace, destination, args.channel);
+        }
+      },
+      ctx.signal,
+    );
+  }
+
+  /**
+   * A failed post as a `DeliveryError`, after telling `onChannelGone` when the channel no
+   * longer takes the bot's messages and holding `pace` when Slack said to wait.
+   */
+  private postFailure(
+    error: unknown,
+    pace: string,
+    destination: string,
+    channel: string,
+  ): DeliveryError {
+    const gone = goneReason(error);
+    if (gone) this.channelGone(channel, gone);
+    const failure = failureOf(error, destination, this.timeoutMs);
+    if (failure.code === DeliveryErrorCode.RateLimited) {
+      const ms = failure.retryAfterMs ?? 1000;
+      this.pacer.pause(pace, ms);
+      this.log.warn(
+        { destination, retryAfterMs: ms },
+        `slack rate limit: holding ${destination} for ${ms} ms`,
+      );
+    }
+    return failure;
+  }
+
+  /** Edits a notice's first message to note the notices in it that were superseded. */
+  private async supersede(key: string, ref: ThreadRef, ctx: SendContext): Promise<void> {
+    const { channel, ts } = ref;
+    if (!channel || !ts || !ref.blocks) return;
+    const notes = new Map<number, string>();
+    for (const id of (ref.notices ?? '').split(',').map(Number)) {
+      const mark = ctx.threads.get(key, supersededSubject(id));
+      if (!mark) continue;
+      const see = mark.threaded === 'yes' ? ' — see thread' : '';
+      notes.set(id, `:warning: *Superseded* by a later update${see}`);
+    }
+    try {
+      const original = { text: ref.text ?? '', blocks: JSON.parse(ref.blocks) } as SlackMessage;
+      const edited = markSuperseded(original, notes);
+      await this.client.chat.update({ channel, ts, text: edited.text, blocks: edited.blocks });
+    } catch (error) {
+      const { reason } = toDeliveryError(error, channel);
+      this.log.warn(
+        { target: key, ts, reason },
+        `could not mark the first Slack message superseded: ${reason}`,
+      );
+    }
   }
 
   /** Any failure of a send as a `DeliveryError`: aborts and a closed channel included. */
-  async function guarded(
+  async guarded(
     destination: string,
     ctx: SendContext,
     fn: () => Promise<Delivered>,
@@ -229,7 +336,7 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
       return await fn();
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      const why = ctx.signal?.aborted ? 'aborted' : closed ? 'closed' : undefined;
+      const why = ctx.signal?.aborted ? 'aborted' : this.closed ? 'closed' : undefined;
       if (why)
         throw new DeliveryError(`slack: ${why} (${where(destination)})`, {
           code: DeliveryErrorCode.Aborted,
@@ -240,74 +347,53 @@ export function createSlackChannels(options: SlackOptions, deps: ChannelDeps): S
   }
 
   /** The DM conversation with a user (id or email), opened once and remembered. */
-  function dmChannel(user: string): Promise<string> {
-    const known = dmChannels.get(user);
+  dmChannel(user: string): Promise<string> {
+    const known = this.dmChannels.get(user);
     if (known) return known;
-    const opening = (async () => {
-      let id = user;
-      if (user.includes('@')) {
-        const found = await call(user, () => client.users.lookupByEmail({ email: user }));
-        if (!found.user?.id)
-          throw new DeliveryError(`slack: users_not_found (${user})`, {
-            code: DeliveryErrorCode.NotFound,
-            permanent: true,
-          });
-        id = found.user.id;
-      }
-      const opened = await call(user, () => client.conversations.open({ users: id }));
-      const channel = opened.channel?.id;
-      if (!channel)
-        throw new DeliveryError(`slack: no DM channel (${user})`, {
-          code: DeliveryErrorCode.Unknown,
-          permanent: false,
-        });
-      return channel;
-    })();
-    dmChannels.set(user, opening);
-    opening.catch(() => dmChannels.delete(user));
+    const opening = this.openDm(user);
+    this.dmChannels.set(user, opening);
+    opening.catch(() => this.dmChannels.delete(user));
     return opening;
   }
 
-  async function verify(): Promise<string> {
-    const me = await call('auth.test', () => client.auth.test());
+  private async openDm(user: string): Promise<string> {
+    let id = user;
+    if (user.includes('@')) {
+      const found = await this.call(user, () => this.client.users.lookupByEmail({ email: user }));
+      if (!found.user?.id)
+        throw new DeliveryError(`slack: users_not_found (${user})`, {
+          code: DeliveryErrorCode.NotFound,
+          permanent: true,
+        });
+      id = found.user.id;
+    }
+    const opened = await this.call(user, () => this.client.conversations.open({ users: id }));
+    const channel = opened.channel?.id;
+    if (!channel)
+      throw new DeliveryError(`slack: no DM channel (${user})`, {
+        code: DeliveryErrorCode.Unknown,
+        permanent: false,
+      });
+    return channel;
+  }
+
+  async verify(): Promise<string> {
+    const me = await this.call('auth.test', () => this.client.auth.test());
     const user = oneLine(String(me.user ?? me.user_id ?? 'unknown'));
     const team = oneLine(String(me.team ?? me.team_id ?? 'unknown'));
     return `slack: ${user} in ${team}`;
   }
 
-  function close(): Promise<void> {
-    closed ??= pacer.close();
-    return closed;
+  close(): Promise<void> {
+    this.closed ??= this.pacer.close();
+    return this.closed;
   }
 
-  return {
-    slack: {
-      kind: 'slack',
-      maxDigest: MAX_DIGEST,
-      send: (target, alerts, ctx) =>
-        guarded(target.channel, ctx, () =>
-          deliver(
-            targetKey(target),
-            target.channel,
-            target.channel,
-            alerts,
-            ctx,
-            options.interactive === true,
-          ),
-        ),
-      verify,
-      close,
-    },
-    slack_dm: {
-      kind: 'slack_dm',
-      maxDigest: MAX_DIGEST,
-      send: (target, alerts, ctx) =>
-        guarded(target.user, ctx, async () => {
-          const channel = await dmChannel(target.user);
-          return deliver(targetKey(target), channel, target.user, alerts, ctx, false);
-        }),
-      verify,
-      close,
-    },
-  };
+  private async call<T>(destination: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw failureOf(error, destination, this.timeoutMs);
+    }
+  }
 }
