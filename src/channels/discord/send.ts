@@ -16,6 +16,7 @@
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { targetKey } from '../../domain/targets.js';
+import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
 import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
@@ -80,9 +81,44 @@ async function request(url: string, init: unknown): Promise<Response> {
 
 /** Creates both Discord channels around one REST client. */
 export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps): DiscordChannels {
-  const log = deps.logger.child({ channel: 'discord' });
-  const { token } = options;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const sender = new DiscordSender(options, deps);
+  const verify = () => sender.verify();
+  const close = () => sender.close();
+  return {
+    discord: {
+      kind: 'discord',
+      maxDigest: MAX_DIGEST,
+      async send(target, alerts, ctx) {
+        checkId(target.channel, 'channel');
+        const where = `channel ${target.channel}`;
+        return sender.deliver(target.channel, targetKey(target), where, alerts, ctx, true);
+      },
+      verify,
+      close,
+    },
+    discord_dm: {
+      kind: 'discord_dm',
+      maxDigest: MAX_DIGEST,
+      send: (target, alerts, ctx) => sender.deliverDm(target, alerts, ctx),
+      verify,
+      close,
+    },
+  };
+}
+
+/** Refuses, for good, an id that cannot be Discord's. */
+function checkId(id: string, what: string): void {
+  if (!SNOWFLAKE.test(id)) {
+    const reason = `discord: invalid ${what} id "${clip(oneLine(id), 40)}" (a Discord ${what} id is a number)`;
+    throw new DeliveryError(reason, { code: DeliveryErrorCode.Rejected, permanent: true });
+  }
+}
+
+/**
+ * The REST client: Discord's per-route and global pacing, no retries of its own, a 429
+ * waited out in place only when short (`maxWaitMs`).
+ */
+function restClient(options: DiscordOptions, timeoutMs: number, log: Logger): REST {
   const maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
   const api = (options.apiUrl ?? 'https://discord.com/api')
     .replace(/\/+$/, '')
@@ -95,82 +131,51 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
     globalRequestsPerSecond: 50,
     rejectOnRateLimit: (limit) => Math.max(limit.retryAfter, limit.timeToReset) > maxWaitMs,
     makeRequest: request as never,
-  }).setToken(token);
+  }).setToken(options.token);
   rest.on('rateLimited', (limit) =>
     log.debug(
       { route: limit.route, global: limit.global, wait_ms: limit.timeToReset },
       'discord: waiting for rate limit',
     ),
   );
-  let unauthorized = false;
-  const dmChannels = new Map<string, string>();
-  const notices = new NoticeMessages();
-  const scrub = redactor([token]);
+  return rest;
+}
 
-  async function call<T>(
-    where: string,
-    ctx: Pick<SendContext, 'signal' | 'deadline'> | undefined,
-    fn: (signal?: AbortSignal) => Promise<unknown>,
-  ) {
-    if (!token || unauthorized) throw noToken(Boolean(token));
-    try {
-      // The client's own timeout ends when the headers arrive; the deadline covers the
-      // body too. The client adds an abort listener to a request's signal and never
-      // removes it: the deadline gives each request a signal of its own, following the
-      // caller's, so none pile up on that one.
-      const deadline = deadlineFor(
-        'discord',
-        ctx ?? {},
-        { ms: timeoutMs, clock: deps.deadlineClock },
-        where,
-      );
-      return (await withDeadline(deadline, (signal) => fn(signal))) as T;
-    } catch (err) {
-      const aborted = ctx?.signal?.aborted;
-      const failure = toDeliveryError(err, { where, timeoutMs, scrub, aborted });
-      // Discord refused the token: no later request can do better until a restart.
-      if (failure.code === DeliveryErrorCode.Auth) unauthorized = true;
-      log.debug(
-        { reason: failure.reason, permanent: failure.permanent },
-        'discord: request failed',
-      );
-      throw failure;
-    }
-  }
-
+/**
+ * What both channels share: the REST client, the DM channels opened so far, the first
+ * message of each notice, and the steps of a send.
+ */
+class DiscordSender {
+  private readonly log: Logger;
+  private readonly timeoutMs: number;
+  private readonly rest: REST;
+  private readonly dmChannels = new Map<string, string>();
+  private readonly notices = new NoticeMessages();
+  private readonly scrub: (text: string) => string;
   /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
-  const channelGone = channelGoneReporter('Discord', options.onChannelGone, log);
+  private readonly channelGone: ReturnType<typeof channelGoneReporter>;
+  /** Discord refused the token: no later request can do better until a restart. */
+  private unauthorized = false;
 
-  function checkId(id: string, what: string): void {
-    if (!SNOWFLAKE.test(id)) {
-      const reason = `discord: invalid ${what} id "${clip(oneLine(id), 40)}" (a Discord ${what} id is a number)`;
-      throw new DeliveryError(reason, { code: DeliveryErrorCode.Rejected, permanent: true });
-    }
-  }
-
-  /** Greys out the messages that showed the previous versions of updated notices. */
-  async function supersede(previous: Posted[], posted: string, ctx: SendContext) {
-    for (const edit of notices.supersede(previous, posted)) {
-      const { channel, message } = edit;
-      const body = { embeds: edit.embeds, allowed_mentions: { parse: [] } };
-      try {
-        await call(`channel ${channel}`, ctx, (scoped) =>
-          rest.patch(Routes.channelMessage(channel, message), { body, signal: scoped }),
-        );
-        notices.edited(edit);
-      } catch (err) {
-        const reason = err instanceof DeliveryError ? err.reason : 'discord: edit failed';
-        log.warn({ message, reason }, `discord: could not mark message superseded: ${reason}`);
-      }
-    }
+  constructor(
+    private readonly options: DiscordOptions,
+    private readonly deps: ChannelDeps,
+  ) {
+    this.log = deps.logger.child({ channel: 'discord' });
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+    this.rest = restClient(options, this.timeoutMs, this.log);
+    this.scrub = redactor([options.token]);
+    this.channelGone = channelGoneReporter('Discord', options.onChannelGone, this.log);
   }
 
   /**
-   * Posts one message for `alerts` in `channel`, threading and superseding as needed;
-   * `toChannel`: `channel` is a target's channel (not a DM), whose post may carry
-   * components and whose refusal may say it is gone.
+   * Posts one message for `alerts` in `channel`: rendered, as a reply to the first
+   * message of the notice it updates (`messageBody`), posted (`post`), then the messages
+   * that showed earlier versions greyed out (`supersede`). `toChannel`: `channel` is a
+   * target's channel (not a DM), whose post may carry components and whose refusal may
+   * say it is gone.
    */
-  async function deliver(
+  async deliver(
     channel: string,
     target: string,
     where: string,
@@ -185,10 +190,10 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       });
     }
     const message = renderMessage(alerts, ctx.now, {
-      interactive: toChannel && options.interactive === true,
+      interactive: toChannel && this.options.interactive === true,
     });
-    const first = notices.firstMessages(target, alerts, ctx.threads);
-    const replyTo = notices.replyTo(alerts, first, channel);
+    const first = this.notices.firstMessages(target, alerts, ctx.threads);
+    const replyTo = this.notices.replyTo(alerts, first, channel);
     const body = {
       ...message,
       nonce: nonceFor(alerts),
@@ -197,79 +202,130 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
         ? { message_reference: { message_id: replyTo.message, fail_if_not_exists: false } }
         : {}),
     };
-    const sent = await call<{ id: string }>(where, ctx, (scoped) =>
-      rest.post(Routes.channelMessages(channel), { body, signal: scoped }).catch((err) => {
-        const gone = toChannel ? goneReason(err) : undefined;
-        if (gone) channelGone(channel, gone);
-        throw err;
-      }),
-    );
-    const previous = notices.posted(
+    const sent = await this.post(channel, where, body, ctx, toChannel);
+    const previous = this.notices.posted(
       { target, channel, id: sent.id, embeds: message.embeds },
       alerts,
       first,
       ctx.threads,
     );
-    if (previous.length > 0) await supersede(previous, sent.id, ctx);
+    if (previous.length > 0) await this.supersede(previous, sent.id, ctx);
     const reply = replyTo ? ` reply_to=${replyTo.message}` : '';
-    log.debug({ target, message: sent.id, alerts: alerts.length }, 'discord: message posted');
+    this.log.debug({ target, message: sent.id, alerts: alerts.length }, 'discord: message posted');
     return { detail: `ok channel=${channel} message=${sent.id}${reply}` };
   }
 
-  /** The DM channel with a user, opened once and then remembered. */
-  async function dmChannel(user: string, ctx: SendContext): Promise<string> {
-    const known = dmChannels.get(user);
-    if (known) return known;
-    const opened = await call<{ id: string }>(`user ${user}`, ctx, (scoped) =>
-      rest.post(Routes.userChannels(), { body: { recipient_id: user }, signal: scoped }),
+  /** Sends to a user's DM channel, opened first; a DM refused for good is opened again next time. */
+  async deliverDm(
+    target: { kind: 'discord_dm'; user: string },
+    alerts: readonly Alert[],
+    ctx: SendContext,
+  ): Promise<Delivered> {
+    checkId(target.user, 'user');
+    const channel = await this.dmChannel(target.user, ctx);
+    try {
+      const where = `user ${target.user}`;
+      return await this.deliver(channel, targetKey(target), where, alerts, ctx, false);
+    } catch (err) {
+      if (err instanceof DeliveryError && err.permanent) this.dmChannels.delete(target.user);
+      throw err;
+    }
+  }
+
+  /** Posts a message body to `channel`; a target channel that refuses it as gone is reported. */
+  private post(
+    channel: string,
+    where: string,
+    body: Record<string, unknown>,
+    ctx: SendContext,
+    toChannel: boolean,
+  ): Promise<{ id: string }> {
+    return this.call<{ id: string }>(where, ctx, (scoped) =>
+      this.rest.post(Routes.channelMessages(channel), { body, signal: scoped }).catch((err) => {
+        const gone = toChannel ? goneReason(err) : undefined;
+        if (gone) this.channelGone(channel, gone);
+        throw err;
+      }),
     );
-    remember(dmChannels, user, opened.id);
+  }
+
+  /** Greys out the messages that showed the previous versions of updated notices. */
+  private async supersede(previous: Posted[], posted: string, ctx: SendContext): Promise<void> {
+    for (const edit of this.notices.supersede(previous, posted)) {
+      const { channel, message } = edit;
+      const body = { embeds: edit.embeds, allowed_mentions: { parse: [] } };
+      try {
+        await this.call(`channel ${channel}`, ctx, (scoped) =>
+          this.rest.patch(Routes.channelMessage(channel, message), { body, signal: scoped }),
+        );
+        this.notices.edited(edit);
+      } catch (err) {
+        const reason = err instanceof DeliveryError ? err.reason : 'discord: edit failed';
+        this.log.warn({ message, reason }, `discord: could not mark message superseded: ${reason}`);
+      }
+    }
+  }
+
+  /** The DM channel with a user, opened once and then remembered. */
+  private async dmChannel(user: string, ctx: SendContext): Promise<string> {
+    const known = this.dmChannels.get(user);
+    if (known) return known;
+    const opened = await this.call<{ id: string }>(`user ${user}`, ctx, (scoped) =>
+      this.rest.post(Routes.userChannels(), { body: { recipient_id: user }, signal: scoped }),
+    );
+    remember(this.dmChannels, user, opened.id);
     return opened.id;
   }
 
-  async function verify(): Promise<string> {
-    const me = await call<{ username: string; discriminator?: string }>(
+  async verify(): Promise<string> {
+    const me = await this.call<{ username: string; discriminator?: string }>(
       'users/@me',
       undefined,
-      () => rest.get(Routes.user()),
+      () => this.rest.get(Routes.user()),
     );
     const tag = me.discriminator && me.discriminator !== '0' ? `#${me.discriminator}` : '';
     return `discord: ${me.username}${tag}`;
   }
 
-  async function close(): Promise<void> {
-    rest.clearHashSweeper();
-    rest.clearHandlerSweeper();
+  async close(): Promise<void> {
+    this.rest.clearHashSweeper();
+    this.rest.clearHandlerSweeper();
   }
 
-  return {
-    discord: {
-      kind: 'discord',
-      maxDigest: MAX_DIGEST,
-      async send(target, alerts, ctx) {
-        checkId(target.channel, 'channel');
-        const where = `channel ${target.channel}`;
-        return deliver(target.channel, targetKey(target), where, alerts, ctx, true);
-      },
-      verify,
-      close,
-    },
-    discord_dm: {
-      kind: 'discord_dm',
-      maxDigest: MAX_DIGEST,
-      async send(target, alerts, ctx) {
-        checkId(target.user, 'user');
-        const channel = await dmChannel(target.user, ctx);
-        try {
-          const where = `user ${target.user}`;
-          return await deliver(channel, targetKey(target), where, alerts, ctx, false);
-        } catch (err) {
-          if (err instanceof DeliveryError && err.permanent) dmChannels.delete(target.user);
-          throw err;
-        }
-      },
-      verify,
-      close,
-    },
-  };
+  /** One request within the attempt's deadline; any failure as a `DeliveryError`. */
+  private async call<T>(
+    where: string,
+    ctx: Pick<SendContext, 'signal' | 'deadline'> | undefined,
+    fn: (signal?: AbortSignal) => Promise<unknown>,
+  ): Promise<T> {
+    const { token } = this.options;
+    if (!token || this.unauthorized) throw noToken(Boolean(token));
+    try {
+      // The client's own timeout ends when the headers arrive; the deadline covers the
+      // body too. The client adds an abort listener to a request's signal and never
+      // removes it: the deadline gives each request a signal of its own, following the
+      // caller's, so none pile up on that one.
+      const deadline = deadlineFor(
+        'discord',
+        ctx ?? {},
+        { ms: this.timeoutMs, clock: this.deps.deadlineClock },
+        where,
+      );
+      return (await withDeadline(deadline, (signal) => fn(signal))) as T;
+    } catch (err) {
+      const aborted = ctx?.signal?.aborted;
+      const failure = toDeliveryError(err, {
+        where,
+        timeoutMs: this.timeoutMs,
+        scrub: this.scrub,
+        aborted,
+      });
+      if (failure.code === DeliveryErrorCode.Auth) this.unauthorized = true;
+      this.log.debug(
+        { reason: failure.reason, permanent: failure.permanent },
+        'discord: request failed',
+      );
+      throw failure;
+    }
+  }
 }
