@@ -33,11 +33,22 @@ function gasDay(value: string): string {
 
 const jsonOption = () => new Option('--json', 'print the normalised data as JSON');
 
+/** Runs one call against the configured API, closing it afterwards. */
+type RunWithApi = (fn: (target: ApiTarget) => Promise<void>) => Promise<void>;
+
+/** The options of `api notices`. */
+interface NoticesOptions {
+  pipeline?: string;
+  page: number;
+  all?: boolean;
+  maxPages?: number;
+  json?: boolean;
+}
+
 /** Registers `api` and its subcommands. */
 export function apiCommand(ctx: CliContext): Command {
   const api = new Command('api').description('call the configured API and print the result');
-
-  const run = async (fn: (target: ApiTarget) => Promise<void>) => {
+  const run: RunWithApi = async (fn) => {
     const { openApi } = await import('./api-target.js');
     const target = await openApi(ctx);
     try {
@@ -46,7 +57,14 @@ export function apiCommand(ctx: CliContext): Command {
       await target.close();
     }
   };
+  addCatalogCommands(api, ctx, run);
+  addNoticesCommand(api, ctx, run);
+  addCapacityCommands(api, ctx, run);
+  return api;
+}
 
+/** `api hashes`, `api tables`, `api table <name>`, `api hello`: the API's catalog and greeting. */
+function addCatalogCommands(api: Command, ctx: CliContext, run: RunWithApi): void {
   api
     .command('hashes')
     .description('SHA-256 of each catalog endpoint (detects structure changes)')
@@ -98,7 +116,10 @@ export function apiCommand(ctx: CliContext): Command {
         ctx.out(opts.json ? toJson(data) : `Hello, ${data.name}`);
       }),
     );
+}
 
+/** `api notices`: one page, or every page with `--all`, printed as each arrives. */
+function addNoticesCommand(api: Command, ctx: CliContext, run: RunWithApi): void {
   api
     .command('notices')
     .description('notices, latest first')
@@ -107,55 +128,59 @@ export function apiCommand(ctx: CliContext): Command {
     .option('--all', 'walk every page from --page on')
     .option('--max-pages <n>', 'with --all, stop after this many pages', positiveInt)
     .addOption(jsonOption())
-    .action(
-      (opts: {
-        pipeline?: string;
-        page: number;
-        all?: boolean;
-        maxPages?: number;
-        json?: boolean;
-      }) =>
-        run(async ({ client }) => {
-          // Each page is printed as it arrives: `--all | head` shows the first page at
-          // once, and the walk stops when the reader goes.
-          const rows = opts.json
-            ? new StreamedJsonArray((line) => ctx.out(line))
-            : new StreamedTable((line) => ctx.out(line), NOTICE_COLUMNS, ['right']);
-          let pages = 0;
-          let notices = 0;
-          let skipped = 0;
-          let last: NoticePage['pagination'] | undefined;
-          const show = (page: NoticePage) => {
-            if (rows instanceof StreamedJsonArray) for (const n of page.data) rows.add(n);
-            else rows.add(page.data.map(noticeRow));
-            pages++;
-            notices += page.data.length;
-            skipped += page.skipped.length;
-            last = page.pagination;
-          };
-          if (opts.all) {
-            for await (const page of client.noticePages({
-              pipeline: opts.pipeline,
-              firstPage: opts.page,
-              ...(opts.maxPages ? { maxPages: opts.maxPages } : {}),
-              signal: ctx.signal,
-            })) {
-              show(page);
-            }
-          } else {
-            show(await client.notices({ pipeline: opts.pipeline, page: opts.page }));
-          }
-          rows.end();
-          if (opts.json) return;
-          const of = last?.total_pages != null ? ` of ${last.total_pages}` : '';
-          const pageText = opts.all ? counted(pages, 'page') : `page ${opts.page}${of}`;
-          const total = last?.total_results != null ? `, ${last.total_results} in all` : '';
-          ctx.out(
-            `\n${counted(notices, 'notice')} (${pageText}${total})${skipped ? `, ${skipped} malformed skipped` : ''}`,
-          );
-        }),
-    );
+    .action((opts: NoticesOptions) => run((target) => printNotices(ctx, target, opts)));
+}
 
+/**
+ * Prints the pages `opts` asks for, each as it arrives (`--all | head` shows the first
+ * page at once, and the walk stops when the reader goes), then a count of what was shown.
+ */
+async function printNotices(
+  ctx: CliContext,
+  { client }: ApiTarget,
+  opts: NoticesOptions,
+): Promise<void> {
+  const rows = opts.json
+    ? new StreamedJsonArray((line) => ctx.out(line))
+    : new StreamedTable((line) => ctx.out(line), NOTICE_COLUMNS, ['right']);
+  const seen = {
+    pages: 0,
+    notices: 0,
+    skipped: 0,
+    last: undefined as NoticePage['pagination'] | undefined,
+  };
+  const show = (page: NoticePage) => {
+    if (rows instanceof StreamedJsonArray) for (const n of page.data) rows.add(n);
+    else rows.add(page.data.map(noticeRow));
+    seen.pages++;
+    seen.notices += page.data.length;
+    seen.skipped += page.skipped.length;
+    seen.last = page.pagination;
+  };
+  if (opts.all) {
+    for await (const page of client.noticePages({
+      pipeline: opts.pipeline,
+      firstPage: opts.page,
+      ...(opts.maxPages ? { maxPages: opts.maxPages } : {}),
+      signal: ctx.signal,
+    })) {
+      show(page);
+    }
+  } else {
+    show(await client.notices({ pipeline: opts.pipeline, page: opts.page }));
+  }
+  rows.end();
+  if (opts.json) return;
+  const { last } = seen;
+  const of = last?.total_pages != null ? ` of ${last.total_pages}` : '';
+  const pageText = opts.all ? counted(seen.pages, 'page') : `page ${opts.page}${of}`;
+  const total = last?.total_results != null ? `, ${last.total_results} in all` : '';
+  const skipped = seen.skipped ? `, ${seen.skipped} malformed skipped` : '';
+  ctx.out(`\n${counted(seen.notices, 'notice')} (${pageText}${total})${skipped}`);
+}
+
+/** `api capacity <slug>` and `api pipelines`. */
+function addCapacityCommands(api: Command, ctx: CliContext, run: RunWithApi): void {
   api
     .command('capacity')
     .description('operationally available capacity of one pipeline')
@@ -186,8 +211,6 @@ export function apiCommand(ctx: CliContext): Command {
         ctx.out(opts.json ? toJson(data) : pipelineTable(data));
       }),
     );
-
-  return api;
 }
 
 const NOTICE_COLUMNS = [
