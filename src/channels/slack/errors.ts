@@ -154,47 +154,43 @@ function seconds(value: unknown): number | undefined {
 export function toDeliveryError(error: unknown, destination: string): DeliveryError {
   if (error instanceof DeliveryError) return error;
   const at = ` (${where(destination)})`;
-  const E = webApi.ErrorCode;
-  const e = error as { code?: string; name?: string; message?: string };
-  if (e?.code === E.RateLimitedError) {
-    const retryAfterMs = seconds((error as webApi.WebAPIRateLimitedError).retryAfter);
+  if (error instanceof webApi.WebAPIRateLimitedError) {
     return new DeliveryError(`slack: ratelimited${at}`, {
       code: C.RateLimited,
       permanent: false,
-      retryAfterMs,
+      retryAfterMs: seconds(error.retryAfter),
     });
   }
-  if (e?.code === E.PlatformError) {
-    const data = (error as webApi.WebAPIPlatformError).data;
+  if (error instanceof webApi.WebAPIPlatformError) {
+    const { data } = error;
     const slack = word(data?.error, 'unknown_error');
     const permanent = PERMANENT_ERRORS.has(slack) && !TEMPORARY_ERRORS.has(slack);
     const retryAfterMs = permanent ? undefined : seconds(data?.response_metadata?.retryAfter);
     const code = SLACK_ERROR_CODES.get(slack) ?? C.Unknown;
     return new DeliveryError(`slack: ${slack}${at}`, { code, permanent, retryAfterMs });
   }
-  if (e?.code === E.HTTPError) {
-    const http = error as webApi.WebAPIHTTPError;
-    const retryable = retryableStatus(http.statusCode);
-    const retryAfterMs = retryable ? seconds(http.headers?.['retry-after']) : undefined;
-    return new DeliveryError(`slack: HTTP ${http.statusCode}${at}`, {
-      code: codeForStatus(http.statusCode),
+  if (error instanceof webApi.WebAPIHTTPError) {
+    const retryable = retryableStatus(error.statusCode);
+    const retryAfterMs = retryable ? seconds(error.headers?.['retry-after']) : undefined;
+    return new DeliveryError(`slack: HTTP ${error.statusCode}${at}`, {
+      code: codeForStatus(error.statusCode),
       permanent: !retryable,
       retryAfterMs,
     });
   }
-  if (e?.code === E.RequestError) {
-    const original = (error as webApi.WebAPIRequestError).original as Error & {
-      cause?: { code?: string };
-    };
-    const timeout = original?.name === 'TimeoutError' || original?.name === 'AbortError';
-    const what = timeout
-      ? 'timeout'
-      : `network error ${word(original?.cause?.code, 'fetch_failed')}`;
+  if (error instanceof webApi.WebAPIRequestError) {
+    const { original } = error;
+    const timeout = original.name === 'TimeoutError' || original.name === 'AbortError';
+    const cause = original.cause;
+    const causeCode =
+      typeof cause === 'object' && cause !== null && 'code' in cause ? cause.code : undefined;
+    const what = timeout ? 'timeout' : `network error ${word(causeCode, 'fetch_failed')}`;
     return new DeliveryError(`slack: ${what}${at}`, {
       code: timeout ? C.Timeout : C.Network,
       permanent: false,
     });
   }
+  const e = error instanceof Error ? error : undefined;
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
     return new DeliveryError(`slack: aborted${at}`, { code: C.Aborted, permanent: false });
   }
@@ -211,8 +207,9 @@ export function toDeliveryError(error: unknown, destination: string): DeliveryEr
  * headers or reading the body) says so as the other channels do.
  */
 export function failureOf(error: unknown, destination: string, timeoutMs: number): DeliveryError {
-  const e = error as { name?: string; original?: { name?: string } };
-  const timedOut = e?.name === 'TimeoutError' || e?.original?.name === 'TimeoutError';
+  const timedOut =
+    (error instanceof Error && error.name === 'TimeoutError') ||
+    (error instanceof webApi.WebAPIRequestError && error.original.name === 'TimeoutError');
   if (!timedOut) return toDeliveryError(error, destination);
   return new DeliveryError(`${deadlineReason('slack', timeoutMs)} (${where(destination)})`, {
     code: C.Timeout,

@@ -5,12 +5,13 @@
  * `[Open notice]`. What upstream wrote stays as Slack would show it (escaped markup
  * reads as typed); making it safe for a terminal is the caller's part (`../preview.ts`).
  */
+
+import type { types } from '@slack/bolt';
 import type { Alert } from '../types.js';
 import type { Block } from './blocks.js';
 import { renderSlack, type SlackMessage } from './render.js';
 
 type TextObject = { type: string; text: string };
-type Json = Record<string, unknown>;
 
 /** Entities back to characters, `&amp;` last so `&amp;lt;` stays `&lt;`. */
 function decodeEntities(text: string): string {
@@ -51,30 +52,36 @@ function textOf(t: TextObject | undefined): string {
   return t.type === 'mrkdwn' ? mrkdwnToPlain(t.text) : decodeEntities(t.text);
 }
 
-function button(e: Json): string {
-  return `[${textOf(e.text as TextObject | undefined)}]`;
+/** A button as `[Open notice]`; any other element reads as nothing. */
+function button(e: types.SectionBlockAccessory | types.ActionsBlockElement): string {
+  return e.type === 'button' ? `[${textOf(e.text)}]` : '';
+}
+
+/** A context element's text; an image reads as nothing. */
+function contextText(e: types.ContextBlockElement): string {
+  return e.type === 'mrkdwn' || e.type === 'plain_text' ? textOf(e) : '';
 }
 
 /** One block as the lines a reader sees. */
-function blockLines(block: Block): string[] {
-  const b = block as unknown as Json;
+function blockLines(b: Block): string[] {
   switch (b.type) {
     case 'header':
-      return [textOf(b.text as TextObject)];
+      return [textOf(b.text)];
     case 'section': {
       const lines: string[] = [];
-      if (b.text) lines.push(textOf(b.text as TextObject));
-      for (const f of (b.fields as TextObject[] | undefined) ?? []) {
+      if (b.text) lines.push(textOf(b.text));
+      for (const f of b.fields ?? []) {
         const [label = '', ...value] = textOf(f).split('\n');
         lines.push(value.length > 0 ? `${label}: ${value.join(' ')}` : label);
       }
-      if (b.accessory) lines.push(button(b.accessory as Json));
+      const accessory = b.accessory ? button(b.accessory) : '';
+      if (accessory) lines.push(accessory);
       return lines;
     }
     case 'context':
-      return [((b.elements as TextObject[] | undefined) ?? []).map(textOf).join(' · ')];
+      return [b.elements.map(contextText).join(' · ')];
     case 'actions':
-      return [((b.elements as Json[] | undefined) ?? []).map(button).join(' ')];
+      return [b.elements.map(button).join(' ')];
     case 'divider':
       return ['───'];
     default:
