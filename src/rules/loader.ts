@@ -3,8 +3,10 @@
  * reported with the line and column it was written at, so that one run of
  * `pipewatch rules validate` shows all there is to fix, the way a compiler does.
  */
+
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { errorCode, errorMessage } from '../lib/error-text.js';
 import { issueMessages, issueProblems, positionAt, type RuleSource } from './issues.js';
 import { type PlainNode, plainPositionAt, readPlainTree, toJS } from './plain-yaml.js';
 import { type RuleBody, ruleFileSchema, ruleSchema } from './schema.js';
@@ -30,11 +32,18 @@ type Path = PropertyKey[];
 
 const RULE_FILE = /\.ya?ml$/i;
 
+/** `value[key]` of a value read from YAML, whatever it is: undefined when it has no such key. */
+function member(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object') return undefined;
+  const own: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
+  return own;
+}
+
 /** Every pipeline slug a valid rule item names, with its path inside the item. */
 function slugsOf(item: unknown): Array<{ slug: string; path: Path }> {
   const out: Array<{ slug: string; path: Path }> = [];
   const listAt = (value: unknown, path: Path) => {
-    const list = (value as { pipelines?: unknown } | null | undefined)?.pipelines;
+    const list = member(value, 'pipelines');
     if (!Array.isArray(list)) return;
     list.forEach((slug, j) => {
       if (typeof slug === 'string')
@@ -42,21 +51,20 @@ function slugsOf(item: unknown): Array<{ slug: string; path: Path }> {
     });
   };
   for (const kind of ['notices', 'deadlines', 'capacity']) {
-    const section = (item as Record<string, unknown>)[kind];
-    if (section === null || typeof section !== 'object') continue;
+    const section = member(item, kind);
     listAt(section, [kind]);
-    listAt((section as { not?: unknown }).not, [kind, 'not']);
+    listAt(member(section, 'not'), [kind, 'not']);
   }
   return out;
 }
 
 /** Every location entry a valid capacity rule item names, as written, with its path inside the item. */
 function locationsOf(item: unknown): Array<{ location: string; path: Path }> {
-  const list = (item as { capacity?: { locations?: unknown } | null }).capacity?.locations;
+  const list = member(member(item, 'capacity'), 'locations');
   if (!Array.isArray(list)) return [];
   return list.flatMap((location, j) =>
     typeof location === 'string'
-      ? [{ location: location.trim(), path: ['capacity', 'locations', j] as Path }]
+      ? [{ location: location.trim(), path: ['capacity', 'locations', j] }]
       : [],
   );
 }
@@ -93,10 +101,10 @@ function parsePlainFile(text: string, file: string): ParsedFile | undefined {
   const out: ParsedFile = { rules: [], problems: [], names: [] };
   // Each rule is validated as soon as it is read, so that its nodes die young.
   const root = readPlainTree(text, (node) => {
-    const item = toJS(node) as { name: string };
+    const item = toJS(node);
     const parsed = ruleSchema.safeParse(item, { error: issueMessages });
     if (!parsed.success) return false;
-    out.rules.push(ruleOf(item, parsed.data as RuleBody, node, file, out));
+    out.rules.push(ruleOf(item, parsed.data, node, file, out));
     return true;
   });
   if (root === null) return out;
@@ -108,16 +116,24 @@ function parsePlainFile(text: string, file: string): ParsedFile | undefined {
 
 /** A valid rule item as a `Rule`, its name noted with where it was written. */
 function ruleOf(
-  item: { name: string },
+  item: unknown,
   body: RuleBody,
   node: PlainNode,
   file: string,
   out: ParsedFile,
 ): Rule {
   const where = plainPositionAt(node, file, ['name'], true);
-  out.names.push({ name: item.name.trim(), at: where });
+  out.names.push({ name: body.name, at: where });
   const refs = refsOf(item, (path) => plainPositionAt(node, file, path, false));
-  return { ...body, at: where, ...refs } as Rule;
+  return withPlace(body, where, refs);
+}
+
+/**
+ * A rule's body with where it was written and where its names are: each kind of body
+ * becomes the same kind of rule, which the compiler cannot follow through a spread.
+ */
+function withPlace(body: RuleBody, at: SourcePosition, refs: ReturnType<typeof refsOf>): Rule {
+  return { ...body, at, ...refs } as Rule;
 }
 
 function parseFile(text: string, file: string): ParsedFile {
@@ -139,7 +155,7 @@ function parseFile(text: string, file: string): ParsedFile {
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    out.problems.push({ ...position(0), message: (error as Error).message });
+    out.problems.push({ ...position(0), message: errorMessage(error) });
     return out;
   }
   if (data === null || data === undefined) return out;
@@ -149,10 +165,10 @@ function parseFile(text: string, file: string): ParsedFile {
   const issues = ruleFileSchema.safeParse(data, { error: issueMessages }).error?.issues ?? [];
   const invalid = new Set(issues.filter((i) => i.path[0] === 'rules').map((i) => i.path[1]));
   out.problems.push(...issueProblems(issues, source));
-  const items = (data as { rules?: unknown }).rules;
+  const items = member(data, 'rules');
   if (!Array.isArray(items)) return out;
-  items.forEach((item, i) => {
-    const name = (item as { name?: unknown } | null)?.name;
+  items.forEach((item: unknown, i) => {
+    const name = member(item, 'name');
     if (typeof name !== 'string') return;
     const where = at(['rules', i, 'name'], true);
     out.names.push({ name: name.trim(), at: where });
@@ -160,7 +176,7 @@ function parseFile(text: string, file: string): ParsedFile {
     const parsed = ruleSchema.safeParse(item);
     if (!parsed.success) return;
     const refs = refsOf(item, (path) => at(['rules', i, ...path], false));
-    out.rules.push({ ...(parsed.data as RuleBody), at: where, ...refs } as Rule);
+    out.rules.push(withPlace(parsed.data, where, refs));
   });
   return out;
 }
@@ -226,11 +242,11 @@ export function loadRules(dir: string, options: { cwd?: string } = {}): LoadedRu
       .filter((n) => RULE_FILE.test(n) && !n.startsWith('.'))
       .sort();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     return fail(
       code === 'ENOENT'
         ? `rules directory not found: ${shown}`
-        : `cannot read rules directory ${shown}: ${code ?? (error as Error).message}`,
+        : `cannot read rules directory ${shown}: ${code ?? errorMessage(error)}`,
     );
   }
   const parsed: ParsedFile[] = [];
@@ -243,7 +259,7 @@ export function loadRules(dir: string, options: { cwd?: string } = {}): LoadedRu
       if (!statSync(full).isFile()) continue;
       text = readFileSync(full, 'utf8');
     } catch (error) {
-      const message = `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+      const message = `cannot read: ${errorCode(error) ?? String(error)}`;
       parsed.push({ rules: [], problems: [{ file, line: 1, col: 1, message }], names: [] });
       files.push(file);
       continue;
