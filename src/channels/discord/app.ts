@@ -16,7 +16,7 @@ import type { ChatReply, ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { readBody } from '../../lib/request-body.js';
-import { toUtcIso, type UtcIso } from '../../lib/time.js';
+import { firstArrival, type RequestReplays } from '../replays.js';
 import { oneLine } from '../text.js';
 import { DeliveryError } from '../types.js';
 import { COMMAND_NAME } from './command-words.js';
@@ -31,23 +31,11 @@ import {
 } from './interactions.js';
 import { privateNote, replyData } from './reply-messages.js';
 import { answer, DEFAULT_BODY_LIMIT } from './request-body.js';
-import { InteractionSignature, PublicKeyError, SIGNATURE_WINDOW_MS } from './signature.js';
+import { InteractionSignature, PublicKeyError } from './signature.js';
 
 /** The defaults of `timeoutMs` and `bodyLimit`, for whoever starts the app. */
 export { DEFAULT_FOLLOW_UP_TIMEOUT_MS } from './follow-ups.js';
 export { DEFAULT_BODY_LIMIT } from './request-body.js';
-
-/**
- * How long an interaction id is remembered: a request signed at `t` is accepted while
- * the clock is within five minutes of `t`, so up to ten minutes after it first arrived.
- */
-export const REPLAY_MEMORY_MS = 2 * SIGNATURE_WINDOW_MS;
-
-/** The interactions answered lately, by id: `store.interactions`. */
-export interface InteractionReplays {
-  /** Records that `id` arrived `at`; false when it had arrived before. Forgets those before `forgetBefore`. */
-  firstTime(id: string, at: UtcIso, forgetBefore: UtcIso): boolean;
-}
 
 /** What the daemon gives the app: its key, where Discord's API is, the chat core, the time. */
 export interface DiscordAppOptions {
@@ -60,8 +48,8 @@ export interface DiscordAppOptions {
   /** The time signatures are judged by and follow-ups are timed on. */
   clock: Clock;
   logger: Logger;
-  /** The interaction ids answered lately, kept across restarts. */
-  replays: InteractionReplays;
+  /** The interaction ids answered lately, kept across restarts (`store.interactions`). */
+  replays: RequestReplays;
   /** Largest request body read, in bytes (default 1 MiB). */
   bodyLimit?: number | undefined;
   /** Time allowed to one follow-up post. */
@@ -152,9 +140,7 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
    * interaction twice. Nothing about it is acted on.
    */
   function firstTime(id: string): boolean {
-    const now = clock.now();
-    const forget = new Date(now.getTime() - REPLAY_MEMORY_MS);
-    return options.replays.firstTime(id, toUtcIso(now), toUtcIso(forget));
+    return firstArrival(options.replays, id, clock);
   }
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -3,10 +3,13 @@
  * `POST /slack/events` (commands, interactivity and events share the URL). Each request
  * goes through, in order: the signature headers (timestamp within five minutes of
  * pipewatch's clock), the body read up to a limit (a larger one: 413, unread), the v0
- * signature of the raw body and the replay check (any refusal: 401, nothing parsed,
- * nothing done); then the body is read as a form (a slash command), a form's `payload`
- * (interactivity) or JSON (events; `url_verification` answered with its challenge) and
- * handed to the app with an `ack` that writes the response. Slack gives up on an answer
+ * signature of the raw body (any refusal: 401, nothing parsed, nothing done), and the
+ * replay check: a signature already accepted within ten minutes, remembered in the
+ * database so across restarts too, gets 401 and nothing is done (Slack signs every
+ * delivery anew, a retried event too, so only a copy carries the same signature). Then
+ * the body is read as a form (a slash command), a form's `payload` (interactivity) or
+ * JSON (events; `url_verification` answered with its challenge) and handed to the app
+ * with an `ack` that writes the response. Slack gives up on an answer
  * after 3 seconds, so when no listener has acknowledged within `ackAfterMs` (2.5 s) the
  * receiver answers 200 with an empty body itself; a request no listener takes is
  * answered the same way as soon as the app is done with it.
@@ -16,7 +19,9 @@ import type { App, Receiver } from '@slack/bolt';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { readBody } from '../../lib/request-body.js';
+import { firstArrival, type RequestReplays } from '../replays.js';
 import { oneLine } from '../text.js';
+import { UNCHECKED } from './once.js';
 import { SignatureCheck } from './signature.js';
 
 /** The largest request body read: 1 MiB, room for a click on a full message. */
@@ -31,6 +36,8 @@ export interface SlackReceiverOptions {
   /** The time request timestamps are judged by, and the acknowledgement deadline runs on. */
   clock: Clock;
   logger: Logger;
+  /** The requests accepted lately, by signature, kept across restarts (`store.interactions`). */
+  replays: RequestReplays;
   /** Largest body read, in bytes. */
   bodyLimit?: number | undefined;
   /** How long a listener has to acknowledge before the receiver answers for it. */
@@ -134,6 +141,8 @@ export class SlackHttpReceiver implements Receiver {
     const { raw } = read;
     const why = this.check.refuse(req.headers, raw, this.options.clock.now().getTime());
     if (why) return refuse(401, why);
+    const fresh = this.firstTime(String(req.headers['x-slack-signature']));
+    if (fresh === false) return refuse(401, 'the request was already received (replayed)');
     const body = parse(raw, String(req.headers['content-type'] ?? ''));
     if (typeof body === 'string') return refuse(400, body);
     if (body.type === 'url_verification') {
@@ -141,11 +150,33 @@ export class SlackHttpReceiver implements Receiver {
       return;
     }
     if (body.ssl_check !== undefined) return answer(res, 200);
-    await this.dispatch(this.app, body, req, res);
+    await this.dispatch(this.app, body, req, res, fresh === 'unknown');
+  }
+
+  /**
+   * Whether a signature arrives for the first time (remembered from now on); `unknown`
+   * when the database cannot say, and the request is then acted on by no listener.
+   */
+  private firstTime(signature: string): boolean | 'unknown' {
+    try {
+      return firstArrival(this.options.replays, `slack:${signature}`, this.options.clock);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(
+        `could not tell whether a Slack request was received before, so it is not acted on: ${oneLine(message)}`,
+      );
+      return 'unknown';
+    }
   }
 
   /** Hands the body to the app; whoever answers first (ack, or the deadline) is heard. */
-  private async dispatch(app: App, body: Body, req: IncomingMessage, res: ServerResponse) {
+  private async dispatch(
+    app: App,
+    body: Body,
+    req: IncomingMessage,
+    res: ServerResponse,
+    unchecked: boolean,
+  ) {
     let answered = false;
     const deadline = new AbortController();
     const settle = (response?: unknown) => {
@@ -180,6 +211,7 @@ export class SlackHttpReceiver implements Receiver {
           typeof req.headers['x-slack-retry-reason'] === 'string'
             ? req.headers['x-slack-retry-reason']
             : undefined,
+        ...(unchecked ? { customProperties: { [UNCHECKED]: true } } : {}),
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
