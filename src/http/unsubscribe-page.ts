@@ -164,6 +164,16 @@ export function tooLargePage(limit: number): Page {
   };
 }
 
+/** Too many requests being read at once: this one was turned away unread. */
+export function busyPage(): Page {
+  return {
+    status: 503,
+    title: 'Busy',
+    body: `<h1>pipewatch is busy</h1>
+<p>Too many requests are arriving at once. Nothing was changed; please try again in a moment.</p>`,
+  };
+}
+
 /** Something failed on pipewatch's side; the reason is logged, not shown. */
 export function failedPage(): Page {
   return {

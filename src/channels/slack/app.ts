@@ -18,6 +18,7 @@ import type { ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
+import type { UnverifiedBodies } from '../../lib/request-body.js';
 import type { RequestReplays } from '../replays.js';
 import { DeliveryErrorCode } from '../types.js';
 import { clientLogger } from './client-log.js';
@@ -60,8 +61,13 @@ export interface SlackApp {
   mode: 'http' | 'socket';
   /** The bot's user id, as `auth.test` said. */
   botUserId: string;
-  /** HTTP mode: the handler of `POST /slack/events` on the daemon's server. */
-  handleHttp?: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  /**
+   * HTTP mode: the handler of `POST /slack/events` on the daemon's server, reading
+   * bodies within the server's budget for bodies not yet trusted.
+   */
+  handleHttp?:
+    | ((req: IncomingMessage, res: ServerResponse, bodies?: UnverifiedBodies) => Promise<void>)
+    | undefined;
   /** Stops taking requests (HTTP: 503 from then on) and closes the Socket Mode connection. */
   close(): Promise<void>;
 }
@@ -154,7 +160,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
   return {
     mode,
     botUserId,
-    handleHttp: http ? (req, res) => http.handle(req, res) : undefined,
+    handleHttp: http ? (req, res, bodies) => http.handle(req, res, bodies) : undefined,
     close: async () => {
       if (http) await http.stop();
       if (socket) await socket.client.disconnect();

@@ -2,7 +2,9 @@
  * Bolt's receiver for requests from Slack over HTTP, served by the daemon's own server at
  * `POST /slack/events` (commands, interactivity and events share the URL). Each request
  * goes through, in order: the signature headers (timestamp within five minutes of
- * pipewatch's clock), the body read up to a limit (a larger one: 413, unread), the v0
+ * pipewatch's clock; without them 401, the body unread), the body read up to a limit (a
+ * larger one: 413, unread) within the server's budget for bodies not yet trusted (no room
+ * left: 503 with `Retry-After`, unread), the v0
  * signature of the raw body (any refusal: 401, nothing parsed, nothing done), and the
  * replay check: a signature already accepted within ten minutes, remembered in the
  * database so across restarts too, gets 401 and nothing is done (Slack signs every
@@ -18,7 +20,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { readBody } from '../../lib/request-body.js';
+import {
+  BUSY,
+  BUSY_RETRY_AFTER_S,
+  readBody,
+  turnedAway,
+  UnverifiedBodies,
+} from '../../lib/request-body.js';
 import { firstArrival, type RequestReplays } from '../replays.js';
 import { oneLine } from '../text.js';
 import { UNCHECKED } from './once.js';
@@ -72,9 +80,15 @@ function isObject(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function answer(res: ServerResponse, status: number, body?: unknown, close = false): void {
+function answer(
+  res: ServerResponse,
+  status: number,
+  body?: unknown,
+  close = false,
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
-  const headers: Record<string, string> = close ? { connection: 'close' } : {};
+  const headers: Record<string, string> = close ? { connection: 'close', ...extra } : extra;
   if (body === undefined || body === '') {
     res.writeHead(status, headers).end();
   } else if (typeof body === 'string') {
@@ -98,6 +112,8 @@ export class SlackHttpReceiver implements Receiver {
   private readonly log: Logger;
   private readonly bodyLimit: number;
   private readonly ackAfterMs: number;
+  /** The budget of a receiver served by no pipewatch server (the server gives its own). */
+  private readonly ownBodies = new UnverifiedBodies();
   private stopped = false;
 
   constructor(private readonly options: SlackReceiverOptions) {
@@ -122,11 +138,23 @@ export class SlackHttpReceiver implements Receiver {
     this.stopped = true;
   }
 
-  /** One request to `POST /slack/events`, answered whatever happens. */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * One request to `POST /slack/events`, answered whatever happens; its body is read
+   * within `bodies` until its signature is checked.
+   */
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    bodies: UnverifiedBodies = this.ownBodies,
+  ): Promise<void> {
     const refuse = (status: number, why: string, close = false) => {
       this.log.warn({ status }, `refused a request to ${req.url ?? '/'}: ${why}`);
       answer(res, status, `${why}\n`, close);
+    };
+    const busy = () => {
+      if (bodies.worthLogging())
+        this.log.warn({ status: 503 }, turnedAway('/slack/events', bodies));
+      answer(res, 503, `${BUSY}\n`, true, { 'retry-after': String(BUSY_RETRY_AFTER_S) });
     };
     if (this.stopped || !this.app) return refuse(503, 'the Slack app is not running');
     const early = this.check.refuseHeaders(req.headers, this.options.clock.now().getTime());
@@ -134,10 +162,11 @@ export class SlackHttpReceiver implements Receiver {
       req.resume();
       return refuse(401, early, true);
     }
-    const read = await readBody(req, this.bodyLimit);
+    const read = await readBody(req, this.bodyLimit, bodies);
     if (read === 'aborted') return;
     if (read === 'too-large')
       return refuse(413, `the body is larger than ${this.bodyLimit} bytes`, true);
+    if (read === 'busy') return busy();
     const { raw } = read;
     const why = this.check.refuse(req.headers, raw, this.options.clock.now().getTime());
     if (why) return refuse(401, why);

@@ -82,7 +82,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
           {
             method: 'POST',
             path: '/slack/events',
-            handle: (req, res) => ut.app.handleHttp!(req, res),
+            handle: (req, res, bodies) => ut.app.handleHttp!(req, res, bodies),
           },
         ]
       : [],
