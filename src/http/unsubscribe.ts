@@ -2,10 +2,11 @@
  * The unsubscribe links of alert email, served on the daemon's HTTP port under
  * `/unsubscribe/<token>`. A `GET` (or `HEAD`) shows what the link stops and a button,
  * and changes nothing: mail scanners and link previews fetch links on their own. A
- * `POST`, the button's or a mail client's one-click request (RFC 8058: the body
- * `List-Unsubscribe=One-Click`, as a form, urlencoded or multipart), stops it. The link
- * itself says what to stop, so the body is read only up to a small limit and not needed;
- * a token that does not verify gets a 400 page and changes nothing. Pages are plain
+ * `POST` whose body says `List-Unsubscribe=One-Click` (RFC 8058; the button's, or a mail
+ * client's one-click request; see `one-click.ts`) stops it. Any other POST (empty, other
+ * fields: a scanner's probe) changes nothing and gets a 400 page with the button. The
+ * link itself says what to stop: a token that does not verify gets a 400 page before
+ * any of the body is read, and a body is read only up to a small limit. Pages are plain
  * HTML (see `unsubscribe-page.ts`), never an error trace.
  */
 
@@ -22,6 +23,7 @@ import {
 } from '../lib/request-body.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
+import { saysOneClick } from './one-click.js';
 import type { HttpRoute } from './server.js';
 import {
   alreadyPage,
@@ -30,6 +32,7 @@ import {
   donePage,
   failedPage,
   invalidPage,
+  notAskedPage,
   type Page,
   sendPage,
   tooLargePage,
@@ -121,6 +124,10 @@ export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
     }
     // A client gone before its request was whole asked for nothing.
     if (read === 'aborted') return invalidPage();
+    if (!saysOneClick(read.raw, String(req.headers['content-type'] ?? ''))) {
+      log.info('unsubscribe: a POST without List-Unsubscribe=One-Click changed nothing');
+      return notAskedPage(scope);
+    }
     const result = unsubscribe(deps.store, scope, toUtcIso(deps.clock.now()));
     if (result.created !== undefined)
       log.info(
