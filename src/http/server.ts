@@ -74,6 +74,15 @@ function allowed(mounted: readonly HttpRoute[]): string {
   return [...new Set(methods)].join(', ');
 }
 
+/**
+ * Connections the kernel holds until the server accepts them (capped by the kernel's
+ * `net.core.somaxconn`, 4096 on current Linux). With Node's default of 511, a burst of
+ * more connections than that while the event loop is busy (a flood of forged requests)
+ * has its excess dropped, and a monitor's connection among them waits for its SYN to be
+ * sent again, a second or more later: `/healthz` would look stalled when it is not.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** How long a client has to send a whole request, headers and body; then 408 and closed. */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -285,7 +294,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
   cutOffDrips(server, requestTimeout);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(deps.port, host, () => {
+    server.listen({ port: deps.port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
