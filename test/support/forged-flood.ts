@@ -4,8 +4,10 @@
  * signature headers of the right form (a timestamp of now, a signature of random bytes),
  * so that only the signature check itself can refuse them. They are sent from a worker
  * thread, an event loop of its own, so that what the server's loop does is measured, not
- * the sender's.
+ * the sender's; or from a process of its own, so that the server's process alone has
+ * what the process counts (CPU time, resident memory).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 
 /** Where forged requests go and the headers that make them look signed. */
@@ -48,18 +50,19 @@ export interface Flood {
   done: Promise<Record<string, number>>;
 }
 
-const WORKER = `
+const SENDER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
 const { randomBytes } = require('node:crypto');
-const { url, count, size, targets } = workerData;
+const send = parentPort ? (m) => parentPort.postMessage(m) : (m) => process.send(m);
+const { url, count, size, targets } = workerData ?? JSON.parse(process.argv[1]);
 const body = randomBytes(size);
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-parentPort.once('message', () => {
+(parentPort ?? process).once('message', () => {
   for (let i = 0; i < count; i++) one(i);
-  parentPort.postMessage({ started: true });
+  send({ started: true });
 });
-parentPort.postMessage({ ready: true });
+send({ ready: true });
 const counts = {};
 let left = count;
 function one(i) {
@@ -76,7 +79,8 @@ function one(i) {
     counts[outcome] = (counts[outcome] || 0) + 1;
     if (--left === 0) {
       agent.destroy();
-      parentPort.postMessage({ counts });
+      send({ counts });
+      if (!parentPort) process.disconnect();
     }
   };
   const req = http.request(url + t.path, { method: 'POST', headers, agent });
@@ -89,14 +93,26 @@ function one(i) {
 }
 `;
 
-/** Makes ready `count` forged requests of `size` bytes to `url`, spread over `targets`. */
+/**
+ * Makes ready `count` forged requests of `size` bytes to `url`, spread over `targets`,
+ * sent from a worker `thread` (default) or a `process`.
+ */
 export function forgedFlood(options: {
   url: string;
   count: number;
   size: number;
   targets: FloodTarget[];
+  from?: 'thread' | 'process';
 }): Flood {
-  const worker = new Worker(WORKER, { eval: true, workerData: options });
+  const { from = 'thread', ...data } = options;
+  const sender: Worker | ChildProcess =
+    from === 'thread'
+      ? new Worker(SENDER, { eval: true, workerData: data })
+      : spawn(process.execPath, ['-e', SENDER, JSON.stringify(data)], {
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        });
+  const post = (m: string) => (sender instanceof Worker ? sender.postMessage(m) : sender.send(m));
+  const stop = () => (sender instanceof Worker ? void sender.terminate() : sender.kill());
   let ready!: () => void;
   const readyP = new Promise<void>((resolve) => {
     ready = resolve;
@@ -106,16 +122,16 @@ export function forgedFlood(options: {
     started = resolve;
   });
   const done = new Promise<Record<string, number>>((resolve, reject) => {
-    worker.on('message', (m: { ready?: true; started?: true; counts?: Record<string, number> }) => {
+    sender.on('message', (m: { ready?: true; started?: true; counts?: Record<string, number> }) => {
       if (m.ready) ready();
       if (m.started) started();
       if (m.counts) {
         resolve(m.counts);
-        void worker.terminate();
+        stop();
       }
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the flood's worker exited (${code})`)));
+    sender.once('error', reject);
+    sender.once('exit', (code) => reject(new Error(`the flood's sender exited (${code})`)));
   });
-  return { ready: readyP, go: () => worker.postMessage('go'), started: startedP, done };
+  return { ready: readyP, go: () => post('go'), started: startedP, done };
 }
