@@ -166,6 +166,7 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     chat: core,
     clock: systemClock,
     logger: silentLogger,
+    replays: store.interactions,
   });
   const discordApp = startDiscordApp({
     publicKey: discord.ready.publicKey,

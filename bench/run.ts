@@ -22,6 +22,7 @@ import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
 import { detectionBench } from './detection.js';
 import { emailBench } from './email.js';
+import { forgedFloodBench } from './forged-flood.js';
 import { idleCpuBench } from './idle-cpu.js';
 import { idleRssBench } from './idle-rss.js';
 import { ingestBench } from './ingest.js';
@@ -58,6 +59,7 @@ const BENCHES: Record<string, Bench> = {
   cli: { run: cliBench, limitMin: 10 },
   idle: { run: idleCpuBench, limitMin: 10 },
   storage: { run: storageBench, limitMin: 15 },
+  forged_flood: { run: forgedFloodBench, limitMin: 10 },
 };
 
 const self = fileURLToPath(import.meta.url);

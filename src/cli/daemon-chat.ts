@@ -27,6 +27,7 @@ export async function startChat(
   ctx: CliContext,
   slack: SlackAppSettings,
   chat: ChatService,
+  replays: InteractionStore,
 ): Promise<SlackApp | undefined> {
   try {
     // Bolt and its web server load only when the Slack app runs.
@@ -40,6 +41,7 @@ export async function startChat(
       // Signatures are judged by the wall clock, whatever time the daemon runs on.
       clock: ctx.clock,
       logger: ctx.logger,
+      replays,
     });
     ctx.logger.info(
       { mode: app.mode, bot: app.botUserId },

@@ -257,7 +257,7 @@ export class Daemon {
     );
     engine.checkPipelines();
     engine.checkLocations();
-    if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore);
+    if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore, store.interactions);
     if (setup.chat && discordSettings)
       daemon.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
     if (setup.httpPort !== undefined) {

@@ -1,8 +1,10 @@
 /**
  * Output helpers shared by commands: aligned text tables for people and JSON for
- * scripts (ISO 8601 UTC datetimes, `null` for absent ones, numbers for quantities).
+ * scripts (ISO 8601 UTC datetimes, `null` for absent ones, numbers for quantities). Every
+ * cell of a table is one line: a line break in it is shown as `\n` (`inlineText`), so no
+ * field can print a row of its own.
  */
-import { escapeJsonForTerminal } from '../lib/terminal.js';
+import { escapeJsonForTerminal, inlineText } from '../lib/terminal.js';
 
 /**
  * Pretty JSON, as every `--json` output prints it; characters a terminal would act on
@@ -22,8 +24,12 @@ export function clip(text: string, width: number): string {
 /** Column alignment. */
 export type Align = 'left' | 'right';
 
+/** The cells of rows as a table shows them: each on one line. */
+const cellsOf = (rows: string[][]): string[][] => rows.map((r) => r.map(inlineText));
+
 /** Renders rows under a header as aligned columns separated by two spaces. */
-export function table(header: string[], rows: string[][], align: Align[] = []): string {
+export function table(header: string[], given: string[][], align: Align[] = []): string {
+  const rows = cellsOf(given);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
@@ -53,7 +59,8 @@ export class StreamedTable {
   ) {}
 
   /** Prints rows, after the header the first time. */
-  add(rows: string[][]): void {
+  add(given: string[][]): void {
+    const rows = cellsOf(given);
     const widths = this.header.map((h, i) =>
       Math.max(this.widths?.[i] ?? h.length, ...rows.map((r) => (r[i] ?? '').length)),
     );

@@ -2,8 +2,10 @@
  * The daemon's HTTP endpoints: `/healthz` (200 or 503 with the reasons), `/status`
  * (JSON) and `/metrics` (Prometheus text), and the routes other parts mount on it
  * (`POST /slack/events`, `GET` and `POST` under `/unsubscribe/`), which answer their own
- * requests: the server knows only their method and path. A mounted `GET` answers `HEAD`
- * too; the server's own paths cannot be mounted over.
+ * requests: the server knows only their method and path, and gives them the one budget
+ * their bodies are read within until they are trusted (`UnverifiedBodies`), so that a
+ * flood of forged requests holds a bounded amount of memory whatever route it aims at.
+ * A mounted `GET` answers `HEAD` too; the server's own paths cannot be mounted over.
  *
  * It listens on loopback unless told otherwise. `/healthz` and `/metrics` are open: the
  * first says healthy or not per feed with error codes only, the second's labels are fixed
@@ -17,6 +19,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { BlockList, isIPv6 } from 'node:net';
 import type { Logger } from '../lib/logger.js';
+import { UnverifiedBodies, type UnverifiedLimits } from '../lib/request-body.js';
 import type { HealthReport } from './health.js';
 import type { Metrics } from './metrics.js';
 import { healthBody } from './public-view.js';
@@ -37,7 +40,8 @@ export interface HttpRoute {
    * exact path goes first, then the longest prefix.
    */
   prefix?: boolean;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Answers the request; a body not yet trusted is read within `bodies` (`readBody`). */
+  handle(req: IncomingMessage, res: ServerResponse, bodies: UnverifiedBodies): Promise<void>;
 }
 
 /** The server's own paths, which no route may take. */
@@ -69,6 +73,15 @@ function allowed(mounted: readonly HttpRoute[]): string {
   if (methods.includes('GET')) methods.push('HEAD');
   return [...new Set(methods)].join(', ');
 }
+
+/**
+ * Connections the kernel holds until the server accepts them (capped by the kernel's
+ * `net.core.somaxconn`, 4096 on current Linux). With Node's default of 511, a burst of
+ * more connections than that while the event loop is busy (a flood of forged requests)
+ * has its excess dropped, and a monitor's connection among them waits for its SYN to be
+ * sent again, a second or more later: `/healthz` would look stalled when it is not.
+ */
+export const LISTEN_BACKLOG = 4096;
 
 /** How long a client has to send a whole request, headers and body; then 408 and closed. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -135,6 +148,8 @@ export interface HttpServerDeps {
   publicStatus: () => unknown;
   /** Endpoints mounted besides the server's own. */
   routes?: readonly HttpRoute[] | undefined;
+  /** What the routes' bodies get before they are trusted (default `UNVERIFIED_LIMITS`). */
+  unverified?: Partial<UnverifiedLimits> | undefined;
   logger: Logger;
 }
 
@@ -146,6 +161,8 @@ export interface RunningHttpServer {
   listening: string;
   /** Whether only this host can reach it. */
   loopback: boolean;
+  /** The routes' bodies read before they are trusted: what they hold now and at most. */
+  bodies: UnverifiedBodies;
   close(): Promise<void>;
 }
 
@@ -220,13 +237,14 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
   const loopback = isLoopbackHost(host);
   const routes = deps.routes ?? [];
   checkRoutes(routes);
+  const bodies = new UnverifiedBodies(deps.unverified);
   const handle = async (req: IncomingMessage, res: ServerResponse, where: string) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const mounted = routesFor(routes, path);
     if (mounted.length > 0) {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       const route = mounted.find((r) => r.method === method);
-      if (route) await route.handle(req, res);
+      if (route) await route.handle(req, res, bodies);
       else res.writeHead(405, { allow: allowed(mounted) }).end();
       return;
     }
@@ -276,7 +294,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
   cutOffDrips(server, requestTimeout);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(deps.port, host, () => {
+    server.listen({ port: deps.port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
@@ -290,6 +308,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
     port,
     listening: where,
     loopback,
+    bodies,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,12 +2,22 @@
  * The pages of email unsubscribe links: one small HTML document each, with its style
  * inline and allowed by its hash alone, so the Content-Security-Policy can refuse every
  * script, image, font, frame and outside resource. Every text that came from a link or
- * the database is escaped.
+ * the database is escaped, and shown as one line without control characters or
+ * bidirectional controls (`shown`): a signed link names what it was made for, and an
+ * address with a right-to-left override in it must not read as another one.
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { UnsubscribeScope } from '../alerts/unsubscribe.js';
 import { escapeHtml as esc } from '../lib/escape-html.js';
+import { inlineText, terminalSafe } from '../lib/terminal.js';
+
+/**
+ * A text from a link or the database as a page shows it: line breaks and tabs as `\n`
+ * and `\t`, control characters and bidirectional controls (U+202E) removed, as a
+ * terminal gets it, then escaped for HTML.
+ */
+const shown = (text: string): string => esc(terminalSafe(inlineText(text)));
 
 // biome-ignore format: one rule a line reads best
 const STYLE = [
@@ -71,15 +81,15 @@ ${page.body}
 
 /** `<strong>a@example.com</strong>`, or the addresses joined: `… and …`. */
 function addressesHtml(scope: UnsubscribeScope): string {
-  const shown = scope.addresses.map((a) => `<strong>${esc(a)}</strong>`);
-  if (shown.length === 1) return shown[0]!;
-  return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}`;
+  const names = scope.addresses.map((a) => `<strong>${shown(a)}</strong>`);
+  if (names.length === 1) return names[0]!;
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
 }
 
 /** One rule as a list item: its name, and that it is a subscription when it is one. */
 function ruleItem(rule: string): string {
   const what = /^sub-\d+$/.test(rule) ? ' <span class="note">(a subscription)</span>' : '';
-  return `<li><code>${esc(rule)}</code>${what}</li>`;
+  return `<li><code>${shown(rule)}</code>${what}</li>`;
 }
 
 /**
@@ -92,7 +102,7 @@ function whatStops(scope: UnsubscribeScope, when: 'will' | 'now'): string {
   if (scope.rules === 'all')
     return `<p>pipewatch ${sends} ${when === 'will' ? 'every alert' : 'any alert'} to ${to}.</p>`;
   if (scope.rules.length === 1)
-    return `<p>pipewatch ${sends} alerts of the rule <code>${esc(scope.rules[0]!)}</code> to ${to}.</p>`;
+    return `<p>pipewatch ${sends} alerts of the rule <code>${shown(scope.rules[0]!)}</code> to ${to}.</p>`;
   return `<p>pipewatch ${sends} alerts of these rules to ${to}:</p>\n<ul>${scope.rules.map(ruleItem).join('')}</ul>`;
 }
 
@@ -119,6 +129,18 @@ ${whatStops(scope, 'will')}
 ${shared(scope)}<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>
 <p class="note">Nothing changes until you press the button.</p>`,
   };
+}
+
+/**
+ * The answer to a POST that did not say `List-Unsubscribe=One-Click` (a scanner's
+ * probe, a client that sent no body): nothing changed, and the button, for a person.
+ */
+export function notAskedPage(scope: UnsubscribeScope): Page {
+  const page = confirmPage(scope);
+  const [heading, ...rest] = page.body.split('\n');
+  const note =
+    '<p>Nothing was changed: this request did not say <code>List-Unsubscribe=One-Click</code>. Press the button to unsubscribe.</p>';
+  return { ...page, status: 400, body: [heading, note, ...rest].join('\n') };
 }
 
 /** What a link opens when what it stops is stopped already. */
@@ -161,6 +183,16 @@ export function tooLargePage(limit: number): Page {
     title: 'Request too large',
     body: `<h1>That request was too large</h1>
 <p>An unsubscribe request carries at most ${limit} bytes. Nothing was changed.</p>`,
+  };
+}
+
+/** Too many requests being read at once: this one was turned away unread. */
+export function busyPage(): Page {
+  return {
+    status: 503,
+    title: 'Busy',
+    body: `<h1>pipewatch is busy</h1>
+<p>Too many requests are arriving at once. Nothing was changed; please try again in a moment.</p>`,
   };
 }
 

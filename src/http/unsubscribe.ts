@@ -2,10 +2,11 @@
  * The unsubscribe links of alert email, served on the daemon's HTTP port under
  * `/unsubscribe/<token>`. A `GET` (or `HEAD`) shows what the link stops and a button,
  * and changes nothing: mail scanners and link previews fetch links on their own. A
- * `POST`, the button's or a mail client's one-click request (RFC 8058: the body
- * `List-Unsubscribe=One-Click`, as a form, urlencoded or multipart), stops it. The link
- * itself says what to stop, so the body is read only up to a small limit and not needed;
- * a token that does not verify gets a 400 page and changes nothing. Pages are plain
+ * `POST` whose body says `List-Unsubscribe=One-Click` (RFC 8058; the button's, or a mail
+ * client's one-click request; see `one-click.ts`) stops it. Any other POST (empty, other
+ * fields: a scanner's probe) changes nothing and gets a 400 page with the button. The
+ * link itself says what to stop: a token that does not verify gets a 400 page before
+ * any of the body is read, and a body is read only up to a small limit. Pages are plain
  * HTML (see `unsubscribe-page.ts`), never an error trace.
  */
 
@@ -14,16 +15,24 @@ import { type UnsubscribeScope, unsubscribe, unsubscribeState } from '../alerts/
 import { UNSUBSCRIBE_PATH, verifyToken } from '../channels/email/unsubscribe.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { readBody } from '../lib/request-body.js';
+import {
+  BUSY_RETRY_AFTER_S,
+  readBody,
+  turnedAway,
+  type UnverifiedBodies,
+} from '../lib/request-body.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
+import { saysOneClick } from './one-click.js';
 import type { HttpRoute } from './server.js';
 import {
   alreadyPage,
+  busyPage,
   confirmPage,
   donePage,
   failedPage,
   invalidPage,
+  notAskedPage,
   type Page,
   sendPage,
   tooLargePage,
@@ -41,6 +50,18 @@ export interface UnsubscribeRouteDeps {
   logger: Logger;
   /** The key the links are signed with (`unsubscribeKey`). */
   key: string;
+}
+
+/**
+ * The headers a page goes with besides its own: a request whose body was left unread
+ * has its connection closed; one turned away for want of room is told when to come back.
+ */
+function extraHeaders(req: IncomingMessage, page: Page): Record<string, string> {
+  if (page.status === 503)
+    return { connection: 'close', 'retry-after': String(BUSY_RETRY_AFTER_S) };
+  if (page.status === 413 || (req.method === 'POST' && !req.complete))
+    return { connection: 'close' };
+  return {};
 }
 
 /** The token of a request: what follows `/unsubscribe/` in its path. */
@@ -65,17 +86,17 @@ export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
   };
   /** Answers with what `answer` makes, or the failure page when it throws. */
   const guarded =
-    (answer: (req: IncomingMessage, res: ServerResponse) => Promise<Page>) =>
-    async (req: IncomingMessage, res: ServerResponse) => {
+    (answer: (req: IncomingMessage, bodies: UnverifiedBodies) => Promise<Page>) =>
+    async (req: IncomingMessage, res: ServerResponse, bodies: UnverifiedBodies) => {
       let page: Page;
       try {
-        page = await answer(req, res);
+        page = await answer(req, bodies);
       } catch (error) {
         log.error({ err: error }, `unsubscribe: failed: ${(error as Error).message}`);
         page = failedPage();
       }
       if (res.headersSent) return;
-      sendPage(res, page, page.status === 413 ? { connection: 'close' } : {});
+      sendPage(res, page, extraHeaders(req, page));
     };
 
   const show = async (req: IncomingMessage): Promise<Page> => {
@@ -90,12 +111,23 @@ export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
     return confirmPage(scope);
   };
 
-  const act = async (req: IncomingMessage): Promise<Page> => {
-    const read = await readBody(req, MAX_UNSUBSCRIBE_BODY);
-    if (read === 'too-large') return tooLargePage(MAX_UNSUBSCRIBE_BODY);
-    // A client gone before its request was whole asked for nothing.
-    const scope = read === 'aborted' ? undefined : verified(req, 'POST');
+  const act = async (req: IncomingMessage, bodies: UnverifiedBodies): Promise<Page> => {
+    // The link says what to stop: one that does not verify is refused before its body
+    // is read.
+    const scope = verified(req, 'POST');
     if (!scope) return invalidPage();
+    const read = await readBody(req, MAX_UNSUBSCRIBE_BODY, bodies);
+    if (read === 'too-large') return tooLargePage(MAX_UNSUBSCRIBE_BODY);
+    if (read === 'busy') {
+      if (bodies.worthLogging()) log.warn(turnedAway(`${UNSUBSCRIBE_PATH}…`, bodies));
+      return busyPage();
+    }
+    // A client gone before its request was whole asked for nothing.
+    if (read === 'aborted') return invalidPage();
+    if (!saysOneClick(read.raw, String(req.headers['content-type'] ?? ''))) {
+      log.info('unsubscribe: a POST without List-Unsubscribe=One-Click changed nothing');
+      return notAskedPage(scope);
+    }
     const result = unsubscribe(deps.store, scope, toUtcIso(deps.clock.now()));
     if (result.created !== undefined)
       log.info(

@@ -23,6 +23,25 @@ export function terminalSafe(text: string): string {
     .replace(BIDI, '');
 }
 
+/** Line breaks and tabs, as the escapes that show them within one line. */
+const BREAKS: Readonly<Record<string, string>> = {
+  '\r': '\\r',
+  '\n': '\\n',
+  '\t': '\\t',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/**
+ * Text for one field of a line people read (a table cell, a rule in one line): line
+ * breaks and tabs shown as the escapes `\r`, `\n`, `\t`, `\u2028` and `\u2029`, so that
+ * what someone typed (`text:"a\rb\nc"`, a pattern of three lines) stays in its field and
+ * cannot print a row of its own. The other control characters are `terminalSafe`'s.
+ */
+export function inlineText(text: string): string {
+  return text.replace(/[\r\n\t\u2028\u2029]/g, (c) => BREAKS[c]!);
+}
+
 /** Characters that JSON leaves as they are but that a terminal acts on or reorders. */
 const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 

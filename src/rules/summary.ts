@@ -1,9 +1,12 @@
 /**
  * A rule in one line, as `subs list`, chat's `list` and the App Home show it:
  * `transco; type constraint; on new, updated`, `texas-eastern; response_at 1d, 2h before`,
- * `transco STATION 85; OAC below 50000 Dth (clear above 55000 Dth)`.
+ * `transco STATION 85; OAC below 50000 Dth (clear above 55000 Dth)`. One line whatever
+ * was typed: a pattern's line breaks are shown as `\r` and `\n`, which read as the same
+ * pattern.
  */
 import { formatDuration } from '../lib/duration.js';
+import { inlineText } from '../lib/terminal.js';
 import type { NoticeFilter, Rule } from './types.js';
 
 function filterParts(f: NoticeFilter): string[] {
@@ -28,6 +31,10 @@ const pipelinesOf = (list: readonly string[] | undefined) =>
  * `texas-eastern; response_at 1d, 2h before`, `transco STATION 85 OAC below 50000 Dth`.
  */
 export function ruleSummary(rule: Rule): string {
+  return inlineText(summaryOf(rule));
+}
+
+function summaryOf(rule: Rule): string {
   switch (rule.kind) {
     case 'notices': {
       const parts = [pipelinesOf(rule.filter.pipelines), ...filterParts(rule.filter)];

@@ -1,8 +1,9 @@
 /**
- * The Discord interactions answered lately, by id. Discord signs each interaction once;
- * the same signed request arriving again is a replay, refused instead of acted on twice.
- * Ids are kept for as long as a signature's timestamp is accepted, so that one window
- * covers the other, and across restarts.
+ * The requests from chat platforms answered lately, by key: Discord interactions by id,
+ * Slack requests by signature and Slack events by event id (`channels/replays.ts`). A
+ * platform signs each request once; the same signed request arriving again is a replay,
+ * refused instead of acted on twice. Keys are kept for as long as a signature's timestamp
+ * is accepted, so that one window covers the other, and across restarts.
  */
 import type { UtcIso } from '../lib/time.js';
 import { type Db, statement } from './database.js';
@@ -12,8 +13,8 @@ export class InteractionStore {
   constructor(private readonly db: Db) {}
 
   /**
-   * Records that interaction `id` arrived at `at`; false when it had arrived before.
-   * Forgets ids that arrived before `forgetBefore`.
+   * Records that the request `id` arrived at `at`; false when it had arrived before.
+   * Forgets those that arrived before `forgetBefore`.
    */
   firstTime(id: string, at: UtcIso, forgetBefore: UtcIso): boolean {
     statement(this.db, 'DELETE FROM interactions WHERE at < ?').run(forgetBefore);

@@ -135,6 +135,7 @@ describe('a server that answers a byte at a time', () => {
       chat: undefined as never,
       clock: systemClock,
       logger: silentLogger,
+      replays: undefined as never,
     });
     await expect(starting).rejects.toThrow(
       'the Slack app could not start: slack: no complete answer within 250ms (auth.test); check the network and SLACK_API_URL',

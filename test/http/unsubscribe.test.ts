@@ -7,6 +7,7 @@
  * `silence list` shows and `silence expire` lifts; a bad link gets a 400 page.
  */
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +26,7 @@ import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { InstantClock } from '../support/clock.js';
 import { serveRoutes } from '../support/http-server.js';
+import { UNSAFE_IN_MESSAGES } from '../support/unsafe-text.js';
 
 const PUBLIC = 'https://pipewatch.example.com';
 const NOW = '2026-11-20T15:00:00Z';
@@ -210,6 +212,57 @@ describe('an unsubscribe link', () => {
     expect(store.silences.list()).toHaveLength(1);
   });
 
+  it('a POST that does not say List-Unsubscribe=One-Click changes nothing and shows the button', async () => {
+    await setup();
+    await alertOn(1);
+    const url = linkFor(ALICE);
+    const otherField = new FormData();
+    otherField.set('unsubscribe', 'yes');
+    for (const init of [
+      { body: '' },
+      { body: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      { body: 'List-Unsubscribe=Yes' },
+      { body: 'One-Click', headers: { 'content-type': 'text/plain' } },
+      { body: otherField },
+      { body: '{"List-Unsubscribe":"One-Click"}', headers: { 'content-type': 'application/json' } },
+    ] as RequestInit[]) {
+      const res = await fetch(url, { method: 'POST', ...init });
+      expect(res.status, String(init.body)).toBe(400);
+      const html = await res.text();
+      expect(html).toContain('Nothing was changed: this request did not say');
+      expect(html).toMatch(/<form method="post">.*<button type="submit">Unsubscribe<\/button>/);
+    }
+    expect(store.silences.list()).toEqual([]);
+    // A one-click body under another type (a text/plain form) is still one.
+    const plain = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'List-Unsubscribe=One-Click\r\n',
+    });
+    expect(plain.status).toBe(200);
+    expect(store.silences.list()).toHaveLength(1);
+  });
+
+  it('a link that does not verify is refused before its body arrives', async () => {
+    await setup();
+    const token = makeToken({ addresses: [ALICE], rules: ['transco-constraints'] }, 'x'.repeat(40));
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/unsubscribe/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '4000' },
+      });
+      req.on('response', (res) => {
+        resolve(res.statusCode ?? 0);
+        res.resume();
+        req.destroy();
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(400);
+    expect(server.bodies.requests.peak).toBe(0);
+  });
+
   it('cut short, changed or signed with another key, gets a 400 page and changes nothing', async () => {
     await setup();
     await alertOn(1);
@@ -269,11 +322,27 @@ describe('an unsubscribe link', () => {
     expect(html).not.toContain('<b>');
   });
 
+  it('shows what the link names without bidirectional or control characters, before and after', async () => {
+    await setup();
+    // Reads as "alice@example.com" with the override: "moc.elpmaxe@" reversed.
+    const address = 'ecila\u202emoc.elpmaxe@\u2066\u0007x';
+    const token = makeToken({ addresses: [address], rules: ['r.1'] }, key);
+    const url = `${server.url}/unsubscribe/${token}`;
+    const before = await (await fetch(url)).text();
+    expect(before).toContain('<strong>ecilamoc.elpmaxe@x</strong>');
+    const after = await (await oneClick(url)).text();
+    expect(after).toContain('You are unsubscribed');
+    expect(after).toContain('<strong>ecilamoc.elpmaxe@x</strong>');
+    for (const html of [before, after]) expect(html).not.toMatch(UNSAFE_IN_MESSAGES);
+    // The silence is made for the address as signed: it is what the alerts are sent to.
+    expect(store.silences.list()[0]!.matchers.targets).toEqual([`email:${address}`]);
+  });
+
   it('answers with a page, not a trace, when the database fails', async () => {
     await setup();
     const token = makeToken({ addresses: [ALICE], rules: ['transco-constraints'] }, key);
     store.close();
-    const res = await fetch(`${server.url}/unsubscribe/${token}`, { method: 'POST' });
+    const res = await oneClick(`${server.url}/unsubscribe/${token}`);
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await res.text();

@@ -7,6 +7,7 @@ import { Metrics } from '../../src/http/metrics.js';
 import { type HttpRoute, type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
 import { assessHealth } from '../../src/ingest/health.js';
 import { type Logger, silentLogger } from '../../src/lib/logger.js';
+import type { UnverifiedLimits } from '../../src/lib/request-body.js';
 
 /** What a test changes of the server. */
 export interface ServeRoutesOptions {
@@ -14,6 +15,8 @@ export interface ServeRoutesOptions {
   logger?: Logger;
   /** Default the server's own (`REQUEST_TIMEOUT_MS`). */
   requestTimeoutMs?: number;
+  /** What bodies get before they are trusted; default the server's own (`UNVERIFIED_LIMITS`). */
+  unverified?: Partial<UnverifiedLimits>;
 }
 
 /** The server on a free loopback port with `routes` mounted; its own endpoints say little. */
@@ -24,6 +27,7 @@ export function serveRoutes(
   return startHttpServer({
     port: 0,
     requestTimeoutMs: options.requestTimeoutMs,
+    unverified: options.unverified,
     metrics: new Metrics({ processMetrics: false }),
     logger: options.logger ?? silentLogger,
     health: () => assessHealth([], [], new Date(0), new Date(0)),

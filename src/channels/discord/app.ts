@@ -3,7 +3,9 @@
  * clicks on pipewatch's buttons and menus) at `POST /discord/interactions` on the
  * daemon's HTTP server, answered through the chat core (see `interactions.ts`). Each
  * request goes through, in order: the signature headers (timestamp within five minutes
- * of pipewatch's clock), the body read up to a limit (a larger one: 413, unread), the
+ * of pipewatch's clock; without them 401, the body unread), the body read up to a limit
+ * (a larger one: 413, unread) within the server's budget for bodies not yet trusted (no
+ * room left: 503 with `Retry-After`, unread), the
  * Ed25519 signature of the raw body (any refusal: 401, nothing parsed, nothing done);
  * then the body is read as JSON (400 when it is not an interaction), a PING answered
  * with a PONG, and every other interaction checked against the ids already answered
@@ -15,8 +17,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatReply, ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { readBody } from '../../lib/request-body.js';
-import { toUtcIso, type UtcIso } from '../../lib/time.js';
+import {
+  BUSY,
+  BUSY_RETRY_AFTER_S,
+  readBody,
+  turnedAway,
+  UnverifiedBodies,
+} from '../../lib/request-body.js';
+import { firstArrival, type RequestReplays } from '../replays.js';
 import { oneLine } from '../text.js';
 import { DeliveryError } from '../types.js';
 import { COMMAND_NAME } from './command-words.js';
@@ -31,23 +39,11 @@ import {
 } from './interactions.js';
 import { privateNote, replyData } from './reply-messages.js';
 import { answer, DEFAULT_BODY_LIMIT } from './request-body.js';
-import { InteractionSignature, PublicKeyError, SIGNATURE_WINDOW_MS } from './signature.js';
+import { InteractionSignature, PublicKeyError } from './signature.js';
 
 /** The defaults of `timeoutMs` and `bodyLimit`, for whoever starts the app. */
 export { DEFAULT_FOLLOW_UP_TIMEOUT_MS } from './follow-ups.js';
 export { DEFAULT_BODY_LIMIT } from './request-body.js';
-
-/**
- * How long an interaction id is remembered: a request signed at `t` is accepted while
- * the clock is within five minutes of `t`, so up to ten minutes after it first arrived.
- */
-export const REPLAY_MEMORY_MS = 2 * SIGNATURE_WINDOW_MS;
-
-/** The interactions answered lately, by id: `store.interactions`. */
-export interface InteractionReplays {
-  /** Records that `id` arrived `at`; false when it had arrived before. Forgets those before `forgetBefore`. */
-  firstTime(id: string, at: UtcIso, forgetBefore: UtcIso): boolean;
-}
 
 /** What the daemon gives the app: its key, where Discord's API is, the chat core, the time. */
 export interface DiscordAppOptions {
@@ -60,8 +56,8 @@ export interface DiscordAppOptions {
   /** The time signatures are judged by and follow-ups are timed on. */
   clock: Clock;
   logger: Logger;
-  /** The interaction ids answered lately, kept across restarts. */
-  replays: InteractionReplays;
+  /** The interaction ids answered lately, kept across restarts (`store.interactions`). */
+  replays: RequestReplays;
   /** Largest request body read, in bytes (default 1 MiB). */
   bodyLimit?: number | undefined;
   /** Time allowed to one follow-up post. */
@@ -70,8 +66,11 @@ export interface DiscordAppOptions {
 
 /** A running Discord app. */
 export interface DiscordApp {
-  /** The handler of `POST /discord/interactions` on the daemon's server. */
-  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * The handler of `POST /discord/interactions` on the daemon's server, reading bodies
+   * within the server's budget for bodies not yet trusted.
+   */
+  handleHttp(req: IncomingMessage, res: ServerResponse, bodies?: UnverifiedBodies): Promise<void>;
   /** Stops taking requests (503 from then on) and calls off the follow-ups under way. */
   close(): Promise<void>;
 }
@@ -152,12 +151,17 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
    * interaction twice. Nothing about it is acted on.
    */
   function firstTime(id: string): boolean {
-    const now = clock.now();
-    const forget = new Date(now.getTime() - REPLAY_MEMORY_MS);
-    return options.replays.firstTime(id, toUtcIso(now), toUtcIso(forget));
+    return firstArrival(options.replays, id, clock);
   }
 
-  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The budget when no pipewatch server gives one. */
+  const ownBodies = new UnverifiedBodies();
+
+  async function handleHttp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    bodies: UnverifiedBodies = ownBodies,
+  ): Promise<void> {
     const refuse = (status: number, why: string, close = false) => {
       log.warn({ status }, `refused a request to ${req.url ?? '/'}: ${why}`);
       answer(res, status, why, close);
@@ -168,10 +172,15 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
       req.resume();
       return refuse(401, early, true);
     }
-    const read = await readBody(req, bodyLimit);
+    const read = await readBody(req, bodyLimit, bodies);
     if (read === 'aborted') return;
     if (read === 'too-large')
       return refuse(413, `the body is larger than ${bodyLimit} bytes`, true);
+    if (read === 'busy') {
+      if (bodies.worthLogging())
+        log.warn({ status: 503 }, turnedAway('/discord/interactions', bodies));
+      return answer(res, 503, BUSY, true, { 'retry-after': String(BUSY_RETRY_AFTER_S) });
+    }
     const why = signature.refuse(req.headers, read.raw, clock.now().getTime());
     if (why) return refuse(401, why);
     const interaction = parse(read.raw);

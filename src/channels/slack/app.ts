@@ -5,6 +5,12 @@
  * daemon's server, verified with the signing secret (`receiver.ts`), or, with an
  * app-level token, over Socket Mode, a WebSocket the app opens itself (no public URL).
  * Every Web API call, `apps.connections.open` included, goes to `apiUrl` when set.
+ *
+ * Either way each event is acted on once (`once.ts`). Socket Mode has no request
+ * signatures and needs no replay check: the connection is pipewatch's own, opened with
+ * the app token over TLS, and nothing but Slack can put an envelope on it. Its envelope
+ * ids are only what each acknowledgement answers (Bolt's receiver sends them back);
+ * Slack redelivers only events, in new envelopes, which their event ids catch.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
@@ -12,11 +18,14 @@ import type { ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
+import type { UnverifiedBodies } from '../../lib/request-body.js';
+import type { RequestReplays } from '../replays.js';
 import { DeliveryErrorCode } from '../types.js';
 import { clientLogger } from './client-log.js';
 import { failureOf } from './errors.js';
 import { fetchWithin } from './fetch-within.js';
 import { registerListeners } from './listeners.js';
+import { onlyOnce } from './once.js';
 import { SlackHttpReceiver } from './receiver.js';
 
 /** Time allowed to one Web API call or `response_url` post of the app. */
@@ -36,6 +45,8 @@ export interface SlackAppOptions {
   /** The time request signatures are judged by and acknowledgement deadlines run on. */
   clock: Clock;
   logger: Logger;
+  /** The requests and events received lately, kept across restarts (`store.interactions`). */
+  replays: RequestReplays;
   /** Time allowed to one Web API call or `response_url` post. */
   timeoutMs?: number | undefined;
   /** HTTP: largest request body read, in bytes (default 1 MiB). */
@@ -50,8 +61,13 @@ export interface SlackApp {
   mode: 'http' | 'socket';
   /** The bot's user id, as `auth.test` said. */
   botUserId: string;
-  /** HTTP mode: the handler of `POST /slack/events` on the daemon's server. */
-  handleHttp?: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  /**
+   * HTTP mode: the handler of `POST /slack/events` on the daemon's server, reading
+   * bodies within the server's budget for bodies not yet trusted.
+   */
+  handleHttp?:
+    | ((req: IncomingMessage, res: ServerResponse, bodies?: UnverifiedBodies) => Promise<void>)
+    | undefined;
   /** Stops taking requests (HTTP: 503 from then on) and closes the Socket Mode connection. */
   close(): Promise<void>;
 }
@@ -102,6 +118,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
         signingSecret: signingSecret!,
         clock: options.clock,
         logger: log,
+        replays: options.replays,
         bodyLimit: options.bodyLimit,
         ackAfterMs: options.ackAfterMs,
       });
@@ -128,6 +145,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
   app.error(async (error) => {
     log.error(`a Slack listener failed: ${redact(String(error.message ?? error))}`);
   });
+  app.use(onlyOnce(options.replays, options.clock, log));
   registerListeners(app, { chat: options.chat, clock: options.clock, log, botUserId });
   try {
     await app.start();
@@ -142,7 +160,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
   return {
     mode,
     botUserId,
-    handleHttp: http ? (req, res) => http.handle(req, res) : undefined,
+    handleHttp: http ? (req, res, bodies) => http.handle(req, res, bodies) : undefined,
     close: async () => {
       if (http) await http.stop();
       if (socket) await socket.client.disconnect();

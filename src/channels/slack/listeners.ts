@@ -17,6 +17,7 @@ import { ACTION_ID_PATTERN, acknowledgedBlocks, decodeAction, userMention } from
 import { section } from './blocks.js';
 import { commandText } from './command-text.js';
 import { slackDate } from './escape.js';
+import { FAILED } from './once.js';
 import { homeView, privateNote, type ReplyMessage, replyMessage } from './reply-blocks.js';
 
 /** The slash command the manifest declares. */
@@ -29,7 +30,6 @@ const HOME_CHANNEL_PAGES = 5;
 const GONE_REPEAT_MS = 60_000;
 
 const INVALID_BUTTON = 'This button is no longer valid.';
-const FAILED = 'pipewatch could not do that just now; the error is in its log.';
 
 export interface ListenerDeps {
   chat: ChatService;

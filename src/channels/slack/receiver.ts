@@ -2,11 +2,16 @@
  * Bolt's receiver for requests from Slack over HTTP, served by the daemon's own server at
  * `POST /slack/events` (commands, interactivity and events share the URL). Each request
  * goes through, in order: the signature headers (timestamp within five minutes of
- * pipewatch's clock), the body read up to a limit (a larger one: 413, unread), the v0
- * signature of the raw body and the replay check (any refusal: 401, nothing parsed,
- * nothing done); then the body is read as a form (a slash command), a form's `payload`
- * (interactivity) or JSON (events; `url_verification` answered with its challenge) and
- * handed to the app with an `ack` that writes the response. Slack gives up on an answer
+ * pipewatch's clock; without them 401, the body unread), the body read up to a limit (a
+ * larger one: 413, unread) within the server's budget for bodies not yet trusted (no room
+ * left: 503 with `Retry-After`, unread), the v0
+ * signature of the raw body (any refusal: 401, nothing parsed, nothing done), and the
+ * replay check: a signature already accepted within ten minutes, remembered in the
+ * database so across restarts too, gets 401 and nothing is done (Slack signs every
+ * delivery anew, a retried event too, so only a copy carries the same signature). Then
+ * the body is read as a form (a slash command), a form's `payload` (interactivity) or
+ * JSON (events; `url_verification` answered with its challenge) and handed to the app
+ * with an `ack` that writes the response. Slack gives up on an answer
  * after 3 seconds, so when no listener has acknowledged within `ackAfterMs` (2.5 s) the
  * receiver answers 200 with an empty body itself; a request no listener takes is
  * answered the same way as soon as the app is done with it.
@@ -15,8 +20,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { readBody } from '../../lib/request-body.js';
+import {
+  BUSY,
+  BUSY_RETRY_AFTER_S,
+  readBody,
+  turnedAway,
+  UnverifiedBodies,
+} from '../../lib/request-body.js';
+import { firstArrival, type RequestReplays } from '../replays.js';
 import { oneLine } from '../text.js';
+import { UNCHECKED } from './once.js';
 import { SignatureCheck } from './signature.js';
 
 /** The largest request body read: 1 MiB, room for a click on a full message. */
@@ -31,6 +44,8 @@ export interface SlackReceiverOptions {
   /** The time request timestamps are judged by, and the acknowledgement deadline runs on. */
   clock: Clock;
   logger: Logger;
+  /** The requests accepted lately, by signature, kept across restarts (`store.interactions`). */
+  replays: RequestReplays;
   /** Largest body read, in bytes. */
   bodyLimit?: number | undefined;
   /** How long a listener has to acknowledge before the receiver answers for it. */
@@ -65,9 +80,15 @@ function isObject(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function answer(res: ServerResponse, status: number, body?: unknown, close = false): void {
+function answer(
+  res: ServerResponse,
+  status: number,
+  body?: unknown,
+  close = false,
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
-  const headers: Record<string, string> = close ? { connection: 'close' } : {};
+  const headers: Record<string, string> = close ? { connection: 'close', ...extra } : extra;
   if (body === undefined || body === '') {
     res.writeHead(status, headers).end();
   } else if (typeof body === 'string') {
@@ -91,6 +112,8 @@ export class SlackHttpReceiver implements Receiver {
   private readonly log: Logger;
   private readonly bodyLimit: number;
   private readonly ackAfterMs: number;
+  /** The budget of a receiver served by no pipewatch server (the server gives its own). */
+  private readonly ownBodies = new UnverifiedBodies();
   private stopped = false;
 
   constructor(private readonly options: SlackReceiverOptions) {
@@ -115,11 +138,23 @@ export class SlackHttpReceiver implements Receiver {
     this.stopped = true;
   }
 
-  /** One request to `POST /slack/events`, answered whatever happens. */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * One request to `POST /slack/events`, answered whatever happens; its body is read
+   * within `bodies` until its signature is checked.
+   */
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    bodies: UnverifiedBodies = this.ownBodies,
+  ): Promise<void> {
     const refuse = (status: number, why: string, close = false) => {
       this.log.warn({ status }, `refused a request to ${req.url ?? '/'}: ${why}`);
       answer(res, status, `${why}\n`, close);
+    };
+    const busy = () => {
+      if (bodies.worthLogging())
+        this.log.warn({ status: 503 }, turnedAway('/slack/events', bodies));
+      answer(res, 503, `${BUSY}\n`, true, { 'retry-after': String(BUSY_RETRY_AFTER_S) });
     };
     if (this.stopped || !this.app) return refuse(503, 'the Slack app is not running');
     const early = this.check.refuseHeaders(req.headers, this.options.clock.now().getTime());
@@ -127,13 +162,16 @@ export class SlackHttpReceiver implements Receiver {
       req.resume();
       return refuse(401, early, true);
     }
-    const read = await readBody(req, this.bodyLimit);
+    const read = await readBody(req, this.bodyLimit, bodies);
     if (read === 'aborted') return;
     if (read === 'too-large')
       return refuse(413, `the body is larger than ${this.bodyLimit} bytes`, true);
+    if (read === 'busy') return busy();
     const { raw } = read;
     const why = this.check.refuse(req.headers, raw, this.options.clock.now().getTime());
     if (why) return refuse(401, why);
+    const fresh = this.firstTime(String(req.headers['x-slack-signature']));
+    if (fresh === false) return refuse(401, 'the request was already received (replayed)');
     const body = parse(raw, String(req.headers['content-type'] ?? ''));
     if (typeof body === 'string') return refuse(400, body);
     if (body.type === 'url_verification') {
@@ -141,11 +179,33 @@ export class SlackHttpReceiver implements Receiver {
       return;
     }
     if (body.ssl_check !== undefined) return answer(res, 200);
-    await this.dispatch(this.app, body, req, res);
+    await this.dispatch(this.app, body, req, res, fresh === 'unknown');
+  }
+
+  /**
+   * Whether a signature arrives for the first time (remembered from now on); `unknown`
+   * when the database cannot say, and the request is then acted on by no listener.
+   */
+  private firstTime(signature: string): boolean | 'unknown' {
+    try {
+      return firstArrival(this.options.replays, `slack:${signature}`, this.options.clock);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(
+        `could not tell whether a Slack request was received before, so it is not acted on: ${oneLine(message)}`,
+      );
+      return 'unknown';
+    }
   }
 
   /** Hands the body to the app; whoever answers first (ack, or the deadline) is heard. */
-  private async dispatch(app: App, body: Body, req: IncomingMessage, res: ServerResponse) {
+  private async dispatch(
+    app: App,
+    body: Body,
+    req: IncomingMessage,
+    res: ServerResponse,
+    unchecked: boolean,
+  ) {
     let answered = false;
     const deadline = new AbortController();
     const settle = (response?: unknown) => {
@@ -180,6 +240,7 @@ export class SlackHttpReceiver implements Receiver {
           typeof req.headers['x-slack-retry-reason'] === 'string'
             ? req.headers['x-slack-retry-reason']
             : undefined,
+        ...(unchecked ? { customProperties: { [UNCHECKED]: true } } : {}),
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -2,17 +2,15 @@
  * Slack's request signing (v0), checked before anything in a request is read as data:
  * the `X-Slack-Request-Timestamp` within five minutes of pipewatch's clock, either way;
  * `X-Slack-Signature` the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` keyed with the
- * signing secret, compared in constant time over the raw bytes; and each signature
- * accepted once: the same request sent again within the window (a replay) is refused.
+ * signing secret, compared in constant time over the raw bytes. A request sent again
+ * within the window carries a valid signature: the receiver tells replays apart by the
+ * signature, which it remembers in the database (`channels/replays.ts`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** How far a request's timestamp may be from the clock: five minutes, as Slack says. */
 export const SIGNATURE_WINDOW_MS = 5 * 60_000;
-
-/** How many accepted signatures are remembered before the expired ones are swept. */
-const SWEEP_AT = 1024;
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -27,11 +25,8 @@ export function signatureOf(secret: string, timestamp: string, body: Buffer | st
   return `v0=${hmac.digest('hex')}`;
 }
 
-/** Checks requests' signatures with one secret, remembering those it accepted. */
+/** Checks requests' signatures with one secret. */
 export class SignatureCheck {
-  /** Accepted signatures, each until its timestamp leaves the window. */
-  private readonly accepted = new Map<string, number>();
-
   constructor(private readonly secret: string) {
     if (secret === '') throw new Error('the Slack signing secret is empty');
   }
@@ -54,8 +49,8 @@ export class SignatureCheck {
   }
 
   /**
-   * Why the request is refused (its headers, a signature that is not the body's, a
-   * signature already accepted); `undefined` when it is accepted, which is remembered.
+   * Why the request is refused (its headers, or a signature that is not the body's);
+   * `undefined` when Slack signed it.
    */
   refuse(headers: IncomingHttpHeaders, body: Buffer, nowMs: number): string | undefined {
     const early = this.refuseHeaders(headers, nowMs);
@@ -65,17 +60,6 @@ export class SignatureCheck {
     const expected = signatureOf(this.secret, timestamp, body);
     if (!timingSafeEqual(Buffer.from(given), Buffer.from(expected)))
       return 'the signature does not match the body';
-    this.sweep(nowMs);
-    if (this.accepted.has(given)) return 'the request was already received (replayed)';
-    this.accepted.set(given, Number(timestamp) * 1000 + SIGNATURE_WINDOW_MS);
     return undefined;
-  }
-
-  /** Forgets signatures whose timestamps the window refuses anyway. */
-  private sweep(nowMs: number): void {
-    if (this.accepted.size < SWEEP_AT) return;
-    for (const [signature, until] of this.accepted) {
-      if (until < nowMs) this.accepted.delete(signature);
-    }
   }
 }

@@ -64,7 +64,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
       {
         method: 'POST',
         path: '/discord/interactions',
-        handle: (req, res) => ut.app.handleHttp(req, res),
+        handle: (req, res, bodies) => ut.app.handleHttp(req, res, bodies),
       },
     ],
     { logger: logger },

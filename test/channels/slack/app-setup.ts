@@ -14,6 +14,7 @@ import type { Alert } from '../../../src/channels/types.js';
 import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
 import type { RunningHttpServer } from '../../../src/http/server.js';
+import type { Logger } from '../../../src/lib/logger.js';
 import { noticeAlert } from '../../fakes/alerts.js';
 import { type SlackFake, type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
 import { type SlackRequestSender, slackRequestSender } from '../../fakes/slack-requests.js';
@@ -40,6 +41,8 @@ export interface AppUnderTest extends CoreUnderTest {
   send: SlackRequestSender;
   /** The app's and the core's log lines. */
   lines: string[];
+  /** The logger writing `lines`. */
+  logger: Logger;
   close(): Promise<void>;
 }
 
@@ -68,15 +71,25 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     chat: options.chat ? options.chat(chat.core) : chat.core,
     clock,
     logger,
+    replays: chat.store.interactions,
     timeoutMs: 5000,
     ...options.app,
   });
+  // The app a test swaps in (a restart) takes the next request.
   const server = await serveRoutes(
-    app.handleHttp ? [{ method: 'POST', path: '/slack/events', handle: app.handleHttp }] : [],
+    app.handleHttp
+      ? [
+          {
+            method: 'POST',
+            path: '/slack/events',
+            handle: (req, res, bodies) => ut.app.handleHttp!(req, res, bodies),
+          },
+        ]
+      : [],
     { logger: logger },
   );
   const events = `${server.url}/slack/events`;
-  return {
+  const ut: AppUnderTest = {
     ...chat,
     app,
     fake,
@@ -84,13 +97,15 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     events,
     send: slackRequestSender({ url: events, signingSecret: SIGNING_SECRET, clock }),
     lines,
+    logger,
     async close() {
-      await app.close();
+      await ut.app.close();
       await server.close();
       await fake.close();
       chat.close();
     },
   };
+  return ut;
 }
 
 /** An alert with its buttons, sent to #gas (`C0GAS`) by the Slack channel as the daemon sends it. */

@@ -10,7 +10,7 @@ import { encodeAction } from '../../../src/channels/slack/actions.js';
 import { noticeAlert } from '../../fakes/alerts.js';
 import { makeNotice } from '../../fakes/notice.js';
 import { blockActions, slashCommand } from '../../fakes/slack-payloads.js';
-import { followUpFails, followUpHeld } from '../../support/chat-core.js';
+import { failingCore, followUpFails, followUpHeld } from '../../support/chat-core.js';
 import { type AppUnderTest, NOW, postedAlert, startAppUnderTest } from './app-setup.js';
 
 let t: AppUnderTest;
@@ -126,8 +126,9 @@ describe('the /pipewatch command', () => {
   });
 
   it('answers the caller when the core fails, and logs why', async () => {
-    t = await startAppUnderTest();
-    t.store.close();
+    t = await startAppUnderTest({
+      chat: (core) => failingCore(core, new Error('The database connection is not open')),
+    });
     const res = await t.send.command(typed('subscribe transco'));
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({
@@ -248,9 +249,10 @@ describe('buttons', () => {
   });
 
   it('a click the core fails on tells the clicker, and is logged', async () => {
-    t = await startAppUnderTest();
+    t = await startAppUnderTest({
+      chat: (core) => failingCore(core, new Error('The database connection is not open')),
+    });
     const message = await postedAlert(t);
-    t.store.close();
     await t.send.interactive(
       blockActions(t.fake, { source: { message }, actionId: 'pipewatch_ack' }),
     );

@@ -17,6 +17,7 @@ import { startSlackFake } from '../../fakes/slack.js';
 import { blockActions, slashCommand, urlVerification } from '../../fakes/slack-payloads.js';
 import { slackRequestSender } from '../../fakes/slack-requests.js';
 import { ManualClock } from '../../support/clock.js';
+import { useTempStore } from '../../support/temp-store.js';
 import {
   type AppUnderTest,
   NOW,
@@ -26,6 +27,7 @@ import {
 } from './app-setup.js';
 
 let t: AppUnderTest;
+const temp = useTempStore('pipewatch-receiver-');
 
 afterEach(async () => {
   await t?.close();
@@ -177,6 +179,7 @@ describe('a listener that never acknowledges', () => {
       signingSecret: SIGNING_SECRET,
       clock,
       logger: silentLogger,
+      replays: temp.store.interactions,
     });
     const app = new App({
       token: fake.token,

@@ -37,6 +37,7 @@ async function start(options: { appToken?: string; token?: string; signingSecret
     chat: chat.core,
     clock,
     logger: silentLogger,
+    replays: chat.store.interactions,
   });
   return { fake, chat, started };
 }
@@ -90,6 +91,7 @@ describe('Socket Mode', () => {
       chat: chat.core,
       clock,
       logger: silentLogger,
+      replays: chat.store.interactions,
     });
     await expect(started).rejects.toThrow(
       /^the Slack app could not start: slack: network error \w+ \(auth\.test\); check the network and SLACK_API_URL$/,
@@ -100,7 +102,13 @@ describe('Socket Mode', () => {
     const clock = new ManualClock(NOW);
     chat = startChatCore({ clock });
     await expect(
-      startSlackApp({ token: 'xoxb-1', chat: chat.core, clock, logger: silentLogger }),
+      startSlackApp({
+        token: 'xoxb-1',
+        chat: chat.core,
+        clock,
+        logger: silentLogger,
+        replays: chat.store.interactions,
+      }),
     ).rejects.toThrow('SLACK_SIGNING_SECRET is required');
   });
 });
