@@ -155,7 +155,11 @@ export class ChatCore implements ChatService {
 
   private run(caller: ChatCaller, c: ChatCommand, text: string): ChatAnswer {
     const changes = ['subscribe', 'oac', 'unsubscribe', 'mute', 'unmute'].includes(c.verb);
-    const refused = changes && !caller.direct ? refusal(caller, this.deps.policy) : undefined;
+    // In a direct message only one's own reminders change, except for a silence, which is
+    // checked as in a channel wherever it is typed.
+    const silence = c.verb === 'mute' || c.verb === 'unmute';
+    const refused =
+      changes && (!caller.direct || silence) ? refusal(caller, this.deps.policy) : undefined;
     if (
       refused &&
       !(c.verb === 'unsubscribe' && c.id !== 'all' && this.rules.isOwnReminder(caller, c.id))

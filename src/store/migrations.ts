@@ -449,4 +449,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 13,
+    name: 'subscriptions and silences say which chat workspace they were made in',
+    sql: `
+      -- The Slack workspace or Discord server a subscription or silence was made in
+      -- ('slack:T0GAS', 'discord:<guild id>', 'discord:-' for a Discord direct message),
+      -- for the limits per workspace (chat/limits.ts). Null from the command line, and
+      -- for rows made before: those count toward no workspace.
+      ALTER TABLE subscriptions ADD COLUMN workspace TEXT;
+      ALTER TABLE silences ADD COLUMN workspace TEXT;
+    `,
+  },
 ];

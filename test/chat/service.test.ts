@@ -17,7 +17,11 @@ let store: Store;
 afterEach(() => started?.close());
 
 function setup(admins: string[] = [], maxPerChannel?: number, opsTarget?: { kind: 'console' }) {
-  started = startChatCore({ admins, maxPerChannel, opsTarget });
+  started = startChatCore({
+    admins,
+    ...(maxPerChannel === undefined ? {} : { limits: { subscriptionsPerChannel: maxPerChannel } }),
+    opsTarget,
+  });
   store = started.store;
   const { core: chat, engine, clock } = started;
   return { chat, engine, clock };

@@ -9,7 +9,13 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GAS, PERMISSIONS, USERS, type Where } from '../../fakes/discord-interaction-payloads.js';
+import {
+  GAS,
+  GUILD_ID,
+  PERMISSIONS,
+  USERS,
+  type Where,
+} from '../../fakes/discord-interaction-payloads.js';
 import { messageProblems } from '../../fakes/discord-interactions.js';
 import { makeNotice } from '../../fakes/notice.js';
 import { failingCore, followUpFails, LOCKED } from '../../support/chat-core.js';
@@ -108,6 +114,29 @@ describe('subscribe', () => {
       'In the last 24 h it would have matched 1 notice',
     );
     expect(JSON.stringify(followUp!.body)).not.toContain('@everyone');
+  });
+
+  it("counts toward the server's limit, over its channels; a direct message's reminder toward Discord's DMs", async () => {
+    t = await startAppUnderTest({ limits: { subscriptionsPerWorkspace: 1 } });
+    await typed('subscribe', { pipelines: 'transco' }, manager);
+    const ops = { id: '1200000000000000077', name: 'ops' };
+    const { data, content } = await typed(
+      'subscribe',
+      { pipelines: 'tgp' },
+      { ...manager, channel: ops },
+    );
+    expect(data.flags).toBe(EPHEMERAL);
+    // Discord's markdown escapes come off: the words as a person reads them.
+    expect(content.replaceAll('\\', '')).toMatch(
+      /^Not subscribed: this Discord server has 1 subscription, the most one server may have \(PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_WORKSPACE raises it/,
+    );
+    await typed('remind', { pipelines: 'transco' }, { user: USERS.bob, dm: true });
+    expect(
+      t.store.db.prepare('SELECT channel, workspace FROM subscriptions ORDER BY id').all(),
+    ).toEqual([
+      { channel: channelKey, workspace: `discord:${GUILD_ID}` },
+      { channel: null, workspace: 'discord:-' },
+    ]);
   });
 
   it('with Administrator alone is allowed too', async () => {

@@ -48,6 +48,28 @@ describe('the /pipewatch command', () => {
     expect(dm.body).not.toContain('Subscriptions of this channel');
   });
 
+  it("counts toward the workspace's limit, over its channels, by Slack's team id", async () => {
+    t = await startAppUnderTest({
+      limits: { subscriptionsPerWorkspace: 1, silencesPerWorkspace: 1 },
+    });
+    expect((await t.send.command(typed('subscribe transco'))).body).toMatch(
+      /subscribed this channel/,
+    );
+    const refused = await t.send.command(typed('subscribe tgp', { channel: 'C0OPS' }));
+    expect(JSON.parse(refused.body)).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringMatching(
+        /^Not subscribed: this Slack workspace has 1 subscription, the most one workspace may have \(PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_WORKSPACE raises it/,
+      ),
+    });
+    await t.send.command(typed('mute for 1h'));
+    const workspace = `slack:${t.fake.team.id}`;
+    expect(t.store.db.prepare('SELECT workspace FROM subscriptions').all()).toEqual([
+      { workspace },
+    ]);
+    expect(t.store.db.prepare('SELECT workspace FROM silences').all()).toEqual([{ workspace }]);
+  });
+
   it('undoes Slack escaping before the core reads the words', async () => {
     t = await startAppUnderTest();
     const words =
