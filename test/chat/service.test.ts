@@ -216,6 +216,15 @@ describe('buttons', () => {
     expect(store.subscriptions.get(1)).toMatchObject({ target: 'slack_dm:W0BOB', notice_id: 7 });
   });
 
+  it('unsubscribing a reminder removes its reminders still to be sent', () => {
+    const { chat } = setup();
+    seed(makeNotice({ id: 7, response_at: '2026-11-21T15:00:00Z' }));
+    chat.action(bob, { kind: 'remind', noticeId: 7 });
+    expect(store.reminders.all()).toHaveLength(2);
+    expect(chat.command(bob, 'unsubscribe 1').reply.text).toBe('Removed #1.');
+    expect(store.reminders.all()).toEqual([]);
+  });
+
   it('remind me on a notice without a deadline says so and stores nothing', () => {
     const { chat } = setup();
     seed(makeNotice({ id: 8 }));
