@@ -209,6 +209,10 @@ describe('buttons', () => {
     expect(t.store.silences.active(NOW)).toMatchObject([
       { matchers: { pipelines: ['transco'] }, ends_at: '2026-11-20T19:00:00Z' },
     ]);
+    // It counts toward the limits of the workspace the click came from.
+    expect(t.store.db.prepare('SELECT workspace FROM silences').all()).toEqual([
+      { workspace: `slack:${t.fake.team.id}` },
+    ]);
     expect(t.fake.updates).toEqual([]);
   });
 
