@@ -52,6 +52,8 @@ export interface AppUnderTestOptions {
   chat?: (core: ChatCore) => ChatService;
   /** How much chat may store; each one unset: its variable's default. */
   limits?: Partial<ChatLimits>;
+  /** `PIPEWATCH_CHAT_ADMINS`; default none. */
+  admins?: string[];
 }
 
 /** Starts the app over HTTP behind the daemon's server, on the real chat core. */
@@ -66,6 +68,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
   const chat = startChatCore({
     clock,
     logger,
+    admins: options.admins ?? [],
     ...(options.limits ? { limits: options.limits } : {}),
   });
   const app = await startSlackApp({
