@@ -161,7 +161,7 @@ export const VARIABLES = {
     example: '180d',
     secret: false,
     description:
-      "a daily job prunes the text of notices not seen for this long (ids, dates and hashes stay, so nothing alerts twice), and delivered alerts, history, audit, capacity and silences' held alerts older than it; at least `1d`; `off`: keep everything",
+      'a daily job removes the notices not seen for this long (a tombstone of each stays, its id, hash and version, so nothing alerts twice), and delivered alerts, history, audit, capacity, reminders done, ended silences and what they held, acknowledgements and thread references older than it; at least `1d`; `off`: keep everything',
   }),
   httpPort: variable({
     name: 'PIPEWATCH_HTTP_PORT',
