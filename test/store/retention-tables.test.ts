@@ -15,6 +15,8 @@ import type { Store } from '../../src/store/index.js';
 import type { ReminderRow } from '../../src/store/reminders.js';
 import { ThreadStore } from '../../src/store/threads.js';
 import type { Notice } from '../../src/upstream/schemas.js';
+import { location } from '../fakes/alerts.js';
+import { transcoCycle } from '../fakes/capacity-event.js';
 import { makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -128,6 +130,22 @@ describe('notices', () => {
     expect(store.notices.get(102)).toBeUndefined();
     expect(store.notices.get(103)?.text_pruned_at).toBe(now());
     expect(rows('notice_tombstones')).toBe(1);
+  });
+
+  it("prunes a kept notice's past versions replaced before the cutoff; keeps recent ones", async () => {
+    const kept = makeNotice({ id: 101 });
+    ingest([kept]);
+    ingest([{ ...kept, status: 'Revised' }]);
+    expect(store.notices.history(101)).toHaveLength(1);
+    clock.advance(RETENTION + DAY);
+    // Still listed, so still stored; its version 1 was replaced 31 days ago.
+    const recent = makeNotice({ id: 102 });
+    ingest([{ ...kept, status: 'Revised' }, recent]);
+    ingest([{ ...recent, status: 'Revised' }]);
+    await prune();
+    expect(store.notices.get(101)).toMatchObject({ version: 2, status: 'Revised' });
+    expect(store.notices.history(101)).toEqual([]);
+    expect(store.notices.history(102)).toHaveLength(1);
   });
 
   it('a tombstone holds some 30 bytes where the row held hundreds', async () => {
@@ -271,6 +289,24 @@ describe('chat state', () => {
     // The held alert goes first, then its silence.
     expect(rows('held')).toBe(1);
     expect(store.silences.list().map((s) => s.id)).toEqual([late, forever, recent, unsummarized]);
+  });
+
+  it('prunes capacity cycles not seen since the cutoff, with their locations', async () => {
+    const cycle = (gasDay: string, seenAt: UtcIso) => {
+      const c = transcoCycle({
+        cycle: 'Timely',
+        gasDay,
+        seenAt,
+        locations: [location({ id: 85 }), location({ id: 165, location: 'STATION 165' })],
+      });
+      store.capacity.upsertCycle(c.cycle, c.locations, seenAt);
+    };
+    cycle('2025-11-20', daysAgo(40));
+    cycle('2025-12-30', daysAgo(2));
+    expect(rows('capacity_locations')).toBe(4);
+    await prune();
+    expect(store.capacity.cycles('transco').map((c) => c.gas_day)).toEqual(['2025-12-30']);
+    expect(rows('capacity_locations')).toBe(2);
   });
 
   it('prunes acknowledgements, thread references and capacity state older than the cutoff', async () => {
