@@ -8,6 +8,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { KnownLocation } from '../rules/location-check.js';
 import type { Store } from '../store/index.js';
+import type { ChatLimits } from './limits.js';
 import type { ChatPolicy } from './permissions.js';
 
 export interface ChatCoreDeps {
@@ -26,8 +27,8 @@ export interface ChatCoreDeps {
    * every kind can.
    */
   undelivered?: ((kind: TargetKind) => string | undefined) | undefined;
-  /** Subscriptions a channel may have; default 100. */
-  maxPerChannel?: number;
+  /** How much chat may store (`chat/limits.ts`); each one unset: its variable's default. */
+  limits?: Partial<ChatLimits> | undefined;
   /**
    * The API's latest locations of a pipeline, asked for when an `oac` names a pipeline
    * with no capacity stored in the last 7 days, so that its location is checked before

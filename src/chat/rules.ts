@@ -15,6 +15,15 @@ import type { Rule } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { ChatCoreDeps } from './deps.js';
 import { type ChatRuleCommand, DEFAULT_BEFORE } from './grammar.js';
+import {
+  type ChatLimits,
+  DEFAULT_CHAT_LIMITS,
+  LIMIT_REACHED,
+  LimitCheck,
+  personalTargetKey,
+  silenceAuthor,
+  workspaceKey,
+} from './limits.js';
 import { refusal } from './permissions.js';
 import { channelKey, storeSubscription } from './subscribe.js';
 import type { ChatAnswer, ChatCaller, ChatPlatform, ChatReply } from './types.js';
@@ -45,12 +54,21 @@ function reachable(caller: ChatCaller): string[] {
   return [caller.channel, ...(caller.memberOf ?? [])].map((c) => channelKey(caller.platform, c));
 }
 
+/** What to do about a limit reached, after the refusal that names it. */
+const REMOVE_SOME = ' Remove some with `unsubscribe ID` (`list` shows them).';
+
 /** The commands and buttons that change subscriptions and silences. */
 export class ChatRules {
+  private readonly limits: ChatLimits;
+  private readonly check: LimitCheck;
+
   constructor(
     private readonly deps: ChatCoreDeps,
     private readonly now: () => UtcIso,
-  ) {}
+  ) {
+    this.limits = { ...DEFAULT_CHAT_LIMITS, ...deps.limits };
+    this.check = new LimitCheck(deps.store, this.limits);
+  }
 
   /** Whether subscription `id` is one of the caller's own reminders. */
   isOwnReminder(caller: ChatCaller, id: number): boolean {
@@ -92,27 +110,30 @@ export class ChatRules {
         true,
         `Not subscribed: pipewatch cannot post to ${target.kind.startsWith('slack') ? 'Slack' : 'Discord'} yet (${unset} is not set); ask whoever runs it. Nothing was stored.`,
       );
-    const stored = storeSubscription(
-      this.deps.store,
-      {
-        target,
-        channel: personal ? null : channelKey(caller.platform, caller.channel),
-        source: caller.platform,
-        by: caller.user,
-      },
-      c,
-      this.now(),
-      {
-        ...(noticeId === undefined ? {} : { noticeId }),
-        ...(this.deps.maxPerChannel === undefined
-          ? {}
-          : { maxPerChannel: this.deps.maxPerChannel }),
-      },
-    );
+    const now = this.now();
+    const limited = personal ? this.check.reminder(caller, now) : this.check.subscription(caller);
+    const stored =
+      limited ??
+      storeSubscription(
+        this.deps.store,
+        {
+          target,
+          channel: personal ? null : channelKey(caller.platform, caller.channel),
+          source: caller.platform,
+          by: caller.user,
+        },
+        c,
+        now,
+        {
+          ...(noticeId === undefined ? {} : { noticeId }),
+          maxPerChannel: this.limits.subscriptionsPerChannel,
+          workspace: workspaceKey(caller),
+        },
+      );
     if ('problem' in stored)
       return reply(
         true,
-        `Not subscribed: ${stored.problem}. Nothing was stored.${/the most it may have/.test(stored.problem) ? ' Remove some with `unsubscribe ID` (`list` shows them).' : ''}`,
+        `Not ${personal ? 'set' : 'subscribed'}: ${stored.problem}. Nothing was stored.${stored.code === LIMIT_REACHED ? REMOVE_SOME : ''}`,
       );
     return stored;
   }
@@ -214,6 +235,12 @@ export class ChatRules {
   /** `mute [PIPELINE] for DURATION`, and the Mute button: a silence on this channel. */
   mute(caller: ChatCaller, pipeline: string | undefined, forMs: number): ChatReply {
     const now = this.now();
+    const limited = this.check.silence(caller, now);
+    if (limited)
+      return reply(
+        true,
+        `Not muted: ${limited.problem}. Nothing was stored; \`unmute ID\` ends one (\`list\` shows them).`,
+      );
     const ends = `${new Date(Date.parse(now) + forMs).toISOString().slice(0, 19)}Z` as UtcIso;
     const targets = [channelKey(caller.platform, caller.channel)];
     if (caller.channelName && caller.platform === 'slack')
@@ -223,9 +250,10 @@ export class ChatRules {
       matchers,
       starts_at: now,
       ends_at: ends,
-      created_by: `${caller.platform}:${caller.user}`,
+      created_by: silenceAuthor(caller),
       comment: null,
       created_at: now,
+      workspace: workspaceKey(caller),
     });
     const who = caller.userName ?? caller.user;
     return reply(
@@ -260,14 +288,27 @@ export class ChatRules {
     );
   }
 
-  /** The Remind me button: a direct-message reminder before this notice's deadline. */
+  /**
+   * The Remind me button: a direct-message reminder before this notice's deadline. A
+   * second click on the same notice finds the first reminder and sets nothing more.
+   */
   remindMe(caller: ChatCaller, noticeId: number): ChatReply {
-    const notice = this.deps.store.notices.get(noticeId);
+    const { store } = this.deps;
+    const notice = store.notices.get(noticeId);
     if (!notice) return reply(true, `Notice #${noticeId} is no longer stored; nothing was set.`);
+    const name = notice.identifier || `notice #${noticeId}`;
     if (!notice.response_at)
       return reply(
         true,
         `${notice.identifier || `Notice #${noticeId}`} has no response deadline to remind you of.`,
+      );
+    const already = store.subscriptions
+      .byTarget(personalTargetKey(caller))
+      .find((s) => s.notice_id === noticeId);
+    if (already)
+      return reply(
+        true,
+        `You already have a reminder before ${name}'s response deadline (${notice.response_at}) (#${already.id}); nothing more was set. \`unsubscribe ${already.id}\` removes it.`,
       );
     const made = this.create(
       caller,
@@ -285,7 +326,7 @@ export class ChatRules {
     const planned = this.deps.engine.remindNow(made.id);
     return reply(
       true,
-      `You will get a direct message before ${notice.identifier || `notice #${noticeId}`}'s response deadline (${notice.response_at}): ${planned} (#${made.id}).`,
+      `You will get a direct message before ${name}'s response deadline (${notice.response_at}): ${planned} (#${made.id}).`,
     );
   }
 

@@ -155,7 +155,13 @@ export class ChatCore implements ChatService {
 
   private run(caller: ChatCaller, c: ChatCommand, text: string): ChatAnswer {
     const changes = ['subscribe', 'oac', 'unsubscribe', 'mute', 'unmute'].includes(c.verb);
-    const refused = changes && !caller.direct ? refusal(caller, this.deps.policy) : undefined;
+    // In a direct message only one's own reminders change, except for a silence once
+    // admins are set: it is checked as in a channel wherever it is typed. (Without them, a
+    // direct message has no Discord permission to check, and anyone may mute there.)
+    const gatedSilence =
+      (c.verb === 'mute' || c.verb === 'unmute') && this.deps.policy.admins.size > 0;
+    const refused =
+      changes && (!caller.direct || gatedSilence) ? refusal(caller, this.deps.policy) : undefined;
     if (
       refused &&
       !(c.verb === 'unsubscribe' && c.id !== 'all' && this.rules.isOwnReminder(caller, c.id))

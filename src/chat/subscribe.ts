@@ -7,16 +7,13 @@
 
 import { type Target, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import { counted } from '../lib/words.js';
 import { subscriptionName, subscriptionRule } from '../rules/subscription.js';
 import type { Rule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import type { SubscriptionSource } from '../store/subscriptions.js';
 import { type ChatRuleCommand, chatRuleItem } from './grammar.js';
+import { DEFAULT_CHAT_LIMITS, type LIMIT_REACHED, limitRefusal } from './limits.js';
 import type { ChatPlatform } from './types.js';
-
-/** Subscriptions a channel may have unless told otherwise. */
-export const DEFAULT_MAX_PER_CHANNEL = 100;
 
 /** `slack:C0GAS`: a chat channel as subscriptions and silences name it. */
 export function channelKey(platform: ChatPlatform, channel: string): string {
@@ -50,8 +47,13 @@ export function notifyItem(t: Target): Record<string, unknown> {
   }
 }
 
+/** Why nothing was stored: the rule schema refused the rule, or a limit was reached. */
+export type NotStored =
+  | { code: 'RULE_INVALID'; problem: string }
+  | { code: typeof LIMIT_REACHED; problem: string };
+
 /** What storing gave: the subscription, or why nothing was stored. */
-export type Stored = { id: number; rule: Rule; resumed: number } | { problem: string };
+export type Stored = { id: number; rule: Rule; resumed: number } | NotStored;
 
 /** Stores the subscription a rule command stands for, once the rule schema accepts it. */
 export function storeSubscription(
@@ -59,12 +61,15 @@ export function storeSubscription(
   at: Placement,
   command: ChatRuleCommand,
   now: UtcIso,
-  options: { noticeId?: number; maxPerChannel?: number } = {},
+  options: { noticeId?: number; maxPerChannel?: number; workspace?: string } = {},
 ): Stored {
   const { channel } = at;
-  const max = options.maxPerChannel ?? DEFAULT_MAX_PER_CHANNEL;
+  const max = options.maxPerChannel ?? DEFAULT_CHAT_LIMITS.subscriptionsPerChannel;
   if (channel && store.subscriptions.countByChannel(channel) >= max)
-    return { problem: `this channel has ${counted(max, 'subscription')}, the most it may have` };
+    return limitRefusal('subscriptionsPerChannel', max, ['subscription', 'subscriptions'], {
+      has: 'this channel has',
+      may: 'it',
+    });
   const { name: _name, ...item } = chatRuleItem(command, 'subscription', [notifyItem(at.target)]);
   const row = {
     rule: item as Record<string, unknown>,
@@ -74,9 +79,10 @@ export function storeSubscription(
     created_by: at.by,
     created_at: now,
     notice_id: options.noticeId ?? null,
+    workspace: options.workspace ?? null,
   };
   const checked = subscriptionRule({ ...row, id: 0, paused_at: null });
-  if (!('kind' in checked)) return { problem: checked.message };
+  if (!('kind' in checked)) return { code: 'RULE_INVALID', problem: checked.message };
   const { id, resumed } = store.transaction(() => ({
     resumed: channel ? store.subscriptions.resumeChannel(channel) : 0,
     id: store.subscriptions.add(row),

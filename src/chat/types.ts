@@ -16,6 +16,11 @@ export interface ChatCaller {
   channel: string;
   /** The channel's name when the platform says it (`gas`), for labels. */
   channelName?: string | undefined;
+  /**
+   * The Slack workspace (team id, `T0GAS`) or Discord server (guild id) it happens in;
+   * undefined in a Discord direct message. What the limits per workspace count by.
+   */
+  workspace?: string | undefined;
   /** The user's id on the platform (`U0ALICE`). */
   user: string;
   /** The user's display name when the platform says it. */

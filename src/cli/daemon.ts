@@ -7,6 +7,7 @@
 import { AlertEngine } from '../alerts/engine.js';
 import type { DiscordApp } from '../channels/discord/app.js';
 import type { SlackApp } from '../channels/slack/app.js';
+import type { ChatLimits } from '../chat/limits.js';
 import { ChatCore } from '../chat/service.js';
 import { type Config, ConfigError } from '../config/index.js';
 import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
@@ -85,7 +86,7 @@ export interface DaemonSetup {
    * Answer people in chat: the chat core, and the Slack app when its credentials are set;
    * undefined (`run --once`): alerts only. `admins` is `PIPEWATCH_CHAT_ADMINS`.
    */
-  chat?: { admins: readonly string[] } | undefined;
+  chat?: { admins: readonly string[]; limits?: Partial<ChatLimits> | undefined } | undefined;
   /**
    * Watch a simulator started in this process, with these options (`run --simulator`);
    * undefined: the API of `PIPEWATCH_API_URL`.
@@ -217,6 +218,7 @@ export class Daemon {
       clock,
       logger: ctx.logger,
       policy: { admins: new Set(setup.chat?.admins ?? []) },
+      limits: setup.chat?.limits,
       opsTarget: setup.opsTarget,
       wake,
       undelivered: (kind) => (channels.configured(kind) ? undefined : CHANNEL_SETTINGS[kind]),

@@ -55,8 +55,11 @@ export function namedNotice(
   const match = matchNotice(store, ref);
   if (match && 'notice' in match) return match.notice;
   if (!match) {
+    const pruned = ref.id !== undefined && store.notices.wasPruned(ref.id);
     ctx.err(
-      `pipewatch: notice ${ref.text} is not stored (it may be older than the baseline, or not synced yet)`,
+      pruned
+        ? `pipewatch: notice ${ref.text} is no longer stored: PIPEWATCH_RETENTION removed it, unseen for that long (its id, content hash and version are kept, so it does not alert again)`
+        : `pipewatch: notice ${ref.text} is not stored (it may be older than the baseline, or not synced yet)`,
     );
     ctx.exitCode = ExitCode.Failed;
     return undefined;

@@ -50,7 +50,7 @@ export function runCommand(ctx: CliContext): Command {
         channels: config,
         opsTarget: config.opsTarget,
         heartbeatUrl: config.heartbeatUrl,
-        chat: opts.once ? undefined : { admins: config.chatAdmins },
+        chat: opts.once ? undefined : { admins: config.chatAdmins, limits: config.chatLimits },
         delivery: config.delivery,
         secretKey: config.secretKey,
         secrets: secretValues(config),

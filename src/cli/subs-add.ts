@@ -162,6 +162,7 @@ async function add(
     { target, channel: chat ? targetKey(target) : null, source: 'cli', by: cliUser() },
     parsed.command as ChatRuleCommand,
     toUtcIso(now),
+    { maxPerChannel: ctx.config.chatLimits.subscriptionsPerChannel },
   );
   if ('problem' in made) {
     ctx.err(`pipewatch: not stored: ${made.problem}`);

@@ -57,6 +57,15 @@ export interface Config {
   heartbeatUrl: string | undefined;
   /** Chat users who alone may change channels' subscriptions and silences; empty: no one singled out. */
   chatAdmins: string[];
+  /** How much chat may store: per channel, per workspace, per person (`chat/limits.ts`). */
+  chatLimits: {
+    subscriptionsPerChannel: number;
+    subscriptionsPerWorkspace: number;
+    remindersPerUser: number;
+    remindersPerWorkspace: number;
+    silencesPerUser: number;
+    silencesPerWorkspace: number;
+  };
   /** The https URL people reach the HTTP port at; set: emails carry unsubscribe links. */
   publicUrl: string | undefined;
   /** Key of unsubscribe links; unset: one made and kept in the database. */
@@ -210,6 +219,14 @@ export function loadConfig(
     opsTarget: read('opsTarget'),
     heartbeatUrl: read('heartbeatUrl'),
     chatAdmins: read('chatAdmins') ?? [],
+    chatLimits: {
+      subscriptionsPerChannel: read('chatSubscriptionsPerChannel'),
+      subscriptionsPerWorkspace: read('chatSubscriptionsPerWorkspace'),
+      remindersPerUser: read('chatRemindersPerUser'),
+      remindersPerWorkspace: read('chatRemindersPerWorkspace'),
+      silencesPerUser: read('chatSilencesPerUser'),
+      silencesPerWorkspace: read('chatSilencesPerWorkspace'),
+    },
     publicUrl: read('publicUrl'),
     secretKey: read('secretKey'),
     slack: {

@@ -161,7 +161,7 @@ export const VARIABLES = {
     example: '180d',
     secret: false,
     description:
-      "a daily job prunes the text of notices not seen for this long (ids, dates and hashes stay, so nothing alerts twice), and delivered alerts, history, audit, capacity and silences' held alerts older than it; at least `1d`; `off`: keep everything",
+      'a daily job removes the notices not seen for this long (a tombstone of each stays, its id, hash and version, so nothing alerts twice), and delivered alerts, history, audit, capacity, reminders done, ended silences and what they held, acknowledgements and thread references older than it; at least `1d`; `off`: keep everything',
   }),
   httpPort: variable({
     name: 'PIPEWATCH_HTTP_PORT',
@@ -223,6 +223,56 @@ export const VARIABLES = {
     secret: false,
     description:
       "the only users who may change a channel's subscriptions and silences from Slack or Discord (user ids, comma-separated); unset: anyone in the channel (on Discord, with Manage Channels)",
+  }),
+  chatSubscriptionsPerChannel: variable({
+    name: 'PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_CHANNEL',
+    default: '100',
+    parse: integer(1, 100_000),
+    example: '100',
+    secret: false,
+    description: 'most subscriptions a chat channel may have',
+  }),
+  chatSubscriptionsPerWorkspace: variable({
+    name: 'PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_WORKSPACE',
+    default: '1000',
+    parse: integer(1, 1_000_000),
+    example: '1000',
+    secret: false,
+    description:
+      'most channel subscriptions made from chat in one Slack workspace or Discord server',
+  }),
+  chatRemindersPerUser: variable({
+    name: 'PIPEWATCH_CHAT_REMINDERS_PER_USER',
+    default: '100',
+    parse: integer(1, 100_000),
+    example: '100',
+    secret: false,
+    description:
+      'most reminders one person may have; a Remind me whose deadline has passed no longer counts',
+  }),
+  chatRemindersPerWorkspace: variable({
+    name: 'PIPEWATCH_CHAT_REMINDERS_PER_WORKSPACE',
+    default: '1000',
+    parse: integer(1, 1_000_000),
+    example: '1000',
+    secret: false,
+    description: 'most reminders the people of one Slack workspace or Discord server may have',
+  }),
+  chatSilencesPerUser: variable({
+    name: 'PIPEWATCH_CHAT_SILENCES_PER_USER',
+    default: '20',
+    parse: integer(1, 100_000),
+    example: '20',
+    secret: false,
+    description: 'most silences one person may have in force from chat',
+  }),
+  chatSilencesPerWorkspace: variable({
+    name: 'PIPEWATCH_CHAT_SILENCES_PER_WORKSPACE',
+    default: '200',
+    parse: integer(1, 1_000_000),
+    example: '200',
+    secret: false,
+    description: 'most silences in force made from chat in one Slack workspace or Discord server',
   }),
   publicUrl: variable({
     name: 'PIPEWATCH_PUBLIC_URL',

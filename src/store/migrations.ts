@@ -449,4 +449,42 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 13,
+    name: 'subscriptions and silences say which chat workspace they were made in',
+    sql: `
+      -- The Slack workspace or Discord server a subscription or silence was made in
+      -- ('slack:T0GAS', 'discord:<guild id>', 'discord:-' for a Discord direct message),
+      -- for the limits per workspace (chat/limits.ts). Null from the command line, and
+      -- for rows made before: those count toward no workspace.
+      ALTER TABLE subscriptions ADD COLUMN workspace TEXT;
+      ALTER TABLE silences ADD COLUMN workspace TEXT;
+    `,
+  },
+  {
+    version: 14,
+    name: 'reminders go with their subscription; what retention keeps of a removed notice',
+    sql: `
+      -- A subscription's reminders and capacity state go when it is removed, whichever
+      -- process removes it: its name ('sub-' and its id, rules/subscription.ts) never
+      -- comes back (AUTOINCREMENT), so nothing of it is needed any more.
+      CREATE TRIGGER subscriptions_forget AFTER DELETE ON subscriptions BEGIN
+        DELETE FROM reminders WHERE rule = 'sub-' || old.id;
+        DELETE FROM capacity_state WHERE rule = 'sub-' || old.id;
+      END;
+      -- Those left behind by the subscriptions removed before.
+      DELETE FROM reminders WHERE rule GLOB 'sub-[0-9]*' AND rule NOT GLOB 'sub-*[^0-9]*'
+        AND CAST(substr(rule, 5) AS INTEGER) NOT IN (SELECT id FROM subscriptions);
+      DELETE FROM capacity_state WHERE rule GLOB 'sub-[0-9]*' AND rule NOT GLOB 'sub-*[^0-9]*'
+        AND CAST(substr(rule, 5) AS INTEGER) NOT IN (SELECT id FROM subscriptions);
+
+      -- What retention keeps of a notice whose row it removed (store/retention.ts): its
+      -- content hash (16 bytes) and version, so that the notice seen again is not new.
+      CREATE TABLE notice_tombstones (
+        id           INTEGER PRIMARY KEY,
+        content_hash BLOB NOT NULL,
+        version      INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -49,7 +49,12 @@ export interface NoticeMeta {
   content_hash: string;
   version: number;
   pruned_at: string | null;
+  /** Retention removed its row and kept only this: it is stored again when seen again. */
+  tombstone?: true;
 }
+
+/** A meta as read: from the notices (`tombstone` 0) or from the tombstones (1). */
+type StoredMeta = Omit<NoticeMeta, 'tombstone'> & { tombstone: number };
 
 /** What tells one notice from another to a person choosing between them. */
 export type NoticeSummary = Pick<
@@ -172,6 +177,7 @@ export class NoticeStore {
   private readonly restore;
   private readonly insertHistory;
   private readonly insertWord;
+  private readonly deleteTombstone;
   /**
    * The words this store has written to `notice_words`, by field (`type`: `Maintenance`,
    * …), so that each is written once, not once a notice: a few dozen in practice. Past
@@ -186,16 +192,23 @@ export class NoticeStore {
   constructor(private readonly db: Db) {
     const columns = COLUMNS.join(', ');
     const params = COLUMNS.map((f) => `@${f}`).join(', ');
-    this.selectMeta = db.prepare<[number], NoticeMeta>(
-      'SELECT content_hash, version, pruned_at FROM notices WHERE id = ?',
+    // A tombstone's hash is read back as the hex `noticeHash` gives.
+    const tombstone = `lower(hex(content_hash)) AS content_hash, version, NULL AS pruned_at, 1 AS tombstone
+      FROM notice_tombstones`;
+    this.selectMeta = db.prepare<[number, number], StoredMeta>(
+      `SELECT content_hash, version, pruned_at, 0 AS tombstone FROM notices WHERE id = ?
+       UNION ALL SELECT ${tombstone} WHERE id = ? ORDER BY tombstone LIMIT 1`,
     );
-    this.selectMetas = db.prepare<[string], NoticeMeta & { id: number }>(
-      'SELECT id, content_hash, version, pruned_at FROM notices WHERE id IN (SELECT value FROM json_each(?))',
+    this.selectMetas = db.prepare<[string], StoredMeta & { id: number }>(
+      `WITH ids AS (SELECT value AS id FROM json_each(?))
+       SELECT id, content_hash, version, pruned_at, 0 AS tombstone FROM notices WHERE id IN ids
+       UNION ALL SELECT id, ${tombstone} WHERE id IN ids`,
     );
+    this.deleteTombstone = db.prepare<[number]>('DELETE FROM notice_tombstones WHERE id = ?');
     this.selectFull = db.prepare<[number], Row>('SELECT * FROM notices WHERE id = ?');
     this.insert = db.prepare(
       `INSERT INTO notices (${columns}, notice, html, mobile, body, content_hash, version, first_seen_at, last_seen_at, last_changed_at, baseline)
-       VALUES (${params}, '', '', '', @body, @content_hash, 1, @seen_at, @seen_at, @seen_at, @baseline)`,
+       VALUES (${params}, '', '', '', @body, @content_hash, @version, @seen_at, @seen_at, @seen_at, @baseline)`,
     );
     this.update = db.prepare(
       `UPDATE notices SET ${COLUMNS.filter((f) => f !== 'id')
@@ -223,8 +236,27 @@ export class NoticeStore {
    */
   metaOf(ids: readonly number[]): Map<number, NoticeMeta> {
     const found = new Map<number, NoticeMeta>();
-    for (const { id, ...meta } of this.selectMetas.all(JSON.stringify(ids))) found.set(id, meta);
+    for (const { id, tombstone, ...meta } of this.selectMetas.all(JSON.stringify(ids))) {
+      if (!tombstone) found.set(id, meta);
+      else if (!found.has(id)) found.set(id, { ...meta, tombstone: true });
+    }
     return found;
+  }
+
+  /** The meta of one notice, its tombstone's when only that is left. */
+  private metaOfOne(id: number): NoticeMeta | undefined {
+    const row = this.selectMeta.get(id, id);
+    if (!row) return undefined;
+    const { tombstone, ...meta } = row;
+    return tombstone ? { ...meta, tombstone: true } : meta;
+  }
+
+  /**
+   * Whether retention removed notice `id`, keeping only its tombstone: the answer to a
+   * person naming a notice that is no longer stored.
+   */
+  wasPruned(id: number): boolean {
+    return this.metaOfOne(id)?.tombstone === true;
   }
 
   /**
@@ -241,18 +273,25 @@ export class NoticeStore {
     stored?: NoticeMeta | null,
   ): UpsertResult {
     const hash = noticeHash(notice);
-    const known = stored === undefined ? this.selectMeta.get(notice.id) : stored;
-    if (!known) {
+    const known = stored === undefined ? this.metaOfOne(notice.id) : stored;
+    if (!known || known.tombstone) {
+      // A notice retention removed comes back at the version it had, or the next one when
+      // it changed since; what changed is not known.
+      const unchanged = known?.content_hash === hash;
+      const version = !known ? 1 : unchanged ? known.version : known.version + 1;
+      if (known) this.deleteTombstone.run(notice.id);
       this.insert.run(
         Object.assign(pickColumns(notice), {
           body: encodeBody(notice),
           content_hash: hash,
+          version,
           seen_at: seenAt,
           baseline: baseline ? 1 : 0,
         }),
       );
       this.noteWords(notice);
-      return { change: 'new', version: 1, changedFields: [], previous: undefined };
+      const change = !known ? 'new' : unchanged ? 'unchanged' : 'updated';
+      return { change, version, changedFields: [], previous: undefined };
     }
     if (known.content_hash === hash) {
       if (known.pruned_at) this.restore.run(encodeBody(notice), seenAt, notice.id);

@@ -1,25 +1,59 @@
 /**
  * What `PIPEWATCH_RETENTION` removes, and the incremental vacuum that gives the space
- * back. A notice is never deleted: its text goes and its row stays (id, pipeline,
- * subject, dates, content hash, version), so a notice seen again is recognised and
- * nothing alerts twice. Notices go by when pipewatch last saw them, not when they were
- * posted: one the API still lists (a long outage notice) keeps its text. Everything a
- * pending delivery needs stays until it is delivered.
+ * back. Every table that grows with time or with use of chat is pruned here or bounded by
+ * design (README, Storage); everything a pending delivery or a reminder still to be sent
+ * needs stays until it is done.
+ *
+ * A notice not seen for the retention is removed but for a tombstone (its id, content
+ * hash and version, some 30 bytes), so that the notice seen again is recognised and
+ * nothing alerts twice: seen again as it was, it is stored again and is not new; changed,
+ * it is an update to the next version. Notices go by when pipewatch last saw them, not
+ * when they were posted: one the API still lists (a long outage notice) stays whole. One
+ * a pending delivery, a reminder still to be sent or a Remind me names keeps its row; of
+ * those the text goes (and comes back when the notice is seen again unchanged).
  */
 import type { UtcIso } from '../lib/time.js';
 import { type Db, statement } from './database.js';
 
 /** How many rows one prune touched, by table. */
 export interface PruneCounts {
+  subscriptions: number;
+  reminders: number;
+  notices: number;
   notice_texts: number;
   notice_history: number;
   outbox: number;
   audit: number;
   capacity_cycles: number;
+  capacity_state: number;
   held: number;
+  silences: number;
+  acks: number;
+  threads: number;
 }
 
 const PENDING_NOTICES = `SELECT notice_id FROM outbox WHERE status = 'pending' AND notice_id IS NOT NULL`;
+
+/**
+ * The notices something still to come names: a pending delivery (which reads its
+ * version), a reminder still to be sent, a Remind me (which finds its notice by id).
+ */
+const NEEDED_NOTICES = `${PENDING_NOTICES}
+  UNION SELECT notice_id FROM reminders WHERE status = 'scheduled'
+  UNION SELECT notice_id FROM subscriptions WHERE notice_id IS NOT NULL`;
+
+/**
+ * A notice's row goes, its tombstone stays: the content hash (hex in `notices`) kept as
+ * its 16 bytes. Its history goes with it (ON DELETE CASCADE).
+ */
+const PRUNE_ROWS = [
+  `CREATE TEMP TABLE gone_notices AS SELECT id FROM notices
+    WHERE last_seen_at < @cutoff AND id NOT IN (${NEEDED_NOTICES})`,
+  `INSERT OR REPLACE INTO notice_tombstones (id, content_hash, version)
+    SELECT id, coalesce(unhex(content_hash), CAST(content_hash AS BLOB)), version FROM notices
+    WHERE id IN (SELECT id FROM temp.gone_notices)`,
+  'DELETE FROM notices WHERE id IN (SELECT id FROM temp.gone_notices)',
+] as const;
 
 /**
  * A notice's text is pruned by taking its row out and putting it back without the text,
@@ -40,7 +74,25 @@ const PRUNE_TEXTS = [
     SELECT ${KEPT}, '', '', '', NULL, @now FROM temp.pruned_notices ORDER BY id`,
 ] as const;
 
-const PRUNE: Record<Exclude<keyof PruneCounts, 'notice_texts'>, string> = {
+/**
+ * What goes before the notices: a Remind me whose notice's deadline passed before the
+ * cutoff (or which it no longer has) has nothing left to remind of; its reminders go with
+ * it (the `subscriptions_forget` trigger). Reminders whose deadline passed before the
+ * cutoff are done (none is sent after its deadline); those of a subscription removed by
+ * another process while the daemon was planning them have no rule left.
+ */
+const BEFORE_NOTICES: Record<'subscriptions' | 'reminders', string> = {
+  subscriptions: `DELETE FROM subscriptions WHERE notice_id IS NOT NULL AND created_at < @cutoff
+    AND NOT EXISTS (SELECT 1 FROM notices n
+      WHERE n.id = subscriptions.notice_id AND n.response_at >= @cutoff)`,
+  reminders: `DELETE FROM reminders WHERE (status <> 'scheduled' AND deadline_at < @cutoff)
+    OR (rule GLOB 'sub-[0-9]*' AND rule NOT GLOB 'sub-*[^0-9]*' AND CAST(substr(rule, 5) AS INTEGER) NOT IN (SELECT id FROM subscriptions))`,
+};
+
+const PRUNE: Record<
+  Exclude<keyof PruneCounts, 'notices' | 'notice_texts' | keyof typeof BEFORE_NOTICES>,
+  string
+> = {
   notice_history: `DELETE FROM notice_history
     WHERE changed_at < @cutoff AND notice_id NOT IN (${PENDING_NOTICES})`,
   outbox: `DELETE FROM outbox WHERE status IN ('sent', 'dead') AND created_at < @cutoff`,
@@ -52,6 +104,15 @@ const PRUNE: Record<Exclude<keyof PruneCounts, 'notice_texts'>, string> = {
   held: `DELETE FROM held WHERE at < @cutoff AND silence_id IN (
       SELECT id FROM silences WHERE (ends_at IS NULL AND lifted_at IS NULL)
         OR coalesce(lifted_at, ends_at) < @cutoff)`,
+  // A location not reported since the cutoff: its rule starts afresh if it comes back.
+  capacity_state: 'DELETE FROM capacity_state WHERE last_cycle < @cutoff',
+  // After `held`: a silence that ended before the cutoff, summed up, holding nothing.
+  silences: `DELETE FROM silences WHERE summarized_at IS NOT NULL
+    AND coalesce(lifted_at, ends_at) < @cutoff AND id NOT IN (SELECT silence_id FROM held)`,
+  // A click on a message older than the retention is a first acknowledgement again.
+  acks: 'DELETE FROM acks WHERE at < @cutoff',
+  // An update of a notice first posted before the cutoff starts a thread of its own.
+  threads: 'DELETE FROM threads WHERE created_at < @cutoff',
 };
 
 /** Prunes what is older than the retention and vacuums the space it held. */
@@ -62,6 +123,17 @@ export class RetentionStore {
   prune(cutoff: UtcIso, now: UtcIso): PruneCounts {
     return this.db.transaction(() => {
       const counts = {} as PruneCounts;
+      for (const [table, sql] of Object.entries(BEFORE_NOTICES) as [
+        keyof typeof BEFORE_NOTICES,
+        string,
+      ][]) {
+        counts[table] = statement(this.db, sql).run({ cutoff }).changes;
+      }
+      const [gone, bury, removeRows] = PRUNE_ROWS;
+      this.db.prepare(gone).run({ cutoff });
+      this.db.prepare(bury).run();
+      counts.notices = this.db.prepare(removeRows).run().changes;
+      this.db.exec('DROP TABLE temp.gone_notices');
       const [select, remove, putBack] = PRUNE_TEXTS;
       this.db.prepare(select).run({ cutoff, now });
       this.db.prepare(remove).run();

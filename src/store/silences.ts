@@ -36,7 +36,10 @@ export interface SilenceRow {
 export type NewSilence = Pick<
   SilenceRow,
   'matchers' | 'starts_at' | 'ends_at' | 'created_by' | 'comment' | 'created_at'
->;
+> & {
+  /** The chat workspace it was made in (`slack:T0GAS`), for the limits per workspace. */
+  workspace?: string | null;
+};
 
 /** One alert a silence held back: the alert's own summary, as the layer above wrote it. */
 export interface HeldRow<A = unknown> {
@@ -73,9 +76,10 @@ export class SilenceStore {
   add(s: NewSilence): number {
     const result = statement(
       this.db,
-      `INSERT INTO silences (matchers_json, starts_at, ends_at, created_by, comment, created_at)
-       VALUES (@matchers_json, @starts_at, @ends_at, @created_by, @comment, @created_at)`,
+      `INSERT INTO silences (matchers_json, starts_at, ends_at, created_by, comment, created_at, workspace)
+       VALUES (@matchers_json, @starts_at, @ends_at, @created_by, @comment, @created_at, @workspace)`,
     ).run({
+      workspace: s.workspace ?? null,
       matchers_json: JSON.stringify(s.matchers),
       starts_at: s.starts_at,
       ends_at: s.ends_at,
@@ -165,6 +169,20 @@ export class SilenceStore {
         row.at,
       ).changes > 0
     );
+  }
+
+  /**
+   * How many silences made by one person (`slack:U0ALICE`) or in one chat workspace
+   * (`slack:T0GAS`) are in force at `now` or still to come.
+   */
+  countInForce(of: { createdBy: string } | { workspace: string }, now: UtcIso): number {
+    const [column, value] =
+      'createdBy' in of ? ['created_by', of.createdBy] : ['workspace', of.workspace];
+    return statement<[string, string], { n: number }>(
+      this.db,
+      `SELECT COUNT(*) AS n FROM silences
+       WHERE ${column} = ? AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?)`,
+    ).get(value, now)!.n;
   }
 
   /** Whether any alert was ever held back (and not pruned). */

@@ -32,7 +32,10 @@ export interface SubscriptionRow {
 }
 
 /** What makes a subscription. */
-export type NewSubscription = Omit<SubscriptionRow, 'id' | 'paused_at' | 'paused_reason'>;
+export type NewSubscription = Omit<SubscriptionRow, 'id' | 'paused_at' | 'paused_reason'> & {
+  /** The chat workspace it was made in (`slack:T0GAS`), for the limits per workspace. */
+  workspace?: string | null;
+};
 
 interface Row extends Omit<SubscriptionRow, 'rule'> {
   rule_json: string;
@@ -54,9 +57,18 @@ export class SubscriptionStore {
   add(s: NewSubscription): number {
     const result = statement(
       this.db,
-      `INSERT INTO subscriptions (rule_json, target, source, channel, created_by, created_at, notice_id)
-       VALUES (@rule_json, @target, @source, @channel, @created_by, @created_at, @notice_id)`,
-    ).run({ ...s, rule_json: JSON.stringify(s.rule) });
+      `INSERT INTO subscriptions (rule_json, target, source, channel, created_by, created_at, notice_id, workspace)
+       VALUES (@rule_json, @target, @source, @channel, @created_by, @created_at, @notice_id, @workspace)`,
+    ).run({
+      target: s.target,
+      source: s.source,
+      channel: s.channel,
+      created_by: s.created_by,
+      created_at: s.created_at,
+      notice_id: s.notice_id,
+      rule_json: JSON.stringify(s.rule),
+      workspace: s.workspace ?? null,
+    });
     return Number(result.lastInsertRowid);
   }
 
@@ -111,6 +123,30 @@ export class SubscriptionStore {
       this.db,
       'SELECT COUNT(*) AS n FROM subscriptions WHERE channel = ?',
     ).get(channel)!.n;
+  }
+
+  /** How many channel subscriptions were made in a chat workspace (`slack:T0GAS`). */
+  countInWorkspace(workspace: string): number {
+    return statement<[string], { n: number }>(
+      this.db,
+      'SELECT COUNT(*) AS n FROM subscriptions WHERE workspace = ? AND channel IS NOT NULL',
+    ).get(workspace)!.n;
+  }
+
+  /**
+   * How many reminders (subscriptions sent to a person, not to a channel) of one person's
+   * target (`slack_dm:U0ALICE`) or of a chat workspace are still to come: a reminder for
+   * one notice ("Remind me") whose response deadline has passed, or whose notice is no
+   * longer stored, has nothing left to remind of and does not count.
+   */
+  countReminders(of: { target: string } | { workspace: string }, now: UtcIso): number {
+    const [column, value] = 'target' in of ? ['target', of.target] : ['workspace', of.workspace];
+    return statement<[string, string], { n: number }>(
+      this.db,
+      `SELECT COUNT(*) AS n FROM subscriptions s WHERE ${column} = ? AND channel IS NULL
+         AND (notice_id IS NULL OR EXISTS (SELECT 1 FROM notices n
+           WHERE n.id = s.notice_id AND n.response_at > ?))`,
+    ).get(value, now)!.n;
   }
 
   /** Removes one; returns whether it existed. */

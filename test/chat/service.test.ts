@@ -17,7 +17,11 @@ let store: Store;
 afterEach(() => started?.close());
 
 function setup(admins: string[] = [], maxPerChannel?: number, opsTarget?: { kind: 'console' }) {
-  started = startChatCore({ admins, maxPerChannel, opsTarget });
+  started = startChatCore({
+    admins,
+    ...(maxPerChannel === undefined ? {} : { limits: { subscriptionsPerChannel: maxPerChannel } }),
+    opsTarget,
+  });
   store = started.store;
   const { core: chat, engine, clock } = started;
   return { chat, engine, clock };
@@ -210,6 +214,15 @@ describe('buttons', () => {
       ['sub-1', 7, '2026-11-21T13:00:00Z'],
     ]);
     expect(store.subscriptions.get(1)).toMatchObject({ target: 'slack_dm:W0BOB', notice_id: 7 });
+  });
+
+  it('unsubscribing a reminder removes its reminders still to be sent', () => {
+    const { chat } = setup();
+    seed(makeNotice({ id: 7, response_at: '2026-11-21T15:00:00Z' }));
+    chat.action(bob, { kind: 'remind', noticeId: 7 });
+    expect(store.reminders.all()).toHaveLength(2);
+    expect(chat.command(bob, 'unsubscribe 1').reply.text).toBe('Removed #1.');
+    expect(store.reminders.all()).toEqual([]);
   });
 
   it('remind me on a notice without a deadline says so and stores nothing', () => {

@@ -52,7 +52,14 @@ beforeAll(() => {
   try {
     store.transaction(() => {
       for (const n of NOTICES) store.notices.upsert(makeNotice(n), '2026-11-20T14:01:00Z', false);
+      // Last seen long ago: retention removed it, all but its tombstone.
+      store.notices.upsert(
+        makeNotice({ id: 51, identifier: '25-0001' }),
+        '2025-01-01T00:00:00Z',
+        false,
+      );
     });
+    store.retention.prune('2026-01-01T00:00:00Z', '2026-11-20T14:01:00Z');
   } finally {
     store.close();
   }
@@ -140,6 +147,14 @@ describe('why, by identifier', () => {
     expect(run).toMatchObject({ code: 1, stdout: '' });
     expect(run.stderr).toBe(
       'pipewatch: notice transco:26-9999 is not stored (it may be older than the baseline, or not synced yet)\n',
+    );
+  });
+
+  it('says when retention removed the notice named by its id, exit 1', async () => {
+    const run = await cli(['why', '#51'], env, at);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toBe(
+      'pipewatch: notice #51 is no longer stored: PIPEWATCH_RETENTION removed it, unseen for that long (its id, content hash and version are kept, so it does not alert again)\n',
     );
   });
 

@@ -1,7 +1,7 @@
 /**
- * PIPEWATCH_RETENTION: old notice texts pruned with their ids kept, so nothing alerts
+ * PIPEWATCH_RETENTION: old notice texts pruned where the row must stay, so nothing alerts
  * twice; old deliveries, history, audit, capacity and held alerts removed; the file
- * shrinks after the incremental vacuum.
+ * shrinks after the incremental vacuum. (The other tables: `retention-tables.test.ts`.)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -61,9 +61,23 @@ const prune = () => pruneOld({ store, clock, logger: silentLogger }, RETENTION);
 const fileSize = () => statSync(join(dir, DATABASE_FILE)).size;
 
 describe('retention', () => {
-  it('prunes the text of a notice not seen for the retention, keeps its row, and never alerts on it again', async () => {
+  it('prunes the text of a notice not seen for the retention that a reminder still names, keeps its row, and never alerts on it again', async () => {
     const old = makeNotice({ id: 101, notice: 'Station 165 limited.', url: 'https://x.test/101' });
     expect(ingest([old]).map((e) => e.change)).toEqual(['new']);
+    // A reminder still to be sent keeps the notice's row (without it, only a tombstone stays).
+    store.reminders.plan(
+      {
+        rule: 'deadlines',
+        notice_id: 101,
+        offset_ms: 7_200_000,
+        field: 'response_at',
+        deadline_at: '2027-06-01T12:00:00Z',
+        due_at: '2027-06-01T10:00:00Z',
+        status: 'scheduled',
+        reason: null,
+      },
+      now(),
+    );
     clock.advance(200 * DAY);
     const fresh = makeNotice({ id: 102, notice: 'Station 85 limited.' });
     ingest([fresh]);
@@ -102,7 +116,8 @@ describe('retention', () => {
     clock.advance(RETENTION + DAY);
     await prune();
     expect(fileSize()).toBeLessThan(before / 4);
-    expect(store.notices.count()).toBe(200);
+    expect(store.notices.count()).toBe(0);
+    expect(store.notices.wasPruned(1000)).toBe(true);
   });
 
   it('removes old delivered alerts, history, audit and held alerts; keeps pending deliveries and their notice', async () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AlertEngine } from '../../src/alerts/engine.js';
+import type { ChatLimits } from '../../src/chat/limits.js';
 import { ChatCore, type ChatCoreDeps } from '../../src/chat/service.js';
 import type { ChatAnswer, ChatReply, ChatService } from '../../src/chat/types.js';
 import type { Target, TargetKind } from '../../src/domain/targets.js';
@@ -34,8 +35,8 @@ export interface ChatCoreOptions {
   opsTarget?: Target;
   /** Default `TRACKED_PIPELINES`. */
   pipelines?: readonly string[];
-  /** Subscriptions a channel may have; default the core's own. */
-  maxPerChannel?: number;
+  /** How much chat may store; each one unset: its variable's default. */
+  limits?: Partial<ChatLimits>;
   /** The setting missing for a target kind to be delivered; default every kind is. */
   undelivered?: (kind: TargetKind) => string | undefined;
   /** The API's latest locations of a pipeline, as the daemon asks them; default none asked. */
@@ -67,7 +68,7 @@ export function startChatCore(options: ChatCoreOptions = {}): CoreUnderTest {
     logger,
     policy: { admins: new Set(options.admins ?? []) },
     opsTarget: options.opsTarget,
-    maxPerChannel: options.maxPerChannel,
+    limits: options.limits,
     undelivered: options.undelivered,
     latestLocations: options.latestLocations,
   });

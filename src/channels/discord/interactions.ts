@@ -81,11 +81,13 @@ export function callerOf(interaction: Interaction): ChatCaller | undefined {
   const channel = text(interaction.channel_id) ?? text(channelObject?.id);
   if (!id || !channel) return undefined;
   const context = interaction.context;
-  const direct = !text(interaction.guild_id) || context === 1 || context === 2;
+  const guild = text(interaction.guild_id);
+  const direct = !guild || context === 1 || context === 2;
   return {
     platform: 'discord',
     channel,
     channelName: text(channelObject?.name),
+    workspace: direct ? undefined : guild,
     user: id,
     userName: text(member?.nick) ?? text(user?.global_name) ?? text(user?.username),
     canManageChannel: canManage(member?.permissions),

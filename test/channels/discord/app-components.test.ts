@@ -179,6 +179,28 @@ describe('Mute and Remind me', () => {
   });
 });
 
+describe('Remind me clicked again', () => {
+  it('on the same notice sets nothing more, and says which reminder is set', async () => {
+    t = await startAppUnderTest();
+    const due = { id: 101, response_at: '2026-11-21T15:00:00Z' };
+    t.store.notices.upsert(makeNotice(due), NOW, false);
+    const message = await postedAlert(noticeAlert(due));
+    const remind = encodeCustomId({ kind: 'remind', noticeId: 101 });
+    await answered(t.discord.click({ customId: remind, message }, member));
+    for (let click = 0; click < 3; click++) {
+      const again = await answered(t.discord.click({ customId: remind, message }, member));
+      expect(again.data.flags).toBe(EPHEMERAL);
+      expect(again.content.replaceAll('\\', '')).toMatch(
+        /^You already have a reminder before 26-0412's response deadline .* \(#1\); nothing more was set/,
+      );
+    }
+    expect(t.store.subscriptions.all()).toHaveLength(1);
+    // Someone else's click is theirs.
+    await answered(t.discord.click({ customId: remind, message }, manager));
+    expect(t.store.subscriptions.all()).toHaveLength(2);
+  });
+});
+
 describe('Remove, and components no longer valid', () => {
   it("a list's Remove button removes that subscription", async () => {
     t = await startAppUnderTest();

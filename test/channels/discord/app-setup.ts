@@ -11,6 +11,7 @@ import {
   type DiscordAppOptions,
   startDiscordApp,
 } from '../../../src/channels/discord/app.js';
+import type { ChatLimits } from '../../../src/chat/limits.js';
 import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
 import type { RunningHttpServer } from '../../../src/http/server.js';
@@ -50,12 +51,18 @@ export interface AppUnderTestOptions {
   admins?: string[];
   /** What the app talks to instead of the core itself: the core made to fail one way. */
   chat?: (core: ChatCore) => ChatService;
+  /** How much chat may store; each one unset: its variable's default. */
+  limits?: Partial<ChatLimits>;
 }
 
 /** Starts the app behind the daemon's server, on the real chat core. */
 export async function startAppUnderTest(options: AppUnderTestOptions = {}): Promise<AppUnderTest> {
   const { logger, lines } = capturedLogger();
-  const chat = startChatCore({ logger, admins: options.admins ?? [] });
+  const chat = startChatCore({
+    logger,
+    admins: options.admins ?? [],
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   const { core, store, clock } = chat;
   const fake = await startDiscordFake();
   // The app a test swaps in (a restart) takes the next request.

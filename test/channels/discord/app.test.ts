@@ -9,7 +9,13 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GAS, PERMISSIONS, USERS, type Where } from '../../fakes/discord-interaction-payloads.js';
+import {
+  GAS,
+  GUILD_ID,
+  PERMISSIONS,
+  USERS,
+  type Where,
+} from '../../fakes/discord-interaction-payloads.js';
 import { messageProblems } from '../../fakes/discord-interactions.js';
 import { makeNotice } from '../../fakes/notice.js';
 import { failingCore, followUpFails, LOCKED } from '../../support/chat-core.js';
@@ -108,6 +114,87 @@ describe('subscribe', () => {
       'In the last 24 h it would have matched 1 notice',
     );
     expect(JSON.stringify(followUp!.body)).not.toContain('@everyone');
+  });
+
+  it("counts toward the server's limit, over its channels; a direct message's reminder toward Discord's DMs", async () => {
+    t = await startAppUnderTest({
+      limits: { subscriptionsPerWorkspace: 1, silencesPerWorkspace: 1 },
+    });
+    await typed('subscribe', { pipelines: 'transco' }, manager);
+    const ops = { id: '1200000000000000077', name: 'ops' };
+    const { data, content } = await typed(
+      'subscribe',
+      { pipelines: 'tgp' },
+      { ...manager, channel: ops },
+    );
+    expect(data.flags).toBe(EPHEMERAL);
+    // Discord's markdown escapes come off: the words as a person reads them.
+    expect(content.replaceAll('\\', '')).toMatch(
+      /^Not subscribed: this Discord server has 1 subscription, the most one server may have \(PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_WORKSPACE raises it/,
+    );
+    await typed('mute', { for: '1h' }, manager);
+    const muted = await typed('mute', { for: '1h' }, { ...manager, user: USERS.bob, channel: ops });
+    expect(muted.content.replaceAll('\\', '')).toMatch(
+      /^Not muted: this Discord server has 1 silence in force, the most one server may have \(PIPEWATCH_CHAT_SILENCES_PER_WORKSPACE raises it/,
+    );
+    expect(t.store.silences.active(NOW)).toHaveLength(1);
+    await typed('remind', { pipelines: 'transco' }, { user: USERS.bob, dm: true });
+    expect(
+      t.store.db.prepare('SELECT channel, workspace FROM subscriptions ORDER BY id').all(),
+    ).toEqual([
+      { channel: channelKey, workspace: `discord:${GUILD_ID}` },
+      { channel: null, workspace: 'discord:-' },
+    ]);
+  });
+
+  it('holds reminders and silences to the limits per person and per server, by Discord user', async () => {
+    t = await startAppUnderTest({
+      limits: { remindersPerUser: 2, remindersPerWorkspace: 3, silencesPerUser: 1 },
+    });
+    const said = async (subcommand: string, options: Record<string, string>, where: Where) =>
+      (await typed(subcommand, options, where)).content.replaceAll('\\', '');
+    const bob: Where = { user: USERS.bob, permissions: PERMISSIONS.manager };
+    expect(await said('remind', { pipelines: 'transco' }, manager)).toMatch(/^You will get/);
+    expect(await said('remind', { pipelines: 'tgp' }, manager)).toMatch(/^You will get/);
+    expect(await said('remind', { pipelines: 'texas-eastern' }, manager)).toMatch(
+      /^Not set: you have 2 reminders, the most one person may have \(PIPEWATCH_CHAT_REMINDERS_PER_USER raises it/,
+    );
+    expect(await said('mute', { for: '1h' }, manager)).toMatch(/muted every pipeline/);
+    const ops = { id: '1200000000000000077', name: 'ops' };
+    expect(
+      await said('mute', { pipeline: 'tgp', for: '1h' }, { ...manager, channel: ops }),
+    ).toMatch(
+      /^Not muted: you have 1 silence in force, the most one person may have \(PIPEWATCH_CHAT_SILENCES_PER_USER raises it/,
+    );
+    // Another member has limits of their own, until the server's are reached.
+    expect(await said('mute', { pipeline: 'tgp', for: '1h' }, bob)).toMatch(/muted tgp/);
+    expect(await said('remind', { pipelines: 'tgp' }, bob)).toMatch(/^You will get/);
+    expect(await said('remind', { pipelines: 'transco' }, bob)).toMatch(
+      /^Not set: this Discord server has 3 reminders, the most one server may have \(PIPEWATCH_CHAT_REMINDERS_PER_WORKSPACE raises it/,
+    );
+    expect(t.store.subscriptions.all()).toHaveLength(3);
+    expect(t.store.silences.active(NOW)).toHaveLength(2);
+  });
+
+  it('a mute typed in a DM with the bot: with admins set, refused to anyone else; without, allowed', async () => {
+    t = await startAppUnderTest({ admins: [USERS.alice.id] });
+    const refused = await typed('mute', { for: '1h' }, { user: USERS.bob, dm: true });
+    expect(refused.data.flags).toBe(EPHEMERAL);
+    expect(refused.content.replaceAll('\\', '')).toMatch(
+      /^Not done: only pipewatch's admins \(PIPEWATCH_CHAT_ADMINS\)/,
+    );
+    expect(t.store.silences.active(NOW)).toEqual([]);
+    await typed('mute', { for: '1h' }, { user: USERS.alice, dm: true });
+    expect(t.store.silences.active(NOW)).toHaveLength(1);
+    const unmute = await typed('unmute', {}, { user: USERS.bob, dm: true });
+    expect(unmute.content).toMatch(/only pipewatch's admins/);
+    expect(t.store.silences.active(NOW)).toHaveLength(1);
+    await t.close();
+    // Without admins a DM has no permission to check: anyone may mute there.
+    t = await startAppUnderTest();
+    const allowed = await typed('mute', { for: '1h' }, { user: USERS.bob, dm: true });
+    expect(allowed.content).toMatch(/muted every pipeline/);
+    expect(t.store.silences.active(NOW)).toHaveLength(1);
   });
 
   it('with Administrator alone is allowed too', async () => {

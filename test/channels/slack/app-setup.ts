@@ -11,6 +11,7 @@ import {
   startSlackApp,
 } from '../../../src/channels/slack/app.js';
 import type { Alert } from '../../../src/channels/types.js';
+import type { ChatLimits } from '../../../src/chat/limits.js';
 import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
 import type { RunningHttpServer } from '../../../src/http/server.js';
@@ -52,6 +53,10 @@ export interface AppUnderTestOptions {
   fake?: SlackFakeOptions;
   /** What the app talks to instead of the core itself: the core made to fail one way. */
   chat?: (core: ChatCore) => ChatService;
+  /** How much chat may store; each one unset: its variable's default. */
+  limits?: Partial<ChatLimits>;
+  /** `PIPEWATCH_CHAT_ADMINS`; default none. */
+  admins?: string[];
 }
 
 /** Starts the app over HTTP behind the daemon's server, on the real chat core. */
@@ -63,7 +68,12 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     clock,
     ...options.fake,
   });
-  const chat = startChatCore({ clock, logger });
+  const chat = startChatCore({
+    clock,
+    logger,
+    admins: options.admins ?? [],
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   const app = await startSlackApp({
     token: fake.token,
     signingSecret: SIGNING_SECRET,

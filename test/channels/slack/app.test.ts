@@ -48,6 +48,77 @@ describe('the /pipewatch command', () => {
     expect(dm.body).not.toContain('Subscriptions of this channel');
   });
 
+  it("counts toward the workspace's limit, over its channels, by Slack's team id", async () => {
+    t = await startAppUnderTest({
+      limits: { subscriptionsPerWorkspace: 1, silencesPerWorkspace: 1 },
+    });
+    expect((await t.send.command(typed('subscribe transco'))).body).toMatch(
+      /subscribed this channel/,
+    );
+    const refused = await t.send.command(typed('subscribe tgp', { channel: 'C0OPS' }));
+    expect(JSON.parse(refused.body)).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringMatching(
+        /^Not subscribed: this Slack workspace has 1 subscription, the most one workspace may have \(PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_WORKSPACE raises it/,
+      ),
+    });
+    await t.send.command(typed('mute for 1h'));
+    const muted = await t.send.command(typed('mute tgp for 1h', { channel: 'C0OPS' }));
+    expect(JSON.parse(muted.body)).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringMatching(
+        /^Not muted: this Slack workspace has 1 silence in force, the most one workspace may have \(PIPEWATCH_CHAT_SILENCES_PER_WORKSPACE raises it/,
+      ),
+    });
+    const workspace = `slack:${t.fake.team.id}`;
+    expect(t.store.db.prepare('SELECT workspace FROM subscriptions').all()).toEqual([
+      { workspace },
+    ]);
+    expect(t.store.db.prepare('SELECT workspace FROM silences').all()).toEqual([{ workspace }]);
+  });
+
+  it('holds reminders and silences to the limits per person and per workspace, by Slack user', async () => {
+    t = await startAppUnderTest({
+      limits: { remindersPerUser: 2, remindersPerWorkspace: 3, silencesPerUser: 1 },
+    });
+    const said = async (text: string, where: { channel?: string; user?: string } = {}) =>
+      (JSON.parse((await t.send.command(typed(text, where))).body) as { text: string }).text;
+    expect(await said('remind transco')).toMatch(/^You will get reminders/);
+    expect(await said('remind tgp')).toMatch(/^You will get reminders/);
+    expect(await said('remind texas-eastern')).toMatch(
+      /^Not set: you have 2 reminders, the most one person may have \(PIPEWATCH_CHAT_REMINDERS_PER_USER raises it/,
+    );
+    expect(await said('mute for 1h')).toMatch(/muted every pipeline/);
+    expect(await said('mute tgp for 1h', { channel: 'C0OPS' })).toMatch(
+      /^Not muted: you have 1 silence in force, the most one person may have \(PIPEWATCH_CHAT_SILENCES_PER_USER raises it/,
+    );
+    // Another person has limits of their own, until the workspace's are reached.
+    expect(await said('mute tgp for 1h', { user: 'W0BOB' })).toMatch(/muted tgp/);
+    expect(await said('remind tgp', { user: 'W0BOB' })).toMatch(/^You will get reminders/);
+    expect(await said('remind transco', { user: 'W0BOB' })).toMatch(
+      /^Not set: this Slack workspace has 3 reminders, the most one workspace may have \(PIPEWATCH_CHAT_REMINDERS_PER_WORKSPACE raises it/,
+    );
+    expect(t.store.subscriptions.all()).toHaveLength(3);
+    expect(t.store.silences.active(NOW)).toHaveLength(2);
+  });
+
+  it('with admins set, refuses a mute or unmute typed in a direct message to anyone else', async () => {
+    t = await startAppUnderTest({ admins: ['U0ALICE'] });
+    const refused = await t.send.command(
+      typed('mute for 1h', { channel: 'DW0BOB', user: 'W0BOB' }),
+    );
+    expect(JSON.parse(refused.body)).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringMatching(/^Not done: only pipewatch's admins \(PIPEWATCH_CHAT_ADMINS\)/),
+    });
+    expect(t.store.silences.active(NOW)).toEqual([]);
+    await t.send.command(typed('mute for 1h', { channel: 'DU0ALICE' }));
+    expect(t.store.silences.active(NOW)).toHaveLength(1);
+    const unmute = await t.send.command(typed('unmute', { channel: 'DW0BOB', user: 'W0BOB' }));
+    expect(unmute.body).toMatch(/only pipewatch's admins/);
+    expect(t.store.silences.active(NOW)).toHaveLength(1);
+  });
+
   it('undoes Slack escaping before the core reads the words', async () => {
     t = await startAppUnderTest();
     const words =
@@ -188,6 +259,10 @@ describe('buttons', () => {
     expect(t.store.silences.active(NOW)).toMatchObject([
       { matchers: { pipelines: ['transco'] }, ends_at: '2026-11-20T19:00:00Z' },
     ]);
+    // It counts toward the limits of the workspace the click came from.
+    expect(t.store.db.prepare('SELECT workspace FROM silences').all()).toEqual([
+      { workspace: `slack:${t.fake.team.id}` },
+    ]);
     expect(t.fake.updates).toEqual([]);
   });
 
@@ -204,6 +279,30 @@ describe('buttons', () => {
     expect(t.store.subscriptions.all()).toMatchObject([
       { target: 'slack_dm:W0BOB', notice_id: 101, created_by: 'W0BOB' },
     ]);
+  });
+
+  it('Remind me clicked again on the same notice sets nothing more', async () => {
+    t = await startAppUnderTest();
+    const due = { id: 101, response_at: '2026-11-21T15:00:00Z' };
+    t.store.notices.upsert(makeNotice(due), NOW, false);
+    const message = await postedAlert(t, noticeAlert(due));
+    for (let click = 1; click <= 3; click++) {
+      await t.send.interactive(
+        blockActions(t.fake, { source: { message }, actionId: 'pipewatch_remind', user: 'W0BOB' }),
+      );
+      await expect.poll(() => t.fake.responses.length).toBe(click);
+    }
+    expect(t.fake.responses[0]!.body).toMatchObject({
+      text: expect.stringMatching(/^You will get a direct message before/),
+    });
+    for (const again of t.fake.responses.slice(1))
+      expect(again.body).toMatchObject({
+        response_type: 'ephemeral',
+        text: expect.stringMatching(
+          /^You already have a reminder before .* \(#1\); nothing more was set/,
+        ),
+      });
+    expect(t.store.subscriptions.all()).toHaveLength(1);
   });
 
   it('a value that does not decode is answered "no longer valid" and nothing is done', async () => {
