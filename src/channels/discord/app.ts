@@ -17,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatReply, ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import { RefusalLog } from '../../lib/refusal-log.js';
 import {
   BUSY,
   BUSY_RETRY_AFTER_S,
@@ -156,26 +157,29 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
 
   /** The budget when no pipewatch server gives one. */
   const ownBodies = new UnverifiedBodies();
+  /** Refusals logged a line a minute at most, so that a flood does not fill the log. */
+  const refusals = new RefusalLog(log, clock);
 
   async function handleHttp(
     req: IncomingMessage,
     res: ServerResponse,
     bodies: UnverifiedBodies = ownBodies,
   ): Promise<void> {
-    const refuse = (status: number, why: string, close = false) => {
-      log.warn({ status }, `refused a request to ${req.url ?? '/'}: ${why}`);
-      answer(res, status, why, close);
+    // A refused request's connection is closed: a client that sends forged requests
+    // must open a connection for each.
+    const refuse = (status: number, why: string) => {
+      refusals.refused(status, req.url ?? '/', why);
+      answer(res, status, why, true);
     };
     if (stopped) return refuse(503, 'the Discord app is not running');
     const early = signature.refuseHeaders(req.headers, clock.now().getTime());
     if (early) {
       req.resume();
-      return refuse(401, early, true);
+      return refuse(401, early);
     }
     const read = await readBody(req, bodyLimit, bodies);
     if (read === 'aborted') return;
-    if (read === 'too-large')
-      return refuse(413, `the body is larger than ${bodyLimit} bytes`, true);
+    if (read === 'too-large') return refuse(413, `the body is larger than ${bodyLimit} bytes`);
     if (read === 'busy') {
       if (bodies.worthLogging())
         log.warn({ status: 503 }, turnedAway('/discord/interactions', bodies));

@@ -20,6 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import { RefusalLog } from '../../lib/refusal-log.js';
 import {
   BUSY,
   BUSY_RETRY_AFTER_S,
@@ -114,11 +115,13 @@ export class SlackHttpReceiver implements Receiver {
   private readonly ackAfterMs: number;
   /** The budget of a receiver served by no pipewatch server (the server gives its own). */
   private readonly ownBodies = new UnverifiedBodies();
+  private readonly refusals: RefusalLog;
   private stopped = false;
 
   constructor(private readonly options: SlackReceiverOptions) {
     this.check = new SignatureCheck(options.signingSecret);
     this.log = options.logger;
+    this.refusals = new RefusalLog(this.log, options.clock);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.ackAfterMs = options.ackAfterMs ?? DEFAULT_ACK_AFTER_MS;
   }
@@ -147,9 +150,11 @@ export class SlackHttpReceiver implements Receiver {
     res: ServerResponse,
     bodies: UnverifiedBodies = this.ownBodies,
   ): Promise<void> {
-    const refuse = (status: number, why: string, close = false) => {
-      this.log.warn({ status }, `refused a request to ${req.url ?? '/'}: ${why}`);
-      answer(res, status, `${why}\n`, close);
+    // A refused request's connection is closed: a client that sends forged requests
+    // must open a connection for each.
+    const refuse = (status: number, why: string) => {
+      this.refusals.refused(status, req.url ?? '/', why);
+      answer(res, status, `${why}\n`, true);
     };
     const busy = () => {
       if (bodies.worthLogging())
@@ -160,12 +165,11 @@ export class SlackHttpReceiver implements Receiver {
     const early = this.check.refuseHeaders(req.headers, this.options.clock.now().getTime());
     if (early) {
       req.resume();
-      return refuse(401, early, true);
+      return refuse(401, early);
     }
     const read = await readBody(req, this.bodyLimit, bodies);
     if (read === 'aborted') return;
-    if (read === 'too-large')
-      return refuse(413, `the body is larger than ${this.bodyLimit} bytes`, true);
+    if (read === 'too-large') return refuse(413, `the body is larger than ${this.bodyLimit} bytes`);
     if (read === 'busy') return busy();
     const { raw } = read;
     const why = this.check.refuse(req.headers, raw, this.options.clock.now().getTime());

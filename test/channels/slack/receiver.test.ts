@@ -76,6 +76,23 @@ describe('POST /slack/events', () => {
     expect(t.lines.some((l) => l.includes('refused a request to /slack/events'))).toBe(true);
   });
 
+  it('logs a flood of forged requests a line a minute, each counting those left out, and closes each connection', async () => {
+    t = await startAppUnderTest();
+    const forged = { secret: 'f'.repeat(32) };
+    const refusals = () => t.lines.filter((l) => l.includes('refused a request to /slack/events'));
+    for (let i = 0; i < 30; i++) {
+      const res = await t.send.command(typed(`subscribe transco ${i}`), forged);
+      expect(res.status).toBe(401);
+      expect(res.headers.connection).toBe('close');
+    }
+    expect(refusals()).toHaveLength(1);
+    t.clock.advance(60_000);
+    await t.send.command(typed('subscribe transco'), forged);
+    expect(refusals()).toHaveLength(2);
+    expect(refusals()[1]).toContain('(29 more requests refused 401 since the last line)');
+    nothingDone();
+  });
+
   it('refuses a request without a signature', async () => {
     t = await startAppUnderTest();
     const res = await t.send.command(typed('subscribe transco'), {
