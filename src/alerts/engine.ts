@@ -26,6 +26,7 @@ import { decideBaseline, decideNotices } from './notice-decisions.js';
 import { decideDrift, decideUnknownPipeline } from './operations.js';
 import { scheduleReminders, sendDueReminders } from './reminders.js';
 import { type CompiledRules, compileRules } from './rules.js';
+import { SilenceCache } from './silence-index.js';
 import { summarizeEndedSilences } from './silence-summaries.js';
 import { RecentSuperseders } from './superseded.js';
 
@@ -120,12 +121,15 @@ export class AlertEngine {
 
   /** What the notices decided lately supersede, across pages and syncs. */
   private readonly superseders = new RecentSuperseders();
+  /** The silences by what they match, across pages and syncs while none changes. */
+  private readonly silenceCache = new SilenceCache();
 
   private context(): DecisionContext {
     return {
       store: this.deps.store,
       now: toUtcIso(this.deps.clock.now()),
       superseders: this.superseders,
+      silenceCache: this.silenceCache,
     };
   }
 

@@ -449,4 +449,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 13,
+    name: 'silences count their changes, as subscriptions do',
+    sql: `
+      -- The alert engine keeps the silences sorted by what they match between decisions,
+      -- and reads them again only when this count moved: a change by any process (a chat
+      -- mute, \`pipewatch silence add\`, a lift, a summary decided) moves it.
+      INSERT INTO revisions (name, n) VALUES ('silences', 0);
+      CREATE TRIGGER silences_insert AFTER INSERT ON silences
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'silences'; END;
+      CREATE TRIGGER silences_update AFTER UPDATE ON silences
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'silences'; END;
+      CREATE TRIGGER silences_delete AFTER DELETE ON silences
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'silences'; END;
+    `,
+  },
 ];

@@ -106,6 +106,30 @@ export class SilenceStore {
       .map(toRow);
   }
 
+  /**
+   * The silences not ended at `now`, oldest first: those in force and those yet to start,
+   * which a reader that keeps them for a while (`alerts/silence-index.ts`) checks again
+   * at each use.
+   */
+  notEnded(now: UtcIso): SilenceRow[] {
+    return statement<{ now: string }, Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM silences
+       WHERE (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
+       ORDER BY id`,
+    )
+      .all({ now })
+      .map(toRow);
+  }
+
+  /** A number that changes with every change to any silence, by any process. */
+  revision(): number {
+    return statement<[], { n: number }>(
+      this.db,
+      "SELECT n FROM revisions WHERE name = 'silences'",
+    ).get()!.n;
+  }
+
   /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
   list(since?: UtcIso): SilenceRow[] {
     const rows = statement<[], Row>(this.db, `SELECT ${COLUMNS} FROM silences ORDER BY id DESC`)
