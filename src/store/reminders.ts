@@ -50,8 +50,9 @@ export class ReminderStore {
     );
     this.selectScheduledByIdentifier = db.prepare<[string, string, number], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders
-       WHERE status = 'scheduled' AND EXISTS (SELECT 1 FROM notices
-         WHERE id = reminders.notice_id AND pipeline_slug = ? AND identifier = ? AND id != ?)
+       WHERE status = 'scheduled' AND pipeline_slug = ? AND identifier = ? AND notice_id != ?
+         AND EXISTS (SELECT 1 FROM notices WHERE id = reminders.notice_id
+           AND pipeline_slug = reminders.pipeline_slug AND identifier = reminders.identifier)
        ORDER BY notice_id, rule, offset_ms`,
     );
     this.selectForNotice = db.prepare<[number], ReminderRow>(
@@ -60,11 +61,16 @@ export class ReminderStore {
     this.selectAll = db.prepare<[], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders ORDER BY offset_ms DESC`,
     );
+    // The notice's pipeline and identifier go with it, for `scheduledForIdentifier`.
     this.upsert = db.prepare(
-      `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at)
-       VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, @now)
+      `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at,
+         pipeline_slug, identifier)
+       VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, @now,
+         coalesce((SELECT pipeline_slug FROM notices WHERE id = @notice_id), ''),
+         coalesce((SELECT identifier FROM notices WHERE id = @notice_id), ''))
        ON CONFLICT (rule, notice_id, offset_ms) DO UPDATE SET deadline_at = excluded.deadline_at,
-         due_at = excluded.due_at, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`,
+         due_at = excluded.due_at, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at,
+         pipeline_slug = excluded.pipeline_slug, identifier = excluded.identifier`,
     );
     this.updateStatus = db.prepare(
       'UPDATE reminders SET status = ?, reason = ?, updated_at = ? WHERE rule = ? AND notice_id = ? AND offset_ms = ?',
@@ -79,9 +85,9 @@ export class ReminderStore {
   /**
    * The reminders still to be sent of a pipeline's other notices that carry `identifier`
    * (the pipeline's own notice number), by notice: those a notice naming that number
-   * supersedes. Read from the scheduled reminders, a few at any time, and each one's
-   * notice by its id, so that no index of the notices by identifier is kept (every
-   * stored notice paid for one).
+   * supersedes. Read from the scheduled reminders by the pipeline and identifier each
+   * carries (kept by its migration's triggers), so that no index of the notices by identifier is kept
+   * (every stored notice paid for one), and no reminder of another notice is read.
    */
   scheduledForIdentifier(
     pipelineSlug: string,
