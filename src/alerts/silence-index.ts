@@ -33,12 +33,14 @@ const DIMENSIONS = [
  */
 const MAX_BUCKETS_PER_SILENCE = 64;
 
-/** The values of a matcher that the index may use, or undefined when it may not. */
-function equalityValues(m: SilenceMatchers, dimension: (typeof DIMENSIONS)[number]) {
-  const values = m[dimension];
-  return Array.isArray(values) && values.every((v) => typeof v === 'string')
-    ? [...new Set(values)]
-    : undefined;
+/** The values of a matcher that the index may use, each once, or undefined when it may not. */
+function equalityValues(
+  m: SilenceMatchers,
+  dimension: (typeof DIMENSIONS)[number],
+): readonly string[] | undefined {
+  const values: unknown = m[dimension];
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) return undefined;
+  return values.length < 2 ? values : [...new Set<string>(values)];
 }
 
 /** Whether `s` is in force at `now`. */
@@ -46,33 +48,44 @@ function inForce(s: SilenceRow, now: UtcIso): boolean {
   return s.lifted_at === null && s.starts_at <= now && (s.ends_at === null || s.ends_at > now);
 }
 
+/**
+ * Between the shape and the values of a bucket key. A value that holds it may make two
+ * keys one: a bucket then holds a silence more to check, never one less.
+ */
+const SEPARATOR = '\u0001';
+
 /** The silences stored, by what they match. */
 export class SilenceIndex {
-  /** Bucket key (`shape` then one value or nothing per dimension, JSON) → silences, oldest first. */
+  /** Bucket key (the shape, then the value of each dimension in it) → silences, oldest first. */
   private readonly buckets = new Map<string, SilenceRow[]>();
   /** The shapes some silence has: bit i set when dimension i is in its key. */
-  private readonly shapes: number[] = [];
+  private readonly shapes: number[];
   /** How many silences are indexed. */
   readonly size: number;
 
   /** `silences` oldest first, as the store lists them; those not in force are skipped when asked. */
   constructor(silences: readonly SilenceRow[]) {
     const shapes = new Set<number>();
+    const lists: Array<readonly string[]> = [];
     for (const s of silences) {
       let shape = 0;
-      let keys: Array<Array<string | null>> = [[]];
+      let count = 1;
+      lists.length = 0;
       for (const [i, dimension] of DIMENSIONS.entries()) {
         const values = equalityValues(s.matchers, dimension);
-        if (values && keys.length * values.length <= MAX_BUCKETS_PER_SILENCE) {
-          shape |= 1 << i;
-          keys = keys.flatMap((k) => values.map((v) => [...k, v]));
-        } else {
-          for (const k of keys) k.push(null);
-        }
+        if (!values || count * values.length > MAX_BUCKETS_PER_SILENCE) continue;
+        shape |= 1 << i;
+        count *= values.length;
+        lists.push(values);
       }
       shapes.add(shape);
-      for (const k of keys) {
-        const key = JSON.stringify(k);
+      let keys = [String(shape)];
+      for (const values of lists) {
+        const longer: string[] = [];
+        for (const key of keys) for (const v of values) longer.push(key + SEPARATOR + v);
+        keys = longer;
+      }
+      for (const key of keys) {
         const bucket = this.buckets.get(key);
         if (bucket) bucket.push(s);
         else this.buckets.set(key, [s]);
@@ -91,8 +104,11 @@ export class SilenceIndex {
     const values = [targetKey(target), pipeline, rule];
     let found: SilenceRow | undefined;
     for (const shape of this.shapes) {
-      const key = JSON.stringify(values.map((v, i) => (shape & (1 << i) ? v : null)));
-      for (const s of this.buckets.get(key) ?? []) {
+      let key = String(shape);
+      for (const [i, v] of values.entries()) if (shape & (1 << i)) key += SEPARATOR + v;
+      const bucket = this.buckets.get(key);
+      if (!bucket) continue;
+      for (const s of bucket) {
         if (found && s.id >= found.id) break;
         if (inForce(s, now) && silenceMatches(s, rule, pipeline, target)) {
           found = s;
