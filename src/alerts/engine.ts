@@ -114,7 +114,7 @@ export class AlertEngine {
       this.invalid.add(line);
       this.deps.logger.error({ problem: line }, `${line}; the subscription is not in force`);
     }
-    const compiled = compileRules([...this.fileRules, ...rules]);
+    const compiled = compileRules([...this.fileRules, ...rules], this.compiled);
     this.locations.setRules(compiled.all);
     return compiled;
   }

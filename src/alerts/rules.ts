@@ -163,36 +163,73 @@ export interface CompiledRules {
   /** Reminder subscriptions for one notice ("Remind me"), by that notice's id. */
   deadlinesByNotice: ReadonlyMap<number, DeadlineRule[]>;
   capacity: CompiledCapacityRule[];
+  /** The filters and exclusions compiled, by group key, for the next compile to take. */
+  filters: ReadonlyMap<string, CompiledParts>;
 }
 
-function group<R extends NoticeRule | DeadlineRule>(rules: readonly R[]): RuleGroup<R>[] {
+/** A filter and exclusion compiled, as groups with that key share them. */
+type CompiledParts = Pick<RuleGroup<NoticeRule>, 'match' | 'parts' | 'exclude' | 'excludeParts'>;
+
+/** Each rule's group key, made once a rule: a rule never changes, and is compiled again and again. */
+const groupKeys = new WeakMap<NoticeRule | DeadlineRule, string>();
+
+function groupKey(rule: NoticeRule | DeadlineRule): string {
+  let key = groupKeys.get(rule);
+  if (key === undefined) {
+    key = JSON.stringify([rule.filter, rule.not ?? null]);
+    groupKeys.set(rule, key);
+  }
+  return key;
+}
+
+/**
+ * The rules grouped by identical filter and exclusion, each group's compiled once, or
+ * taken from `compiled` (the compile before) where a group of that key was.
+ */
+function group<R extends NoticeRule | DeadlineRule>(
+  rules: readonly R[],
+  compiled: Map<string, CompiledParts>,
+  before?: ReadonlyMap<string, CompiledParts>,
+): RuleGroup<R>[] {
   const groups = new Map<string, RuleGroup<R>>();
   for (const rule of rules) {
-    const key = JSON.stringify([rule.filter, rule.not ?? null]);
+    const key = groupKey(rule);
     const existing = groups.get(key);
     if (existing) {
       existing.rules.push(rule);
       continue;
     }
-    // Each pattern is compiled once: the whole-filter checks are built from the parts.
-    const parts = compileFilterParts(rule.filter);
-    const excludeParts = rule.not ? compileFilterParts(rule.not) : undefined;
-    groups.set(key, {
-      rules: [rule],
-      filter: rule.filter,
-      match: joinParts(parts),
-      parts,
-      ...(excludeParts ? { exclude: joinParts(excludeParts), excludeParts } : {}),
-    });
+    let parts = compiled.get(key) ?? before?.get(key);
+    if (!parts) {
+      // Each pattern is compiled once: the whole-filter checks are built from the parts.
+      const filter = compileFilterParts(rule.filter);
+      const excludeParts = rule.not ? compileFilterParts(rule.not) : undefined;
+      parts = {
+        match: joinParts(filter),
+        parts: filter,
+        ...(excludeParts ? { exclude: joinParts(excludeParts), excludeParts } : {}),
+      };
+    }
+    compiled.set(key, parts);
+    groups.set(key, { rules: [rule], filter: rule.filter, ...parts });
   }
   return [...groups.values()];
 }
 
 const always = () => true;
 
-/** Compiles a rule set. */
-export function compileRules(rules: readonly Rule[]): CompiledRules {
-  const notices = group(rules.filter((r): r is NoticeRule => r.kind === 'notices'));
+/**
+ * Compiles a rule set; the filters of `before` (the set it replaces) are not compiled
+ * again: a subscription added to thousands costs little more than its own.
+ */
+export function compileRules(rules: readonly Rule[], before?: CompiledRules): CompiledRules {
+  const compiled = new Map<string, CompiledParts>();
+  const previous = before?.filters;
+  const notices = group(
+    rules.filter((r): r is NoticeRule => r.kind === 'notices'),
+    compiled,
+    previous,
+  );
   const deadlines = rules.filter((r): r is DeadlineRule => r.kind === 'deadlines');
   const byNotice = new Map<number, DeadlineRule[]>();
   for (const r of deadlines) {
@@ -214,9 +251,16 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   return {
     all: rules,
     notices: new GroupIndex(notices),
-    deadlines: new GroupIndex(group(deadlines.filter((r) => r.origin?.noticeId === undefined))),
+    deadlines: new GroupIndex(
+      group(
+        deadlines.filter((r) => r.origin?.noticeId === undefined),
+        compiled,
+        previous,
+      ),
+    ),
     deadlinesByName: new Map(deadlines.map((r) => [r.name, r])),
     deadlinesByNotice: byNotice,
     capacity,
+    filters: compiled,
   };
 }
