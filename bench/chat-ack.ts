@@ -85,15 +85,18 @@ const VOCABULARY_TTL_MS = 5 * 60_000;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The `p`th percentile of sorted values, the nearest rank. */
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   return round2(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 }
 
-/** A platform's side in its own process, once it said `{ ready }`; a call runs commands there. */
-async function platformSide<Ready>(name: string, script: string) {
+/**
+ * A platform's side in its own process, once it said `{ ready }`; a call runs commands
+ * there, typed in `channels` channels.
+ */
+export async function platformSide<Ready>(name: string, script: string, channels = CHANNELS) {
   const child: ChildProcess = fork(
     fileURLToPath(new URL(script, import.meta.url)),
-    [String(CHANNELS)],
+    [String(channels)],
     {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDist } from './built.js';
 import { chatAckBench } from './chat-ack.js';
+import { chatAckDuringSyncBench } from './chat-ack-during-sync.js';
 import { cliBench } from './cli.js';
 import { clientBench } from './client.js';
 import { demoBench } from './demo.js';
@@ -32,6 +33,8 @@ import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
 import { steadyStateBench } from './steady-state.js';
 import { storageBench } from './storage.js';
+import { syncAtScaleBench } from './sync-at-scale.js';
+import { syncCleanDbBench } from './sync-clean-db.js';
 
 type Figures = Record<string, number | string>;
 
@@ -60,6 +63,9 @@ const BENCHES: Record<string, Bench> = {
   idle: { run: idleCpuBench, limitMin: 10 },
   storage: { run: storageBench, limitMin: 15 },
   forged_flood: { run: forgedFloodBench, limitMin: 10 },
+  sync_at_scale: { run: syncAtScaleBench, limitMin: 15 },
+  chat_ack_during_sync: { run: chatAckDuringSyncBench, limitMin: 15 },
+  sync_clean_db: { run: syncCleanDbBench, limitMin: 10 },
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -11,14 +11,17 @@ import { deliveryKey } from '../store/outbox.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
-import { heldAlert, mutedReason, silenceMatches } from './silences.js';
+import { type SilenceCache, SilenceIndex } from './silence-index.js';
+import { heldAlert, mutedReason } from './silences.js';
 import type { RecentSuperseders } from './superseded.js';
 
 export interface DecisionContext {
   store: Store;
   now: UtcIso;
-  /** The silences in force, read when first needed (`silences.ts`). */
-  silences?: SilenceRow[];
+  /** The silences in force by what they match, read when first needed (`silence-index.ts`). */
+  silences?: SilenceIndex;
+  /** Where the engine keeps them from one context to the next; without it, each context reads them. */
+  silenceCache?: SilenceCache;
   /**
    * Whether any alert was ever held back, read when first needed: while none was, no
    * alert key need be looked up among the held ones. What a context holds back itself
@@ -43,9 +46,11 @@ export function alertKey(rule: string, subject: string, target: Target): string 
   return deliveryKey(rule, subject, targetKey(target));
 }
 
-/** The silences in force for this context, read once. */
-function silencesOf(ctx: DecisionContext): readonly SilenceRow[] {
-  ctx.silences ??= ctx.store.silences.active(ctx.now);
+/** The silences in force for this context, by what they match, read once. */
+function silencesOf(ctx: DecisionContext): SilenceIndex {
+  ctx.silences ??=
+    ctx.silenceCache?.of(ctx.store, ctx.now) ??
+    new SilenceIndex(ctx.store.silences.active(ctx.now));
   return ctx.silences;
 }
 
@@ -57,9 +62,7 @@ function silenceFor(
 ): SilenceRow | undefined {
   // What a silence says when it ends, and operations alerts, are never held.
   if (payload.kind === 'operations' || payload.kind === 'silence') return undefined;
-  const silences = silencesOf(ctx);
-  if (silences.length === 0) return undefined;
-  return silences.find((s) => silenceMatches(s, payload.rule, payload.pipeline.slug, target));
+  return silencesOf(ctx).first(ctx.now, payload.rule, payload.pipeline.slug, target);
 }
 
 /** What became of one payload's targets: labels queued, labels decided before, and those held back. */

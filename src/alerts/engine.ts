@@ -25,7 +25,8 @@ import { LocationWatch } from './location-watch.js';
 import { decideBaseline, decideNotices } from './notice-decisions.js';
 import { decideDrift, decideUnknownPipeline } from './operations.js';
 import { scheduleReminders, sendDueReminders } from './reminders.js';
-import { type CompiledRules, compileRules } from './rules.js';
+import { type CompiledRules, compileRules, extendRules } from './rules.js';
+import { SilenceCache } from './silence-index.js';
 import { summarizeEndedSilences } from './silence-summaries.js';
 import { RecentSuperseders } from './superseded.js';
 
@@ -89,6 +90,10 @@ export class AlertEngine {
     if (this.deps.store.subscriptions.revision() !== this.revision) this.compiled = this.compile();
   }
 
+  /** The subscriptions in force when the rules were compiled, by id, and the rule files then. */
+  private compiledIds: readonly number[] = [];
+  private compiledFiles: readonly Rule[] | undefined;
+
   private compile(): CompiledRules {
     const { subscriptions } = this.deps.store;
     this.revision = subscriptions.revision();
@@ -99,9 +104,17 @@ export class AlertEngine {
     const fresh = ids.filter((id) => !this.parsed.has(id));
     const rows = fresh.flatMap((id) => subscriptions.get(id) ?? []);
     subscriptionRules(rows, this.parsed);
+    // Subscriptions only added since (newer ids, the usual change) join the rules in force
+    // as they are; any other change compiles them all again.
+    const before = this.compiledIds;
+    const grown =
+      this.compiled !== undefined &&
+      this.compiledFiles === this.fileRules &&
+      before.length <= ids.length &&
+      before.every((id, i) => ids[i] === id);
     const rules: Rule[] = [];
     const problems: RuleProblem[] = [];
-    for (const id of ids) {
+    for (const id of grown ? ids.slice(before.length) : ids) {
       const parsed = this.parsed.get(id);
       if (!parsed) continue;
       if ('kind' in parsed) rules.push(parsed);
@@ -113,19 +126,26 @@ export class AlertEngine {
       this.invalid.add(line);
       this.deps.logger.error({ problem: line }, `${line}; the subscription is not in force`);
     }
-    const compiled = compileRules([...this.fileRules, ...rules]);
+    const compiled = grown
+      ? extendRules(this.compiled, rules)
+      : compileRules([...this.fileRules, ...rules], this.compiled);
+    this.compiledIds = ids;
+    this.compiledFiles = this.fileRules;
     this.locations.setRules(compiled.all);
     return compiled;
   }
 
   /** What the notices decided lately supersede, across pages and syncs. */
   private readonly superseders = new RecentSuperseders();
+  /** The silences by what they match, across pages and syncs while none changes. */
+  private readonly silenceCache = new SilenceCache();
 
   private context(): DecisionContext {
     return {
       store: this.deps.store,
       now: toUtcIso(this.deps.clock.now()),
       superseders: this.superseders,
+      silenceCache: this.silenceCache,
     };
   }
 

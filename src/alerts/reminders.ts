@@ -162,6 +162,7 @@ export function scheduleReminders(
         reason,
       },
       ctx.now,
+      notice,
     );
     done.push(said);
   }

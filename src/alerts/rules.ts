@@ -75,14 +75,42 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
   private readonly cache = new Map<string, Cached<R>>();
   /** Pattern sets by their sources: combinations reading the same patterns share one. */
   private readonly sets = new Map<string, PatternSet | null>();
+  private readonly list: RuleGroup<R>[];
+  private readonly byKey = new Map<string, RuleGroup<R>>();
 
-  constructor(readonly groups: readonly RuleGroup<R>[]) {
+  constructor(groups: readonly RuleGroup<R>[]) {
+    this.list = [...groups];
     this.index = new FilterIndex(groups);
+    for (const g of groups) this.byKey.set(groupKey(g.rules[0]!), g);
+  }
+
+  /** The groups, in the order of their first rules. */
+  get groups(): readonly RuleGroup<R>[] {
+    return this.list;
+  }
+
+  /**
+   * Adds `rule` after every rule held: to the group of its filter and exclusion, or in a
+   * group of its own, compiled by `partsOf`, which the verdicts remembered did not know
+   * (they are judged again). Judges as an index made with the rule among the others would.
+   */
+  add(rule: R, partsOf: (rule: R, key: string) => CompiledParts): void {
+    const key = groupKey(rule);
+    const existing = this.byKey.get(key);
+    if (existing) {
+      existing.rules.push(rule);
+      return;
+    }
+    const group: RuleGroup<R> = { rules: [rule], filter: rule.filter, ...partsOf(rule, key) };
+    this.byKey.set(key, group);
+    this.list.push(group);
+    this.index.add(group);
+    this.cache.clear();
   }
 
   /** Every group whose filter matches `n`, in rule order within each index bucket. */
   matches(n: PreparedNotice): GroupMatch<R>[] {
-    if (this.groups.length === 0) return [];
+    if (this.list.length === 0) return [];
     const key = fieldsKey(n);
     let cached = this.cache.get(key);
     if (!cached) {
@@ -163,36 +191,86 @@ export interface CompiledRules {
   /** Reminder subscriptions for one notice ("Remind me"), by that notice's id. */
   deadlinesByNotice: ReadonlyMap<number, DeadlineRule[]>;
   capacity: CompiledCapacityRule[];
+  /** The filters and exclusions compiled, by group key, for the next compile to take. */
+  filters: ReadonlyMap<string, CompiledParts>;
 }
 
-function group<R extends NoticeRule | DeadlineRule>(rules: readonly R[]): RuleGroup<R>[] {
+/** A filter and exclusion compiled, as groups with that key share them. */
+type CompiledParts = Pick<RuleGroup<NoticeRule>, 'match' | 'parts' | 'exclude' | 'excludeParts'>;
+
+/** A rule's filter and exclusion compiled. */
+function compileParts(rule: NoticeRule | DeadlineRule): CompiledParts {
+  // Each pattern is compiled once: the whole-filter checks are built from the parts.
+  const filter = compileFilterParts(rule.filter);
+  const excludeParts = rule.not ? compileFilterParts(rule.not) : undefined;
+  return {
+    match: joinParts(filter),
+    parts: filter,
+    ...(excludeParts ? { exclude: joinParts(excludeParts), excludeParts } : {}),
+  };
+}
+
+/** Each rule's group key, made once a rule: a rule never changes, and is compiled again and again. */
+const groupKeys = new WeakMap<NoticeRule | DeadlineRule, string>();
+
+function groupKey(rule: NoticeRule | DeadlineRule): string {
+  let key = groupKeys.get(rule);
+  if (key === undefined) {
+    key = JSON.stringify([rule.filter, rule.not ?? null]);
+    groupKeys.set(rule, key);
+  }
+  return key;
+}
+
+/**
+ * The rules grouped by identical filter and exclusion, each group's compiled once, or
+ * taken from `compiled` (the compile before) where a group of that key was.
+ */
+function group<R extends NoticeRule | DeadlineRule>(
+  rules: readonly R[],
+  compiled: Map<string, CompiledParts>,
+  before?: ReadonlyMap<string, CompiledParts>,
+): RuleGroup<R>[] {
   const groups = new Map<string, RuleGroup<R>>();
   for (const rule of rules) {
-    const key = JSON.stringify([rule.filter, rule.not ?? null]);
+    const key = groupKey(rule);
     const existing = groups.get(key);
     if (existing) {
       existing.rules.push(rule);
       continue;
     }
-    // Each pattern is compiled once: the whole-filter checks are built from the parts.
-    const parts = compileFilterParts(rule.filter);
-    const excludeParts = rule.not ? compileFilterParts(rule.not) : undefined;
-    groups.set(key, {
-      rules: [rule],
-      filter: rule.filter,
-      match: joinParts(parts),
-      parts,
-      ...(excludeParts ? { exclude: joinParts(excludeParts), excludeParts } : {}),
-    });
+    const parts = compiled.get(key) ?? before?.get(key) ?? compileParts(rule);
+    compiled.set(key, parts);
+    groups.set(key, { rules: [rule], filter: rule.filter, ...parts });
   }
   return [...groups.values()];
 }
 
 const always = () => true;
 
-/** Compiles a rule set. */
-export function compileRules(rules: readonly Rule[]): CompiledRules {
-  const notices = group(rules.filter((r): r is NoticeRule => r.kind === 'notices'));
+function compileCapacity(rule: CapacityRule): CompiledCapacityRule {
+  const locations = rule.locations ? textListMatcher(rule.locations) : undefined;
+  return {
+    rule,
+    pipeline: rule.pipelines ? textListMatcher(rule.pipelines) : always,
+    location: locations ? (name, id) => locations(name) || locations(id) : always,
+    flow: rule.flow ? textListMatcher(rule.flow) : always,
+    cycle: rule.cycles ? textListMatcher(rule.cycles) : always,
+  };
+}
+
+/**
+ * Compiles a rule set; the filters of `before` (the set it replaces) are not compiled
+ * again: a subscription added to thousands costs little more than its own.
+ */
+export function compileRules(rules: readonly Rule[], before?: CompiledRules): CompiledRules {
+  const compiled = new Map<string, CompiledParts>();
+  const previous = before?.filters;
+  const notices = group(
+    rules.filter((r): r is NoticeRule => r.kind === 'notices'),
+    compiled,
+    previous,
+  );
   const deadlines = rules.filter((r): r is DeadlineRule => r.kind === 'deadlines');
   const byNotice = new Map<number, DeadlineRule[]>();
   for (const r of deadlines) {
@@ -201,22 +279,51 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   }
   const capacity = rules
     .filter((r): r is CapacityRule => r.kind === 'capacity')
-    .map((rule): CompiledCapacityRule => {
-      const locations = rule.locations ? textListMatcher(rule.locations) : undefined;
-      return {
-        rule,
-        pipeline: rule.pipelines ? textListMatcher(rule.pipelines) : always,
-        location: locations ? (name, id) => locations(name) || locations(id) : always,
-        flow: rule.flow ? textListMatcher(rule.flow) : always,
-        cycle: rule.cycles ? textListMatcher(rule.cycles) : always,
-      };
-    });
+    .map(compileCapacity);
   return {
     all: rules,
     notices: new GroupIndex(notices),
-    deadlines: new GroupIndex(group(deadlines.filter((r) => r.origin?.noticeId === undefined))),
+    deadlines: new GroupIndex(
+      group(
+        deadlines.filter((r) => r.origin?.noticeId === undefined),
+        compiled,
+        previous,
+      ),
+    ),
     deadlinesByName: new Map(deadlines.map((r) => [r.name, r])),
     deadlinesByNotice: byNotice,
     capacity,
+    filters: compiled,
   };
+}
+
+/**
+ * `compiled` with `added` after its rules: what `compileRules` of them all gives, at the
+ * cost of the added rules alone (a subscription made among thousands). Extends
+ * `compiled`'s groups in place: the set it returns replaces it.
+ */
+export function extendRules(compiled: CompiledRules, added: readonly Rule[]): CompiledRules {
+  if (added.length === 0) return compiled;
+  const filters = compiled.filters as Map<string, CompiledParts>;
+  const partsOf = (rule: NoticeRule | DeadlineRule, key: string) => {
+    let parts = filters.get(key);
+    if (!parts) {
+      parts = compileParts(rule);
+      filters.set(key, parts);
+    }
+    return parts;
+  };
+  const byName = compiled.deadlinesByName as Map<string, DeadlineRule>;
+  const byNotice = compiled.deadlinesByNotice as Map<number, DeadlineRule[]>;
+  for (const rule of added) {
+    if (rule.kind === 'notices') compiled.notices.add(rule, partsOf);
+    else if (rule.kind === 'capacity') compiled.capacity.push(compileCapacity(rule));
+    else {
+      byName.set(rule.name, rule);
+      const id = rule.origin?.noticeId;
+      if (id !== undefined) byNotice.set(id, [...(byNotice.get(id) ?? []), rule]);
+      else compiled.deadlines.add(rule, partsOf);
+    }
+  }
+  return { ...compiled, all: [...compiled.all, ...added] };
 }

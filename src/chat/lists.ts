@@ -40,13 +40,7 @@ export class ChatLists {
   ) {}
 
   private silencesOf(targets: readonly string[], by?: string): SilenceRow[] {
-    return this.store.silences
-      .active(this.now() as never)
-      .filter(
-        (s) =>
-          s.matchers.targets?.some((t) => targets.includes(t)) === true ||
-          (by !== undefined && s.created_by === by),
-      );
+    return this.store.silences.activeOn(this.now() as never, targets, by);
   }
 
   /** `list`: this channel's subscriptions and silences, and the caller's reminders. */

@@ -268,8 +268,7 @@ export class ChatRules {
     const now = this.now();
     const channels = reachable(caller);
     const here = store.silences
-      .active(now)
-      .filter((s) => s.matchers.targets?.some((t) => channels.includes(t)))
+      .activeOn(now, channels)
       .filter((s) => id === undefined || s.id === id);
     if (here.length === 0)
       return reply(

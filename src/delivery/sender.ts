@@ -4,6 +4,7 @@
  * the outbox at once: sent with the platform's answer, retried later with backoff (the
  * target's remaining messages waiting with it), or dead with its reason.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
 import type { Alert, Channel, ChannelSet } from '../channels/types.js';
@@ -58,6 +59,20 @@ export interface SenderOptions {
   random: () => number;
 }
 
+let lastTurn: Promise<unknown> = Promise.resolve();
+
+/**
+ * Resolves in a turn of the event loop of its own, after every earlier caller's: one
+ * message is rendered and handed to its platform a turn. A sync that queues alerts for
+ * hundreds of targets starts hundreds of lanes at once; rendering and posting all their
+ * first messages in one turn held `/healthz` and chat commands for seconds.
+ */
+function ownTurn(): Promise<unknown> {
+  const turn = lastTurn.then(() => setImmediate());
+  lastTurn = turn;
+  return turn;
+}
+
 /** What happened to some deliveries, as it happened. */
 export interface Outcomes {
   sent(ids: readonly number[], messages: number): void;
@@ -108,6 +123,7 @@ export class Sender {
     const channel = this.deps.channels.for(target.kind) as Channel;
     const messages = digests(rows, this.options.digestWindowMs, Math.max(1, channel.maxDigest));
     for (const [i, message] of messages.entries()) {
+      await ownTurn();
       const holdUntil = await this.sendMessage(channel, message, report, signal);
       if (holdUntil === undefined) continue;
       const rest = messages.slice(i + 1).flat();

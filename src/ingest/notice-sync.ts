@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import type { Store } from '../store/index.js';
@@ -31,6 +32,11 @@ export interface NoticeSyncOptions {
   deepScanPages: number;
   /** No regular sync reads more pages than this. */
   maxPages: number;
+  /**
+   * About how long one transaction of a page may hold the event loop; 0: one notice that
+   * changed a transaction (`ingestNoticePageInSlices`).
+   */
+  sliceBudgetMs: number;
 }
 
 /** Defaults, declared once. */
@@ -43,6 +49,7 @@ export const noticeSyncDefaults = {
   deepScanEveryMs: 6 * 3_600_000,
   deepScanPages: 10,
   maxPages: 100,
+  sliceBudgetMs: 10,
 } as const satisfies Omit<NoticeSyncOptions, 'maxAlertAgeMs'>;
 
 export type NoticeSyncDeps = IngestDeps;
@@ -89,34 +96,87 @@ export interface PageOutcome {
   events: NoticeEvent[];
 }
 
+/** Where one page's notices are stored from, and what they are judged with. */
+export interface PageContext {
+  seenAt: UtcIso;
+  baseline: boolean;
+  /** A notice new to the store but created in the service before this is baseline too. */
+  baselineHorizon?: UtcIso | undefined;
+  /** Notices posted before this instant are too old to alert. */
+  alertableAfter: UtcIso;
+  /** Pipelines that emit events; empty: all. */
+  pipelines: ReadonlySet<string>;
+  hooks?: IngestHooks | undefined;
+}
+
 /**
- * Stores one page of notices in one transaction and hands its events to the hooks inside
- * it. Exposed for the benchmark; the sync is its only other caller.
+ * Stores one page of notices in one transaction, each new or changed notice handed to
+ * the hooks inside it as soon as it is stored. Exposed for the benchmarks and tests; a
+ * sync stores its pages in slices instead (`ingestNoticePageInSlices`), which decide the
+ * same.
  */
 export function ingestNoticePage(
   store: Store,
   notices: readonly Notice[],
-  context: {
-    seenAt: UtcIso;
-    baseline: boolean;
-    /** A notice new to the store but created in the service before this is baseline too. */
-    baselineHorizon?: UtcIso | undefined;
-    /** Notices posted before this instant are too old to alert. */
-    alertableAfter: UtcIso;
-    /** Pipelines that emit events; empty: all. */
-    pipelines: ReadonlySet<string>;
-    hooks?: IngestHooks | undefined;
-  },
+  context: PageContext,
 ): PageOutcome {
+  const outcome: PageOutcome = { counts: { new: 0, updated: 0, unchanged: 0 }, events: [] };
+  storeSlice(store, notices, 0, context, Number.POSITIVE_INFINITY, outcome);
+  return outcome;
+}
+
+/**
+ * Stores one page of notices as `ingestNoticePage` does, in transactions of about
+ * `budgetMs` each (each ends with the notice that passes it), with the event loop free
+ * between two: a page whose notices fan
+ * out to thousands of alerts holds back an HTTP answer (`/healthz`, a chat command) no
+ * longer than one slice, or one notice where a notice takes longer. Each notice is
+ * stored and decided in one transaction, and decided right after it is stored in either
+ * function, so where a slice ends changes no decision; a crash between two slices leaves
+ * the notices before stored with their decisions and the rest unread, to be found new by
+ * the next sync, as between two pages.
+ */
+export async function ingestNoticePageInSlices(
+  store: Store,
+  notices: readonly Notice[],
+  context: PageContext,
+  budgetMs: number = noticeSyncDefaults.sliceBudgetMs,
+): Promise<PageOutcome> {
+  const outcome: PageOutcome = { counts: { new: 0, updated: 0, unchanged: 0 }, events: [] };
+  let from = 0;
+  while (from < notices.length) {
+    from = storeSlice(store, notices, from, context, budgetMs, outcome);
+    if (from < notices.length) await setImmediate();
+  }
+  return outcome;
+}
+
+/**
+ * Stores `notices` from `from` in one transaction, adding to `outcome`: each notice is
+ * stored, then, when it is new or changed, handed to the hooks (a quiet one to
+ * `baseline`, any other as an event to `notices`). Ends after the notice that passes
+ * `budgetMs`, or at the end; returns where it ended.
+ */
+function storeSlice(
+  store: Store,
+  notices: readonly Notice[],
+  from: number,
+  context: PageContext,
+  budgetMs: number,
+  outcome: PageOutcome,
+): number {
+  const started = performance.now();
   return store.transaction(() => {
-    const counts: Record<NoticeChange, number> = { new: 0, updated: 0, unchanged: 0 };
-    const events: NoticeEvent[] = [];
-    const quiet: Notice[] = [];
+    const { counts } = outcome;
+    const { hooks } = context;
     const horizon = context.baselineHorizon;
-    const stored = store.notices.metaOf(notices.map((n) => n.id));
+    const rest = from === 0 ? notices : notices.slice(from);
+    const stored = store.notices.metaOf(rest.map((n) => n.id));
     // A notice the page holds twice meets its own first copy: looked up again.
     const met = new Set<number>();
-    for (const notice of notices) {
+    let at = from;
+    for (const notice of rest) {
+      at++;
       const created = notice.service_created_at ?? notice.posted_at;
       const preexisting =
         context.baseline || (horizon !== undefined && created !== null && created < horizon);
@@ -126,25 +186,25 @@ export function ingestNoticePage(
       counts[result.change]++;
       if (result.change === 'unchanged') continue;
       if (context.pipelines.size > 0 && !context.pipelines.has(notice.pipeline_slug)) continue;
-      if (result.change === 'new' && preexisting) {
-        quiet.push(notice);
-        continue;
+      if (result.change === 'new' && preexisting) hooks?.baseline?.([notice]);
+      else {
+        const posted = notice.posted_at ?? notice.service_created_at;
+        const event: NoticeEvent = {
+          kind: 'notice',
+          change: result.change,
+          notice,
+          version: result.version,
+          changedFields: result.changedFields,
+          previous: result.previous,
+          tooOld: posted !== null && posted < context.alertableAfter,
+          seenAt: context.seenAt,
+        };
+        hooks?.notices?.([event]);
+        outcome.events.push(event);
       }
-      const posted = notice.posted_at ?? notice.service_created_at;
-      events.push({
-        kind: 'notice',
-        change: result.change,
-        notice,
-        version: result.version,
-        changedFields: result.changedFields,
-        previous: result.previous,
-        tooOld: posted !== null && posted < context.alertableAfter,
-        seenAt: context.seenAt,
-      });
+      if (performance.now() - started >= budgetMs) break;
     }
-    if (quiet.length > 0) context.hooks?.baseline?.(quiet);
-    if (events.length > 0) context.hooks?.notices?.(events);
-    return { counts, events };
+    return at;
   });
 }
 
@@ -205,14 +265,19 @@ export async function syncNotices(
         if (page.skipped.length > 0)
           deps.metrics?.skippedRecords.inc({ feed: NOTICES_FEED }, page.skipped.length);
         const now = clock.now();
-        const outcome = ingestNoticePage(store, page.data, {
-          seenAt: toUtcIso(now),
-          baseline,
-          baselineHorizon: horizon,
-          alertableAfter: toUtcIso(new Date(now.getTime() - options.maxAlertAgeMs)),
-          pipelines,
-          hooks: deps.hooks,
-        });
+        const outcome = await ingestNoticePageInSlices(
+          store,
+          page.data,
+          {
+            seenAt: toUtcIso(now),
+            baseline,
+            baselineHorizon: horizon,
+            alertableAfter: toUtcIso(new Date(now.getTime() - options.maxAlertAgeMs)),
+            pipelines,
+            hooks: deps.hooks,
+          },
+          options.sliceBudgetMs,
+        );
         for (const change of ['new', 'updated', 'unchanged'] as const) {
           result[change] += outcome.counts[change];
           deps.metrics?.notices.inc({ change }, outcome.counts[change]);

@@ -239,17 +239,20 @@ const ANY = '*';
 export class FilterIndex<R extends Filtered> {
   private readonly buckets = new Map<string, R[]>();
 
-  constructor(readonly rules: readonly R[]) {
-    for (const rule of rules) {
-      const pipelines = rule.filter.pipelines?.map((p) => p.trim().toLowerCase()) ?? [ANY];
-      const typeWords = rule.filter.types?.map((t) => words(t)[0] ?? ANY) ?? [ANY];
-      for (const p of new Set(pipelines)) {
-        for (const t of new Set(typeWords)) {
-          const key = `${p}\u0000${t}`;
-          const bucket = this.buckets.get(key);
-          if (bucket) bucket.push(rule);
-          else this.buckets.set(key, [rule]);
-        }
+  constructor(rules: readonly R[]) {
+    for (const rule of rules) this.add(rule);
+  }
+
+  /** Indexes one more rule, after those indexed. */
+  add(rule: R): void {
+    const pipelines = rule.filter.pipelines?.map((p) => p.trim().toLowerCase()) ?? [ANY];
+    const typeWords = rule.filter.types?.map((t) => words(t)[0] ?? ANY) ?? [ANY];
+    for (const p of new Set(pipelines)) {
+      for (const t of new Set(typeWords)) {
+        const key = `${p}\u0000${t}`;
+        const bucket = this.buckets.get(key);
+        if (bucket) bucket.push(rule);
+        else this.buckets.set(key, [rule]);
       }
     }
   }

@@ -487,4 +487,46 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 15,
+    name: 'silences count their changes, as subscriptions do',
+    sql: `
+      -- The alert engine keeps the silences sorted by what they match between decisions,
+      -- and reads them again only when this count moved: a change by any process (a chat
+      -- mute, \`pipewatch silence add\`, a lift, a summary decided) moves it.
+      INSERT INTO revisions (name, n) VALUES ('silences', 0);
+      CREATE TRIGGER silences_insert AFTER INSERT ON silences
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'silences'; END;
+      CREATE TRIGGER silences_update AFTER UPDATE ON silences
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'silences'; END;
+      CREATE TRIGGER silences_delete AFTER DELETE ON silences
+        BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'silences'; END;
+    `,
+  },
+  {
+    version: 16,
+    name: 'reminders carry their notice by pipeline and identifier while scheduled',
+    sql: `
+      -- A notice that supersedes another cancels its scheduled reminders. They were found
+      -- by reading every scheduled reminder and its notice, which grew with the reminders
+      -- kept: thousands for one busy deadline. Each reminder now carries its notice's
+      -- pipeline and identifier ('' while its notice is not stored), in an index of the
+      -- scheduled ones only; the triggers keep a scheduled reminder's the notice's own.
+      ALTER TABLE reminders ADD COLUMN pipeline_slug TEXT NOT NULL DEFAULT '';
+      ALTER TABLE reminders ADD COLUMN identifier TEXT NOT NULL DEFAULT '';
+      UPDATE reminders SET pipeline_slug = n.pipeline_slug, identifier = n.identifier
+        FROM notices AS n WHERE n.id = reminders.notice_id;
+      CREATE INDEX reminders_scheduled_identifier ON reminders (pipeline_slug, identifier)
+        WHERE status = 'scheduled';
+      CREATE TRIGGER notices_insert_reminders AFTER INSERT ON notices
+        BEGIN UPDATE reminders SET pipeline_slug = new.pipeline_slug, identifier = new.identifier
+          WHERE status = 'scheduled' AND pipeline_slug = '' AND identifier = ''
+            AND notice_id = new.id; END;
+      CREATE TRIGGER notices_update_reminders AFTER UPDATE OF pipeline_slug, identifier ON notices
+        WHEN old.pipeline_slug IS NOT new.pipeline_slug OR old.identifier IS NOT new.identifier
+        BEGIN UPDATE reminders SET pipeline_slug = new.pipeline_slug, identifier = new.identifier
+          WHERE status = 'scheduled' AND pipeline_slug = old.pipeline_slug
+            AND identifier = old.identifier AND notice_id = new.id; END;
+    `,
+  },
 ];

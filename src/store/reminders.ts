@@ -35,6 +35,7 @@ export class ReminderStore {
   private readonly selectForNotice;
   private readonly selectAll;
   private readonly upsert;
+  private readonly upsertOf;
   private readonly updateStatus;
   private readonly selectAnyScheduled;
 
@@ -50,8 +51,9 @@ export class ReminderStore {
     );
     this.selectScheduledByIdentifier = db.prepare<[string, string, number], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders
-       WHERE status = 'scheduled' AND EXISTS (SELECT 1 FROM notices
-         WHERE id = reminders.notice_id AND pipeline_slug = ? AND identifier = ? AND id != ?)
+       WHERE status = 'scheduled' AND pipeline_slug = ? AND identifier = ? AND notice_id != ?
+         AND EXISTS (SELECT 1 FROM notices WHERE id = reminders.notice_id
+           AND pipeline_slug = reminders.pipeline_slug AND identifier = reminders.identifier)
        ORDER BY notice_id, rule, offset_ms`,
     );
     this.selectForNotice = db.prepare<[number], ReminderRow>(
@@ -60,12 +62,23 @@ export class ReminderStore {
     this.selectAll = db.prepare<[], ReminderRow>(
       `SELECT ${COLUMNS} FROM reminders ORDER BY offset_ms DESC`,
     );
-    this.upsert = db.prepare(
-      `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at)
-       VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, @now)
-       ON CONFLICT (rule, notice_id, offset_ms) DO UPDATE SET deadline_at = excluded.deadline_at,
-         due_at = excluded.due_at, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`,
+    // The notice's pipeline and identifier go with it, for `scheduledForIdentifier`:
+    // as the caller gives them, or as the notice is stored.
+    const upsert = (pipeline: string, identifier: string) =>
+      db.prepare(
+        `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at,
+           pipeline_slug, identifier)
+         VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, @now,
+           ${pipeline}, ${identifier})
+         ON CONFLICT (rule, notice_id, offset_ms) DO UPDATE SET deadline_at = excluded.deadline_at,
+           due_at = excluded.due_at, status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at,
+           pipeline_slug = excluded.pipeline_slug, identifier = excluded.identifier`,
+      );
+    this.upsert = upsert(
+      "coalesce((SELECT pipeline_slug FROM notices WHERE id = @notice_id), '')",
+      "coalesce((SELECT identifier FROM notices WHERE id = @notice_id), '')",
     );
+    this.upsertOf = upsert('@pipeline_slug', '@identifier');
     this.updateStatus = db.prepare(
       'UPDATE reminders SET status = ?, reason = ?, updated_at = ? WHERE rule = ? AND notice_id = ? AND offset_ms = ?',
     );
@@ -79,9 +92,9 @@ export class ReminderStore {
   /**
    * The reminders still to be sent of a pipeline's other notices that carry `identifier`
    * (the pipeline's own notice number), by notice: those a notice naming that number
-   * supersedes. Read from the scheduled reminders, a few at any time, and each one's
-   * notice by its id, so that no index of the notices by identifier is kept (every
-   * stored notice paid for one).
+   * supersedes. Read from the scheduled reminders by the pipeline and identifier each
+   * carries (kept by its migration's triggers), so that no index of the notices by identifier is kept
+   * (every stored notice paid for one), and no reminder of another notice is read.
    */
   scheduledForIdentifier(
     pipelineSlug: string,
@@ -111,9 +124,16 @@ export class ReminderStore {
     return this.selectAll.all();
   }
 
-  /** Plans (or replans) one reminder; `at` is when. */
-  plan(row: ReminderRow, at: UtcIso): void {
-    this.upsert.run({ ...row, now: at });
+  /** Plans (or replans) one reminder; `at` is when; `notice`, its notice as stored, when at hand. */
+  plan(row: ReminderRow, at: UtcIso, notice?: { pipeline_slug: string; identifier: string }): void {
+    if (notice)
+      this.upsertOf.run({
+        ...row,
+        now: at,
+        pipeline_slug: notice.pipeline_slug,
+        identifier: notice.identifier,
+      });
+    else this.upsert.run({ ...row, now: at });
   }
 
   /** Records what became of one reminder, and why; `at` is when. */

@@ -110,6 +110,49 @@ export class SilenceStore {
       .map(toRow);
   }
 
+  /**
+   * The silences in force at `now` on one of `targets` (target keys), or made by `by`:
+   * what chat lists for a channel or a person. Chosen by SQLite, so that a channel's
+   * `list` does not parse the thousands of silences one person may have elsewhere.
+   */
+  activeOn(now: UtcIso, targets: readonly string[], by?: string): SilenceRow[] {
+    return statement<{ now: string; targets: string; by: string | null }, Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM silences
+       WHERE starts_at <= @now AND (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
+         AND (created_by = @by OR EXISTS (
+           SELECT 1 FROM json_each(matchers_json, '$.targets') t
+           WHERE t.value IN (SELECT value FROM json_each(@targets))))
+       ORDER BY id`,
+    )
+      .all({ now, targets: JSON.stringify(targets), by: by ?? null })
+      .map(toRow);
+  }
+
+  /**
+   * The silences not ended at `now`, oldest first: those in force and those yet to start,
+   * which a reader that keeps them for a while (`alerts/silence-index.ts`) checks again
+   * at each use.
+   */
+  notEnded(now: UtcIso): SilenceRow[] {
+    return statement<{ now: string }, Row>(
+      this.db,
+      `SELECT ${COLUMNS} FROM silences
+       WHERE (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
+       ORDER BY id`,
+    )
+      .all({ now })
+      .map(toRow);
+  }
+
+  /** A number that changes with every change to any silence, by any process. */
+  revision(): number {
+    return statement<[], { n: number }>(
+      this.db,
+      "SELECT n FROM revisions WHERE name = 'silences'",
+    ).get()!.n;
+  }
+
   /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
   list(since?: UtcIso): SilenceRow[] {
     const rows = statement<[], Row>(this.db, `SELECT ${COLUMNS} FROM silences ORDER BY id DESC`)

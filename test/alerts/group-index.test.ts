@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRules } from '../../src/alerts/rules.js';
+import { compileRules, extendRules } from '../../src/alerts/rules.js';
 import { prepareNotice } from '../../src/rules/match.js';
 import { compilePattern, PatternSet, TEXT_LIMIT } from '../../src/rules/pattern.js';
 import type { NoticeRule } from '../../src/rules/types.js';
@@ -94,6 +94,38 @@ describe('the rule index', () => {
         const { fast, slow } = verdicts(picked, notice);
         expect(fast, `round ${round}, notice ${notice.id}`).toEqual(slow);
       }
+    }
+  });
+
+  it('extended by rules after its own, judges as one compiled with them all', () => {
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    /** Each notice's matches, in order, by rule names, after notices were judged. */
+    const judged = (compiled: ReturnType<typeof compileRules>) =>
+      notices.map((n) =>
+        compiled.notices
+          .matches(prepareNotice(n))
+          .map((m) => [m.group.rules.map((r) => r.name), m.excluded]),
+      );
+    for (let round = 0; round < 20; round++) {
+      const all = Array.from({ length: 4 + random(12) }, (_, i) => ({
+        ...rules[random(rules.length)]!,
+        name: `sub-${i}`,
+      }));
+      const split = 1 + random(all.length - 1);
+      const first = compileRules(all.slice(0, split));
+      // Judged first, so that what it remembered must give way to the rules added.
+      judged(first);
+      const extended = extendRules(first, all.slice(split));
+      const whole = compileRules(all);
+      expect(extended.all).toEqual(whole.all);
+      expect(judged(extended), `round ${round}`).toEqual(judged(whole));
+      expect(extended.notices.groups.map((g) => g.rules.map((r) => r.name))).toEqual(
+        whole.notices.groups.map((g) => g.rules.map((r) => r.name)),
+      );
     }
   });
 
