@@ -529,4 +529,17 @@ export const MIGRATIONS: readonly Migration[] = [
             AND identifier = old.identifier AND notice_id = new.id; END;
     `,
   },
+  {
+    version: 17,
+    name: 'subscriptions and silences found by whom and where, without a scan',
+    sql: `
+      -- Each chat command reads a person's reminders (by target) and counts what a person
+      -- or a workspace holds against the chat limits (chat/limits.ts): with thousands of
+      -- subscriptions and silences, a scan of each table per command.
+      CREATE INDEX subscriptions_target ON subscriptions (target);
+      CREATE INDEX subscriptions_workspace ON subscriptions (workspace) WHERE workspace IS NOT NULL;
+      CREATE INDEX silences_created_by ON silences (created_by);
+      CREATE INDEX silences_workspace ON silences (workspace) WHERE workspace IS NOT NULL;
+    `,
+  },
 ];
