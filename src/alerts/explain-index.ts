@@ -10,10 +10,19 @@
  * those groups alone (their text, exclusions, and what the daemon did with it). Every
  * other rule is not matched on a list field, the same for the whole combination: its
  * verdict is made only when every verdict is asked for (`every`), and it is counted by
- * combination (`misses`) rather than notice by notice.
+ * combination (`missCounts`) rather than notice by notice. What a list field fails is
+ * worked out once per value of the field (`FieldFails`), not per combination.
  */
-import { fieldsKey, type Mismatch, type PreparedNotice, prepareNotice } from '../rules/match.js';
-import type { DeadlineRule, NoticeRule } from '../rules/types.js';
+import {
+  fieldsKey,
+  type ListMatcher,
+  listMatcher,
+  type Mismatch,
+  type PreparedNotice,
+  type PreparedValue,
+  prepareNotice,
+} from '../rules/match.js';
+import type { DeadlineRule, NoticeFilter, NoticeRule } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import { groupVerdicts, notMatched } from './explain.js';
@@ -24,9 +33,39 @@ type AnyGroup = RuleGroup<NoticeRule | DeadlineRule>;
 
 /** The list fields, in the order a filter checks them: a miss is stored as 1 + its index. */
 const LIST_FIELDS: readonly Mismatch[] = ['pipelines', 'types', 'categories', 'statuses'];
+/** The notice's value each list field reads, in the same order. */
+const VALUES = ['pipeline', 'type', 'category', 'status'] as const;
 
 /** Combinations kept before they are met afresh (bounds memory on odd feeds). */
 const KEPT = 50_000;
+
+/**
+ * Which groups one list field fails, by value: a field's verdict depends on the notice's
+ * value alone, and a feed has a few hundred values of each, so every group meets each
+ * value once rather than each combination. One per list field.
+ */
+class FieldFails {
+  private readonly matchers: Array<ListMatcher | undefined>;
+  private readonly byValue = new Map<string, Uint8Array>();
+
+  constructor(groups: readonly AnyGroup[], field: Mismatch) {
+    this.matchers = groups.map((g) => {
+      const entries = g.filter[field as Exclude<keyof NoticeFilter, 'text'>];
+      return entries ? listMatcher(entries) : undefined;
+    });
+  }
+
+  /** 1 for each group (by place) whose entries for this field miss `value`, else 0. */
+  of(value: PreparedValue): Uint8Array {
+    let fails = this.byValue.get(value.lower);
+    if (fails) return fails;
+    fails = new Uint8Array(this.matchers.length);
+    for (const [place, m] of this.matchers.entries()) if (m && !m(value)) fails[place] = 1;
+    if (this.byValue.size >= KEPT) this.byValue.clear();
+    this.byValue.set(value.lower, fails);
+    return fails;
+  }
+}
 
 /**
  * One combination of list fields: the groups whose list fields match it, and the field
@@ -37,8 +76,8 @@ export class Combination {
   private fails: Uint8Array | undefined;
 
   constructor(
-    /** A notice with these list fields (its text is never read here). */
-    private readonly sample: PreparedNotice,
+    /** What each list field fails of this combination's values, in `LIST_FIELDS` order. */
+    private readonly fields: readonly Uint8Array[],
     /** The places of the groups whose list fields match, ascending. */
     readonly matched: readonly number[],
   ) {}
@@ -47,18 +86,12 @@ export class Combination {
    * For each group by place, 0 when its list fields match, else 1 + the index of the
    * field it fails on first in `LIST_FIELDS`.
    */
-  failsOf(groups: readonly AnyGroup[]): Uint8Array {
+  failsOf(): Uint8Array {
     if (this.fails) return this.fails;
-    const fails = new Uint8Array(groups.length);
-    let next = 0;
-    for (let place = 0; place < groups.length; place++) {
-      if (this.matched[next] === place) {
-        next++;
-        continue;
-      }
-      const field = groups[place]!.parts.fields(this.sample);
-      fails[place] = field === null ? 0 : 1 + LIST_FIELDS.indexOf(field);
-    }
+    const [p, t, c, s] = this.fields as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+    const fails = new Uint8Array(p.length);
+    for (let place = 0; place < fails.length; place++)
+      fails[place] = p[place] ? 1 : t[place] ? 2 : c[place] ? 3 : s[place] ? 4 : 0;
     this.fails = fails;
     return fails;
   }
@@ -81,9 +114,11 @@ export class IndexedExplainer {
   private readonly starts: number[] = [];
   private readonly places = new Map<AnyGroup, number>();
   private readonly combinations = new Map<string, Combination>();
+  private readonly fieldFails: readonly FieldFails[];
 
   constructor(private readonly rules: CompiledRules) {
     this.groups = [...rules.notices.groups, ...rules.deadlines.groups];
+    this.fieldFails = LIST_FIELDS.map((f) => new FieldFails(this.groups, f));
     let start = 0;
     for (const [place, g] of this.groups.entries()) {
       this.places.set(g, place);
@@ -116,7 +151,7 @@ export class IndexedExplainer {
     verdicts: readonly Verdict[] = judged.verdicts,
     adjust: (v: Verdict) => Verdict = (v) => v,
   ): Verdict[] {
-    const fails = judged.combination.failsOf(this.groups);
+    const fails = judged.combination.failsOf();
     const out: Verdict[] = [];
     let next = 0;
     for (const [place, g] of this.groups.entries()) {
@@ -132,13 +167,27 @@ export class IndexedExplainer {
     return out;
   }
 
-  /** Each group whose list fields `combination` fails, with the field it fails on first. */
-  *misses(combination: Combination): Generator<[AnyGroup, Mismatch]> {
-    const fails = combination.failsOf(this.groups);
-    for (const [place, g] of this.groups.entries()) {
-      const code = fails[place]!;
-      if (code !== 0) yield [g, LIST_FIELDS[code - 1]!];
+  /**
+   * How many notices each group missed on each list field, given how many notices each
+   * combination had: `[group, field, notices]` for every count above zero, in group order.
+   */
+  missCounts(combinations: ReadonlyMap<Combination, number>): Array<[AnyGroup, Mismatch, number]> {
+    const width = LIST_FIELDS.length;
+    const counts = new Float64Array(this.groups.length * width);
+    for (const [combination, notices] of combinations) {
+      const fails = combination.failsOf();
+      for (let place = 0; place < fails.length; place++) {
+        const code = fails[place]!;
+        if (code !== 0) counts[place * width + code - 1]! += notices;
+      }
     }
+    const out: Array<[AnyGroup, Mismatch, number]> = [];
+    for (const [place, g] of this.groups.entries())
+      for (const [i, field] of LIST_FIELDS.entries()) {
+        const notices = counts[place * width + i]!;
+        if (notices > 0) out.push([g, field, notices]);
+      }
+    return out;
   }
 
   /** The combination of `n`'s list fields: met before, or judged now through the index. */
@@ -150,8 +199,9 @@ export class IndexedExplainer {
     for (const index of [this.rules.notices, this.rules.deadlines])
       for (const g of index.candidates(n) as AnyGroup[])
         if (g.parts.fields(n) === null) matched.push(this.places.get(g)!);
+    const fields = VALUES.map((v, i) => this.fieldFails[i]!.of(n[v]));
     combination = new Combination(
-      prepareNotice(n.notice),
+      fields,
       matched.sort((a, b) => a - b),
     );
     if (this.combinations.size >= KEPT) this.combinations.clear();

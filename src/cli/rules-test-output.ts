@@ -129,13 +129,12 @@ export class Tally {
 
   /** The rules each combination's notices missed on a list field, counted in. */
   private countMisses(): void {
-    for (const [combination, notices] of this.combinations)
-      for (const [group, field] of this.judge.explainer.misses(combination))
-        for (const r of group.rules) {
-          const s = this.entry({ rule: r.name, kind: r.kind });
-          s.outcomes['not-matched'] = (s.outcomes['not-matched'] ?? 0) + notices;
-          s.not_matched[field] = (s.not_matched[field] ?? 0) + notices;
-        }
+    for (const [group, field, notices] of this.judge.explainer.missCounts(this.combinations))
+      for (const r of group.rules) {
+        const s = this.entry({ rule: r.name, kind: r.kind });
+        s.outcomes['not-matched'] = (s.outcomes['not-matched'] ?? 0) + notices;
+        s.not_matched[field] = (s.not_matched[field] ?? 0) + notices;
+      }
     this.combinations.clear();
   }
 

@@ -33,6 +33,8 @@ const NOT_IN_FORCE_THEN =
 
 /** The verdict of a subscription the daemon never judged this notice with: made after it last changed. */
 function didNotExist(v: Verdict, rule: Rule, n: StoredNotice): Verdict {
+  if (v.outcome !== 'not-matched' && v.outcome !== 'excluded' && v.outcome !== 'not-in-force')
+    return v;
   const made = `did not exist yet: made ${rule.origin!.createdAt}, after the notice last changed (${n.last_changed_at})`;
   switch (v.outcome) {
     case 'not-matched':
@@ -79,6 +81,7 @@ function withSilences(
   o: SubscriptionVerdictOptions,
   muted: readonly string[],
 ): Verdict {
+  if (muted.length === 0 && (v.outcome !== 'fires' || o.silences.length === 0)) return v;
   const held = muted.filter((reason) => !v.reason.includes(reason));
   const now =
     v.outcome === 'fires'
@@ -107,6 +110,18 @@ function byNameOf(compiled: CompiledRules): Map<string, Rule> {
   return byName;
 }
 
+/** When each subscription was made, parsed once rather than once per verdict. */
+const madeAt = new WeakMap<{ createdAt: string }, number>();
+
+function createdMs(origin: { createdAt: string }): number {
+  let ms = madeAt.get(origin);
+  if (ms === undefined) {
+    ms = Date.parse(origin.createdAt);
+    madeAt.set(origin, ms);
+  }
+  return ms;
+}
+
 /** Adjusts each verdict on `notice` as described above. */
 function adjuster(
   compiled: CompiledRules,
@@ -127,7 +142,7 @@ function adjuster(
       o.history &&
       origin &&
       origin.noticeId === undefined &&
-      Date.parse(origin.createdAt) > changed &&
+      createdMs(origin) > changed &&
       !trail.decided.has(v.rule)
     )
       out = didNotExist(out, rule, stored);
