@@ -56,7 +56,7 @@ const BENCHES: Record<string, Bench> = {
   chat_ack: { run: chatAckBench, limitMin: 15 },
   idle_rss: { run: idleRssBench, limitMin: 15 },
   cli: { run: cliBench, limitMin: 10 },
-  idle: { run: idleCpuBench, limitMin: 10 },
+  idle: { run: idleCpuBench, limitMin: 60 },
   storage: { run: storageBench, limitMin: 15 },
 };
 
