@@ -19,6 +19,7 @@ import { buildDist } from './built.js';
 import { chatAckBench } from './chat-ack.js';
 import { cliBench } from './cli.js';
 import { clientBench } from './client.js';
+import { deliveryBench } from './delivery.js';
 import { demoBench } from './demo.js';
 import { detectionBench } from './detection.js';
 import { emailBench } from './email.js';
@@ -29,6 +30,7 @@ import { latencyBench } from './latency.js';
 import { pacingBench } from './pacing.js';
 import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
+import { rulesTestBench } from './rules-test.js';
 import { steadyStateBench } from './steady-state.js';
 import { storageBench } from './storage.js';
 
@@ -58,6 +60,8 @@ const BENCHES: Record<string, Bench> = {
   cli: { run: cliBench, limitMin: 10 },
   idle: { run: idleCpuBench, limitMin: 60 },
   storage: { run: storageBench, limitMin: 15 },
+  delivery: { run: deliveryBench, limitMin: 10 },
+  rules_test: { run: () => rulesTestBench(), limitMin: 40 },
 };
 
 const self = fileURLToPath(import.meta.url);

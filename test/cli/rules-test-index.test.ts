@@ -72,7 +72,7 @@ function generate(seed: number) {
     new Date(NOW.getTime() + hours * 3_600_000).toISOString().replace('.000', '');
 
   const notices: Array<Notice | StoredNotice> = [];
-  for (let id = 1; id <= 300; id++) {
+  for (let id = 1; id <= 200; id++) {
     const posted = instant(-Math.floor(random() * 72));
     const n = makeNotice({
       id,
@@ -107,7 +107,7 @@ function generate(seed: number) {
               subscription: i,
               label: `cli by someone, sub ${i}`,
               createdAt: instant(-Math.floor(random() * 96)),
-              ...(random() < 0.05 ? { noticeId: 1 + Math.floor(random() * 300) } : {}),
+              ...(random() < 0.05 ? { noticeId: 1 + Math.floor(random() * 200) } : {}),
             },
           }
         : {};
