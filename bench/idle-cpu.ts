@@ -12,8 +12,9 @@
  * (no scrape, no request). Then:
  * - `cpu_s_per_whole_hour`: from the end of one notice sync (its success seen in the
  *   database) to the end of the third after it: three whole poll intervals at the
- *   default schedule, 30 minutes or so, with every sync, capacity run, timer and
- *   collection that falls in them, extrapolated to an hour: what the daemon costs a
+ *   default schedule (up to 10 minutes each, shorter once the schedule has locked onto
+ *   the simulator's refreshes; `whole_window_min` says how long), with every sync,
+ *   timer and collection that falls in them, extrapolated to an hour: what the daemon costs a
  *   user in a quiet hour. `cpu_s_per_hour_interval_median` and `_spread`: the same per
  *   interval (one notice sync each), the median of the three;
  * - `cpu_s_per_hour_between_syncs`: three windows of `WINDOW_MS` (60 s) taken before
