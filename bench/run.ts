@@ -20,6 +20,7 @@ import { chatAckBench } from './chat-ack.js';
 import { chatAckDuringSyncBench } from './chat-ack-during-sync.js';
 import { cliBench } from './cli.js';
 import { clientBench } from './client.js';
+import { deliveryBench } from './delivery.js';
 import { demoBench } from './demo.js';
 import { detectionBench } from './detection.js';
 import { emailBench } from './email.js';
@@ -31,6 +32,7 @@ import { latencyBench } from './latency.js';
 import { pacingBench } from './pacing.js';
 import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
+import { rulesTestBench } from './rules-test.js';
 import { steadyStateBench } from './steady-state.js';
 import { storageBench } from './storage.js';
 import { syncAtScaleBench } from './sync-at-scale.js';
@@ -60,12 +62,14 @@ const BENCHES: Record<string, Bench> = {
   chat_ack: { run: chatAckBench, limitMin: 15 },
   idle_rss: { run: idleRssBench, limitMin: 15 },
   cli: { run: cliBench, limitMin: 10 },
-  idle: { run: idleCpuBench, limitMin: 10 },
+  idle: { run: idleCpuBench, limitMin: 60 },
   storage: { run: storageBench, limitMin: 15 },
   forged_flood: { run: forgedFloodBench, limitMin: 10 },
   sync_at_scale: { run: syncAtScaleBench, limitMin: 15 },
   chat_ack_during_sync: { run: chatAckDuringSyncBench, limitMin: 15 },
   sync_clean_db: { run: syncCleanDbBench, limitMin: 10 },
+  delivery: { run: deliveryBench, limitMin: 10 },
+  rules_test: { run: () => rulesTestBench(), limitMin: 40 },
 };
 
 const self = fileURLToPath(import.meta.url);

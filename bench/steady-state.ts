@@ -4,6 +4,12 @@
  * The real notice feed, as `pipewatch run` builds it at defaults, runs under the Scheduler
  * on an injected clock that moves by each delay the scheduler chooses; the simulator (not
  * live: nothing new) runs in another process, so only pipewatch's CPU is counted.
+ * - `notice_requests_per_hour`, `notice_syncs_per_hour`, `requests_per_sync`: the notice
+ *   feed's alone (every request of every feed: `detection`'s `all_requests_per_hour`);
+ * - `notice_sync_cpu_ms_per_hour`: the CPU of those syncs alone, not of the daemon
+ *   between them (timers, the dispatcher's looks, collection): a whole hour of a running
+ *   daemon, syncs included, is `idle`'s `cpu_s_per_whole_hour`.
+ * Each is the median of three cycles (a fresh database each), with its spread.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -47,13 +53,12 @@ async function simulatorProcess(): Promise<{ url: string; stop(): void }> {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-/** Steady-state figures per hour over one deep-scan cycle. */
-export async function steadyStateBench(): Promise<Record<string, number>> {
-  const sim = await simulatorProcess();
+/** Steady-state figures per hour over one deep-scan cycle against `url`. */
+async function cycle(url: string): Promise<Record<string, number>> {
   const clock = new ManualClock(new Date());
   const store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-bench-')));
   const client = new PipelineApiClient({
-    baseUrl: sim.url,
+    baseUrl: url,
     user: 'pipewatch',
     key: 'sim-premium-key',
     clock,
@@ -109,15 +114,35 @@ export async function steadyStateBench(): Promise<Record<string, number>> {
     const hours = (clock.now().getTime() - from) / HOUR;
     const perHour = (n: number) => Math.round((n / hours) * 10) / 10;
     return {
-      requests_per_hour: perHour(requests),
-      cpu_ms_per_hour: perHour((used.user + used.system) / 1000),
-      syncs_per_hour: perHour(syncs),
+      notice_requests_per_hour: perHour(requests),
+      notice_sync_cpu_ms_per_hour: perHour((used.user + used.system) / 1000),
+      notice_syncs_per_hour: perHour(syncs),
       requests_per_sync: Math.round((requests / syncs) * 100) / 100,
       cycle_hours: Math.round(hours * 10) / 10,
     };
   } finally {
     await client.close();
     store.close();
+  }
+}
+
+const RUNS = 3;
+
+/** Steady-state figures: medians of `RUNS` cycles, each with its spread. */
+export async function steadyStateBench(): Promise<Record<string, number>> {
+  const sim = await simulatorProcess();
+  try {
+    const runs: Array<Record<string, number>> = [];
+    for (let run = 0; run < RUNS; run++) runs.push(await cycle(sim.url));
+    const figures: Record<string, number> = {};
+    for (const key of Object.keys(runs[0]!)) {
+      const xs = runs.map((r) => r[key]!).sort((a, b) => a - b);
+      figures[key] = xs[Math.floor(xs.length / 2)]!;
+      if (key !== 'cycle_hours')
+        figures[`${key}_spread`] = Math.round((xs.at(-1)! - xs[0]!) * 100) / 100;
+    }
+    return { ...figures, runs: RUNS };
+  } finally {
     sim.stop();
   }
 }

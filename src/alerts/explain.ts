@@ -8,15 +8,15 @@
  */
 
 import { targetLabel } from '../domain/targets.js';
-import { prepareNotice } from '../rules/match.js';
-import type { NoticeRule } from '../rules/types.js';
+import { type Mismatch, type PreparedNotice, prepareNotice } from '../rules/match.js';
+import type { DeadlineRule, NoticeRule } from '../rules/types.js';
 import type { AuditEntry } from '../store/audit.js';
 import type { Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import { judgeDeadline } from './explain-deadlines.js';
 import type { OutboxRow } from './outbox.js';
-import type { CompiledRules } from './rules.js';
+import type { CompiledRules, RuleGroup } from './rules.js';
 import {
   BASELINE,
   deliveryView,
@@ -105,7 +105,11 @@ export function noticeHistories(
   });
 }
 
-/** How every notice and deadline rule treats `notice`. */
+/**
+ * How every notice and deadline rule treats `notice`: each group of rules judged in
+ * turn, as the rules are listed. `explain-index.ts` gives the same verdicts for many
+ * notices while judging only the groups a notice's fields can match.
+ */
 export function explainNotice(
   rules: CompiledRules,
   notice: Notice | StoredNotice,
@@ -113,17 +117,32 @@ export function explainNotice(
 ): Verdict[] {
   const prepared = prepareNotice(notice);
   const verdicts: Verdict[] = [];
-  for (const g of [...rules.notices.groups, ...rules.deadlines.groups]) {
-    const mismatch = g.match(prepared);
-    const excluded = mismatch === null && g.exclude?.(prepared) === null;
-    for (const r of g.rules) {
-      if (mismatch !== null) verdicts.push(no(r, 'not-matched', `not matched on ${mismatch}`));
-      else if (excluded) verdicts.push(no(r, 'excluded', 'excluded by its not: filter'));
-      else if (r.kind === 'notices') verdicts.push(judgeNotice(r, notice, options));
-      else verdicts.push(judgeDeadline(r, notice, options));
-    }
-  }
+  for (const g of [...rules.notices.groups, ...rules.deadlines.groups])
+    groupVerdicts(g, prepared, options, verdicts);
   return verdicts;
+}
+
+/** The verdicts of one group's rules on a prepared notice, appended to `into`. */
+export function groupVerdicts(
+  g: RuleGroup<NoticeRule | DeadlineRule>,
+  prepared: PreparedNotice,
+  options: ExplainOptions,
+  into: Verdict[],
+): void {
+  const notice = prepared.notice as Notice | StoredNotice;
+  const mismatch = g.match(prepared);
+  const excluded = mismatch === null && g.exclude?.(prepared) === null;
+  for (const r of g.rules) {
+    if (mismatch !== null) into.push(notMatched(r, mismatch));
+    else if (excluded) into.push(no(r, 'excluded', 'excluded by its not: filter'));
+    else if (r.kind === 'notices') into.push(judgeNotice(r, notice, options));
+    else into.push(judgeDeadline(r, notice, options));
+  }
+}
+
+/** A rule's verdict on a notice its filter does not match, on the field that failed first. */
+export function notMatched(r: NoticeRule | DeadlineRule, field: Mismatch): Verdict {
+  return no(r, 'not-matched', `not matched on ${field}`);
 }
 
 function judgeNotice(r: NoticeRule, n: Notice | StoredNotice, o: ExplainOptions): Verdict {

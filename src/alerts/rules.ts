@@ -108,6 +108,14 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
     this.cache.clear();
   }
 
+  /**
+   * The groups that may match `n` (a superset of those that do): a group left out fails
+   * on its pipelines or its types.
+   */
+  candidates(n: PreparedNotice): RuleGroup<R>[] {
+    return this.index.candidates(n);
+  }
+
   /** Every group whose filter matches `n`, in rule order within each index bucket. */
   matches(n: PreparedNotice): GroupMatch<R>[] {
     if (this.list.length === 0) return [];

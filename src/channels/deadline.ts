@@ -54,21 +54,22 @@ export async function withDeadline<T>(
   attempt: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const { clock, ms, signal: parent } = deadline;
-  const where = deadline.where ? ` (${deadline.where})` : '';
-  const expired = new DeliveryError(`${deadlineReason(deadline.kind, ms)}${where}`, {
-    code: DeliveryErrorCode.Timeout,
-    permanent: false,
-  });
+  // Made only when the time runs out: an error's stack costs more than the rest of the
+  // bookkeeping, paid by every request.
+  let expired: DeliveryError | undefined;
   const own = new AbortController();
   // `any` follows the parent without adding a listener to it: attempts in flight at once
   // would otherwise pile listeners on the one shutdown signal.
   const signal = parent ? AbortSignal.any([parent, own.signal]) : own.signal;
   const timer = new AbortController();
-  let timedOut = false;
   const ranOut = new Promise<never>((_, reject) => {
     clock.sleep(ms, timer.signal).then(
       () => {
-        timedOut = true;
+        const where = deadline.where ? ` (${deadline.where})` : '';
+        expired = new DeliveryError(`${deadlineReason(deadline.kind, ms)}${where}`, {
+          code: DeliveryErrorCode.Timeout,
+          permanent: false,
+        });
         own.abort(expired);
         reject(expired);
       },
@@ -82,8 +83,12 @@ export async function withDeadline<T>(
   try {
     return await Promise.race([running, ranOut]);
   } catch (error) {
-    throw timedOut ? expired : error;
+    throw expired ?? error;
   } finally {
-    timer.abort();
+    // With a reason of its own: a bare abort would make (and throw away) a DOMException.
+    timer.abort(ANSWERED);
   }
 }
+
+/** Why a deadline's timer is called off: the attempt ended first. */
+const ANSWERED = Symbol('answered');

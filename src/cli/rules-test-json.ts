@@ -60,7 +60,7 @@ export class JsonReport implements ReportWriter {
         stored: r.stored,
         baseline: 'baseline' in r.notice ? r.notice.baseline : null,
         first_seen_at: 'first_seen_at' in r.notice ? r.notice.first_seen_at : null,
-        verdicts: r.verdicts.map((v) => verdictJson(v, this.renderer, this.shown)),
+        verdicts: r.every().map((v) => verdictJson(v, this.renderer, this.shown)),
       }),
       '    ',
     );

@@ -7,22 +7,24 @@
 
 import { OUTCOME_LABELS, type Outcome, type Verdict, verdictLine } from '../alerts/explain.js';
 import type { CapacityJudgement } from '../alerts/explain-capacity.js';
+import type { Combination } from '../alerts/explain-index.js';
 import { type NeverMatch, neverMatchText } from '../alerts/never-match.js';
 import { oneLine } from '../channels/text.js';
 import type { UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
+import type { Mismatch } from '../rules/match.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { CliContext } from './context.js';
 import { clip } from './format.js';
 import type { RuleNames } from './rule-sources.js';
 import { type Renderer, renderedText } from './rules-test-render.js';
+import type { JudgedNotice, NoticeJudge } from './subscription-verdicts.js';
 
 /** One notice and the verdicts of the notice and deadline rules on it. */
-export interface NoticeReport {
+export interface NoticeReport extends JudgedNotice {
   notice: Notice | StoredNotice;
   stored: boolean;
-  verdicts: Verdict[];
 }
 
 /** What was judged. */
@@ -60,17 +62,37 @@ export interface ShownRules {
   never: ReadonlyMap<string, NeverMatch>;
 }
 
+/** The fields a filter fails on, in the order it checks them. */
+const MISMATCHES: readonly Mismatch[] = ['pipelines', 'types', 'categories', 'statuses', 'text'];
+
+/** `counts` with its keys in `order` (any other after them), whatever order they were counted in. */
+function inOrder<K extends string>(
+  counts: Partial<Record<K, number>>,
+  order: readonly string[],
+): Partial<Record<K, number>> {
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  const keys = (Object.keys(counts) as K[]).sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(keys.map((k) => [k, counts[k]])) as Partial<Record<K, number>>;
+}
+
 /** Outcomes worth listing a notice for when many are judged; the rest are only counted. */
 const LISTED: ReadonlySet<Outcome> = new Set(['fires', 'scheduled', 'alerted', 'not-in-force']);
 
 /**
  * Counts every verdict by rule and outcome as the notices are judged one by one, and how
- * many notices there were: the summary is exact however many are judged.
+ * many notices there were: the summary is exact however many are judged. A notice's
+ * rules not matched on a list field are the same for every notice of its combination:
+ * they are counted once per combination, with how many notices it had, at the end.
  */
 export class Tally {
   private readonly byRule = new Map<string, RuleSummary>();
   /** Notices judged so far. */
   notices = 0;
+  /** Notices by combination of list fields. */
+  private readonly combinations = new Map<Combination, number>();
+
+  /** `judge`: what the notices are judged with, which knows each combination's misses. */
+  constructor(private readonly judge: NoticeJudge) {}
 
   private entry(v: Pick<Verdict, 'rule' | 'kind'>): RuleSummary {
     let s = this.byRule.get(v.rule);
@@ -89,9 +111,14 @@ export class Tally {
   }
 
   /** Counts one notice's verdicts. */
-  add({ verdicts }: NoticeReport): void {
+  add({ judged, combination }: NoticeReport): void {
+    // Every rule is listed in the order a notice's verdicts come, the first notice's.
+    if (this.notices === 0)
+      for (const g of this.judge.explainer.groups)
+        for (const r of g.rules) this.entry({ rule: r.name, kind: r.kind });
     this.notices++;
-    for (const v of verdicts) {
+    this.combinations.set(combination, (this.combinations.get(combination) ?? 0) + 1);
+    for (const v of judged) {
       const s = this.entry(v);
       s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
       const field = /\bnot matched on (\w+)/.exec(v.reason)?.[1];
@@ -100,11 +127,23 @@ export class Tally {
     }
   }
 
+  /** The rules each combination's notices missed on a list field, counted in. */
+  private countMisses(): void {
+    for (const [group, field, notices] of this.judge.explainer.missCounts(this.combinations))
+      for (const r of group.rules) {
+        const s = this.entry({ rule: r.name, kind: r.kind });
+        s.outcomes['not-matched'] = (s.outcomes['not-matched'] ?? 0) + notices;
+        s.not_matched[field] = (s.not_matched[field] ?? 0) + notices;
+      }
+    this.combinations.clear();
+  }
+
   /** The summary per rule, capacity rules and rules that can never match included. */
   summary(
     capacity: readonly CapacityJudgement[],
     never: ReadonlyMap<string, NeverMatch> = new Map(),
   ): RuleSummary[] {
+    this.countMisses();
     for (const c of capacity) {
       const s = this.entry({ rule: c.rule, kind: 'capacity' });
       for (const v of c.verdicts) s.outcomes[v.outcome] = (s.outcomes[v.outcome] ?? 0) + 1;
@@ -115,7 +154,11 @@ export class Tally {
       s.can_never_match = n.whole;
       s.never_matches = [...n.reasons];
     }
-    return [...this.byRule.values()];
+    return [...this.byRule.values()].map((s) => ({
+      ...s,
+      outcomes: inOrder(s.outcomes, Object.keys(OUTCOME_LABELS)),
+      not_matched: inOrder(s.not_matched, MISMATCHES) as Record<string, number>,
+    }));
   }
 }
 
@@ -172,9 +215,7 @@ export class TextReport implements ReportWriter {
 
   notice(r: NoticeReport): void {
     const { ctx, scope, renderer, shown } = this;
-    const verdicts = scope.single
-      ? r.verdicts
-      : r.verdicts.filter((v) => v.outcome !== 'not-matched');
+    const verdicts = scope.single ? r.every() : r.judged.filter((v) => v.outcome !== 'not-matched');
     if (!scope.single && !verdicts.some((v) => LISTED.has(v.outcome))) return;
     this.listed++;
     for (const line of header(r, scope)) ctx.out(line);

@@ -23,7 +23,7 @@ import { readNoticeFile } from './notice-file.js';
 import { namedNotice } from './notice-ref.js';
 import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
 import type { ReportWriter } from './rules-test-output.js';
-import { judgeNotice } from './subscription-verdicts.js';
+import { NoticeJudge } from './subscription-verdicts.js';
 
 /** The options of `rules test`, as commander parses them (`sinceText` as typed). */
 export interface TestOptions {
@@ -114,12 +114,13 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     const writer: ReportWriter = opts.json
       ? new JsonReport(ctx, scope, renderer, names)
       : new TextReport(ctx, scope, renderer, names);
-    const tally = new Tally();
+    const judge = new NoticeJudge(compiled);
+    const tally = new Tally(judge);
     for (const notice of list) {
       const report = {
         notice,
         stored: !file,
-        verdicts: judgeNotice(compiled, notice, {
+        ...judge.judge(notice, {
           now,
           maxAlertAgeMs: config.maxAlertAgeMs,
           zone: store?.pipelines.zoneOf(notice.pipeline_slug) ?? DEFAULT_PIPELINE_ZONE,

@@ -7,6 +7,7 @@
  * silences say what they held back, or would hold back now.
  */
 import { type ExplainOptions, explainNotice, type Verdict } from '../alerts/explain.js';
+import { type Combination, IndexedExplainer } from '../alerts/explain-index.js';
 import { type CompiledRules, compileRules } from '../alerts/rules.js';
 import { mutedReason, silenceMatches } from '../alerts/silences.js';
 import type { Rule } from '../rules/types.js';
@@ -32,6 +33,8 @@ const NOT_IN_FORCE_THEN =
 
 /** The verdict of a subscription the daemon never judged this notice with: made after it last changed. */
 function didNotExist(v: Verdict, rule: Rule, n: StoredNotice): Verdict {
+  if (v.outcome !== 'not-matched' && v.outcome !== 'excluded' && v.outcome !== 'not-in-force')
+    return v;
   const made = `did not exist yet: made ${rule.origin!.createdAt}, after the notice last changed (${n.last_changed_at})`;
   switch (v.outcome) {
     case 'not-matched':
@@ -49,8 +52,25 @@ function didNotExist(v: Verdict, rule: Rule, n: StoredNotice): Verdict {
   }
 }
 
-function isLater(a: string, b: string): boolean {
-  return Date.parse(a) > Date.parse(b);
+/** What one notice's audit trail says of each rule, read once for all its verdicts. */
+interface Heard {
+  /** Rules with any decision recorded about the notice. */
+  decided: Set<string>;
+  /** What silences held back, by rule. */
+  muted: Map<string, string[]>;
+}
+
+function heard(o: SubscriptionVerdictOptions): Heard {
+  const decided = new Set<string>();
+  const muted = new Map<string, string[]>();
+  for (const a of o.history?.audit ?? []) {
+    decided.add(a.rule);
+    if (a.decision !== 'muted') continue;
+    const reasons = muted.get(a.rule);
+    if (reasons) reasons.push(a.reason);
+    else muted.set(a.rule, [a.reason]);
+  }
+  return { decided, muted };
 }
 
 /** Appends the silences' part: what they held back of this notice, or hold back now. */
@@ -59,11 +79,10 @@ function withSilences(
   rule: Rule,
   n: Notice | StoredNotice,
   o: SubscriptionVerdictOptions,
+  muted: readonly string[],
 ): Verdict {
-  const held = (o.history?.audit ?? [])
-    .filter((a) => a.rule === v.rule && a.decision === 'muted')
-    .map((a) => a.reason)
-    .filter((reason) => !v.reason.includes(reason));
+  if (muted.length === 0 && (v.outcome !== 'fires' || o.silences.length === 0)) return v;
+  const held = muted.filter((reason) => !v.reason.includes(reason));
   const now =
     v.outcome === 'fires'
       ? rule.notify.flatMap((t) => {
@@ -91,19 +110,29 @@ function byNameOf(compiled: CompiledRules): Map<string, Rule> {
   return byName;
 }
 
-/** Every rule's verdict on `notice`, subscriptions included, adjusted as described above. */
-export function judgeNotice(
+/** When each subscription was made, parsed once rather than once per verdict. */
+const madeAt = new WeakMap<{ createdAt: string }, number>();
+
+function createdMs(origin: { createdAt: string }): number {
+  let ms = madeAt.get(origin);
+  if (ms === undefined) {
+    ms = Date.parse(origin.createdAt);
+    madeAt.set(origin, ms);
+  }
+  return ms;
+}
+
+/** Adjusts each verdict on `notice` as described above. */
+function adjuster(
   compiled: CompiledRules,
   notice: Notice | StoredNotice,
   o: SubscriptionVerdictOptions,
-): Verdict[] {
-  const verdicts = explainNotice(compiled, notice, o);
-  const own = compiled.deadlinesByNotice.get(notice.id);
-  if (own && own.length > 0)
-    verdicts.push(...explainNotice(compileRules(own.map(unbound)), notice, o));
+): (v: Verdict) => Verdict {
   const byName = byNameOf(compiled);
   const stored = 'baseline' in notice ? notice : undefined;
-  return verdicts.map((v) => {
+  const trail = heard(o);
+  const changed = stored ? Date.parse(stored.last_changed_at) : Number.NaN;
+  return (v) => {
     const rule = byName.get(v.rule);
     if (!rule) return v;
     let out = v;
@@ -113,10 +142,72 @@ export function judgeNotice(
       o.history &&
       origin &&
       origin.noticeId === undefined &&
-      isLater(origin.createdAt, stored.last_changed_at) &&
-      !o.history.audit.some((a) => a.rule === v.rule)
+      createdMs(origin) > changed &&
+      !trail.decided.has(v.rule)
     )
       out = didNotExist(out, rule, stored);
-    return withSilences(out, rule, notice, o);
-  });
+    return withSilences(out, rule, notice, o, trail.muted.get(v.rule) ?? []);
+  };
+}
+
+/** The verdicts of the reminders asked for this very notice ("Remind me"), unadjusted. */
+function ownVerdicts(
+  compiled: CompiledRules,
+  notice: Notice | StoredNotice,
+  o: SubscriptionVerdictOptions,
+): Verdict[] {
+  const own = compiled.deadlinesByNotice.get(notice.id);
+  return own && own.length > 0 ? explainNotice(compileRules(own.map(unbound)), notice, o) : [];
+}
+
+/**
+ * Every rule's verdict on `notice`, subscriptions included, adjusted as described above:
+ * each rule judged in turn, for one notice (`why`). `NoticeJudge` gives the same for many.
+ */
+export function judgeNotice(
+  compiled: CompiledRules,
+  notice: Notice | StoredNotice,
+  o: SubscriptionVerdictOptions,
+): Verdict[] {
+  const verdicts = [...explainNotice(compiled, notice, o), ...ownVerdicts(compiled, notice, o)];
+  return verdicts.map(adjuster(compiled, notice, o));
+}
+
+/** One notice judged by `NoticeJudge`. */
+export interface JudgedNotice {
+  /**
+   * The verdicts of the rules its list fields do not rule out, then those of reminders
+   * asked for it, in the order `judgeNotice` gives them; every other rule is not matched
+   * on a list field.
+   */
+  judged: Verdict[];
+  /** Its combination of list fields, which says which rules it misses and on what. */
+  combination: Combination;
+  /** Every verdict, as `judgeNotice` gives them: made only when asked for. */
+  every(): Verdict[];
+}
+
+/**
+ * Judges many notices against one rule set with the verdicts `judgeNotice` gives, each
+ * notice only by the rules it can match (`explain-index.ts`): `rules test` over a long
+ * window with thousands of subscriptions.
+ */
+export class NoticeJudge {
+  readonly explainer: IndexedExplainer;
+
+  constructor(private readonly compiled: CompiledRules) {
+    this.explainer = new IndexedExplainer(compiled);
+  }
+
+  judge(notice: Notice | StoredNotice, o: SubscriptionVerdictOptions): JudgedNotice {
+    const indexed = this.explainer.explain(notice, o);
+    const adjust = adjuster(this.compiled, notice, o);
+    const verdicts = indexed.verdicts.map(adjust);
+    const own = ownVerdicts(this.compiled, notice, o).map(adjust);
+    return {
+      judged: [...verdicts, ...own],
+      combination: indexed.combination,
+      every: () => [...this.explainer.every(indexed, verdicts, adjust), ...own],
+    };
+  }
 }

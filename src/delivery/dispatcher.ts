@@ -2,11 +2,15 @@
  * The dispatcher: takes due outbox rows and sends them through their channel, each
  * target in a lane of its own.
  *
- * - Each target progresses on its own: the dispatcher claims a target's due rows and
- *   hands them to a lane that sends them in order (see `sender.ts`), then looks again
- *   whenever a lane ends, a row falls due or new rows are written. A slow or stuck
- *   target holds back only its own later alerts; every other target's go out on time
- *   while it is in flight. A target is never claimed twice while its lane runs.
+ * - Each target progresses on its own: the dispatcher claims every due row a target has
+ *   waiting (so what waits together goes out as digests, however many other targets a
+ *   burst wrote to) and hands them to a lane that sends them in order (see `sender.ts`).
+ *   It reads the outbox again only when something may have become ready: new rows were
+ *   written (`wake`), a row fell due, or a lane ended that left rows for later or had
+ *   rows queued behind it; so a burst of a thousand targets costs a few reads of the
+ *   outbox, not one per target. A slow or stuck target holds back only its own later
+ *   alerts; every other target's go out on time while it is in flight. A target is
+ *   never claimed twice while its lane runs.
  * - Every request of an attempt has a total deadline, connect to complete answer, which
  *   the channel starts once its pacing lets the request go, on the dispatcher's deadline
  *   clock; one that runs out is a temporary failure, retried with backoff.
@@ -42,8 +46,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Backoff between attempts of one row. */
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;
-  /** Rows read at a time. */
-  batchSize?: number;
+  /** Targets claimed at a time (each with up to 50 of its rows); more are claimed in turn. */
+  batchTargets?: number;
   /** Values that must never be written anywhere (tokens, passwords), scrubbed from reasons. */
   secrets?: readonly string[];
   random?: () => number;
@@ -79,6 +83,11 @@ export interface DispatchResult {
 
 /** After a pass failed (the database, not a platform), the next one waits this long. */
 const PAUSE_AFTER_FAILURE_MS = 5_000;
+/**
+ * The outbox gauge's sent and dead counts read every row; they are read again at most
+ * this often (the pending count, through the index, at every look).
+ */
+const RECOUNT_EVERY_MS = 60_000;
 const DEFAULT_RETRY = { baseDelayMs: 5_000, maxDelayMs: 15 * 60_000 };
 
 const UNCOUNTED: Outcomes = { sent() {}, retrying() {}, dead() {} };
@@ -115,6 +124,14 @@ export class Dispatcher {
   private tally: Outcomes = UNCOUNTED;
   private wakeUp: AbortController | undefined;
   private woken = false;
+  /** Something may be ready that the last look did not see: look again. */
+  private dirty = true;
+  /** Targets (keys) in flight with rows waiting behind them, as the last look saw. */
+  private behind = new Set<string>();
+  /** When the last look found the next row due (clock milliseconds); null: none. */
+  private next: number | null = null;
+  /** When the outbox was last counted whole (clock milliseconds), and what it held. */
+  private counted: { at: number; counts: Record<string, number> } | undefined;
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -141,6 +158,7 @@ export class Dispatcher {
     const released = this.deps.store.outbox.releaseClaims(toUtcIso(this.deps.clock.now()), [
       ...this.lanes.keys(),
     ]);
+    this.dirty = true;
     if (released > 0)
       this.deps.logger.warn(
         { released },
@@ -163,12 +181,14 @@ export class Dispatcher {
     const until = this.deps.clock.now().getTime() + boundMs;
     const tally = new Tally();
     this.tally = tally;
+    // Asked to send: rows may have been written without a wake.
+    this.dirty = true;
     try {
       for (;;) {
         this.throwFailure();
         signal?.throwIfAborted();
-        this.pump(signal);
-        const next = this.nextDue();
+        if (this.dirty) this.look(signal);
+        const next = this.next;
         const soon = next !== null && next <= until;
         if (!soon && this.lanes.size === 0) break;
         const now = this.deps.clock.now().getTime();
@@ -179,7 +199,7 @@ export class Dispatcher {
       this.tally = UNCOUNTED;
     }
     this.throwFailure();
-    this.observe();
+    this.observe(true);
     return tally.final();
   }
 
@@ -194,8 +214,8 @@ export class Dispatcher {
           if (failed) this.recover();
           failed = false;
           this.throwFailure();
-          this.pump(signal);
-          this.observe();
+          if (this.dirty) this.look(signal);
+          else if (this.lanes.size === 0) this.observe(false);
         } catch (error) {
           if (signal.aborted) break;
           failed = true;
@@ -204,7 +224,7 @@ export class Dispatcher {
           await this.deps.clock.sleep(PAUSE_AFTER_FAILURE_MS, signal).catch(() => undefined);
           continue;
         }
-        const next = this.nextDue();
+        const next = this.next;
         const now = this.deps.clock.now().getTime();
         await this.rest(next === null ? idleMs : Math.min(idleMs, Math.max(0, next - now)), signal);
       }
@@ -213,41 +233,71 @@ export class Dispatcher {
     }
   }
 
-  /** New rows were written, or a lane ended: look at once rather than at the next timer. */
+  /** New rows were written: look at once rather than at the next timer. */
   wake(): void {
+    this.dirty = true;
+    this.poke();
+  }
+
+  /** Ends the loop's rest, to look again if something may be ready, or to end a drain. */
+  private poke(): void {
     this.woken = true;
     this.wakeUp?.abort();
   }
 
-  /** Claims what is ready and starts a lane for each target; returns how many started. */
-  private pump(signal?: AbortSignal): number {
+  /** Reads the outbox: starts a lane for each target with rows ready, notes what is next due. */
+  private look(signal?: AbortSignal): void {
+    this.dirty = false;
+    this.behind.clear();
+    while (this.pump(signal)) {
+      // More targets than one read takes: the next read finds the rest.
+    }
+    this.next = this.nextDue();
+    this.observe(false);
+  }
+
+  /**
+   * Claims what is ready for up to `batchTargets` targets and starts a lane for each;
+   * whether more targets had rows ready.
+   */
+  private pump(signal?: AbortSignal): boolean {
     const { store, clock } = this.deps;
     const now = toUtcIso(clock.now());
+    const ready = store.outbox.ready(now, this.options.batchTargets ?? 200);
+    for (const key of ready.behind) this.behind.add(key);
     const byTarget = new Map<string, OutboxRow[]>();
-    for (const row of store.outbox.ready(now, this.options.batchSize ?? 500)) {
+    for (const row of ready.rows) {
       const key = targetKey(row.target);
       // A lane about to end has settled its rows but still holds its target.
-      if (this.lanes.has(key)) continue;
+      if (this.lanes.has(key)) {
+        this.behind.add(key);
+        continue;
+      }
       const list = byTarget.get(key);
       if (list) list.push(row);
       else byTarget.set(key, [row]);
     }
-    if (byTarget.size === 0) return 0;
+    if (byTarget.size === 0) return false;
     const ids = [...byTarget.values()].flat().map((r) => r.id);
     store.transaction(() => store.outbox.claim(ids, now));
     for (const [key, rows] of byTarget) {
       const lane = this.sender
         .sendTarget(rows, this.tally, signal)
+        .then((left) => {
+          // Rows it left for a later attempt fall due on a time of their own.
+          if (left) this.dirty = true;
+        })
         .catch((error: unknown) => {
           this.failures.push(error);
         })
         .finally(() => {
           this.lanes.delete(key);
-          this.wake();
+          if (this.behind.delete(key)) this.dirty = true;
+          this.poke();
         });
       this.lanes.set(key, lane);
     }
-    return byTarget.size;
+    return ready.more;
   }
 
   /** When `pump` next has something to start (clock milliseconds); null: nothing waits. */
@@ -269,8 +319,11 @@ export class Dispatcher {
     this.wakeUp = wakeUp;
     const stop = AbortSignal.any(signal ? [signal, wakeUp.signal] : [wakeUp.signal]);
     try {
-      if (ms !== undefined) await this.deps.clock.sleep(ms, stop);
-      else if (!stop.aborted)
+      if (ms !== undefined) {
+        await this.deps.clock.sleep(ms, stop);
+        // The time passed: a retry may have fallen due.
+        this.dirty = true;
+      } else if (!stop.aborted)
         await new Promise<void>((resolve) =>
           stop.addEventListener('abort', () => resolve(), { once: true }),
         );
@@ -295,8 +348,17 @@ export class Dispatcher {
     throw first;
   }
 
-  private observe(): void {
-    const counts = this.deps.store.outbox.counts();
-    for (const [status, n] of Object.entries(counts)) this.deps.metrics?.outbox.set({ status }, n);
+  /**
+   * Sets the outbox gauge: pending at once; sent and dead from a count of every row, made
+   * again when `whole` or once `RECOUNT_EVERY_MS` has passed (retention removes rows too).
+   */
+  private observe(whole: boolean): void {
+    const { metrics, store, clock } = this.deps;
+    if (!metrics) return;
+    const now = clock.now().getTime();
+    if (whole || !this.counted || now - this.counted.at >= RECOUNT_EVERY_MS)
+      this.counted = { at: now, counts: store.outbox.counts() };
+    const counts = { ...this.counted.counts, pending: store.outbox.pending() };
+    for (const [status, n] of Object.entries(counts)) metrics.outbox.set({ status }, n);
   }
 }

@@ -117,8 +117,11 @@ export class Sender {
     this.redact = redactor(options.secrets);
   }
 
-  /** One target's rows: its messages in order; the first temporary failure holds the rest. */
-  async sendTarget(rows: OutboxRow[], report: Outcomes, signal?: AbortSignal): Promise<void> {
+  /**
+   * One target's rows: its messages in order; the first temporary failure holds the rest.
+   * Whether it left rows for a later attempt.
+   */
+  async sendTarget(rows: OutboxRow[], report: Outcomes, signal?: AbortSignal): Promise<boolean> {
     const target = rows[0]!.target;
     const channel = this.deps.channels.for(target.kind) as Channel;
     const messages = digests(rows, this.options.digestWindowMs, Math.max(1, channel.maxDigest));
@@ -137,8 +140,9 @@ export class Sender {
         );
         report.retrying(ids);
       }
-      return;
+      return true;
     }
+    return false;
   }
 
   /** Sends one message; returns when the target's next attempt is due if it failed temporarily. */

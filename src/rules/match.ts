@@ -232,9 +232,12 @@ export interface Filtered {
 const ANY = '*';
 
 /**
- * An index of rules by pipeline and by the first word of each `types` entry, so that a
- * notice is checked only against rules that can match it: with thousands of rules spread
- * over pipelines and types, each notice still meets a handful.
+ * An index of rules by the first word of each `pipelines` and each `types` entry, so
+ * that a notice is checked only against rules that can match it: with thousands of rules
+ * spread over pipelines and types, each notice still meets a handful. An entry matches a
+ * value only if its first word is one of the value's (or it has no word: then it is
+ * under every key), so a rule whose pipelines and types match a notice is always among
+ * its candidates: a rule left out fails on its pipelines or its types.
  */
 export class FilterIndex<R extends Filtered> {
   private readonly buckets = new Map<string, R[]>();
@@ -245,7 +248,7 @@ export class FilterIndex<R extends Filtered> {
 
   /** Indexes one more rule, after those indexed. */
   add(rule: R): void {
-    const pipelines = rule.filter.pipelines?.map((p) => p.trim().toLowerCase()) ?? [ANY];
+    const pipelines = rule.filter.pipelines?.map((p) => words(p)[0] ?? ANY) ?? [ANY];
     const typeWords = rule.filter.types?.map((t) => words(t)[0] ?? ANY) ?? [ANY];
     for (const p of new Set(pipelines)) {
       for (const t of new Set(typeWords)) {
@@ -263,7 +266,7 @@ export class FilterIndex<R extends Filtered> {
     let seen: Set<R> | undefined;
     let buckets = 0;
     const typeWords = [...notice.type.wordSet, ANY];
-    for (const p of [notice.pipeline.lower, ANY]) {
+    for (const p of [...notice.pipeline.wordSet, ANY]) {
       for (const t of typeWords) {
         const bucket = this.buckets.get(`${p}\u0000${t}`);
         if (!bucket) continue;

@@ -13,14 +13,16 @@ export const OUTBOX_SQL = {
   due: `SELECT * FROM outbox
     WHERE status = 'pending' AND claimed_at IS NULL AND next_attempt_at <= ?
     ORDER BY next_attempt_at, id LIMIT ?`,
-  ready: `WITH heads AS (
-      SELECT target, max(claimed_at IS NOT NULL) AS busy,
-             min(CASE WHEN next_attempt_at > @now THEN id END) AS held
-      FROM outbox WHERE status = 'pending' GROUP BY target)
-    SELECT o.* FROM outbox o JOIN heads h ON h.target = o.target
-    WHERE o.status = 'pending' AND h.busy = 0 AND o.next_attempt_at <= @now
-      AND (h.held IS NULL OR o.id < h.held)
-    ORDER BY o.id LIMIT @limit`,
+  // Every target with deliveries waiting, in one pass over the pending rows.
+  heads: `SELECT target, max(claimed_at IS NOT NULL) AS busy,
+      min(CASE WHEN next_attempt_at > ? THEN id END) AS held, min(id) AS first,
+      sum(claimed_at IS NULL) AS unclaimed
+    FROM outbox WHERE status = 'pending' GROUP BY target`,
+  // Through the index by status; the targets become an index of their own (IN).
+  dueOf: `SELECT * FROM outbox
+    WHERE status = 'pending' AND claimed_at IS NULL AND next_attempt_at <= ?
+      AND target IN (SELECT value FROM json_each(?))
+    ORDER BY id`,
   nextReadyAt: `WITH heads AS (
       SELECT min(id) AS id, max(claimed_at IS NOT NULL) AS busy
       FROM outbox WHERE status = 'pending' GROUP BY target)
@@ -55,5 +57,6 @@ export const OUTBOX_SQL = {
     FROM outbox WHERE status = 'dead' GROUP BY last_error_code
     ORDER BY count DESC, code`,
   counts: 'SELECT status, count(*) AS n FROM outbox GROUP BY status',
+  pending: "SELECT count(*) AS n FROM outbox WHERE status = 'pending'",
   forSubject: 'SELECT * FROM outbox WHERE subject >= ? AND subject < ? ORDER BY id',
 } as const;

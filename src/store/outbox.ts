@@ -108,6 +108,28 @@ interface Row extends Omit<OutboxRow, 'key' | 'target' | 'payload'> {
 
 type At = { at: string | null };
 
+/** A target with deliveries waiting, as `heads` reads it. */
+interface Head {
+  target: string;
+  /** 1: a delivery of it is in flight. */
+  busy: number;
+  /** The first delivery not due yet; the target's later ones wait behind it. */
+  held: number | null;
+  first: number;
+  /** Deliveries not in flight. */
+  unclaimed: number;
+}
+
+/** What `ready` found. */
+export interface ReadyDeliveries {
+  /** The deliveries to send now, oldest first: every one a target has waiting, up to a bound. */
+  rows: OutboxRow[];
+  /** More targets have deliveries ready than were given. */
+  more: boolean;
+  /** Targets (`targetKey`) with a delivery in flight and others waiting behind it. */
+  behind: string[];
+}
+
 /**
  * The least text after every text that starts with `prefix`, as SQLite compares text
  * (the bytes of UTF-8, so by code point): `prefix` with its last character's code point
@@ -155,7 +177,9 @@ function prepareAll(db: Db) {
     >(SQL.insert),
     has: db.prepare<[string, string, string]>(SQL.has),
     due: db.prepare<[string, number], Row>(SQL.due),
-    ready: db.prepare<{ now: string; limit: number }, Row>(SQL.ready),
+    heads: db.prepare<[string], Head>(SQL.heads),
+    dueOf: db.prepare<[string, string], Row>(SQL.dueOf),
+    pending: db.prepare<[], { n: number }>(SQL.pending),
     nextReadyAt: db.prepare<[], At>(SQL.nextReadyAt),
     backlog: db.prepare<[], Omit<OutboxBacklog, 'target'> & { target_json: string }>(SQL.backlog),
     claim: db.prepare(SQL.claim),
@@ -233,13 +257,35 @@ export class OutboxStore {
   }
 
   /**
-   * The deliveries to send now, oldest first, keeping each target's alerts in order: a
-   * target with a delivery in flight gives none (it is never claimed twice), and one
-   * whose earliest waiting delivery is not due yet (a retry) gives only what came before
-   * it, so a new alert never overtakes one waiting for a retry.
+   * The deliveries to send now, by target, the targets whose first waiting delivery is
+   * oldest first: at most `targets` targets, each with every delivery it has waiting (up
+   * to `perTarget`), so that what waits together goes out together (a digest), however
+   * many other targets a burst wrote to. Each target's alerts stay in order: a target
+   * with a delivery in flight gives none (it is never claimed twice), and one whose
+   * earliest waiting delivery is not due yet (a retry) gives only what came before it, so
+   * a new alert never overtakes one waiting for a retry.
    */
-  ready(now: UtcIso, limit = 500): OutboxRow[] {
-    return this.read(this.sql.ready.all({ now, limit }));
+  ready(now: UtcIso, targets = 200, perTarget = 50): ReadyDeliveries {
+    const heads = this.sql.heads.all(now);
+    const open = heads
+      .filter((h) => h.busy === 0 && (h.held === null || h.first < h.held))
+      .sort((a, b) => a.first - b.first);
+    const picked = new Map(open.slice(0, targets).map((h) => [h.target, h.held]));
+    const taken = new Map<string, number>();
+    const rows: Row[] = [];
+    if (picked.size > 0)
+      for (const row of this.sql.dueOf.iterate(now, JSON.stringify([...picked.keys()]))) {
+        const held = picked.get(row.target) ?? null;
+        const n = taken.get(row.target) ?? 0;
+        if ((held !== null && row.id > held) || n >= perTarget) continue;
+        taken.set(row.target, n + 1);
+        rows.push(row);
+      }
+    return {
+      rows: this.read(rows),
+      more: open.length > targets,
+      behind: heads.filter((h) => h.busy === 1 && h.unclaimed > 0).map((h) => h.target),
+    };
   }
 
   /**
@@ -313,7 +359,12 @@ export class OutboxStore {
     };
   }
 
-  /** Deliveries by status. */
+  /** Deliveries waiting, in flight or not: counted through the index by status. */
+  pending(): number {
+    return this.sql.pending.get()?.n ?? 0;
+  }
+
+  /** Deliveries by status: a pass over every row kept. */
   counts(): Record<OutboxStatus, number> {
     const rows = this.sql.counts.all();
     return {

@@ -69,7 +69,7 @@ const v2 = { ...v1, notice: SECOND, html: `<p>${SECOND}</p>`, mobile: `<div>${SE
 function payloads(version: string): AlertPayload[] {
   return store.outbox
     .ready(now(), 1000)
-    .filter((r) => r.key.includes(`notice:101:${version}|`))
+    .rows.filter((r) => r.key.includes(`notice:101:${version}|`))
     .map((r) => r.payload);
 }
 

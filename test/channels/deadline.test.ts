@@ -92,7 +92,10 @@ describe('a server that answers a byte at a time', () => {
   it('ends a webhook request at its time limit, body included', async () => {
     const server = await drip();
     const clock = new ManualClock();
-    const webhook = createWebhookChannel({ perSecond: 1000 }, { ...deps, deadlineClock: clock });
+    const webhook = createWebhookChannel(
+      { pace: { perUrl: 1000, perHost: 1000 } },
+      { ...deps, deadlineClock: clock },
+    );
     closing.push(() => webhook.close?.());
     const sending = webhook.send(
       { kind: 'webhook', url: `${server.url}/hook` },
@@ -211,7 +214,10 @@ describe('the deadline the dispatcher gives', () => {
     const clock = new ManualClock();
     const server = await startDripReceiver({ clock, everyMs: 5_000 });
     closing.push(() => server.close());
-    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const webhook = createWebhookChannel(
+      { pace: { perUrl: 1000, perHost: 1000 } },
+      { clock, logger: silentLogger },
+    );
     closing.push(() => webhook.close?.());
     const sending = webhook.send({ kind: 'webhook', url: `${server.url}/hook` }, [noticeAlert()], {
       ...ctx(),

@@ -45,7 +45,10 @@ describe('dead deliveries by kind', () => {
 
   /** Sends what is due within `boundMs`, each answered in turn with `statuses`. */
   async function deliver(store: Store, statuses: number[], boundMs = 0): Promise<void> {
-    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const webhook = createWebhookChannel(
+      { pace: { perUrl: 1000, perHost: 1000 } },
+      { clock, logger: silentLogger },
+    );
     const channels: ChannelSet = { for: () => webhook as never };
     const dispatcher = new Dispatcher(
       { store, channels, clock, logger: silentLogger },

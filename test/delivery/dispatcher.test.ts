@@ -40,7 +40,10 @@ describe('the dispatcher', () => {
   });
 
   function channels(): ChannelSet & { close(): Promise<void> } {
-    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const webhook = createWebhookChannel(
+      { pace: { perUrl: 1000, perHost: 1000 } },
+      { clock, logger: silentLogger },
+    );
     const console = createConsoleChannel((t) => printed.push(t));
     const byKind: Partial<Record<Target['kind'], AnyChannel>> = { webhook, console };
     return {
@@ -258,7 +261,10 @@ describe('the delivery log', () => {
       { token: fake.token, apiUrl: fake.url, perChannel: { perSecond: 50, burst: 5 } },
       { clock: systemClock, logger: silentLogger },
     );
-    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const webhook = createWebhookChannel(
+      { pace: { perUrl: 1000, perHost: 1000 } },
+      { clock, logger: silentLogger },
+    );
     const byKind: Partial<Record<Target['kind'], AnyChannel>> = { slack: slack.slack, webhook };
     try {
       return await run({ for: (kind) => byKind[kind] as never });

@@ -50,7 +50,10 @@ describe('the dispatcher', () => {
   });
 
   function setup(clock: Clock, options: { random?: () => number; logger?: Logger } = {}) {
-    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const webhook = createWebhookChannel(
+      { pace: { perUrl: 1000, perHost: 1000 } },
+      { clock, logger: silentLogger },
+    );
     closing.push(() => webhook.close?.());
     const channels: ChannelSet = { for: () => webhook as never };
     // An InstantClock would end every attempt at once: deadlines then run in real time.

@@ -59,7 +59,10 @@ describe('a webhook receiver that drips its answer', () => {
     const drip: DripReceiver = await startDripReceiver({ clock, everyMs: 5_000 });
     const healthy: WebhookReceiver = await startWebhookReceiver();
     const slackFake: SlackFake = await startSlackFake();
-    const webhook = createWebhookChannel({ perSecond: 1000 }, { clock, logger: silentLogger });
+    const webhook = createWebhookChannel(
+      { pace: { perUrl: 1000, perHost: 1000 } },
+      { clock, logger: silentLogger },
+    );
     const slack = createSlackChannels(
       { token: slackFake.token, apiUrl: slackFake.url, perChannel: { perSecond: 50, burst: 5 } },
       { clock: systemClock, logger: silentLogger },

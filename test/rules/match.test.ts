@@ -105,4 +105,17 @@ describe('FilterIndex', () => {
       );
     }
   });
+
+  it('finds a rule whose pipeline entry is a word of the pipeline, as the filter matches it', () => {
+    const rules = [
+      { name: 'gulf', filter: { pipelines: ['Gulf'] } },
+      { name: 'gulf south', filter: { pipelines: ['gulf  south'], types: ['constraint'] } },
+      { name: 'south', filter: { pipelines: ['south'], types: ['maintenance'] } },
+    ];
+    const index = new FilterIndex(rules);
+    const n = prepareNotice(notice({ pipeline_slug: 'Gulf South', type: 'Capacity Constraint' }));
+    const matching = rules.filter((r) => compileFilter(r.filter)(n) === null).map((r) => r.name);
+    expect(matching).toEqual(['gulf', 'gulf south']);
+    expect(index.candidates(n).map((r) => r.name)).toEqual(expect.arrayContaining(matching));
+  });
 });

@@ -13,45 +13,19 @@
 import Bottleneck from 'bottleneck';
 import type { Clock } from '../../lib/clock.js';
 import { formatDuration } from '../../lib/duration.js';
+import { type PaceOptions, paceTurn } from '../pace.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
+
+export { type PaceOptions, paceTurn, type Turn } from '../pace.js';
 
 /** The longest hold a message waits out in the queue; a longer one is a retry for the outbox. */
 export const MAX_INLINE_HOLD_MS = 60_000;
-
-export interface PaceOptions {
-  /** Messages per second per destination, after the burst. */
-  perSecond: number;
-  /** Messages a destination may take at once after a quiet period. */
-  burst: number;
-}
 
 /** What Slack allows for `chat.postMessage`: 1 a second per channel, short bursts. */
 export const DEFAULT_PACE: PaceOptions = { perSecond: 1, burst: 2 };
 
 /** Destinations idle this long lose their queue; their bucket is full again long before. */
 const IDLE_MS = 10 * 60_000;
-
-/** What `paceTurn` decides for one message. */
-export interface Turn {
-  /** How long the message waits before it may go; 0: at once. */
-  waitMs: number;
-  /** The destination's bucket once it has gone, to keep for the next message. */
-  next: number;
-}
-
-/**
- * The pacing decision for one destination, as a pure function of the time. The bucket is
- * kept as `next` (clock milliseconds), when the following message would be due at the
- * steady rate (undefined, or past: the bucket is full). A message may go once `burst - 1`
- * intervals before that, so after a quiet period `burst` go at once and then one every
- * `1000 / perSecond` ms, however the messages arrive.
- */
-export function paceTurn(next: number | undefined, now: number, pace: PaceOptions): Turn {
-  const interval = Math.max(1, Math.round(1000 / pace.perSecond));
-  const due = Math.max(next ?? now, now);
-  const waitMs = Math.max(0, due - now - (Math.floor(pace.burst) - 1) * interval);
-  return { waitMs, next: due + interval };
-}
 
 export class Pacer {
   private readonly group: Bottleneck.Group;

@@ -1,25 +1,28 @@
 /**
  * The webhook channel: one `POST` per alert with the JSON payload, signed when a secret
- * is set, paced per receiving host. A 2xx is a delivery; 408, 425, 429 and 5xx are worth
+ * is set, paced per URL and per receiving host (`pacing.ts`). A 2xx is a delivery; 408, 425, 429 and 5xx are worth
  * retrying (honouring `Retry-After`), as are network errors and timeouts; any other
  * status is permanent (the shared classifier of `lib/http-status.ts`). Each request has a total time limit, answer included, from the
  * moment its host's pacing lets it go. Redirects are not followed: the URL in the rule is the receiver.
  */
-import Bottleneck from 'bottleneck';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../lib/backoff.js';
+import type { Clock } from '../../lib/clock.js';
 import { VERSION } from '../../lib/version.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { codeForStatus, retryableStatus } from '../errors.js';
 import type { Alert, Channel, ChannelDeps, SendContext } from '../types.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
+import { DEFAULT_WEBHOOK_PACE, type WebhookPace, WebhookPacer } from './pacing.js';
 import { renderWebhookRequest, signRequest } from './render.js';
 
 export interface WebhookOptions {
   /** Key of the `X-Pipewatch-Signature` and `-V1` HMACs; unset: unsigned. */
   secret?: string | undefined;
-  /** Requests per second per receiving host. */
-  perSecond?: number;
+  /** How requests are spread out, per URL and per host; `DEFAULT_WEBHOOK_PACE` where unset. */
+  pace?: Partial<WebhookPace> | undefined;
+  /** The clock pacing runs on: real time, the receivers' limits being in real time; tests give theirs. */
+  paceClock?: Clock | undefined;
   /**
    * Total time of one request (connect, send and the whole answer) when the sender gives
    * none; default 30 s.
@@ -57,17 +60,14 @@ export function createWebhookChannel(
   deps: ChannelDeps,
 ): Channel<'webhook'> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const pace = { ...DEFAULT_WEBHOOK_PACE, ...options.pace };
   const agent = new Agent({
     connect: { timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connections: 4,
+    connections: pace.concurrent,
   });
-  const perSecond = options.perSecond ?? 5;
-  const hosts = new Bottleneck.Group({
-    maxConcurrent: 2,
-    minTime: Math.ceil(1000 / perSecond),
-  });
+  const pacer = new WebhookPacer(pace, options.paceClock);
 
   async function post(url: string, alert: Alert, ctx: SendContext) {
     const rendered = renderWebhookRequest(alert, {
@@ -124,15 +124,15 @@ export function createWebhookChannel(
     kind: 'webhook',
     maxDigest: 1,
     async send(target, alerts, ctx) {
-      const limiter = hosts.key(origin(target.url));
+      const host = origin(target.url);
       let last = { detail: '' };
       for (const alert of alerts) {
-        last = await limiter.schedule(() => post(target.url, alert, ctx));
+        last = await pacer.run(target.url, host, () => post(target.url, alert, ctx), ctx.signal);
       }
       return last;
     },
     async close() {
-      await Promise.all(hosts.keys().map((key) => hosts.deleteKey(key)));
+      pacer.close();
       await agent.close();
     },
   };
