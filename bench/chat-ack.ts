@@ -69,6 +69,7 @@ import {
   makeSubscriptions,
   seededRandom,
   storeCatalogPipelines,
+  UNLIMITED_CHAT,
 } from './subscriptions.js';
 
 const WARM_UP = 100;
@@ -157,7 +158,12 @@ export async function chatAckBench(): Promise<Record<string, number>> {
   const engine = new AlertEngine(deps, rules);
   const stream = new NoticeStream(store, engine.hooks());
   for (let p = 0; p < HISTORY_PAGES; p++) stream.page();
-  const core = new ChatCore({ ...deps, engine, policy: { admins: new Set() } });
+  const core = new ChatCore({
+    ...deps,
+    engine,
+    policy: { admins: new Set() },
+    limits: UNLIMITED_CHAT,
+  });
   const vocabularyRead = performance.now();
   await makeSubscriptions(core, 1_000, 2 * CHANNELS, seededRandom(2), (n, u) =>
     n < CHANNELS ? benchCaller('slack', n, u) : benchCaller('discord', n - CHANNELS, u),

@@ -8,12 +8,14 @@
  * grammar checks the slugs as it does in the daemon.
  * And the `rules` benchmark's 10,000 of them, with what putting them in force costs.
  */
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertEngine } from '../src/alerts/engine.js';
+import type { ChatLimits } from '../src/chat/limits.js';
 import { ChatCore } from '../src/chat/service.js';
 import type { ChatCaller, ChatPlatform } from '../src/chat/types.js';
 import { systemClock } from '../src/lib/clock.js';
@@ -154,6 +156,20 @@ export function benchCaller(platform: ChatPlatform, n: number, u: number): ChatC
 }
 
 /**
+ * The chat limits out of the way: the benchmarks make a busy install's chat state
+ * through the chat core, typed by a few people in one workspace, which the defaults
+ * (`PIPEWATCH_CHAT_*`) refuse long before; what they measure is the cost of that state.
+ */
+export const UNLIMITED_CHAT: ChatLimits = {
+  subscriptionsPerChannel: Number.MAX_SAFE_INTEGER,
+  subscriptionsPerWorkspace: Number.MAX_SAFE_INTEGER,
+  remindersPerUser: Number.MAX_SAFE_INTEGER,
+  remindersPerWorkspace: Number.MAX_SAFE_INTEGER,
+  silencesPerUser: Number.MAX_SAFE_INTEGER,
+  silencesPerWorkspace: Number.MAX_SAFE_INTEGER,
+};
+
+/**
  * Makes `count` channel subscriptions through the chat core, spread evenly over
  * `channels` channels, each typed by one of a few people (`caller`, by default Slack's
  * `benchCaller`); waits for each one's follow-up, as a busy channel would before typing
@@ -190,7 +206,12 @@ export async function storedSubscriptions(fileRules: readonly Rule[]) {
   storeCatalogPipelines(store, new Date());
   const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 };
   const engine = new AlertEngine(deps, fileRules);
-  const core = new ChatCore({ ...deps, engine, policy: { admins: new Set() } });
+  const core = new ChatCore({
+    ...deps,
+    engine,
+    policy: { admins: new Set() },
+    limits: UNLIMITED_CHAT,
+  });
   const random = seededRandom(1);
   await makeSubscriptions(core, SUBSCRIPTIONS, SUBSCRIBED_CHANNELS, random);
   const expected = fileRules.length + SUBSCRIPTIONS;

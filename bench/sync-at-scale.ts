@@ -38,7 +38,12 @@ import { PipelineApiClient } from '../src/upstream/client.js';
 import { percentile } from './chat-ack.js';
 import { storeMutes, storeReminders } from './chat-state.js';
 import { fileRules, TYPES } from './rules.js';
-import { makeSubscriptions, seededRandom, storeCatalogPipelines } from './subscriptions.js';
+import {
+  makeSubscriptions,
+  seededRandom,
+  storeCatalogPipelines,
+  UNLIMITED_CHAT,
+} from './subscriptions.js';
 
 const SUBSCRIPTIONS = 10_000;
 export const SUBSCRIBED_CHANNELS = 200;
@@ -180,7 +185,12 @@ export async function largeChatState(dir: string) {
   await syncNotices(side.ingest, side.options);
   await side.publish((i) => ({ type: TYPES[i]!, category: i === 0 ? 'Critical' : 'Info' }));
   await side.sync(monitorEventLoopDelay());
-  const core = new ChatCore({ ...deps, engine, policy: { admins: new Set() } });
+  const core = new ChatCore({
+    ...deps,
+    engine,
+    policy: { admins: new Set() },
+    limits: UNLIMITED_CHAT,
+  });
   await makeSubscriptions(core, SUBSCRIPTIONS, SUBSCRIBED_CHANNELS, seededRandom(1));
   const now = new Date();
   storeReminders(store, REMINDERS, now);
