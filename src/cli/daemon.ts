@@ -9,25 +9,24 @@ import type { DiscordApp } from '../channels/discord/app.js';
 import type { SlackApp } from '../channels/slack/app.js';
 import type { ChatLimits } from '../chat/limits.js';
 import { ChatCore } from '../chat/service.js';
-import { type Config, ConfigError } from '../config/index.js';
+import type { Config } from '../config/index.js';
 import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
-import { CHANNEL_SETTINGS, type ChannelConfig, Channels } from '../delivery/channels.js';
+import { CHANNEL_SETTINGS, type ChannelConfig, type Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
 import type { Target } from '../domain/targets.js';
 import { withDelivery } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type FullStatus, withErrorCodes } from '../http/public-view.js';
-import type { RunningHttpServer } from '../http/server.js';
+import type { HttpRoute, RunningHttpServer } from '../http/server.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../http/unsubscribe.js';
 import { CAPACITY_PIPELINES_VARIABLE, type CapacityPlan } from '../ingest/capacity-plan.js';
 import type { IngestHooks } from '../ingest/events.js';
 import { type FeedSettings, planReport, statusReport } from '../ingest/feeds.js';
 import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
-import { RulesInvalidError } from '../rules/errors.js';
-import { loadRules } from '../rules/loader.js';
-import { Store } from '../store/index.js';
-import { type ApiTarget, openApi, type SimulatorSetup } from './api-target.js';
+import type { Rule } from '../rules/types.js';
+import type { Store } from '../store/index.js';
+import type { ApiTarget, SimulatorSetup } from './api-target.js';
 import type { CliContext } from './context.js';
 import {
   discordAppSettings,
@@ -35,9 +34,9 @@ import {
   startChat,
   startDiscordChat,
 } from './daemon-chat.js';
-import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
+import { openChannels, openStoreAndApi, rulesInForce } from './daemon-open.js';
 import { reloadRulesOnChange } from './daemon-reload.js';
 import { DaemonWatch } from './daemon-watch.js';
 import { latestLocationsOf } from './latest-locations.js';
@@ -129,61 +128,49 @@ export class Daemon {
     readonly startedAt: Date,
     /** Outage alerts and the heartbeat. */
     private readonly watch: DaemonWatch,
+    /** What people in chat are answered by, whichever app they use. */
+    readonly chatCore: ChatCore,
   ) {
     this.clock = setup.clock ?? ctx.clock;
   }
 
+  /**
+   * Starts a daemon in steps, each undone when a later one fails: the rules read, the
+   * channels opened and checked against them, the store and the API opened, the parts
+   * that poll, decide and deliver put together, then the chat apps and the HTTP server.
+   */
   static async create(ctx: CliContext, setup: DaemonSetup): Promise<Daemon> {
-    const loaded = loadRules(setup.rulesDir, { cwd: ctx.io.cwd });
-    if (loaded.problems.length > 0) throw new RulesInvalidError(loaded.problems);
-    ctx.logger.info(
-      { rules: loaded.rules.length, files: loaded.files.length },
-      `rules: ${loaded.rules.length} in force`,
-    );
-    const channelDeps = { clock: ctx.clock, logger: ctx.logger };
-    // Buttons go on Slack alerts whenever the app is set up, whichever process answers them.
-    const slackSettings = slackAppSettings(setup.channels.slack);
-    const slackApp = setup.chat ? slackSettings : undefined;
-    const discordSettings = discordAppSettings(setup.channels.discord);
-    // The chat core exists once the store does; a channel gone before then is retold on the next send.
-    let chatCore: ChatCore | undefined;
-    // Emails are rendered only once the database is open, and so the links' key known.
-    let linkKey: string | undefined;
-    const channels = await Channels.create(setup.channels, channelDeps, {
-      print: setup.print,
-      standIn: setup.standIn ?? false,
-      slackInteractive: slackSettings !== undefined,
-      // Components go on Discord alerts whenever Discord's interactions can be verified.
-      discordInteractive: discordSettings !== undefined,
-      onChannelGone: (platform, channel, reason) =>
-        chatCore?.channelGone(platform, channel, reason),
-      unsubscribeKey: () => linkKey,
-    });
-    const opsProblem = unconfiguredOpsTarget(setup.opsTarget, channels, setup.standIn ?? false);
-    if (opsProblem) {
-      await channels.close();
-      throw new ConfigError([opsProblem]);
-    }
-    const missing = setup.standIn ? [] : unconfiguredTargets(loaded.rules, channels);
-    if (missing.length > 0) {
-      await channels.close();
-      throw new RulesInvalidError(missing);
-    }
+    const rules = rulesInForce(ctx, setup);
+    // Filled in once the store is open: a channel gone before then is retold on the next
+    // send, and emails are rendered only once the unsubscribe links' key is known.
+    const late: { chat?: ChatCore; linkKey?: string } = {};
+    const channels = await openChannels(ctx, setup, rules, late);
     const clock = setup.clock ?? ctx.clock;
-    const store = Store.open(setup.dataDir, { warn: (message) => ctx.logger.warn(message) });
-    linkKey = unsubscribeKey(store, setup.secretKey, clock);
-    let target: ApiTarget;
-    try {
-      target =
-        setup.api ??
-        (setup.simulator
-          ? await openApi(ctx, setup.simulator, 'simulator')
-          : await openApi(ctx, {}, 'configured'));
-    } catch (error) {
-      store.close();
-      await channels.close();
-      throw error;
+    const { store, target } = await openStoreAndApi(ctx, setup, channels);
+    late.linkKey = unsubscribeKey(store, setup.secretKey, clock);
+    const daemon = Daemon.assemble(ctx, setup, { rules, channels, store, target, clock });
+    late.chat = daemon.chatCore;
+    daemon.engine.checkPipelines();
+    daemon.engine.checkLocations();
+    await daemon.startChatApps();
+    if (setup.httpPort !== undefined) {
+      try {
+        await daemon.startHttp(setup.httpPort, late.linkKey);
+      } catch (error) {
+        await daemon.close();
+        throw error;
+      }
     }
+    return daemon;
+  }
+
+  /** The parts that poll, decide, deliver and answer chat, around an open store and API. */
+  private static assemble(
+    ctx: CliContext,
+    setup: DaemonSetup,
+    open: { rules: Rule[]; channels: Channels; store: Store; target: ApiTarget; clock: Clock },
+  ): Daemon {
+    const { channels, store, target, clock } = open;
     const metrics = new Metrics();
     const startedAt = clock.now();
     const watch = new DaemonWatch(setup.heartbeatUrl, ctx.logger);
@@ -196,7 +183,6 @@ export class Daemon {
         secrets: setup.secrets ?? [],
       },
     );
-    metrics.watchDelivery(() => daemon.backlog());
     const wake = () => dispatcher.wake();
     const engine = new AlertEngine(
       {
@@ -210,9 +196,9 @@ export class Daemon {
           [CAPACITY_PIPELINES_VARIABLE]: setup.settings.capacityPipelines,
         },
       },
-      loaded.rules,
+      open.rules,
     );
-    chatCore = new ChatCore({
+    const chatCore = new ChatCore({
       store,
       engine,
       clock,
@@ -256,50 +242,58 @@ export class Daemon {
       plan,
       startedAt,
       watch,
+      chatCore,
     );
-    engine.checkPipelines();
-    engine.checkLocations();
-    if (slackApp) daemon.slack = await startChat(ctx, slackApp, chatCore, store.interactions);
-    if (setup.chat && discordSettings)
-      daemon.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
-    if (setup.httpPort !== undefined) {
-      try {
-        daemon.http = await startDaemonHttp(daemon, {
-          routes: [
-            ...(daemon.slack?.handleHttp
-              ? [
-                  {
-                    method: 'POST' as const,
-                    path: '/slack/events',
-                    handle: daemon.slack.handleHttp,
-                  },
-                ]
-              : []),
-            ...(daemon.discord
-              ? [
-                  {
-                    method: 'POST' as const,
-                    path: '/discord/interactions',
-                    handle: daemon.discord.handleHttp,
-                  },
-                ]
-              : []),
-            // Always served: links in mail already sent keep working whatever is set now.
-            ...unsubscribeRoutes({ store, clock, logger: ctx.logger, key: linkKey }),
-          ],
-          port: setup.httpPort,
-          host: setup.httpHost,
-          statusToken: setup.statusToken,
-          metrics,
-          logger: ctx.logger,
-        });
-      } catch (error) {
-        await daemon.close();
-        throw error;
-      }
-      reportExposure(ctx.logger, daemon.http, setup.statusToken !== undefined);
-    }
+    metrics.watchDelivery(() => daemon.backlog());
     return daemon;
+  }
+
+  /**
+   * The Slack app when chat is on and its credentials are set, and the Discord app when
+   * its interactions can be verified.
+   */
+  private async startChatApps(): Promise<void> {
+    const { ctx, setup, chatCore, store } = this;
+    const slackApp = setup.chat ? slackAppSettings(setup.channels.slack) : undefined;
+    const discordSettings = discordAppSettings(setup.channels.discord);
+    if (slackApp) this.slack = await startChat(ctx, slackApp, chatCore, store.interactions);
+    if (setup.chat && discordSettings)
+      this.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
+  }
+
+  /**
+   * `/healthz`, `/status` and `/metrics`, the chat apps' endpoints when they run over
+   * HTTP, and the unsubscribe links, always: links in mail already sent keep working
+   * whatever is set now.
+   */
+  private async startHttp(port: number, linkKey: string): Promise<void> {
+    const { ctx, setup } = this;
+    const routes: HttpRoute[] = [];
+    if (this.slack?.handleHttp)
+      routes.push({ method: 'POST', path: '/slack/events', handle: this.slack.handleHttp });
+    if (this.discord)
+      routes.push({
+        method: 'POST',
+        path: '/discord/interactions',
+        handle: this.discord.handleHttp,
+      });
+    routes.push(
+      ...unsubscribeRoutes({
+        store: this.store,
+        clock: this.clock,
+        logger: ctx.logger,
+        key: linkKey,
+      }),
+    );
+    this.http = await startDaemonHttp(this, {
+      routes,
+      port,
+      host: setup.httpHost,
+      statusToken: setup.statusToken,
+      metrics: this.metrics,
+      logger: ctx.logger,
+    });
+    reportExposure(ctx.logger, this.http, setup.statusToken !== undefined);
   }
 
   /**

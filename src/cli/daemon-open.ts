@@ -1,0 +1,87 @@
+/**
+ * The first steps of starting a daemon, each refusing to go on with a reason a person can
+ * act on, and closing what it opened: the rules read, the channels opened and checked
+ * against them, the store and the API opened.
+ */
+import type { ChatCore } from '../chat/service.js';
+import { ConfigError } from '../config/index.js';
+import { Channels } from '../delivery/channels.js';
+import { RulesInvalidError } from '../rules/errors.js';
+import { loadRules } from '../rules/loader.js';
+import type { Rule } from '../rules/types.js';
+import { Store } from '../store/index.js';
+import { type ApiTarget, openApi } from './api-target.js';
+import type { CliContext } from './context.js';
+import type { DaemonSetup } from './daemon.js';
+import { discordAppSettings, slackAppSettings } from './daemon-chat.js';
+import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
+
+/** The rules of the rule files, refused whole when any is invalid. */
+export function rulesInForce(ctx: CliContext, setup: DaemonSetup): Rule[] {
+  const loaded = loadRules(setup.rulesDir, { cwd: ctx.io.cwd });
+  if (loaded.problems.length > 0) throw new RulesInvalidError(loaded.problems);
+  ctx.logger.info(
+    { rules: loaded.rules.length, files: loaded.files.length },
+    `rules: ${loaded.rules.length} in force`,
+  );
+  return loaded.rules;
+}
+
+/**
+ * The channels, with buttons where an app answers them, refused (and closed) when the
+ * operations target or a rule's target names a channel that is not set up.
+ */
+export async function openChannels(
+  ctx: CliContext,
+  setup: DaemonSetup,
+  rules: readonly Rule[],
+  late: { chat?: ChatCore; linkKey?: string },
+): Promise<Channels> {
+  const channels = await Channels.create(
+    setup.channels,
+    { clock: ctx.clock, logger: ctx.logger },
+    {
+      print: setup.print,
+      standIn: setup.standIn ?? false,
+      // Buttons go on Slack alerts whenever the app is set up, whichever process answers them.
+      slackInteractive: slackAppSettings(setup.channels.slack) !== undefined,
+      // Components go on Discord alerts whenever Discord's interactions can be verified.
+      discordInteractive: discordAppSettings(setup.channels.discord) !== undefined,
+      onChannelGone: (platform, channel, reason) =>
+        late.chat?.channelGone(platform, channel, reason),
+      unsubscribeKey: () => late.linkKey,
+    },
+  );
+  const opsProblem = unconfiguredOpsTarget(setup.opsTarget, channels, setup.standIn ?? false);
+  if (opsProblem) {
+    await channels.close();
+    throw new ConfigError([opsProblem]);
+  }
+  const missing = setup.standIn ? [] : unconfiguredTargets(rules, channels);
+  if (missing.length > 0) {
+    await channels.close();
+    throw new RulesInvalidError(missing);
+  }
+  return channels;
+}
+
+/** The store, then the API (configured, or a simulator); the channels closed when either fails. */
+export async function openStoreAndApi(
+  ctx: CliContext,
+  setup: DaemonSetup,
+  channels: Channels,
+): Promise<{ store: Store; target: ApiTarget }> {
+  const store = Store.open(setup.dataDir, { warn: (message) => ctx.logger.warn(message) });
+  try {
+    const target =
+      setup.api ??
+      (setup.simulator
+        ? await openApi(ctx, setup.simulator, 'simulator')
+        : await openApi(ctx, {}, 'configured'));
+    return { store, target };
+  } catch (error) {
+    store.close();
+    await channels.close();
+    throw error;
+  }
+}
