@@ -12,9 +12,9 @@ import type { Rule } from '../rules/types.js';
 import { Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';
 import type { CliContext } from './context.js';
-import type { DaemonSetup } from './daemon.js';
 import { discordAppSettings, slackAppSettings } from './daemon-chat.js';
 import { unconfiguredOpsTarget, unconfiguredTargets } from './daemon-checks.js';
+import type { DaemonSetup } from './daemon-setup.js';
 
 /** The rules of the rule files, refused whole when any is invalid. */
 export function rulesInForce(ctx: CliContext, setup: DaemonSetup): Rule[] {
