@@ -1,51 +1,17 @@
-/**
- * `forged_flood`: what 1,200 forged 1 MiB requests sent at once cost the daemon's HTTP
- * server, and how `/healthz` answers meanwhile. The server is wired as `pipewatch run`
- * wires it: the Slack app in HTTP mode, the Discord app and the unsubscribe links on one
- * server, on the real chat core and a real Store in a temp dir. The requests carry
- * signature headers of the right form (a timestamp of now, a signature of random bytes),
- * half to `/slack/events`, half to `/discord/interactions`, so that only the signature
- * check can refuse them; they are sent from a process of their own
- * (`test/support/forged-flood.ts`), so that what this process counts is the server's.
- *
- * While the flood lasts, `/healthz` is asked again and again from this thread, and the
- * resident memory is sampled each time. Figures, each the median of three floods with
- * the spread (`…_range`, min–max) beside it:
- *
- * - `healthz_ms_p50`, `healthz_ms_max`: how long `/healthz` took to answer, each on a
- *   connection of its own as a monitor's probe; `healthz_failed`: probes that got no 200;
- * - `loop_block_ms_max`: the longest the event loop was held (`monitorEventLoopDelay`);
- *   `loop_turn_cpu_ms_max`: the most CPU time the process (its helper threads too) spent
- *   in one turn of the loop, which the machine's other load does not stretch: on a shared
- *   machine much of the first is time the process waited for a core;
- * - `cpu_ms`: the CPU time this process spent from the first request to the last answer
- *   (the machine's other load lengthens the wall times above, not this);
- * - `rss_growth_mb`: the most resident memory over what it was when the flood began;
- * - `bodies_peak_mb`: the most bytes of unverified bodies held at once, as the server
- *   counts them; `turned_away`: requests answered 503 for want of room; `flood_s`: how
- *   long until every request had its answer.
- *
- * The same with the budget lifted (`no_budget_…`) shows what the server did before
- * unverified bodies had one: every body read whole.
- */
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AlertEngine } from '../src/alerts/engine.js';
-import { startDiscordApp } from '../src/channels/discord/app.js';
-import { startSlackApp } from '../src/channels/slack/app.js';
 import { ChatCore } from '../src/chat/service.js';
-import { unsubscribeRoutes } from '../src/http/unsubscribe.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import type { UnverifiedLimits } from '../src/lib/request-body.js';
 import { Store } from '../src/store/index.js';
 import { startSlackFake } from '../test/fakes/slack.js';
+import { serveChatEndpoints } from '../test/support/chat-endpoints.js';
 import { forgedFlood, signedLookingTargets } from '../test/support/forged-flood.js';
-import { serveRoutes } from '../test/support/http-server.js';
 
 const REQUESTS = 1_200;
 const SIZE = 1024 * 1024;
@@ -83,37 +49,18 @@ async function flood(unverified: Partial<UnverifiedLimits> | undefined): Promise
   const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 86_400_000 };
   const engine = new AlertEngine(deps, []);
   const core = new ChatCore({ ...deps, engine, policy: { admins: new Set() } });
-  const common = {
+  const endpoints = await serveChatEndpoints({
     chat: core,
+    store,
     clock: systemClock,
-    logger: silentLogger,
-    replays: store.interactions,
-  };
-  const slack = await startSlackApp({
-    ...common,
-    token: slackFake.token,
-    signingSecret: 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b',
-    apiUrl: slackFake.url,
+    slack: {
+      apiUrl: slackFake.url,
+      token: slackFake.token,
+      signingSecret: 'b3ac0a1e5d9c4f7e8a2b6c1d0e9f8a7b',
+    },
+    unverified,
   });
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const discord = startDiscordApp({
-    ...common,
-    publicKey: publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex'),
-    apiUrl: 'http://127.0.0.1:9',
-  });
-  const server = await serveRoutes(
-    [
-      { method: 'POST', path: '/slack/events', handle: slack.handleHttp! },
-      { method: 'POST', path: '/discord/interactions', handle: discord.handleHttp },
-      ...unsubscribeRoutes({
-        store,
-        clock: systemClock,
-        logger: silentLogger,
-        key: 'k'.repeat(40),
-      }),
-    ],
-    { unverified },
-  );
+  const { server } = endpoints;
   try {
     /** One `/healthz` on a connection of its own, as a monitor's probe: its time, or a failure. */
     const healthz = () =>
@@ -191,9 +138,7 @@ async function flood(unverified: Partial<UnverifiedLimits> | undefined): Promise
       floodS,
     };
   } finally {
-    await slack.close();
-    await discord.close();
-    await server.close();
+    await endpoints.close();
     await slackFake.close();
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -7,22 +7,19 @@
  * `Retry-After`; and a flood of forged 1 MiB requests, each signed in the right form but
  * not by Slack or Discord, holds no more than that budget while `/healthz` answers.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type Agent, type ClientRequest, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDiscordApp } from '../../src/channels/discord/app.js';
-import { type SlackApp, startSlackApp } from '../../src/channels/slack/app.js';
+import type { SlackApp } from '../../src/channels/slack/app.js';
 import type { RunningHttpServer } from '../../src/http/server.js';
-import { unsubscribeRoutes } from '../../src/http/unsubscribe.js';
-import { silentLogger } from '../../src/lib/logger.js';
 import { UNVERIFIED_LIMITS, type UnverifiedLimits } from '../../src/lib/request-body.js';
 import { type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { slashCommand } from '../fakes/slack-payloads.js';
 import { slackRequestSender } from '../fakes/slack-requests.js';
 import { type CoreUnderTest, startChatCore } from '../support/chat-core.js';
+import { serveChatEndpoints } from '../support/chat-endpoints.js';
 import { ManualClock } from '../support/clock.js';
 import { forgedFlood, signedLookingTargets } from '../support/forged-flood.js';
-import { serveRoutes } from '../support/http-server.js';
 
 const NOW = '2026-11-20T15:00:00Z';
 const SIGNING_SECRET = '3f1c9a7be05d4c2f8a6b1e9d7c3a5f20';
@@ -50,27 +47,14 @@ async function start(unverified?: Partial<UnverifiedLimits>): Promise<Daemon> {
   const clock = new ManualClock(NOW);
   const chat = startChatCore({ clock });
   const fake = await startSlackFake({ clock, rate: { perSecond: 100, burst: 10 } });
-  const common = { chat: chat.core, clock, logger: silentLogger, replays: chat.store.interactions };
-  const slack = await startSlackApp({
-    ...common,
-    token: fake.token,
-    signingSecret: SIGNING_SECRET,
-    apiUrl: fake.url,
+  const endpoints = await serveChatEndpoints({
+    chat: chat.core,
+    store: chat.store,
+    clock,
+    slack: { apiUrl: fake.url, token: fake.token, signingSecret: SIGNING_SECRET },
+    unverified,
   });
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const discord = startDiscordApp({
-    ...common,
-    publicKey: publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex'),
-    apiUrl: 'http://127.0.0.1:9',
-  });
-  const server = await serveRoutes(
-    [
-      { method: 'POST', path: '/slack/events', handle: slack.handleHttp! },
-      { method: 'POST', path: '/discord/interactions', handle: discord.handleHttp },
-      ...unsubscribeRoutes({ store: chat.store, clock, logger: silentLogger, key: 'k'.repeat(40) }),
-    ],
-    { unverified },
-  );
+  const { server, slack } = endpoints;
   daemon = {
     server,
     clock,
@@ -78,9 +62,7 @@ async function start(unverified?: Partial<UnverifiedLimits>): Promise<Daemon> {
     fake,
     slack,
     async close() {
-      await slack.close();
-      await discord.close();
-      await server.close();
+      await endpoints.close();
       await fake.close();
       chat.close();
     },
