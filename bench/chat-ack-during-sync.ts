@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { startSlackApp } from '../src/channels/slack/app.js';
+import { startSlackApp } from '../src/frontends/slack/app.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { serveRoutes } from '../test/support/http-server.js';

@@ -1,9 +1,18 @@
 /**
  * The layers of docs/ARCHITECTURE.md, enforced: every import in `src/` runs from a folder
  * to itself or to a folder its row of the table allows. The table is read from the
- * document, so the document and the rule cannot drift apart.
+ * document, so the document and the rule cannot drift apart; so are its list of what each
+ * folder holds and every file and folder it names.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -81,13 +90,61 @@ function importsAgainst(src: string, table: Map<string, Set<string>>): string[] 
   return against;
 }
 
-const table = layerTable(readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8'));
+/**
+ * The folders of "What each holds": `channels` for a bullet on **`channels/<name>/`**,
+ * with the platforms its first parenthesised list of names gives (`console`, `slack`).
+ */
+function folderList(markdown: string): Map<string, string[] | undefined> {
+  const section = markdown.split(/^What each holds:$/m)[1]?.split(/^## /m)[0] ?? '';
+  const folders = new Map<string, string[] | undefined>();
+  for (const bullet of section.split(/^- /m).slice(1)) {
+    const head = /^\*\*`(\w+)\/(<\w+>\/)?`\*\*/.exec(bullet);
+    if (!head) continue;
+    const list = head[2] ? /\(((?:`[\w-]+`(?:, )?)+)\)/.exec(bullet)?.[1] : undefined;
+    folders.set(head[1]!, list ? [...list.matchAll(/`([\w-]+)`/g)].map((m) => m[1]!) : undefined);
+  }
+  return folders;
+}
+
+/**
+ * The paths the document names in backticks: of `src/` (`store/migrations.ts`, `http/`),
+ * or of the repository where they begin with one of its own folders (`test/fakes/`).
+ */
+function namedPaths(markdown: string): string[] {
+  const names = [...markdown.matchAll(/`([a-z-]+\/[\w./-]*)`/g)].map((m) => m[1]!);
+  return [...new Set(names)].filter(
+    (n) => !n.includes('<') && /^[a-z-]+\/([\w-]+\/)*([\w-]+\.ts)?$/.test(n),
+  );
+}
+
+const doc = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
+const table = layerTable(doc);
 const files = sourceFiles(SRC);
 
 describe('layers (docs/ARCHITECTURE.md)', () => {
   it('the table names every folder of src/ and nothing else', () => {
     const folders = new Set(files.map((f) => folderOf(SRC, f)));
     expect([...table.keys()].sort()).toEqual([...folders].sort());
+  });
+
+  it('"What each holds" names every folder of src/, and the platforms of each channel folder', () => {
+    const listed = folderList(doc);
+    const folders = new Set(files.map((f) => folderOf(SRC, f)).filter((f) => !f.endsWith('.ts')));
+    expect([...listed.keys()].sort()).toEqual([...folders].sort());
+    for (const [folder, platforms] of listed) {
+      if (!platforms) continue;
+      const actual = readdirSync(join(SRC, folder), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name);
+      expect(platforms.sort(), `the platforms listed for ${folder}/`).toEqual(actual.sort());
+    }
+  });
+
+  it('every file and folder of src/ the document names exists', () => {
+    const named = namedPaths(doc);
+    expect(named.length).toBeGreaterThan(20);
+    const where = (n: string) => (/^(src|test|docs|bench)\//.test(n) ? ROOT : SRC);
+    expect(named.filter((n) => !existsSync(join(where(n), n)))).toEqual([]);
   });
 
   it('every import in src/ runs to the same folder or one its row allows', () => {

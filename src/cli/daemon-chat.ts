@@ -6,10 +6,11 @@
  * unreachable, a key it cannot use) is logged and left out: alerts keep flowing, only
  * commands and buttons go unanswered until the next start.
  */
-import type { DiscordApp } from '../channels/discord/app.js';
-import type { SlackApp } from '../channels/slack/app.js';
+
 import type { ChatService } from '../chat/types.js';
 import type { Config } from '../config/index.js';
+import type { DiscordApp } from '../frontends/discord/app.js';
+import type { SlackApp } from '../frontends/slack/app.js';
 import type { InteractionStore } from '../store/interactions.js';
 import type { CliContext } from './context.js';
 
@@ -31,7 +32,7 @@ export async function startChat(
 ): Promise<SlackApp | undefined> {
   try {
     // Bolt and its web server load only when the Slack app runs.
-    const { startSlackApp } = await import('../channels/slack/app.js');
+    const { startSlackApp } = await import('../frontends/slack/app.js');
     const app = await startSlackApp({
       token: slack.botToken,
       signingSecret: slack.signingSecret,
@@ -76,7 +77,7 @@ export async function startDiscordChat(
 ): Promise<DiscordApp | undefined> {
   try {
     // Its REST client (`@discordjs/rest`) loads only when the Discord app runs.
-    const { startDiscordApp } = await import('../channels/discord/app.js');
+    const { startDiscordApp } = await import('../frontends/discord/app.js');
     const app = startDiscordApp({
       publicKey: discord.publicKey,
       apiUrl: discord.apiUrl,

@@ -5,7 +5,8 @@
 import type { HealthReport } from '../http/health.js';
 import type { Metrics } from '../http/metrics.js';
 import { type FullStatus, publicStatus } from '../http/public-view.js';
-import { type HttpRoute, type RunningHttpServer, startHttpServer } from '../http/server.js';
+import { type RunningHttpServer, startHttpServer } from '../http/server.js';
+import type { HttpRoute } from '../lib/http-route.js';
 import type { Logger } from '../lib/logger.js';
 
 /** What the endpoints show: health with error codes only, and the full status. */

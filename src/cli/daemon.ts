@@ -5,23 +5,24 @@
  */
 
 import { AlertEngine } from '../alerts/engine.js';
-import type { DiscordApp } from '../channels/discord/app.js';
-import type { SlackApp } from '../channels/slack/app.js';
 import { ChatCore } from '../chat/service.js';
 import { type DeliveryBacklog, deliveryBacklog } from '../delivery/backlog.js';
 import { CHANNEL_SETTINGS, type Channels } from '../delivery/channels.js';
 import { Dispatcher, type DispatchResult } from '../delivery/dispatcher.js';
+import type { DiscordApp } from '../frontends/discord/app.js';
+import type { SlackApp } from '../frontends/slack/app.js';
 import { withDelivery } from '../http/health.js';
 import { Metrics } from '../http/metrics.js';
 import { type FullStatus, withErrorCodes } from '../http/public-view.js';
-import type { HttpRoute, RunningHttpServer } from '../http/server.js';
-import { unsubscribeKey, unsubscribeRoutes } from '../http/unsubscribe.js';
+import type { RunningHttpServer } from '../http/server.js';
 import { CAPACITY_PIPELINES_VARIABLE, type CapacityPlan } from '../ingest/capacity-plan.js';
 import { planReport, statusReport } from '../ingest/feeds.js';
 import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
+import type { HttpRoute } from '../lib/http-route.js';
 import type { Rule } from '../rules/types.js';
 import type { Store } from '../store/index.js';
+import { unsubscribeKey, unsubscribeRoutes } from '../unsubscribe/routes.js';
 import type { ApiTarget } from './api-target.js';
 import type { CliContext } from './context.js';
 import {
@@ -208,23 +209,16 @@ export class Daemon {
    */
   private async startHttp(port: number, linkKey: string): Promise<void> {
     const { ctx, setup } = this;
-    const routes: HttpRoute[] = [];
-    if (this.slack?.handleHttp)
-      routes.push({ method: 'POST', path: '/slack/events', handle: this.slack.handleHttp });
-    if (this.discord)
-      routes.push({
-        method: 'POST',
-        path: '/discord/interactions',
-        handle: this.discord.handleHttp,
-      });
-    routes.push(
+    const routes: HttpRoute[] = [
+      ...(this.slack?.routes ?? []),
+      ...(this.discord?.routes ?? []),
       ...unsubscribeRoutes({
         store: this.store,
         clock: this.clock,
         logger: ctx.logger,
         key: linkKey,
       }),
-    );
+    ];
     this.http = await startDaemonHttp(this, {
       routes,
       port,

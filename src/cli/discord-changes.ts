@@ -6,7 +6,7 @@
  * command's author writes, every default spelled out; then they are equal or not, and the
  * differences are named in a few words.
  */
-import { COMMAND_NAME, type SlashCommand } from '../channels/discord/commands.js';
+import { COMMAND_NAME, type SlashCommand } from '../frontends/discord/commands.js';
 
 /** A command as Discord lists it. */
 export type RegisteredCommand = Record<string, unknown> & { name: string };

@@ -5,8 +5,8 @@
  */
 import { DiscordAPIError, HTTPError, RateLimitError, REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
-import { pipewatchCommand } from '../channels/discord/commands.js';
 import { ConfigError } from '../config/index.js';
+import { pipewatchCommand } from '../frontends/discord/commands.js';
 import { redactor } from '../lib/redact.js';
 import type { CliContext } from './context.js';
 import { commandLabel, type RegisteredCommand, registrationPlan } from './discord-changes.js';

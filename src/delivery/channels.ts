@@ -89,7 +89,6 @@ export class Channels implements ChannelSet {
     const timeout = { timeoutMs: config.delivery.timeoutMs };
     put(createWebhookChannel({ secret: config.webhookSecret, ...timeout }, deps));
     if (config.slack.botToken) {
-      // The sending half only: the Slack index also carries the app, and with it all of Bolt.
       const { createSlackChannels } = await import('../channels/slack/send.js');
       const slack = createSlackChannels(
         {
@@ -105,7 +104,7 @@ export class Channels implements ChannelSet {
       put(slack.slack_dm);
     }
     if (config.discord.botToken) {
-      const { createDiscordChannels } = await import('../channels/discord/index.js');
+      const { createDiscordChannels } = await import('../channels/discord/send.js');
       const discord = createDiscordChannels(
         {
           token: config.discord.botToken,
@@ -120,7 +119,7 @@ export class Channels implements ChannelSet {
       put(discord.discord_dm);
     }
     if (config.email.smtpUrl && config.email.from) {
-      const { createEmailChannel } = await import('../channels/email/index.js');
+      const { createEmailChannel } = await import('../channels/email/send.js');
       put(
         createEmailChannel(
           {

@@ -18,6 +18,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { BlockList, isIPv6 } from 'node:net';
+import type { HttpRoute } from '../lib/http-route.js';
 import type { Logger } from '../lib/logger.js';
 import { UnverifiedBodies, type UnverifiedLimits } from '../lib/request-body.js';
 import type { HealthReport } from './health.js';
@@ -26,23 +27,6 @@ import { healthBody } from './public-view.js';
 
 /** Where the server listens when not told: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
-
-/**
- * An endpoint served by another part of pipewatch (the Slack app's `POST /slack/events`),
- * which reads the request and answers it itself.
- */
-export interface HttpRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** The exact path, `/slack/events`; with `prefix`, a path beginning and ending with `/`. */
-  path: string;
-  /**
-   * `path` is a prefix: `/unsubscribe/` takes `/unsubscribe/<anything>`. A route on the
-   * exact path goes first, then the longest prefix.
-   */
-  prefix?: boolean;
-  /** Answers the request; a body not yet trusted is read within `bodies` (`readBody`). */
-  handle(req: IncomingMessage, res: ServerResponse, bodies: UnverifiedBodies): Promise<void>;
-}
 
 /** The server's own paths, which no route may take. */
 const OWN_PATHS = ['/healthz', '/status', '/metrics'];

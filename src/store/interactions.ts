@@ -1,6 +1,6 @@
 /**
  * The requests from chat platforms answered lately, by key: Discord interactions by id,
- * Slack requests by signature and Slack events by event id (`channels/replays.ts`). A
+ * Slack requests by signature and Slack events by event id (`frontends/replays.ts`). A
  * platform signs each request once; the same signed request arriving again is a replay,
  * refused instead of acted on twice. Keys are kept for as long as a signature's timestamp
  * is accepted, so that one window covers the other, and across restarts.

@@ -9,8 +9,8 @@
  * silence, so an email of those alone carries no link: it could not stop them.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AlertPayload } from '../../alerts/payload.js';
-import type { UnsubscribeScope } from '../../alerts/unsubscribe.js';
+import type { AlertPayload } from '../alerts/payload.js';
+import type { UnsubscribeScope } from './silences.js';
 
 /** The path the links live under, on the daemon's HTTP port. */
 export const UNSUBSCRIBE_PATH = '/unsubscribe/';

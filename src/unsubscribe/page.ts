@@ -8,9 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { UnsubscribeScope } from '../alerts/unsubscribe.js';
 import { escapeHtml as esc } from '../lib/escape-html.js';
 import { inlineText, terminalSafe } from '../lib/terminal.js';
+import type { UnsubscribeScope } from './silences.js';
 
 /**
  * A text from a link or the database as a page shows it: line breaks and tabs as `\n`

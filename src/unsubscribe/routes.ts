@@ -11,9 +11,8 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type UnsubscribeScope, unsubscribe, unsubscribeState } from '../alerts/unsubscribe.js';
-import { UNSUBSCRIBE_PATH, verifyToken } from '../channels/email/unsubscribe.js';
 import type { Clock } from '../lib/clock.js';
+import type { HttpRoute } from '../lib/http-route.js';
 import type { Logger } from '../lib/logger.js';
 import {
   BUSY_RETRY_AFTER_S,
@@ -23,8 +22,8 @@ import {
 } from '../lib/request-body.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
+import { UNSUBSCRIBE_PATH, verifyToken } from './links.js';
 import { saysOneClick } from './one-click.js';
-import type { HttpRoute } from './server.js';
 import {
   alreadyPage,
   busyPage,
@@ -36,9 +35,10 @@ import {
   type Page,
   sendPage,
   tooLargePage,
-} from './unsubscribe-page.js';
+} from './page.js';
+import { type UnsubscribeScope, unsubscribe, unsubscribeState } from './silences.js';
 
-export { unsubscribeKey } from '../alerts/unsubscribe.js';
+export { unsubscribeKey } from './silences.js';
 
 /** Largest request body read: a one-click POST is 26 bytes, the page's form as many. */
 export const MAX_UNSUBSCRIBE_BODY = 4096;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HELP, MIX, mixRandom, REMINDERS, typed } from '../../bench/chat-ack-side.js';
 import { TYPES } from '../../bench/rules.js';
 import { subscribeChoice, subscribeOptions, subscribeWords } from '../../bench/subscriptions.js';
-import { commandWords } from '../../src/channels/discord/command-words.js';
 import { type ChatVocabulary, parseChatCommand } from '../../src/chat/grammar.js';
+import { commandWords } from '../../src/frontends/discord/command-words.js';
 import { PIPELINES } from '../../src/simulator/pipelines.js';
 import { commandData } from '../fakes/discord-interaction-payloads.js';
 

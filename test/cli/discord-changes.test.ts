@@ -4,8 +4,8 @@
  * later), but any difference in what the command's author writes, named in a few words.
  */
 import { describe, expect, it } from 'vitest';
-import { pipewatchCommand } from '../../src/channels/discord/commands.js';
 import { commandChanges, comparable, registrationPlan } from '../../src/cli/discord-changes.js';
+import { pipewatchCommand } from '../../src/frontends/discord/commands.js';
 
 type Json = Record<string, unknown>;
 const wanted = pipewatchCommand() as unknown as Json;

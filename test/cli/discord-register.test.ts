@@ -10,9 +10,9 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pipewatchCommand } from '../../src/channels/discord/commands.js';
 import { comparable } from '../../src/cli/discord-changes.js';
 import { failureLine, REGISTER_TIMEOUT_MS } from '../../src/cli/discord-register.js';
+import { pipewatchCommand } from '../../src/frontends/discord/commands.js';
 import { type DiscordFake, type Json, startDiscordFake } from '../fakes/discord.js';
 import {
   addCommandRoutes,

@@ -5,7 +5,8 @@
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpRoute, RunningHttpServer } from '../../src/http/server.js';
+import type { RunningHttpServer } from '../../src/http/server.js';
+import type { HttpRoute } from '../../src/lib/http-route.js';
 import { serveRoutes } from '../support/http-server.js';
 
 let server: RunningHttpServer | undefined;

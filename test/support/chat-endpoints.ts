@@ -5,15 +5,15 @@
  * send to. Discord's key is one made for the run; its API is never reached.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { type DiscordApp, startDiscordApp } from '../../src/channels/discord/app.js';
-import { type SlackApp, startSlackApp } from '../../src/channels/slack/app.js';
 import type { ChatService } from '../../src/chat/types.js';
+import { type DiscordApp, startDiscordApp } from '../../src/frontends/discord/app.js';
+import { type SlackApp, startSlackApp } from '../../src/frontends/slack/app.js';
 import type { RunningHttpServer } from '../../src/http/server.js';
-import { unsubscribeRoutes } from '../../src/http/unsubscribe.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { UnverifiedLimits } from '../../src/lib/request-body.js';
 import type { Store } from '../../src/store/index.js';
+import { unsubscribeRoutes } from '../../src/unsubscribe/routes.js';
 import { serveRoutes } from './http-server.js';
 
 /** What the endpoints run on. */

@@ -4,8 +4,9 @@
  * go through the server's real routing, limits and timeouts, as in the daemon.
  */
 import { Metrics } from '../../src/http/metrics.js';
-import { type HttpRoute, type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
+import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
 import { assessHealth } from '../../src/ingest/health.js';
+import type { HttpRoute } from '../../src/lib/http-route.js';
 import { type Logger, silentLogger } from '../../src/lib/logger.js';
 import type { UnverifiedLimits } from '../../src/lib/request-body.js';
 

@@ -14,10 +14,10 @@ import {
   UNSUBSCRIBE_PATH,
   unsubscribeLink,
   verifyToken,
-} from '../../../src/channels/email/unsubscribe.js';
-import { noticeAlert } from '../../fakes/alerts.js';
-import { silenceAlert } from '../../fakes/silence.js';
-import { sampleAlerts } from '../payload-samples.js';
+} from '../../src/unsubscribe/links.js';
+import { sampleAlerts } from '../channels/payload-samples.js';
+import { noticeAlert } from '../fakes/alerts.js';
+import { silenceAlert } from '../fakes/silence.js';
 
 const KEY = 'k'.repeat(43);
 const OTHER_KEY = 'o'.repeat(43);

@@ -7,15 +7,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { Store } from '../../src/store/index.js';
+import { makeToken, verifyToken } from '../../src/unsubscribe/links.js';
 import {
   UNSUBSCRIBE_AUTHOR,
   unsubscribe,
   unsubscribeKey,
   unsubscribeState,
-} from '../../src/alerts/unsubscribe.js';
-import { makeToken, verifyToken } from '../../src/channels/email/unsubscribe.js';
-import { loadConfig } from '../../src/config/index.js';
-import { Store } from '../../src/store/index.js';
+} from '../../src/unsubscribe/silences.js';
 import { ManualClock } from '../support/clock.js';
 
 const NOW = '2026-11-20T15:00:00Z';

@@ -14,6 +14,7 @@
  */
 import { createTransport, type NodemailerError } from 'nodemailer';
 import { redactor } from '../../lib/redact.js';
+import { listHeaders, unsubscribeLink } from '../../unsubscribe/links.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import {
@@ -27,7 +28,6 @@ import {
   type TargetOf,
 } from '../types.js';
 import { EMAIL_MAX_DIGEST, type EmailMessage, renderEmail } from './render.js';
-import { listHeaders, unsubscribeLink } from './unsubscribe.js';
 
 /** Longest reason or detail, in characters. */
 const TEXT_MAX = 300;

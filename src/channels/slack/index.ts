@@ -1,14 +1,8 @@
 /**
  * The Slack delivery channel: Block Kit rendering of alerts and digests, and the `slack`
- * and `slack_dm` channels that send them through the Slack Web API; and the Slack app
- * that answers `/pipewatch`, the buttons and the App Home through the chat core.
+ * and `slack_dm` channels that send them through the Slack Web API. The Slack app that
+ * answers `/pipewatch`, the buttons and the App Home is the front end in `frontends/slack/`.
  */
-export {
-  type SlackApp,
-  SlackAppError,
-  type SlackAppOptions,
-  startSlackApp,
-} from './app.js';
 export { type Block, LIMITS } from './blocks.js';
 export { PERMANENT_ERRORS, TEMPORARY_ERRORS, toDeliveryError } from './errors.js';
 export { escapeText, mdLine, neutralise, safeUrl, slackDate } from './escape.js';

@@ -14,8 +14,11 @@
  * webhook (`follow-ups.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { oneLine } from '../../channels/text.js';
+import { DeliveryError } from '../../channels/types.js';
 import type { ChatReply, ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
+import type { HttpRoute } from '../../lib/http-route.js';
 import type { Logger } from '../../lib/logger.js';
 import { RefusalLog } from '../../lib/refusal-log.js';
 import {
@@ -26,8 +29,6 @@ import {
   UnverifiedBodies,
 } from '../../lib/request-body.js';
 import { firstArrival, type RequestReplays } from '../replays.js';
-import { oneLine } from '../text.js';
-import { DeliveryError } from '../types.js';
 import { COMMAND_NAME } from './command-words.js';
 import { FollowUps } from './follow-ups.js';
 import {
@@ -65,6 +66,9 @@ export interface DiscordAppOptions {
   timeoutMs?: number | undefined;
 }
 
+/** Where Discord sends interactions: the application's Interactions Endpoint URL. */
+export const DISCORD_INTERACTIONS_PATH = '/discord/interactions';
+
 /** A running Discord app. */
 export interface DiscordApp {
   /**
@@ -72,6 +76,8 @@ export interface DiscordApp {
    * within the server's budget for bodies not yet trusted.
    */
   handleHttp(req: IncomingMessage, res: ServerResponse, bodies?: UnverifiedBodies): Promise<void>;
+  /** What the daemon mounts on its HTTP port: `POST /discord/interactions`. */
+  routes: readonly HttpRoute[];
   /** Stops taking requests (503 from then on) and calls off the follow-ups under way. */
   close(): Promise<void>;
 }
@@ -207,6 +213,7 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
 
   return {
     handleHttp,
+    routes: [{ method: 'POST', path: DISCORD_INTERACTIONS_PATH, handle: handleHttp }],
     close: async () => {
       stopped = true;
       followUps.close();

@@ -10,9 +10,10 @@
  * cycles…) is split at its commas, and for those whose items never hold a space (slugs,
  * durations, cycle names) at spaces too, each item quoted on its own.
  */
+
+import { clip, oneLine } from '../../channels/text.js';
 import { privateReply } from '../../chat/service.js';
 import type { ChatReply } from '../../chat/types.js';
-import { clip, oneLine } from '../text.js';
 
 /** The slash command pipewatch registers. */
 export const COMMAND_NAME = 'pipewatch';

@@ -12,9 +12,9 @@
 // which `errors.ts` tells failures apart by.
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
+import { toDeliveryError } from '../../channels/discord/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { redactor } from '../../lib/redact.js';
-import { toDeliveryError } from './errors.js';
 import type { ReplyData } from './reply-messages.js';
 
 /** Time allowed to one follow-up post. */

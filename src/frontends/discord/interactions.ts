@@ -7,10 +7,15 @@
  * else answered only to whoever clicked). Whatever fails is logged in one line and
  * answered with a short private note: never a stack trace.
  */
+
+import {
+  acknowledgedUpdate,
+  decodeComponent,
+  userMention,
+} from '../../channels/discord/actions.js';
+import { oneLine } from '../../channels/text.js';
 import type { ChatAnswer, ChatCaller, ChatService, SuggestionField } from '../../chat/types.js';
 import type { Logger } from '../../lib/logger.js';
-import { oneLine } from '../text.js';
-import { acknowledgedUpdate, decodeComponent, userMention } from './actions.js';
 import {
   COMMAND_NAME,
   type CommandOption,

@@ -8,10 +8,16 @@
  * last line instead of being cut off silently. Items with a Remove action get a button
  * each, at most five rows of five.
  */
+
+import {
+  type ActionRow,
+  type ButtonComponent,
+  COMPONENT,
+  removeButton,
+} from '../../channels/discord/actions.js';
+import { block, codeLine, inline } from '../../channels/discord/escape.js';
+import { type Embed, LIMITS } from '../../channels/discord/limits.js';
 import type { ChatReply, ChatReplyItem, ChatReplySection } from '../../chat/types.js';
-import { type ActionRow, type ButtonComponent, COMPONENT, removeButton } from './actions.js';
-import { block, codeLine, inline } from './escape.js';
-import { type Embed, LIMITS } from './limits.js';
 
 /** Discord's flag that shows a message only to whoever it answers. */
 export const EPHEMERAL = 1 << 6;

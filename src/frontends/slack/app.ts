@@ -14,19 +14,23 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
+import { clientLogger } from '../../channels/slack/client-log.js';
+import { failureOf } from '../../channels/slack/errors.js';
+import { fetchWithin } from '../../channels/slack/fetch-within.js';
+import { DeliveryErrorCode } from '../../channels/types.js';
 import type { ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
+import type { HttpRoute } from '../../lib/http-route.js';
 import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
 import type { UnverifiedBodies } from '../../lib/request-body.js';
 import type { RequestReplays } from '../replays.js';
-import { DeliveryErrorCode } from '../types.js';
-import { clientLogger } from './client-log.js';
-import { failureOf } from './errors.js';
-import { fetchWithin } from './fetch-within.js';
 import { registerListeners } from './listeners.js';
 import { onlyOnce } from './once.js';
 import { SlackHttpReceiver } from './receiver.js';
+
+/** Where Slack sends commands, clicks and events in HTTP mode (`slack-app-manifest.yaml`). */
+export const SLACK_EVENTS_PATH = '/slack/events';
 
 /** Time allowed to one Web API call or `response_url` post of the app. */
 export const DEFAULT_APP_TIMEOUT_MS = 10_000;
@@ -68,6 +72,8 @@ export interface SlackApp {
   handleHttp?:
     | ((req: IncomingMessage, res: ServerResponse, bodies?: UnverifiedBodies) => Promise<void>)
     | undefined;
+  /** What the daemon mounts on its HTTP port: `POST /slack/events` in HTTP mode, else none. */
+  routes: readonly HttpRoute[];
   /** Stops taking requests (HTTP: 503 from then on) and closes the Socket Mode connection. */
   close(): Promise<void>;
 }
@@ -157,10 +163,15 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
   }
   const mode = socket ? 'socket' : 'http';
   log.info({ mode, botUserId }, `Slack app answering over ${socket ? 'Socket Mode' : 'HTTP'}`);
+  const handleHttp = http
+    ? (req: IncomingMessage, res: ServerResponse, bodies?: UnverifiedBodies) =>
+        http.handle(req, res, bodies)
+    : undefined;
   return {
     mode,
     botUserId,
-    handleHttp: http ? (req, res, bodies) => http.handle(req, res, bodies) : undefined,
+    handleHttp,
+    routes: handleHttp ? [{ method: 'POST', path: SLACK_EVENTS_PATH, handle: handleHttp }] : [],
     close: async () => {
       if (http) await http.stop();
       if (socket) await socket.client.disconnect();

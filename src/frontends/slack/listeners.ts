@@ -8,15 +8,20 @@
  * back into Bolt: Slack has had its answer.
  */
 import type { App, BlockAction, RespondFn, webApi } from '@slack/bolt';
+import {
+  ACTION_ID_PATTERN,
+  acknowledgedBlocks,
+  decodeAction,
+  userMention,
+} from '../../channels/slack/actions.js';
+import { section } from '../../channels/slack/blocks.js';
+import { slackDate } from '../../channels/slack/escape.js';
+import { oneLine } from '../../channels/text.js';
 import type { ChatAction, ChatCaller, ChatService } from '../../chat/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { counted } from '../../lib/words.js';
-import { oneLine } from '../text.js';
-import { ACTION_ID_PATTERN, acknowledgedBlocks, decodeAction, userMention } from './actions.js';
-import { section } from './blocks.js';
 import { commandText } from './command-text.js';
-import { slackDate } from './escape.js';
 import { FAILED } from './once.js';
 import { homeView, privateNote, type ReplyMessage, replyMessage } from './reply-blocks.js';
 

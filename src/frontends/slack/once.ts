@@ -12,7 +12,7 @@
  * once, then after a minute, then after five), over HTTP with `X-Slack-Retry-Num` and a
  * new signature, over Socket Mode in a new envelope with `retry_attempt`; every delivery
  * carries the same `event_id`. The ids are remembered in the database for ten minutes
- * (`channels/replays.ts`), so a delivery of an event already received, before a restart
+ * (`frontends/replays.ts`), so a delivery of an event already received, before a restart
  * too, is acknowledged (Bolt acknowledges an event before its middleware runs, and Slack
  * stops retrying) and passed to no listener. An event is remembered as it arrives, before
  * it is acted on: one under way when the daemon stops is not acted on by its retry
@@ -21,10 +21,10 @@
  * than never.
  */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { oneLine } from '../../channels/text.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { firstArrival, type RequestReplays } from '../replays.js';
-import { oneLine } from '../text.js';
 
 /** The context property the receiver sets on a request it could not check for a replay. */
 export const UNCHECKED = 'pipewatchUnchecked';

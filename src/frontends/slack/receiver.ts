@@ -18,6 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
+import { oneLine } from '../../channels/text.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { RefusalLog } from '../../lib/refusal-log.js';
@@ -29,7 +30,6 @@ import {
   UnverifiedBodies,
 } from '../../lib/request-body.js';
 import { firstArrival, type RequestReplays } from '../replays.js';
-import { oneLine } from '../text.js';
 import { UNCHECKED } from './once.js';
 import { SignatureCheck } from './signature.js';
 

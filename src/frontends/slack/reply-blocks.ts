@@ -8,10 +8,16 @@
  * in a last line instead of being cut off silently.
  */
 import type { types } from '@slack/bolt';
+import { removeButton } from '../../channels/slack/actions.js';
+import { type Block, context, header, LIMITS, section } from '../../channels/slack/blocks.js';
+import {
+  clipEscaped,
+  escapeText,
+  mdLine,
+  neutralise,
+  plainLine,
+} from '../../channels/slack/escape.js';
 import type { ChatReply, ChatReplyItem, ChatReplySection } from '../../chat/types.js';
-import { removeButton } from './actions.js';
-import { type Block, context, header, LIMITS, section } from './blocks.js';
-import { clipEscaped, escapeText, mdLine, neutralise, plainLine } from './escape.js';
 
 /** A reply as a Slack message: `text` for notifications, `blocks` for display. */
 export interface ReplyMessage {

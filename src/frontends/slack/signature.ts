@@ -4,7 +4,7 @@
  * `X-Slack-Signature` the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` keyed with the
  * signing secret, compared in constant time over the raw bytes. A request sent again
  * within the window carries a valid signature: the receiver tells replays apart by the
- * signature, which it remembers in the database (`channels/replays.ts`).
+ * signature, which it remembers in the database (`frontends/replays.ts`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';

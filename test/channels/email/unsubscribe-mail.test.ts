@@ -7,10 +7,10 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmailChannel } from '../../../src/channels/email/index.js';
-import { UNSUBSCRIBE_PATH, verifyToken } from '../../../src/channels/email/unsubscribe.js';
 import { type Alert, type Channel, DeliveryError } from '../../../src/channels/types.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { silentLogger } from '../../../src/lib/logger.js';
+import { UNSUBSCRIBE_PATH, verifyToken } from '../../../src/unsubscribe/links.js';
 import { capacityAlert, memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { silenceAlert } from '../../fakes/silence.js';
 import { type SmtpFake, startSmtpFake } from '../../fakes/smtp.js';

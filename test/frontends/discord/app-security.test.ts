@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeCustomId } from '../../../src/channels/discord/actions.js';
-import { startDiscordApp } from '../../../src/channels/discord/app.js';
+import { startDiscordApp } from '../../../src/frontends/discord/app.js';
 import { toUtcIso } from '../../../src/lib/time.js';
 import { PERMISSIONS, USERS } from '../../fakes/discord-interaction-payloads.js';
 import { type AppUnderTest, startAppUnderTest } from './app-setup.js';

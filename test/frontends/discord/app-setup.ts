@@ -6,14 +6,15 @@
  * reached by interactions signed as Discord signs them. One manual clock runs the app,
  * the core and Discord's side (timestamps and token lifetimes come from it).
  */
+
+import type { ChatLimits } from '../../../src/chat/limits.js';
+import type { ChatCore } from '../../../src/chat/service.js';
+import type { ChatService } from '../../../src/chat/types.js';
 import {
   type DiscordApp,
   type DiscordAppOptions,
   startDiscordApp,
-} from '../../../src/channels/discord/app.js';
-import type { ChatLimits } from '../../../src/chat/limits.js';
-import type { ChatCore } from '../../../src/chat/service.js';
-import type { ChatService } from '../../../src/chat/types.js';
+} from '../../../src/frontends/discord/app.js';
 import type { RunningHttpServer } from '../../../src/http/server.js';
 import type { Logger } from '../../../src/lib/logger.js';
 import type { Store } from '../../../src/store/index.js';

@@ -5,12 +5,12 @@
  * either kind, colons), and a value no quoting can say is refused rather than misread.
  */
 import { describe, expect, it } from 'vitest';
+import { parseChatCommand } from '../../../src/chat/grammar.js';
 import {
   type CommandOption,
   commandWords,
   quoteValue,
-} from '../../../src/channels/discord/command-words.js';
-import { parseChatCommand } from '../../../src/chat/grammar.js';
+} from '../../../src/frontends/discord/command-words.js';
 import { commandData } from '../../fakes/discord-interaction-payloads.js';
 
 const VOCABULARY = {

@@ -8,16 +8,16 @@
  */
 import { SlashCommandAssertions } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { type ChatVocabulary, parseChatCommand, VERBS } from '../../../src/chat/grammar.js';
+import { KEYS } from '../../../src/chat/grammar-verbs.js';
+import { usage } from '../../../src/chat/usage.js';
 import {
   AUTOCOMPLETED,
   COMMAND_LIMITS,
   type CommandOption,
   fitDescription,
   pipewatchCommand,
-} from '../../../src/channels/discord/commands.js';
-import { type ChatVocabulary, parseChatCommand, VERBS } from '../../../src/chat/grammar.js';
-import { KEYS } from '../../../src/chat/grammar-verbs.js';
-import { usage } from '../../../src/chat/usage.js';
+} from '../../../src/frontends/discord/commands.js';
 
 /** A store that knows nothing yet: any name goes. */
 const ANY: ChatVocabulary = { pipelines: [], types: [], categories: [], statuses: [] };

@@ -4,8 +4,8 @@
  * not fit counted, Remove buttons at most five rows of five, private replies ephemeral.
  */
 import { describe, expect, it } from 'vitest';
-import { replyData } from '../../../src/channels/discord/reply-messages.js';
 import type { ChatReply, ChatReplyItem } from '../../../src/chat/types.js';
+import { replyData } from '../../../src/frontends/discord/reply-messages.js';
 import { messageProblems } from '../../fakes/discord-interactions.js';
 
 /** Everything the message shows, as one string. */

@@ -5,17 +5,19 @@
  * server, reached by requests signed as Slack signs them. One manual clock runs the app,
  * the core, the fake (response URLs expire on it) and the sender (timestamps come from it).
  */
-import {
-  type SlackApp,
-  type SlackAppOptions,
-  startSlackApp,
-} from '../../../src/channels/slack/app.js';
+
 import type { Alert } from '../../../src/channels/types.js';
 import type { ChatLimits } from '../../../src/chat/limits.js';
 import type { ChatCore } from '../../../src/chat/service.js';
 import type { ChatService } from '../../../src/chat/types.js';
+import {
+  type SlackApp,
+  type SlackAppOptions,
+  startSlackApp,
+} from '../../../src/frontends/slack/app.js';
 import type { RunningHttpServer } from '../../../src/http/server.js';
 import type { Logger } from '../../../src/lib/logger.js';
+import { channelsFor, sendContext } from '../../channels/slack/support.js';
 import { noticeAlert } from '../../fakes/alerts.js';
 import { type SlackFake, type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
 import { type SlackRequestSender, slackRequestSender } from '../../fakes/slack-requests.js';
@@ -23,7 +25,6 @@ import { capturedLogger } from '../../support/captured-logger.js';
 import { CORE_NOW, type CoreUnderTest, startChatCore } from '../../support/chat-core.js';
 import { ManualClock } from '../../support/clock.js';
 import { serveRoutes } from '../../support/http-server.js';
-import { channelsFor, sendContext } from './support.js';
 
 /** When every test of the app starts: where the core's clock starts. */
 export const NOW = CORE_NOW;

@@ -9,10 +9,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { COMMAND } from '../../../src/channels/slack/listeners.js';
+import { COMMAND } from '../../../src/frontends/slack/listeners.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const SLACK_SRC = join(ROOT, 'src/channels/slack');
+/** The Slack code: the channel that sends, and the front end that answers. */
+const SLACK_SRC = [join(ROOT, 'src/channels/slack'), join(ROOT, 'src/frontends/slack')];
 const text = readFileSync(join(ROOT, 'slack-app-manifest.yaml'), 'utf8');
 const manifest = parse(text);
 const URL_ = 'https://YOUR-HOST/slack/events';
@@ -40,10 +41,11 @@ const EVENT_SCOPES: Record<string, string[]> = {
 };
 
 function sources(): string {
-  return readdirSync(SLACK_SRC)
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => readFileSync(join(SLACK_SRC, f), 'utf8'))
-    .join('\n');
+  return SLACK_SRC.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(join(dir, f), 'utf8')),
+  ).join('\n');
 }
 
 /** Web API methods called as `client.chat.update(`, `web.auth.test(`. */

@@ -10,7 +10,7 @@ import { App } from '@slack/bolt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeAction } from '../../../src/channels/slack/actions.js';
 import { clientLogger } from '../../../src/channels/slack/client-log.js';
-import { SlackHttpReceiver } from '../../../src/channels/slack/receiver.js';
+import { SlackHttpReceiver } from '../../../src/frontends/slack/receiver.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
 import { startSlackFake } from '../../fakes/slack.js';

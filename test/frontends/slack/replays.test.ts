@@ -6,7 +6,7 @@
  * same over Socket Mode, where a redelivered event comes in a new envelope.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SlackApp, startSlackApp } from '../../../src/channels/slack/app.js';
+import { type SlackApp, startSlackApp } from '../../../src/frontends/slack/app.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
 import { FAKE_APP_TOKEN, type SlackFake, startSlackFake } from '../../fakes/slack.js';

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeAction } from '../../../src/channels/slack/actions.js';
-import { commandText } from '../../../src/channels/slack/command-text.js';
-import { homeView, replyMessage } from '../../../src/channels/slack/reply-blocks.js';
 import type { ChatReply } from '../../../src/chat/types.js';
+import { commandText } from '../../../src/frontends/slack/command-text.js';
+import { homeView, replyMessage } from '../../../src/frontends/slack/reply-blocks.js';
+import { allTexts, LIVE_MARKUP } from '../../channels/slack/support.js';
 import { checkMessage } from '../../fakes/slack-blocks.js';
 import { viewProblems } from '../../fakes/slack-methods.js';
-import { allTexts, LIVE_MARKUP } from './support.js';
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * an unreachable Slack stops start-up with one line naming what to check.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SlackApp, startSlackApp } from '../../../src/channels/slack/app.js';
+import { type SlackApp, startSlackApp } from '../../../src/frontends/slack/app.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { FAKE_APP_TOKEN, type SlackFake, startSlackFake } from '../../fakes/slack.js';
 import { slashCommand } from '../../fakes/slack-payloads.js';
