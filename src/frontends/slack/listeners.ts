@@ -7,7 +7,7 @@
  * messages. A failure after the acknowledgement is logged in one line and never thrown
  * back into Bolt: Slack has had its answer.
  */
-import type { App, BlockAction, RespondFn, webApi } from '@slack/bolt';
+import type { App, BlockAction, RespondFn, SlashCommand, webApi } from '@slack/bolt';
 import {
   ACTION_ID_PATTERN,
   acknowledgedBlocks,
@@ -69,22 +69,35 @@ function clickedValue(action: BlockAction['actions'][number]): string | undefine
   return undefined;
 }
 
-/** Registers every listener of the app. */
+/** Registers every listener of the app: the command, the clicks, the home tab, channels gone. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  const { chat, log } = deps;
-  const dmChannels = new Map<string, string>();
-  const recentlyGone = new Map<string, number>();
+  const home = new HomeTab(deps.chat, deps.log);
+  listenToCommand(app, deps);
+  listenToClicks(app, deps, home);
+  listenToHomeOpened(app, deps, home);
+  listenToChannelsGone(app, deps);
+}
 
+/** Who typed a `/pipewatch` command, and where. */
+function commandCaller(command: SlashCommand): ChatCaller {
+  return {
+    platform: 'slack',
+    channel: command.channel_id,
+    channelName: command.channel_name || undefined,
+    workspace: command.team_id || undefined,
+    user: command.user_id,
+    userName: command.user_name || undefined,
+    direct: command.channel_id.startsWith('D') || command.channel_name === 'directmessage',
+  };
+}
+
+/**
+ * `/pipewatch`: the chat core's reply is the acknowledgement; a follow-up, when the core
+ * has one, goes to the command's `response_url`.
+ */
+function listenToCommand(app: App, { chat, log }: ListenerDeps): void {
   app.command(COMMAND, async ({ command, ack, respond }) => {
-    const caller: ChatCaller = {
-      platform: 'slack',
-      channel: command.channel_id,
-      channelName: command.channel_name || undefined,
-      workspace: command.team_id || undefined,
-      user: command.user_id,
-      userName: command.user_name || undefined,
-      direct: command.channel_id.startsWith('D') || command.channel_name === 'directmessage',
-    };
+    const caller = commandCaller(command);
     let answer: ReturnType<ChatService['command']>;
     try {
       answer = chat.command(caller, commandText(command.text ?? ''));
@@ -113,19 +126,32 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         );
       });
   });
+}
+
+/**
+ * The App Home tab: what a person has subscribed and set, in the channels they are in. A
+ * click on the tab acts in the person's DM with the app, whose id is remembered.
+ */
+class HomeTab {
+  private readonly dmChannels = new Map<string, string>();
+
+  constructor(
+    private readonly chat: ChatService,
+    private readonly log: Logger,
+  ) {}
 
   /** The DM channel of the app with a user, for clicks on the home tab. */
-  async function dmWith(client: webApi.WebClient, user: string): Promise<string> {
-    const known = dmChannels.get(user);
+  async dmWith(client: webApi.WebClient, user: string): Promise<string> {
+    const known = this.dmChannels.get(user);
     if (known) return known;
     const opened = await client.conversations.open({ users: user });
     const id = opened.channel?.id ?? '';
-    if (id) dmChannels.set(user, id);
+    if (id) this.dmChannels.set(user, id);
     return id;
   }
 
   /** The channels a user is in that the bot can see, for their home view. */
-  async function userChannels(client: webApi.WebClient, user: string): Promise<string[]> {
+  async userChannels(client: webApi.WebClient, user: string): Promise<string[]> {
     const ids: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < HOME_CHANNEL_PAGES; page += 1) {
@@ -143,15 +169,23 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     return ids;
   }
 
-  async function publishHome(client: webApi.WebClient, user: string): Promise<void> {
-    const channels = await userChannels(client, user).catch((error: unknown) => {
-      log.warn({ user }, `could not list the Slack channels of ${user}: ${messageOf(error)}`);
+  /** Publishes a user's home view afresh. */
+  async publish(client: webApi.WebClient, user: string): Promise<void> {
+    const channels = await this.userChannels(client, user).catch((error: unknown) => {
+      this.log.warn({ user }, `could not list the Slack channels of ${user}: ${messageOf(error)}`);
       return [] as string[];
     });
-    const view = homeView(chat.home('slack', user, channels));
+    const view = homeView(this.chat.home('slack', user, channels));
     await client.views.publish({ user_id: user, view });
   }
+}
 
+/**
+ * Clicks on pipewatch's buttons, acknowledged at once: a button no longer valid is said
+ * so to whoever clicked; a click on the home tab acts in the clicker's DM and republishes
+ * the tab.
+ */
+function listenToClicks(app: App, { chat, log }: ListenerDeps, home: HomeTab): void {
   app.action<BlockAction>(ACTION_ID_PATTERN, async ({ ack, body, action, respond, client }) => {
     await ack();
     const user = body.user.id;
@@ -164,7 +198,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         await tellClicker(respond, privateNote(INVALID_BUTTON));
         return;
       }
-      const channel = body.channel?.id ?? (fromHome ? await dmWith(client, user) : '');
+      const channel = body.channel?.id ?? (fromHome ? await home.dmWith(client, user) : '');
       const caller: ChatCaller = {
         platform: 'slack',
         channel,
@@ -173,54 +207,68 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         user,
         userName: body.user.username || body.user.name || undefined,
         direct: fromHome || channel.startsWith('D'),
-        ...(fromHome ? { memberOf: await userChannels(client, user).catch(() => []) } : {}),
+        ...(fromHome ? { memberOf: await home.userChannels(client, user).catch(() => []) } : {}),
       };
-      await clicked(client, respond, caller, decoded, body);
-      if (fromHome) await publishHome(client, user);
+      await actOnClick(chat, client, respond, caller, decoded, body);
+      if (fromHome) await home.publish(client, user);
     } catch (error) {
       log.warn({ user, action: action.action_id }, `a Slack button failed: ${messageOf(error)}`);
       await tellClicker(respond, privateNote(FAILED)).catch(() => undefined);
     }
   });
+}
 
-  async function clicked(
-    client: webApi.WebClient,
-    respond: RespondFn | undefined,
-    caller: ChatCaller,
-    action: ChatAction,
-    body: BlockAction,
-  ): Promise<void> {
-    const result = chat.action(caller, action);
-    const ack = result.acknowledged;
-    if (action.kind === 'ack' && ack && body.message) {
-      if (ack.already) {
-        const line = `Already acknowledged by ${userMention(ack.by)} at ${slackDate(ack.at, 'UTC')}.`;
-        await tellClicker(respond, { text: 'Already acknowledged', blocks: [section(line)] });
-      } else {
-        await client.chat.update({
-          channel: caller.channel,
-          ts: action.message,
-          text: String(body.message.text ?? ''),
-          blocks: acknowledgedBlocks(body.message.blocks ?? [], ack.by, ack.at),
-        });
-      }
+/**
+ * Does what a click asks through the chat core: an acknowledgement edits the alert for
+ * everyone (or tells the clicker who was first); any other reply goes to the clicker.
+ */
+async function actOnClick(
+  chat: ChatService,
+  client: webApi.WebClient,
+  respond: RespondFn | undefined,
+  caller: ChatCaller,
+  action: ChatAction,
+  body: BlockAction,
+): Promise<void> {
+  const result = chat.action(caller, action);
+  const ack = result.acknowledged;
+  if (action.kind === 'ack' && ack && body.message) {
+    if (ack.already) {
+      const line = `Already acknowledged by ${userMention(ack.by)} at ${slackDate(ack.at, 'UTC')}.`;
+      await tellClicker(respond, { text: 'Already acknowledged', blocks: [section(line)] });
+    } else {
+      await client.chat.update({
+        channel: caller.channel,
+        ts: action.message,
+        text: String(body.message.text ?? ''),
+        blocks: acknowledgedBlocks(body.message.blocks ?? [], ack.by, ack.at),
+      });
     }
-    if (result.reply) await tellClicker(respond, replyMessage(result.reply));
   }
+  if (result.reply) await tellClicker(respond, replyMessage(result.reply));
+}
 
+/** The home tab, published each time a person opens it. */
+function listenToHomeOpened(app: App, { log }: ListenerDeps, home: HomeTab): void {
   app.event('app_home_opened', async ({ event, client }) => {
     if (event.tab !== undefined && event.tab !== 'home') return;
-    await publishHome(client, event.user).catch((error: unknown) => {
+    await home.publish(client, event.user).catch((error: unknown) => {
       log.warn(
         { user: event.user },
         `could not publish the home view of ${event.user}: ${messageOf(error)}`,
       );
     });
   });
+}
 
-  /** Passes on that a channel is gone, once however many events say it. */
-  function gone(channel: string, reason: string): void {
-    const now = deps.clock.now().getTime();
+/**
+ * A channel archived or deleted, or the bot removed from it: its subscriptions pause,
+ * once however many events say it within a minute.
+ */
+function listenToChannelsGone(app: App, { chat, clock, log, botUserId }: ListenerDeps): void {
+  const recentlyGone = new Map<string, number>();
+  const gone = (channel: string, reason: string): void => {
+    const now = clock.now().getTime();
     for (const [c, at] of recentlyGone) if (now - at >= GONE_REPEAT_MS) recentlyGone.delete(c);
     if (recentlyGone.has(channel)) return;
     recentlyGone.set(channel, now);
@@ -236,8 +284,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         `could not pause the subscriptions of ${channel}: ${messageOf(error)}`,
       );
     }
-  }
-
+  };
   app.event('channel_archive', async ({ event }) =>
     gone(event.channel, 'the channel was archived'),
   );
@@ -248,7 +295,6 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     gone(event.channel, 'pipewatch was removed from the channel'),
   );
   app.event('member_left_channel', async ({ event }) => {
-    if (event.user === deps.botUserId)
-      gone(event.channel, 'pipewatch was removed from the channel');
+    if (event.user === botUserId) gone(event.channel, 'pipewatch was removed from the channel');
   });
 }
