@@ -111,8 +111,24 @@ export function headline(p: AlertPayload, now?: string): string {
   const n = p.notice;
   if (!n) return `${p.kind} ${p.state}`;
   if (p.kind === 'deadline' && p.deadline) return oneLine(`${deadlineLabel(p, now)}: ${n.subject}`);
-  const type = n.type || 'Notice';
-  return oneLine(`${p.state === 'updated' ? 'Updated ' : ''}${type}: ${n.subject}`);
+  const type = oneLine(n.type) || 'Notice';
+  const subject = subjectAfter(type, oneLine(n.subject));
+  const said = subject ? `${type}: ${subject}` : type;
+  return oneLine(`${p.state === 'updated' ? 'Updated ' : ''}${said}`);
+}
+
+/**
+ * The subject without the type it begins with, so that the headline says the type once:
+ * `Capacity Constraint - Station 165` after `Capacity Constraint` is `Station 165`. A
+ * subject that only goes on with the same letters (`Maintenance Schedule` after
+ * `Maintenance`) keeps them.
+ */
+export function subjectAfter(type: string, subject: string): string {
+  const text = subject.trim();
+  if (!type || text.slice(0, type.length).toLowerCase() !== type.toLowerCase()) return text;
+  const rest = text.slice(type.length);
+  const separated = /^\s*(?:[-\u2013\u2014:|/]+\s*|$)/.exec(rest);
+  return separated ? rest.slice(separated[0].length) : text;
 }
 
 /** One fact of an operations alert: a text, or an instant each channel shows its own way. */

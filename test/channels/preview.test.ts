@@ -66,7 +66,7 @@ describe('the Slack preview', () => {
   it('shows a digest with its links written out and one capacity table', () => {
     const text = previewSlack([noticeAlert(), deadlineAlert(), capacityAlert()], NOW);
     expect(text).toContain(
-      'Capacity Constraint: Capacity Constraint - Station 165 (https://www.1line.williams.com/xhtml/notice.jsf?id=101)',
+      'Capacity Constraint: Station 165 (https://www.1line.williams.com/xhtml/notice.jsf?id=101)',
     );
     expect(text).toContain('Response due in 1 h 30 min: Capacity Constraint - Station 165');
     expect(text).toContain('Low OAC at STATION 85 — timely cycle, gas day 2026-11-21');

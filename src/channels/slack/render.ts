@@ -150,10 +150,7 @@ function alertItem(
   withPipeline: boolean,
   now: string | undefined,
 ): string {
-  const what =
-    p.kind === 'notice'
-      ? `${p.state === 'updated' ? 'Updated ' : ''}${noticeType(n)}: ${n.subject}`
-      : headline(p, now);
+  const what = headline(p, now);
   const label = mdLine(withPipeline ? `${shortPipelineName(p)}: ${what}` : what, 300);
   const url = safeUrl(n.url);
   const linked = url && url.length <= DIGEST_URL_MAX ? mdLink(url, label) : label;

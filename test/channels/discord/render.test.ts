@@ -181,7 +181,7 @@ describe('layout', () => {
     );
     expect(fields['Response deadline']).toContain(`(<t:${unix('2026-11-21T20:00:00Z')}:R>)`);
     expect(e!.author!.name).toBe('Transco');
-    expect(e!.title).toBe('Capacity Constraint: Capacity Constraint - Station 165');
+    expect(e!.title).toBe('Capacity Constraint: Station 165');
     expect(e!.footer!.text).toBe('pipewatch · rule transco-constraints · new notice 101');
   });
 

@@ -61,7 +61,7 @@ function address(field: ParsedMail['from'] | ParsedMail['to']): string[] {
 describe('email delivery', () => {
   it('sends a notice with both parts, the subject, the addresses and the local times', async () => {
     const { mail, detail } = await deliver([noticeAlert()]);
-    expect(mail.subject).toBe('[Transco] Capacity Constraint: Capacity Constraint - Station 165');
+    expect(mail.subject).toBe('[Transco] Capacity Constraint: Station 165');
     expect(address(mail.from)).toEqual(['alerts@example.com']);
     expect(address(mail.to)).toEqual(['ops@example.com']);
     expect(fake.messages.at(-1)!.envelope).toEqual({
@@ -71,7 +71,7 @@ describe('email delivery', () => {
     expect(mail.date?.toISOString()).toBe('2026-11-20T14:05:00.000Z');
     expect(mail.headers.get('auto-submitted')).toBe('auto-generated');
     for (const part of [mail.text!, mail.html as string]) {
-      expect(part).toContain('Capacity Constraint - Station 165');
+      expect(part).toContain('Capacity Constraint: Station 165');
       expect(part).toContain('Critical');
       expect(part).toContain('Initiate');
       expect(part).toContain('Sat, Nov 21, 2026, 9:00 AM EST (2026-11-21 14:00 UTC)');
@@ -102,7 +102,7 @@ describe('email delivery', () => {
     }
     expect(updated.messageId).not.toBe(created.messageId);
     expect(updated.subject).toBe(
-      '[Transco] Updated Capacity Constraint: Capacity Constraint - Station 165',
+      '[Transco] Updated Capacity Constraint: Station 165',
     );
     expect(updated.text).toContain('Changed:      status, subject');
     const other = (await deliver([noticeAlert({ id: 7 }, 'r|notice:7:v1|x')])).mail;

@@ -52,7 +52,7 @@ describe('a notice', () => {
     }>;
     expect(button!.url).toBe('https://www.1line.williams.com/xhtml/notice.jsf?id=101');
     expect(button!.text.text).toBe('Open notice');
-    expect(m.text).toBe('[Transco] Capacity Constraint: Capacity Constraint - Station 165');
+    expect(m.text).toBe('[Transco] Capacity Constraint: Station 165');
   });
 
   it('shows times as date tokens with the pipeline’s local time as fallback', () => {
@@ -279,7 +279,7 @@ describe('a digest', () => {
     const sections = byType(m.blocks, 'section').map((b) => (b.text as { text: string }).text);
     expect(sections).toHaveLength(9);
     expect(sections[0]).toMatch(
-      /^\*<https:\/\/www\.1line\.williams\.com\/xhtml\/notice\.jsf\?id=101\|Capacity Constraint: Capacity Constraint - Station 165>\*\n/,
+      /^\*<https:\/\/www\.1line\.williams\.com\/xhtml\/notice\.jsf\?id=101\|Capacity Constraint: Station 165>\*\n/,
     );
     expect(sections[1]).toMatch(/^\*Capacity Constraint: /);
     expect(sections[2]).toContain('Updated Capacity Constraint');
