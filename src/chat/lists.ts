@@ -8,6 +8,7 @@ import { ruleSummary } from '../rules/summary.js';
 import type { Store } from '../store/index.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { SubscriptionRow } from '../store/subscriptions.js';
+import { hint } from './hints.js';
 import { channelKey } from './subscribe.js';
 import type { ChatCaller, ChatPlatform, ChatReply, ChatReplyItem } from './types.js';
 
@@ -63,14 +64,14 @@ export class ChatLists {
                 kind: 'list' as const,
                 title: 'Subscriptions of this channel',
                 items: subs.map(subscriptionItem),
-                empty: 'None yet: `subscribe PIPELINES type:…` makes one.',
+                empty: `None yet: ${hint('subscribe PIPELINES type:…')} makes one.`,
               },
             ]),
         {
           kind: 'list',
           title: 'Your reminders',
           items: reminders.map(subscriptionItem),
-          empty: 'None: `remind PIPELINES before:24h,2h` makes one.',
+          empty: `None: ${hint('remind PIPELINES before:24h,2h')} makes one.`,
         },
         {
           kind: 'list',
@@ -92,7 +93,7 @@ export class ChatLists {
         kind: 'list',
         title: 'Your reminders',
         items: reminders.map(subscriptionItem),
-        empty: 'None. `/pipewatch remind PIPELINES before:24h,2h` makes one.',
+        empty: `None. ${hint('/pipewatch remind PIPELINES before:24h,2h')} makes one.`,
       },
       {
         kind: 'list',

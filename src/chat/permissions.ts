@@ -5,6 +5,8 @@
  * channel may on Slack, and on Discord a member who may manage the channel (Discord's own
  * sense of who runs a channel).
  */
+
+import { hint } from './hints.js';
 import type { ChatCaller } from './types.js';
 
 /** What the chat core is told about who may change channels. */
@@ -17,8 +19,8 @@ export interface ChatPolicy {
 export function refusal(caller: ChatCaller, policy: ChatPolicy): string | undefined {
   if (policy.admins.has(caller.user)) return undefined;
   if (policy.admins.size > 0)
-    return "only pipewatch's admins (PIPEWATCH_CHAT_ADMINS) may change this channel's subscriptions and silences; ask one of them, or use `remind` for reminders of your own";
+    return `only pipewatch's admins (PIPEWATCH_CHAT_ADMINS) may change this channel's subscriptions and silences; ask one of them, or use ${hint('remind')} for reminders of your own`;
   if (caller.platform === 'discord' && caller.canManageChannel !== true)
-    return "changing this channel's subscriptions and silences needs the Manage Channels permission here; `remind` and `list` are open to everyone";
+    return `changing this channel's subscriptions and silences needs the Manage Channels permission here; ${hint('remind')} and ${hint('list')} are open to everyone`;
   return undefined;
 }

@@ -15,6 +15,7 @@ import type { Rule } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { ChatCoreDeps } from './deps.js';
 import { type ChatRuleCommand, DEFAULT_BEFORE } from './grammar.js';
+import { hint } from './hints.js';
 import {
   type ChatLimits,
   DEFAULT_CHAT_LIMITS,
@@ -55,7 +56,7 @@ function reachable(caller: ChatCaller): string[] {
 }
 
 /** What to do about a limit reached, after the refusal that names it. */
-const REMOVE_SOME = ' Remove some with `unsubscribe ID` (`list` shows them).';
+const REMOVE_SOME = ` Remove some with ${hint('unsubscribe ID')} (${hint('list')} shows them).`;
 
 /** The commands and buttons that change subscriptions and silences. */
 export class ChatRules {
@@ -222,7 +223,7 @@ export class ChatRules {
     if (!row || (!own && !reachable(caller).includes(row.channel ?? '')))
       return reply(
         true,
-        `There is no subscription #${id} in this channel, nor a reminder #${id} of yours; \`list\` shows them.`,
+        `There is no subscription #${id} in this channel, nor a reminder #${id} of yours; ${hint('list')} shows them.`,
       );
     if (!own) {
       const refused = refusal(caller, this.deps.policy);
@@ -239,7 +240,7 @@ export class ChatRules {
     if (limited)
       return reply(
         true,
-        `Not muted: ${limited.problem}. Nothing was stored; \`unmute ID\` ends one (\`list\` shows them).`,
+        `Not muted: ${limited.problem}. Nothing was stored; ${hint('unmute ID')} ends one (${hint('list')} shows them).`,
       );
     const ends = `${new Date(Date.parse(now) + forMs).toISOString().slice(0, 19)}Z` as UtcIso;
     const targets = [channelKey(caller.platform, caller.channel)];
@@ -258,7 +259,7 @@ export class ChatRules {
     const who = caller.userName ?? caller.user;
     return reply(
       false,
-      `${who} muted ${pipeline ?? 'every pipeline'} here for ${formatDuration(forMs)}, until ${ends} (silence #${id}). What it holds back is summed up when it ends; \`unmute ${id}\` ends it now.`,
+      `${who} muted ${pipeline ?? 'every pipeline'} here for ${formatDuration(forMs)}, until ${ends} (silence #${id}). What it holds back is summed up when it ends; ${hint(`unmute ${id}`)} ends it now.`,
     );
   }
 
@@ -275,7 +276,7 @@ export class ChatRules {
         true,
         id === undefined
           ? 'Nothing is muted in this channel.'
-          : `There is no silence #${id} in force in this channel; \`list\` shows them.`,
+          : `There is no silence #${id} in force in this channel; ${hint('list')} shows them.`,
       );
     store.transaction(() => {
       for (const s of here) store.silences.lift(s.id, `${caller.platform}:${caller.user}`, now);
@@ -307,7 +308,7 @@ export class ChatRules {
     if (already)
       return reply(
         true,
-        `You already have a reminder before ${name}'s response deadline (${notice.response_at}) (#${already.id}); nothing more was set. \`unsubscribe ${already.id}\` removes it.`,
+        `You already have a reminder before ${name}'s response deadline (${notice.response_at}) (#${already.id}); nothing more was set. ${hint(`unsubscribe ${already.id}`)} removes it.`,
       );
     const made = this.create(
       caller,

@@ -10,6 +10,7 @@ import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { KnownLocation } from '../rules/location-check.js';
 import type { ChatCoreDeps } from './deps.js';
 import { type ChatCommand, type ChatVocabulary, parseChatCommand } from './grammar.js';
+import { hint } from './hints.js';
 import { ChatLists } from './lists.js';
 import { refusal } from './permissions.js';
 import { problemReply } from './problems.js';
@@ -172,9 +173,9 @@ export class ChatCore implements ChatService {
         reply: privateReply(
           `Subscriptions belong to channels: type this in the channel that should get the alerts, ${
             caller.platform === 'slack'
-              ? 'after inviting pipewatch there (`/invite @pipewatch`)'
+              ? `after inviting pipewatch there (${hint('/invite @pipewatch')})`
               : 'in a server pipewatch was added to'
-          }. Here, \`remind\` sets reminders for you alone.`,
+          }. Here, ${hint('remind')} sets reminders for you alone.`,
         ),
       };
     switch (c.verb) {

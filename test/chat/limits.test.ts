@@ -6,6 +6,7 @@
  * admins set, a mute typed in a direct message is checked as in a channel.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { plainHints } from '../../src/chat/hints.js';
 import type { ChatLimits } from '../../src/chat/limits.js';
 import type { ChatCaller } from '../../src/chat/types.js';
 import { makeNotice } from '../fakes/notice.js';
@@ -38,7 +39,7 @@ describe('reminders', () => {
     expect(core.command(alice, 'remind tgp').reply.text).toMatch(/You will get reminders/);
     const refused = core.command(alice, 'remind texas-eastern').reply;
     expect(refused.private).toBe(true);
-    expect(refused.text).toBe(
+    expect(plainHints(refused.text)).toBe(
       'Not set: you have 2 reminders, the most one person may have (PIPEWATCH_CHAT_REMINDERS_PER_USER raises it, for whoever runs pipewatch). Nothing was stored. Remove some with `unsubscribe ID` (`list` shows them).',
     );
     expect(store.subscriptions.byTarget('slack_dm:U0ALICE')).toHaveLength(2);
@@ -69,7 +70,7 @@ describe('reminders', () => {
     const { core, store } = setup({ remindersPerWorkspace: 2 });
     core.command(alice, 'remind transco');
     core.command(bob, 'remind transco');
-    expect(core.command(carol, 'remind transco').reply.text).toBe(
+    expect(plainHints(core.command(carol, 'remind transco').reply.text)).toBe(
       'Not set: this Slack workspace has 2 reminders, the most one workspace may have (PIPEWATCH_CHAT_REMINDERS_PER_WORKSPACE raises it, for whoever runs pipewatch). Nothing was stored. Remove some with `unsubscribe ID` (`list` shows them).',
     );
     // A click on Remind me counts too.
@@ -104,7 +105,7 @@ describe('Remind me clicked again on the same notice', () => {
       const again = core.action(bob, { kind: 'remind', noticeId: 7 }).reply!;
       engine.runReminders();
       expect(again.private).toBe(true);
-      expect(again.text).toBe(
+      expect(plainHints(again.text)).toBe(
         "You already have a reminder before 26-0412's response deadline (2026-11-20T16:00:00Z) (#1); nothing more was set. `unsubscribe 1` removes it.",
       );
     }
@@ -122,7 +123,7 @@ describe('silences', () => {
     expect(core.command(alice, 'mute transco for 4h').reply.text).toMatch(/muted transco/);
     const refused = core.command(alice, 'mute tgp for 4h').reply;
     expect(refused.private).toBe(true);
-    expect(refused.text).toBe(
+    expect(plainHints(refused.text)).toBe(
       'Not muted: you have 1 silence in force, the most one person may have (PIPEWATCH_CHAT_SILENCES_PER_USER raises it, for whoever runs pipewatch). Nothing was stored; `unmute ID` ends one (`list` shows them).',
     );
     // The Mute button is held to it too.
@@ -159,7 +160,7 @@ describe('subscriptions of a workspace', () => {
       );
     const refused = core.command({ ...alice, channel: 'C0CHAN04' }, 'subscribe transco').reply;
     expect(refused.private).toBe(true);
-    expect(refused.text).toBe(
+    expect(plainHints(refused.text)).toBe(
       'Not subscribed: this Slack workspace has 3 subscriptions, the most one workspace may have (PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_WORKSPACE raises it, for whoever runs pipewatch). Nothing was stored. Remove some with `unsubscribe ID` (`list` shows them).',
     );
     // Reminders are not channel subscriptions; another workspace has its own.

@@ -36,14 +36,18 @@ export function neutraliseMentions(text: string): string {
     .replace(/<(?=[@#:/!]|a:|t:|id:)/gi, '<\u200b');
 }
 
-/** Upstream text with line breaks, safe for descriptions and field values. */
-export function block(text: string): string {
-  const cleaned = text
+/** Text without bidirectional overrides and control characters, and no run of blank lines. */
+export function cleanText(text: string): string {
+  return text
     .replace(BIDI, '')
     .replace(CONTROLS, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  return neutraliseMentions(escapeMarkdown(cleaned));
+}
+
+/** Upstream text with line breaks, safe for descriptions and field values. */
+export function block(text: string): string {
+  return neutraliseMentions(escapeMarkdown(cleanText(text)));
 }
 
 /** Upstream text on one line, safe for titles, field names and values. */

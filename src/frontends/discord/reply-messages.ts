@@ -15,9 +15,32 @@ import {
   COMPONENT,
   removeButton,
 } from '../../channels/discord/actions.js';
-import { block, codeLine, inline } from '../../channels/discord/escape.js';
+import {
+  cleanText,
+  codeLine,
+  escapeMarkdown,
+  neutraliseMentions,
+} from '../../channels/discord/escape.js';
 import { type Embed, LIMITS } from '../../channels/discord/limits.js';
+import { oneLine } from '../../channels/text.js';
+import { renderHints } from '../../chat/hints.js';
 import type { ChatReply, ChatReplyItem, ChatReplySection } from '../../chat/types.js';
+
+/**
+ * Reply text for Discord: what people wrote escaped and its mentions broken, pipewatch's
+ * hints as inline code (inside which a backslash would show, so they are not escaped,
+ * and a backtick, which would close the span, becomes a look-alike).
+ */
+function block(text: string): string {
+  return renderHints(
+    cleanText(text),
+    (plain) => neutraliseMentions(escapeMarkdown(plain)),
+    (hint) => `\`${codeLine(hint)}\``,
+  );
+}
+
+/** `block` on one line: titles, list items. */
+const inline = (text: string): string => block(oneLine(text));
 
 /** Discord's flag that shows a message only to whoever it answers. */
 export const EPHEMERAL = 1 << 6;

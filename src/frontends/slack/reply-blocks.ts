@@ -10,13 +10,9 @@
 import type { types } from '@slack/bolt';
 import { removeButton } from '../../channels/slack/actions.js';
 import { type Block, context, header, LIMITS, section } from '../../channels/slack/blocks.js';
-import {
-  clipEscaped,
-  escapeText,
-  mdLine,
-  neutralise,
-  plainLine,
-} from '../../channels/slack/escape.js';
+import { clipEscaped, escapeText, neutralise, plainLine } from '../../channels/slack/escape.js';
+import { oneLine } from '../../channels/text.js';
+import { renderHints } from '../../chat/hints.js';
 import type { ChatReply, ChatReplyItem, ChatReplySection } from '../../chat/types.js';
 
 /** A reply as a Slack message: `text` for notifications, `blocks` for display. */
@@ -31,9 +27,17 @@ export const HOME_BLOCKS = 100;
 /** Room kept in a section for the code fences. */
 const FENCES = 8;
 
-/** Plain multi-line text as mrkdwn that shows as typed. */
+/** A hint of pipewatch's as inline code; a backtick in it would close the span. */
+const hintCode = (hint: string) => `\`${escapeText(hint).replace(/`/g, '\u02cb')}\``;
+
+/** Plain multi-line text as mrkdwn that shows as typed, pipewatch's hints as code. */
 function md(text: string): string {
-  return neutralise(escapeText(text));
+  return renderHints(text, (plain) => neutralise(escapeText(plain)), hintCode);
+}
+
+/** One line of plain text as `md`, clipped to `max` characters. */
+function mdOneLine(text: string, max: number): string {
+  return clipEscaped(md(oneLine(text)), max);
 }
 
 /**
@@ -59,7 +63,7 @@ function chunks(lines: readonly string[], max: number): string[] {
 /** The label of a list item: `#12 transco type:constraint`. */
 function itemText(item: ChatReplyItem): string {
   const id = item.id === undefined ? '' : `#${item.id} `;
-  return mdLine(`${id}${item.text}`, LIMITS.section - 10);
+  return mdOneLine(`${id}${item.text}`, LIMITS.section - 10);
 }
 
 function sectionBlocks(part: ChatReplySection): Block[] {
@@ -74,9 +78,9 @@ function sectionBlocks(part: ChatReplySection): Block[] {
       );
     }
     case 'list': {
-      const blocks: Block[] = [section(`*${mdLine(part.title, 500)}*`)];
+      const blocks: Block[] = [section(`*${mdOneLine(part.title, 500)}*`)];
       if (part.items.length === 0) {
-        blocks.push(context([`_${mdLine(part.empty ?? 'None.', 500)}_`]));
+        blocks.push(context([`_${mdOneLine(part.empty ?? 'None.', 500)}_`]));
         return blocks;
       }
       let plain: string[] = [];
