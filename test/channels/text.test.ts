@@ -32,9 +32,7 @@ describe('a subject that begins with the notice type', () => {
       'Station 165',
     );
     expect(subjectAfter('Force Majeure', 'FORCE MAJEURE: Compressor 4')).toBe('Compressor 4');
-    expect(subjectAfter('Maintenance', 'Maintenance \u2014 Line 3 pigging')).toBe(
-      'Line 3 pigging',
-    );
+    expect(subjectAfter('Maintenance', 'Maintenance \u2014 Line 3 pigging')).toBe('Line 3 pigging');
     expect(subjectAfter('OFO', 'OFO')).toBe('');
   });
 

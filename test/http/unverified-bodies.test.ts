@@ -257,6 +257,9 @@ describe('the budget of bodies not yet trusted', () => {
     // fast is the benchmark's to say (`npm run bench forged_flood`): a time limit here
     // would measure the machine the test runs on.
     expect(healthz.length).toBeGreaterThan(5);
-    expect(healthz.every((status) => status === 200), JSON.stringify(healthz)).toBe(true);
+    expect(
+      healthz.every((status) => status === 200),
+      JSON.stringify(healthz),
+    ).toBe(true);
   });
 });

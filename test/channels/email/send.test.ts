@@ -101,9 +101,7 @@ describe('email delivery', () => {
       expect([mail.references].flat()).toEqual([ROOT]);
     }
     expect(updated.messageId).not.toBe(created.messageId);
-    expect(updated.subject).toBe(
-      '[Transco] Updated Capacity Constraint: Station 165',
-    );
+    expect(updated.subject).toBe('[Transco] Updated Capacity Constraint: Station 165');
     expect(updated.text).toContain('Changed:      status, subject');
     const other = (await deliver([noticeAlert({ id: 7 }, 'r|notice:7:v1|x')])).mail;
     expect(other.inReplyTo).toBe('<notice-transco-7@pipewatch.example.com>');
