@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type * as HtmlToText from 'html-to-text';
 import type { AlertPayload, SilenceSummary } from '../alerts/payload.js';
+import { isOpenEnded, UNTIL_FURTHER_NOTICE } from '../domain/open-ended.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import { zoneFormat } from '../lib/zone-format.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -263,15 +264,25 @@ export function title(p: AlertPayload, now?: string): string {
   return oneLine(`[${shortPipelineName(p)}] ${headline(p, now)}`);
 }
 
-/** The notice fields a reader looks for, in order, with their UTC instants. */
-export function noticeTimes(n: Notice): Array<{ label: string; at: string }> {
+/** A notice time as a reader sees it: an instant each channel shows its own way, or words. */
+export type NoticeTime = { label: string } & ({ at: string } | { text: string });
+
+/**
+ * The notice fields a reader looks for, in order, with their UTC instants; a placeholder
+ * end far in the future (`domain/open-ended.ts`) is `until further notice`.
+ */
+export function noticeTimes(n: Notice): NoticeTime[] {
   const times: Array<{ label: string; at: string | null }> = [
     { label: 'Posted', at: n.posted_at },
     { label: 'Effective', at: n.effective_at },
     { label: 'Ends', at: n.end_at },
     { label: 'Response due', at: n.response_at },
   ];
-  return times.filter((t): t is { label: string; at: string } => t.at !== null);
+  return times.flatMap(({ label, at }): NoticeTime[] => {
+    if (at === null) return [];
+    if (label === 'Ends' && isOpenEnded(n)) return [{ label, text: UNTIL_FURTHER_NOTICE }];
+    return [{ label, at }];
+  });
 }
 
 /**

@@ -4,6 +4,7 @@
  * at what the API sends, and scripting.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { withOpenEnd } from '../domain/open-ended.js';
 import { quantity } from '../lib/quantity.js';
 import { counted } from '../lib/words.js';
 import type { NoticePage } from '../upstream/client.js';
@@ -150,7 +151,7 @@ async function printNotices(
     last: undefined as NoticePage['pagination'] | undefined,
   };
   const show = (page: NoticePage) => {
-    if (rows instanceof StreamedJsonArray) for (const n of page.data) rows.add(n);
+    if (rows instanceof StreamedJsonArray) for (const n of page.data) rows.add(withOpenEnd(n));
     else rows.add(page.data.map(noticeRow));
     seen.pages++;
     seen.notices += page.data.length;

@@ -17,6 +17,7 @@ export const SENT_AT = '2026-11-20T18:30:00Z';
 export const SAMPLE_KINDS = [
   'notice-new',
   'notice-updated',
+  'notice-open-ended',
   'reminder',
   'reminder-late',
   'capacity-firing',
@@ -168,6 +169,24 @@ function payloads(): Record<Single, AlertPayload> {
         service_updated_at: '2026-11-20T17:45:12Z',
       }),
       changed: ['status', 'notice', 'html', 'end_at', 'service_updated_at'],
+    },
+    'notice-open-ended': {
+      version: 1,
+      kind: 'notice',
+      state: 'new',
+      rule: 'transco-constraints',
+      ...TRANSCO,
+      notice: notice({
+        id: 216640,
+        identifier: '26-0431',
+        type: 'Force Majeure',
+        category: 'Critical',
+        subject: 'Force Majeure - Compressor Station 165 unit outage',
+        notice:
+          'Unit 4 at Compressor Station 165 is down until further notice. Deliveries downstream of Station 165 are limited to primary firm.',
+        html: '<p>Unit 4 at Compressor Station 165 is down until further notice.</p><p>Deliveries downstream of Station 165 are limited to primary firm.</p>',
+        end_at: '9000-12-31T00:00:00Z',
+      }),
     },
     reminder,
     'reminder-late': {
@@ -465,6 +484,7 @@ function silenceLifted(): AlertPayload {
 const SUBJECTS: Record<Single, string> = {
   'notice-new': 'notice:216601:v1',
   'notice-updated': 'notice:216601:v2',
+  'notice-open-ended': 'notice:216640:v1',
   reminder: 'notice:216650:response_at:7200000',
   'reminder-late': 'notice:216650:response_at:7200000',
   'capacity-firing': 'capacity:transco:2026-11-20:timely:v1:firing:5d41402abc4b',

@@ -38,6 +38,18 @@ describe('pipewatch api', () => {
     }
   });
 
+  it('notices --json carries a placeholder end as null, flagged open-ended', async () => {
+    const run = await cli(['api', 'notices', '--pipeline', 'transco', '--json'], env);
+    expect(run.code).toBe(0);
+    const notices = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+    expect(notices.every((n) => typeof n.open_ended === 'boolean')).toBe(true);
+    // The simulator's Transco flow order runs "until" 2049-12-31.
+    const open = notices.filter((n) => n.open_ended === true);
+    expect(open.length).toBeGreaterThan(0);
+    for (const n of open) expect(n.end_at).toBeNull();
+    expect(JSON.stringify(notices)).not.toContain('2049-12-31');
+  });
+
   it('capacity transco --cycle timely --json prints numbers for the quantities', async () => {
     const run = await cli(['api', 'capacity', 'transco', '--cycle', 'timely', '--json'], env);
     expect(run.code).toBe(0);

@@ -70,7 +70,9 @@ export function renderConsole(p: AlertPayload, target: string, now?: string): st
   const lines = [alertLine(p, target, now)];
   const detail = (text: string) => lines.push(`    ${oneLine(text)}`);
   if (p.notice) {
-    const times = noticeTimes(p.notice).map((t) => `${t.label} ${localTime(t.at, p.zone)}`);
+    const times = noticeTimes(p.notice).map(
+      (t) => `${t.label} ${'at' in t ? localTime(t.at, p.zone) : t.text}`,
+    );
     detail(`${p.notice.category} · ${p.notice.status} · ${times.join(' · ')}`);
     if (/^https?:\/\//i.test(p.notice.url)) detail(p.notice.url);
     const text = noticeText(p.notice)

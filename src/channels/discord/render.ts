@@ -112,7 +112,8 @@ function noticeFields(p: AlertPayload, skip: string[] = []): EmbedField[] {
   for (const t of noticeTimes(n)) {
     if (skip.includes(t.label)) continue;
     const relative = t.label === 'Response due';
-    fields.push(field(TIME_NAMES[t.label] ?? t.label, when(t.at, p.zone, relative)));
+    const value = 'at' in t ? when(t.at, p.zone, relative) : t.text;
+    fields.push(field(TIME_NAMES[t.label] ?? t.label, value));
   }
   if (p.state === 'updated' && p.changed && p.changed.length > 0) {
     fields.push(field('Changed', inline(p.changed.join(', ')), false));

@@ -149,7 +149,7 @@ function section(p: AlertPayload, now: string): Section {
   if (n) {
     fields.push(['Type', n.type], ['Category', n.category], ['Status', n.status]);
     fields.push(['Notice', n.identifier]);
-    for (const t of noticeTimes(n)) fields.push([t.label, when(t.at, p.zone)]);
+    for (const t of noticeTimes(n)) fields.push([t.label, 'at' in t ? when(t.at, p.zone) : t.text]);
   }
   if (p.changed?.length) fields.push(['Changed', p.changed.join(', ')]);
   for (const f of operationFacts(p))

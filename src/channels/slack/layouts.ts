@@ -86,7 +86,10 @@ export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string): Block
   if (oneLine(n.subject)) blocks.push(section(`*${mdLine(n.subject, 1000)}*`));
   const pairs = [
     ...facts(n, false),
-    ...noticeTimes(n).map((t): [string, string] => [t.label, slackDate(t.at, p.zone)]),
+    ...noticeTimes(n).map((t): [string, string] => [
+      t.label,
+      'at' in t ? slackDate(t.at, p.zone) : t.text,
+    ]),
   ];
   if (pairs.length > 0) blocks.push(fields(pairs));
   if (p.state === 'updated' && p.changed && p.changed.length > 0) {

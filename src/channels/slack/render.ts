@@ -9,6 +9,7 @@
  * `escape.ts`), and every message stays within Block Kit's limits.
  */
 import type { AlertPayload } from '../../alerts/payload.js';
+import { isOpenEnded, UNTIL_FURTHER_NOTICE } from '../../domain/open-ended.js';
 import type { Notice } from '../../upstream/schemas.js';
 import { mergeCapacityPayloads } from '../capacity.js';
 import { headline, operationSubject, shortPipelineName, title } from '../text.js';
@@ -162,7 +163,8 @@ function alertItem(
   if (n.posted_at) facts.push(`posted ${slackDate(n.posted_at, p.zone)}`);
   if (p.kind === 'notice') {
     if (n.effective_at) facts.push(`effective ${slackDate(n.effective_at, p.zone)}`);
-    if (n.end_at) facts.push(`ends ${slackDate(n.end_at, p.zone)}`);
+    if (isOpenEnded(n)) facts.push(UNTIL_FURTHER_NOTICE);
+    else if (n.end_at) facts.push(`ends ${slackDate(n.end_at, p.zone)}`);
     if (n.response_at) facts.push(`response due ${slackDate(n.response_at, p.zone)}`);
   }
   if (p.state === 'updated' && p.changed && p.changed.length > 0) {

@@ -47,7 +47,13 @@ const notice = doc(
     mobile: z.string(),
     posted_at: utcOrNull('When the pipeline posted it.'),
     effective_at: utcOrNull('When it takes effect.'),
-    end_at: utcOrNull('When it ends; far-future placeholders (`9000-12-31T00:00:00Z`) kept.'),
+    end_at: utcOrNull(
+      'When it ends; null when it has no end, or when the pipeline gave a placeholder far in the future for "until further notice" (then `open_ended` is true).',
+    ),
+    open_ended: doc(
+      z.boolean(),
+      'The pipeline gave a placeholder end far in the future (`9000-12-31`, or 20 years or more after posting) for "until further notice"; `end_at` is then null.',
+    ),
     response_at: utcOrNull('When a response is due.'),
     service_created_at: utcOrNull('When the API created its record.'),
     service_updated_at: utcOrNull('When the API last updated its record.'),

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { AlertPayload } from '../../alerts/payload.js';
+import { withOpenEnd } from '../../domain/open-ended.js';
 import type { UtcIso } from '../../lib/time.js';
 import { withArticle } from '../../lib/words.js';
 import { listed } from '../silence.js';
@@ -43,12 +44,13 @@ export function webhookBody(p: AlertPayload, sentAt: UtcIso): WebhookBody {
 
 /**
  * The alert under the contract's names. Most fields already bear them; the rest are
- * what the contract says differently: a silence lists at most 20 of its held alerts,
- * and a flag is present only when it is true.
+ * what the contract says differently: a placeholder end is null with `open_ended`, a
+ * silence lists at most 20 of its held alerts, and a flag is present only when it is true.
  */
 function draftOf(p: AlertPayload, sentAt: UtcIso): Record<string, unknown> {
   return {
     ...p,
+    notice: p.notice && withOpenEnd(p.notice),
     deadline: p.deadline && { ...p.deadline, late: p.deadline.late === true ? true : undefined },
     silence: p.silence && { ...p.silence, alerts: listed(p.silence) },
     sent_at: sentAt,

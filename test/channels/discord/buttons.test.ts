@@ -47,6 +47,7 @@ function slackActions(blocks: unknown[]): string[] {
 const EXPECTED: Record<SampleKind, string[]> = {
   'notice-new': ['ack', 'mute:transco'],
   'notice-updated': ['ack', 'mute:transco'],
+  'notice-open-ended': ['ack', 'mute:transco'],
   reminder: ['ack', 'remind:216650', 'mute:transco'],
   'reminder-late': ['ack', 'remind:216650', 'mute:transco'],
   'capacity-firing': ['ack', 'mute:transco'],

@@ -203,10 +203,37 @@ describe('the bodies of the alerts the rules decide', () => {
   it('hold every field of the stored alert but its zone, in order, and then sent_at', () => {
     for (const p of payloads) {
       const { zone: _zone, ...sent } = p;
+      // The notice says whether its end is a placeholder, right after the end itself.
+      const notice =
+        sent.notice &&
+        Object.fromEntries(
+          Object.entries(sent.notice).flatMap(
+            ([k, v]): Array<[string, unknown]> =>
+              k === 'end_at'
+                ? [
+                    [k, v],
+                    ['open_ended', false],
+                  ]
+                : [[k, v]],
+          ),
+        );
       expect(renderWebhook(p, SENT_AT), `${p.kind}/${p.state}`).toBe(
-        JSON.stringify({ ...sent, sent_at: SENT_AT }),
+        JSON.stringify({ ...sent, ...(notice ? { notice } : {}), sent_at: SENT_AT }),
       );
     }
+  });
+
+  it('carry a placeholder end as null, flagged open-ended', () => {
+    const p = payloads.find((x) => x.kind === 'notice' && x.notice)!;
+    const open = { ...p, notice: { ...p.notice!, end_at: '9000-12-31T00:00:00Z' } };
+    const body = JSON.parse(renderWebhook(open, SENT_AT));
+    expect(body.notice.end_at).toBeNull();
+    expect(body.notice.open_ended).toBe(true);
+    const real = { ...p, notice: { ...p.notice!, end_at: '2026-12-02T15:00:00Z' } };
+    expect(JSON.parse(renderWebhook(real, SENT_AT)).notice).toMatchObject({
+      end_at: '2026-12-02T15:00:00Z',
+      open_ended: false,
+    });
   });
 });
 
