@@ -1,10 +1,11 @@
 /**
- * The temporary stores the other tests stand on: each test's own, removed after it; one
- * shared by a describe, kept between its tests; reopened on the same file; several in one
- * test. The tests of a describe run in order, so a test looks at what the one before it
- * left.
+ * The temporary stores the other tests stand on: each test's own, made when it first reads
+ * it and removed after it; one shared by a describe, kept between its tests; reopened on
+ * the same file; several in one test. The tests of a describe run in order, so a test looks
+ * at what the one before it left.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { useTempDir, useTempStore, useTempStores } from './temp-store.js';
@@ -36,6 +37,18 @@ describe('a store per test', () => {
     expect(first.db.open).toBe(false);
     expect(temp.store).toBe(again);
     expect(written(again)).toBe(1);
+  });
+});
+
+describe('a store not read', () => {
+  const prefix = 'pipewatch-temp-unread-';
+  const temp = useTempStore(prefix);
+  const made = () => readdirSync(tmpdir()).filter((name) => name.startsWith(prefix));
+
+  it('is not made until a test reads it', () => {
+    expect(made()).toEqual([]);
+    expect(temp.store.db.open).toBe(true);
+    expect(made()).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * Data directories for tests, with a store in them or not yet, made before each test and
- * removed after it (their stores closed first). In place of the same `beforeEach`/
- * `afterEach` pair in every file that needs a store:
+ * Data directories for tests, with a store in them or not yet, made for each test when it
+ * first reads them and removed after it (their stores closed first). In place of the same
+ * `beforeEach`/`afterEach` pair in every file that needs a store:
  *
  *     const temp = useTempStore('pipewatch-page-');
  *     it('…', () => { temp.store.notices.count(); });
@@ -57,51 +57,26 @@ export interface TempStores {
 
 /** A data directory with no store in it yet: for a test that writes the file itself. */
 export function useTempDir(prefix: string, options: TempOptions = {}): TempDir {
-  let dir: string | undefined;
-  hooks(
-    options.shared,
-    () => {
-      dir = mkdtempSync(join(tmpdir(), prefix));
-    },
-    () => {
-      if (dir) rmSync(dir, { recursive: true, force: true });
-      dir = undefined;
-    },
-  );
+  const now = scoped(prefix, options.shared);
   return {
     get dir() {
-      return during(dir);
+      return now().dir();
     },
   };
 }
 
 /** A store of its own for each test of a file (or one for a `describe`, when shared). */
 export function useTempStore(prefix: string, options: TempOptions = {}): TempStore {
-  let current: { store: Store; dir: string } | undefined;
-  hooks(
-    options.shared,
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), prefix));
-      current = { store: Store.open(dir), dir };
-    },
-    () => {
-      current?.store.close();
-      if (current) rmSync(current.dir, { recursive: true, force: true });
-      current = undefined;
-    },
-  );
+  const now = scoped(prefix, options.shared);
   return {
     get store() {
-      return during(current).store;
+      return now().store();
     },
     get dir() {
-      return during(current).dir;
+      return now().dir();
     },
     reopen() {
-      const now = during(current);
-      now.store.close();
-      now.store = Store.open(now.dir);
-      return now.store;
+      return now().reopen();
     },
   };
 }
@@ -136,9 +111,56 @@ export function useTempStores(prefix: string): TempStores {
 
 const NOT_RUNNING = 'a temporary store exists only while a test runs';
 
-function during<T>(value: T | undefined): T {
-  if (value === undefined) throw new Error(NOT_RUNNING);
-  return value;
+/**
+ * The directory and store of one test (or describe), each made when first asked for: a
+ * test that never reads `store` pays nothing for it (opening one runs every migration,
+ * tens of milliseconds).
+ */
+class Made {
+  #dir: string | undefined;
+  #store: Store | undefined;
+
+  constructor(private readonly prefix: string) {}
+
+  dir(): string {
+    this.#dir ??= mkdtempSync(join(tmpdir(), this.prefix));
+    return this.#dir;
+  }
+
+  store(): Store {
+    this.#store ??= Store.open(this.dir());
+    return this.#store;
+  }
+
+  reopen(): Store {
+    this.#store?.close();
+    this.#store = Store.open(this.dir());
+    return this.#store;
+  }
+
+  remove(): void {
+    this.#store?.close();
+    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+  }
+}
+
+/** What the test (or describe) running now has made; outside one, it throws. */
+function scoped(prefix: string, shared: boolean | undefined): () => Made {
+  let made: Made | undefined;
+  hooks(
+    shared,
+    () => {
+      made = new Made(prefix);
+    },
+    () => {
+      made?.remove();
+      made = undefined;
+    },
+  );
+  return () => {
+    if (!made) throw new Error(NOT_RUNNING);
+    return made;
+  };
 }
 
 /** `make` before each test and `remove` after it, or once around the describe when shared. */
