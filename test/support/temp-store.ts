@@ -24,9 +24,9 @@ import { Store } from '../../src/store/index.js';
 
 export interface TempOptions {
   /**
-   * One directory for all the tests of the `describe` it is called in (or of the file, at
-   * the top), made before the first and removed after the last: for tests that only read
-   * what a `beforeAll` stored, at a cost too high to pay for each.
+   * One directory (and store) for all the tests of the `describe` it is called in, or of
+   * the file at its top, removed after the last of them: for tests that only read what a
+   * `beforeAll` stored, at a cost too high to pay for each.
    */
   shared?: boolean;
 }
