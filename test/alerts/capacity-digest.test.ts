@@ -3,31 +3,26 @@
  * recover) in one cycle make one alert per target, while each location keeps its own
  * state and audit row. Against a real SQLite store.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { AlertPayload } from '../../src/alerts/payload.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, Rule } from '../../src/rules/types.js';
-import { Store } from '../../src/store/index.js';
 import type { CapacityLocation } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
 const EMAIL = { kind: 'email' as const, to: ['scheduling@example.com'] };
 const SLACK = { kind: 'slack' as const, channel: '#gas' };
 
-let store: Store;
-afterEach(() => store?.close());
+const temp = useTempStore('pipewatch-capacity-digest-');
 
 function setup(rules: Rule[]) {
-  store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-capacity-digest-')));
   const clock = new ManualClock('2026-11-22T23:10:00Z');
   const engine = new AlertEngine(
-    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     rules,
   );
   return { engine, clock };
@@ -82,7 +77,7 @@ function decide(
     version,
     seenAt: '2026-11-22T23:10:00Z',
   });
-  store.transaction(() => engine.hooks().capacity?.(e));
+  temp.store.transaction(() => engine.hooks().capacity?.(e));
 }
 
 interface Row {
@@ -94,7 +89,7 @@ interface Row {
 
 const outbox = (): Row[] =>
   (
-    store.db
+    temp.store.db
       .prepare(
         "SELECT rule || '|' || subject || '|' || target AS key, rule, target, payload FROM outbox ORDER BY id",
       )
@@ -102,7 +97,7 @@ const outbox = (): Row[] =>
   ).map((r) => ({ ...r, payload: JSON.parse(r.payload) as AlertPayload }));
 
 const audit = () =>
-  store.db
+  temp.store.db
     .prepare("SELECT subject, decision FROM audit WHERE event = 'capacity' ORDER BY id")
     .all() as Array<{
     subject: string;

@@ -1,7 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { noticeHistory } from '../../src/alerts/explain.js';
 import { priorIdentifiers } from '../../src/alerts/superseded.js';
@@ -9,20 +6,21 @@ import type { NoticeEvent } from '../../src/ingest/events.js';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
-import { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { noticeEvent as event, makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStores } from '../support/temp-store.js';
 
 const at = { file: 'rules/test.yaml', line: 1, col: 1 };
+const stores = useTempStores('pipewatch-alerts-');
 let store: Store;
 let dir: string;
-afterEach(() => store?.close());
 
+/** A store of its own each time (a test may call it twice), and an engine on it. */
 function setup(rules: Rule[], start = '2026-11-20T15:00:00Z') {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-alerts-'));
-  store = Store.open(dir);
+  ({ store, dir } = stores.open());
   const clock = new ManualClock(start);
   const engine = new AlertEngine(
     { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
@@ -64,7 +62,7 @@ describe('notice decisions', () => {
     ]);
     ingest(engine, event(notice()));
     store.close();
-    store = Store.open(dir);
+    store = stores.open(dir).store;
     const again = new AlertEngine(
       { store, clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
       [constraints],

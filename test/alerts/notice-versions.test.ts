@@ -3,20 +3,17 @@
  * however many alerts it fires, and each alert is delivered with the notice as it was
  * when it was decided.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { AlertPayload } from '../../src/alerts/payload.js';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import type { NoticeRule } from '../../src/rules/types.js';
-import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const TARGETS = 40;
 const rule: NoticeRule = {
@@ -31,30 +28,23 @@ const rule: NoticeRule = {
 const FIRST = 'Station 165 is limited to 300 MDth/d for gas day 2026-11-21. '.repeat(30);
 const SECOND = 'Station 165 is back to full capacity for gas day 2026-11-21. '.repeat(30);
 
-let dir: string;
-let store: Store;
+const temp = useTempStore('pipewatch-versions-');
 let engine: AlertEngine;
 let clock: ManualClock;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-versions-'));
-  store = Store.open(dir);
   clock = new ManualClock('2026-11-20T15:00:00Z');
-  engine = new AlertEngine({ store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 }, [
-    rule,
-  ]);
-});
-
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
+  engine = new AlertEngine(
+    { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    [rule],
+  );
 });
 
 const now = () => toUtcIso(clock.now());
 
 /** Stores a page and decides on it, as the notice sync does. */
 function ingest(notices: Notice[]) {
-  ingestNoticePage(store, notices, {
+  ingestNoticePage(temp.store, notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2026-11-19T15:00:00Z',
@@ -67,7 +57,7 @@ const v1 = makeNotice({ notice: FIRST, html: `<p>${FIRST}</p>`, mobile: `<div>${
 const v2 = { ...v1, notice: SECOND, html: `<p>${SECOND}</p>`, mobile: `<div>${SECOND}</div>` };
 
 function payloads(version: string): AlertPayload[] {
-  return store.outbox
+  return temp.store.outbox
     .ready(now(), 1000)
     .rows.filter((r) => r.key.includes(`notice:101:${version}|`))
     .map((r) => r.payload);
@@ -78,7 +68,7 @@ describe('outbox rows and notice versions', () => {
     ingest([v1]);
     clock.advance(60_000);
     ingest([v2]);
-    expect(store.notices.get(101)?.version).toBe(2);
+    expect(temp.store.notices.get(101)?.version).toBe(2);
 
     const first = payloads('v1');
     expect(first).toHaveLength(TARGETS);
@@ -87,7 +77,7 @@ describe('outbox rows and notice versions', () => {
     expect(second).toHaveLength(TARGETS);
     for (const p of second) expect(p.notice).toEqual(v2);
     // `why` reads the same rows.
-    const why = store.outbox.forSubject('notice:101:');
+    const why = temp.store.outbox.forSubject('notice:101:');
     expect(why.map((r) => r.payload.notice?.notice)).toEqual([
       ...Array(TARGETS).fill(FIRST),
       ...Array(TARGETS).fill(SECOND),
@@ -96,7 +86,7 @@ describe('outbox rows and notice versions', () => {
 
   it('stores the text of a notice that fires many alerts once, not once an alert', () => {
     ingest([v1]);
-    const rows = store.db
+    const rows = temp.store.db
       .prepare('SELECT payload, notice_id, notice_version FROM outbox')
       .all() as Array<{ payload: string; notice_id: number; notice_version: number }>;
     expect(rows).toHaveLength(TARGETS);
@@ -106,7 +96,9 @@ describe('outbox rows and notice versions', () => {
       expect([r.notice_id, r.notice_version]).toEqual([101, 1]);
     }
     // The text's one copy: the notice's body, compressed.
-    const body = store.db.prepare('SELECT length(body) AS n FROM notices').get() as { n: number };
+    const body = temp.store.db.prepare('SELECT length(body) AS n FROM notices').get() as {
+      n: number;
+    };
     expect(body.n).toBeLessThan(FIRST.length);
   });
 
@@ -120,7 +112,13 @@ describe('outbox rows and notice versions', () => {
       notice: v1,
       zone: 'America/Chicago',
     };
-    store.outbox.enqueue('old|notice:101:v1|console', 'old', { kind: 'console' }, payload, now());
-    expect(store.outbox.due(now())[0]?.payload).toEqual(payload);
+    temp.store.outbox.enqueue(
+      'old|notice:101:v1|console',
+      'old',
+      { kind: 'console' },
+      payload,
+      now(),
+    );
+    expect(temp.store.outbox.due(now())[0]?.payload).toEqual(payload);
   });
 });

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { SchemaDriftEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const drift = (hash: string): SchemaDriftEvent => ({
   kind: 'schema-drift',
@@ -26,9 +27,11 @@ function engine(store: Store, opsTarget?: { kind: 'slack'; channel: string }) {
   );
 }
 
+const temp = useTempStore('pipewatch-operations-');
+
 describe('schema drift', () => {
   it('goes to the operations target once per table and catalog hash', () => {
-    const store = Store.open(':memory:');
+    const { store } = temp;
     const hooks = engine(store, { kind: 'slack', channel: '#pipewatch-ops' }).hooks();
     store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
     store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
@@ -47,14 +50,12 @@ describe('schema drift', () => {
           "The API's catalog for notices changed (it now lists 1 field): check that pipewatch still reads it correctly.",
       },
     });
-    store.close();
   });
 
   it('is only logged without an operations target', () => {
-    const store = Store.open(':memory:');
+    const { store } = temp;
     const hooks = engine(store).hooks();
     store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
     expect(store.outbox.counts().pending).toBe(0);
-    store.close();
   });
 });

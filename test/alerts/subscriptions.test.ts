@@ -5,10 +5,7 @@
  * silence holds back what it matches, once, and says so in the audit, but not an alert
  * decided before it began, which its summary then leaves out.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { NoticeEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -18,10 +15,9 @@ import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
-let store: Store;
-let dir: string;
-afterEach(() => store?.close());
+const temp = useTempStore('pipewatch-subs-');
 
 const fileRule: NoticeRule = {
   kind: 'notices',
@@ -33,19 +29,17 @@ const fileRule: NoticeRule = {
 };
 
 function setup() {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-subs-'));
-  store = Store.open(dir);
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const engine = new AlertEngine(
-    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     [fileRule],
   );
   return { clock, engine };
 }
 
 function ingest(engine: AlertEngine, n: Notice, over: Partial<NoticeEvent> = {}) {
-  store.transaction(() => {
-    store.notices.upsert(n, '2026-11-20T15:00:00Z', false);
+  temp.store.transaction(() => {
+    temp.store.notices.upsert(n, '2026-11-20T15:00:00Z', false);
     engine.hooks().notices?.([noticeEvent(n, over)]);
   });
 }
@@ -69,12 +63,12 @@ const constraintsToGas = {
 };
 
 /** The key of every delivery decided, in order. */
-const keys = () => store.outbox.forSubject('').map((r) => r.key);
+const keys = () => temp.store.outbox.forSubject('').map((r) => r.key);
 
 describe('subscriptions', () => {
   it('are judged with the rule files, named sub-<id>, with where they came from', () => {
     const { engine } = setup();
-    const id = subscribe(store, constraintsToGas);
+    const id = subscribe(temp.store, constraintsToGas);
     ingest(engine, makeNotice());
     expect(keys().sort()).toEqual([
       'file-constraints|notice:101:v1|console',
@@ -86,7 +80,7 @@ describe('subscriptions', () => {
 
   it('made by another connection are in force at the next decision, and gone when removed', () => {
     const { engine } = setup();
-    const other = Store.open(dir);
+    const other = Store.open(temp.dir);
     const id = subscribe(other, constraintsToGas);
     ingest(engine, makeNotice({ id: 1 }));
     other.subscriptions.remove(id);
@@ -99,28 +93,32 @@ describe('subscriptions', () => {
 
   it('stay in force when the rule files are reloaded', () => {
     const { engine } = setup();
-    const id = subscribe(store, constraintsToGas);
+    const id = subscribe(temp.store, constraintsToGas);
     engine.setRules([]);
     expect(engine.rules.map((r) => r.name)).toEqual([`sub-${id}`]);
   });
 
   it('do not alert while paused, and do again once resumed', () => {
     const { engine } = setup();
-    subscribe(store, constraintsToGas);
-    store.subscriptions.pauseChannel('slack:C0GAS', 'channel_archived', '2026-11-20T14:40:00Z');
+    subscribe(temp.store, constraintsToGas);
+    temp.store.subscriptions.pauseChannel(
+      'slack:C0GAS',
+      'channel_archived',
+      '2026-11-20T14:40:00Z',
+    );
     ingest(engine, makeNotice({ id: 1 }));
-    store.subscriptions.resumeChannel('slack:C0GAS');
+    temp.store.subscriptions.resumeChannel('slack:C0GAS');
     ingest(engine, makeNotice({ id: 2 }));
     expect(keys().filter((k) => k.startsWith('sub-'))).toEqual(['sub-1|notice:2:v1|slack:C0GAS']);
   });
 
   it('one that is no longer valid is left out and the others stay in force', () => {
     const { engine } = setup();
-    subscribe(store, {
+    subscribe(temp.store, {
       notices: { pipelines: ['transco'], text: '(?=x)' },
       notify: [{ slack: 'C0GAS' }],
     });
-    const good = subscribe(store, constraintsToGas);
+    const good = subscribe(temp.store, constraintsToGas);
     ingest(engine, makeNotice());
     expect(keys()).toContain(`sub-${good}|notice:101:v1|slack:C0GAS`);
     expect(engine.rules.map((r) => r.name)).toEqual(['file-constraints', `sub-${good}`]);
@@ -129,13 +127,13 @@ describe('subscriptions', () => {
   it('a reminder for one notice schedules for that notice only', () => {
     const { engine } = setup();
     subscribe(
-      store,
+      temp.store,
       { deadlines: { before: ['2h'] }, notify: [{ slack_dm: 'U0ALICE' }] },
       { notice_id: 7, channel: null, target: 'slack_dm:U0ALICE' },
     );
     ingest(engine, makeNotice({ id: 6, response_at: '2026-11-21T12:00:00Z' }));
     ingest(engine, makeNotice({ id: 7, response_at: '2026-11-21T12:00:00Z' }));
-    expect(store.reminders.all().map((r) => [r.rule, r.notice_id, r.due_at])).toEqual([
+    expect(temp.store.reminders.all().map((r) => [r.rule, r.notice_id, r.due_at])).toEqual([
       ['sub-1', 7, '2026-11-21T10:00:00Z'],
     ]);
   });
@@ -148,7 +146,7 @@ describe('subscriptions', () => {
 
 describe('silences', () => {
   const silence = (over: Record<string, unknown> = {}) =>
-    store.silences.add({
+    temp.store.silences.add({
       matchers: { pipelines: ['transco'], targets: ['slack:C0GAS'] },
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T16:00:00Z',
@@ -160,17 +158,17 @@ describe('silences', () => {
 
   it('hold back what they match, once, and the audit says which silence until when', () => {
     const { engine } = setup();
-    subscribe(store, constraintsToGas);
+    subscribe(temp.store, constraintsToGas);
     const id = silence();
     ingest(engine, makeNotice());
     ingest(engine, makeNotice());
     expect(keys()).toEqual(['file-constraints|notice:101:v1|console']);
-    const muted = store.audit.forNotice(101).filter((a) => a.decision === 'muted');
+    const muted = temp.store.audit.forNotice(101).filter((a) => a.decision === 'muted');
     expect(muted.map((a) => a.reason)).toEqual([
       `muted by silence ${id} until 2026-11-20T16:00:00Z for slack:C0GAS`,
     ]);
-    expect(store.silences.heldBy(id)).toHaveLength(1);
-    expect(store.silences.heldBy(id)[0]?.alert).toMatchObject({
+    expect(temp.store.silences.heldBy(id)).toHaveLength(1);
+    expect(temp.store.silences.heldBy(id)[0]?.alert).toMatchObject({
       rule: 'sub-1',
       notice_id: 101,
       title: 'Notice 26-0412: Capacity Constraint - Station 165',
@@ -179,14 +177,14 @@ describe('silences', () => {
 
   it('leave what they held decided: the same notice again after the end alerts no more', () => {
     const { clock, engine } = setup();
-    subscribe(store, constraintsToGas);
+    subscribe(temp.store, constraintsToGas);
     const id = silence();
     ingest(engine, makeNotice());
     clock.set('2026-11-20T17:00:00Z');
     ingest(engine, makeNotice());
     expect(keys()).toEqual(['file-constraints|notice:101:v1|console']);
-    expect(store.silences.heldBy(id)).toHaveLength(1);
-    expect(store.audit.forNotice(101).map((a) => [a.rule, a.decision])).toContainEqual([
+    expect(temp.store.silences.heldBy(id)).toHaveLength(1);
+    expect(temp.store.audit.forNotice(101).map((a) => [a.rule, a.decision])).toContainEqual([
       'sub-1',
       'duplicate',
     ]);
@@ -194,30 +192,30 @@ describe('silences', () => {
 
   it('do not hold an alert delivered before they began: it is a duplicate, not in the summary', () => {
     const { clock, engine } = setup();
-    subscribe(store, constraintsToGas);
+    subscribe(temp.store, constraintsToGas);
     ingest(engine, makeNotice());
-    const [delivered] = store.outbox.forSubject('').filter((r) => r.rule === 'sub-1');
-    store.outbox.markSent([delivered!.id], '2026-11-20T15:00:05Z', 'ok');
+    const [delivered] = temp.store.outbox.forSubject('').filter((r) => r.rule === 'sub-1');
+    temp.store.outbox.markSent([delivered!.id], '2026-11-20T15:00:05Z', 'ok');
     clock.set('2026-11-20T15:10:00Z');
     const id = silence({ starts_at: '2026-11-20T15:10:00Z' });
     // The same notice again (a replay, a restart) while the silence is in force.
     ingest(engine, makeNotice());
-    expect(store.silences.heldBy(id)).toEqual([]);
-    const judged = store.audit.forNotice(101).filter((a) => a.rule === 'sub-1');
+    expect(temp.store.silences.heldBy(id)).toEqual([]);
+    const judged = temp.store.audit.forNotice(101).filter((a) => a.rule === 'sub-1');
     expect(judged.map((a) => [a.decision, a.reason])).toEqual([
       ['duplicate', 'already decided for slack:C0GAS'],
     ]);
     clock.set('2026-11-20T16:00:00Z');
     expect(engine.runReminders().summaries).toBe(0);
-    expect(store.outbox.forSubject('silence:')).toEqual([]);
+    expect(temp.store.outbox.forSubject('silence:')).toEqual([]);
   });
 
   it('do not hold what they do not match, nor after they end or are lifted', () => {
     const { clock, engine } = setup();
-    subscribe(store, constraintsToGas);
+    subscribe(temp.store, constraintsToGas);
     const id = silence({ matchers: { pipelines: ['tgp'] } });
     ingest(engine, makeNotice({ id: 1 }));
-    store.silences.lift(id, 'U0ALICE', '2026-11-20T15:00:00Z');
+    temp.store.silences.lift(id, 'U0ALICE', '2026-11-20T15:00:00Z');
     silence({ ends_at: '2026-11-20T15:30:00Z' });
     clock.set('2026-11-20T15:30:00Z');
     ingest(engine, makeNotice({ id: 2 }));
@@ -231,8 +229,8 @@ describe('silences', () => {
 describe('when a silence ends', () => {
   it('each target it held alerts from gets one summary, once, listing them newest first', () => {
     const { clock, engine } = setup();
-    subscribe(store, constraintsToGas);
-    const id = store.silences.add({
+    subscribe(temp.store, constraintsToGas);
+    const id = temp.store.silences.add({
       matchers: { pipelines: ['transco'] },
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T16:00:00Z',
@@ -246,7 +244,7 @@ describe('when a silence ends', () => {
     clock.set('2026-11-20T16:00:00Z');
     expect(engine.runReminders().summaries).toBe(2);
     expect(engine.runReminders().summaries).toBe(0);
-    const summaries = store.outbox
+    const summaries = temp.store.outbox
       .due('2030-01-01T00:00:00Z')
       .filter((r) => r.payload.kind === 'silence');
     expect(summaries.map((r) => [r.key, r.payload.silence?.held])).toEqual([
@@ -271,9 +269,9 @@ describe('when a silence ends', () => {
 
   it('a summary is never held back by another silence', () => {
     const { clock, engine } = setup();
-    subscribe(store, constraintsToGas);
+    subscribe(temp.store, constraintsToGas);
     for (const ends of ['2026-11-20T15:30:00Z', '2026-11-20T18:00:00Z'])
-      store.silences.add({
+      temp.store.silences.add({
         matchers: { targets: ['slack:C0GAS'] },
         starts_at: '2026-11-20T14:00:00Z',
         ends_at: ends,
@@ -288,8 +286,8 @@ describe('when a silence ends', () => {
 
   it('a silence that held nothing ends without a word; a lifted one says so', () => {
     const { engine } = setup();
-    subscribe(store, constraintsToGas);
-    const quiet = store.silences.add({
+    subscribe(temp.store, constraintsToGas);
+    const quiet = temp.store.silences.add({
       matchers: { pipelines: ['tgp'] },
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T15:00:00Z',
@@ -297,7 +295,7 @@ describe('when a silence ends', () => {
       comment: null,
       created_at: '2026-11-20T14:00:00Z',
     });
-    const lifted = store.silences.add({
+    const lifted = temp.store.silences.add({
       matchers: { targets: ['slack:C0GAS'] },
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T18:00:00Z',
@@ -306,14 +304,14 @@ describe('when a silence ends', () => {
       created_at: '2026-11-20T14:00:00Z',
     });
     ingest(engine, makeNotice());
-    store.silences.lift(lifted, 'slack:U0ALICE', '2026-11-20T15:00:00Z');
+    temp.store.silences.lift(lifted, 'slack:U0ALICE', '2026-11-20T15:00:00Z');
     engine.runReminders();
-    const summaries = store.outbox
+    const summaries = temp.store.outbox
       .due('2030-01-01T00:00:00Z')
       .filter((r) => r.payload.kind === 'silence');
     expect(summaries.map((r) => [r.rule, r.payload.silence?.ended_by])).toEqual([
       [`silence-${lifted}`, 'lifted'],
     ]);
-    expect(store.silences.get(quiet)?.summarized_at).not.toBeNull();
+    expect(temp.store.silences.get(quiet)?.summarized_at).not.toBeNull();
   });
 });

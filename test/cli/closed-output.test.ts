@@ -16,6 +16,7 @@ import { toUtcIso } from '../../src/lib/time.js';
 import { Store } from '../../src/store/index.js';
 import { programCommand } from '../fakes/daemon-process.js';
 import { makeNotice } from '../fakes/notice.js';
+import { useTempStore } from '../support/temp-store.js';
 import { until } from './run-cli.js';
 
 const RULES = `
@@ -25,15 +26,17 @@ rules:
     notify: [{ console: true }]
 `;
 
+const temp = useTempStore('pipewatch-closed-data-');
+
 /** A data directory whose store holds `count` new Transco notices of the last hours, and a rules directory. */
 function storedNotices(
   count: number,
   now = Date.now(),
 ): { PIPEWATCH_DATA_DIR: string; PIPEWATCH_RULES_DIR: string } {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-closed-data-'));
+  const dataDir = temp.dir;
   const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-closed-rules-'));
   writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
-  const store = Store.open(dataDir);
+  const { store } = temp;
   try {
     const seen = toUtcIso(new Date(now - 3_600_000));
     store.transaction(() => {

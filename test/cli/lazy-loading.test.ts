@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Store } from '../../src/store/index.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./loaded-packages.mjs', import.meta.url));
@@ -59,6 +59,8 @@ function packagesLoaded(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('loading', () => {
+  const temp = useTempStore('pipewatch-loading-data-');
+
   it('--help loads no chat client, mailer, HTTP client or metrics', () => {
     const run = packagesLoaded(['--help']);
     expect(run.status).toBe(0);
@@ -75,9 +77,8 @@ describe('loading', () => {
   });
 
   it('status loads none of them either', () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-loading-data-'));
-    dirs.push(dataDir);
-    Store.open(dataDir).close();
+    const dataDir = temp.dir;
+    temp.store.close();
     const run = packagesLoaded(['status'], {
       PIPEWATCH_DATA_DIR: dataDir,
       PIPEWATCH_RULES_DIR: fileURLToPath(new URL('../../rules', import.meta.url)),

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseNoticeRef } from '../../src/cli/ids.js';
-import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { InstantClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 import { cli } from './run-cli.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -39,16 +39,17 @@ const NOTICES: Array<Partial<Notice>> = [
   { id: 41, pipeline_slug: 'transco', identifier: 'TGP-1234', subject: 'Alone' },
 ];
 
+const temp = useTempStore('pipewatch-names-data-', { shared: true });
 let env: Record<string, string>;
 
 beforeAll(() => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-names-data-'));
+  const dataDir = temp.dir;
   const rulesDir = mkdtempSync(join(tmpdir(), 'pipewatch-names-rules-'));
   writeFileSync(
     join(rulesDir, 'rules.yaml'),
     'rules:\n  - name: transco-all\n    notices: { pipelines: [transco] }\n    notify: [{ console: true }]\n',
   );
-  const store = Store.open(dataDir);
+  const { store } = temp;
   try {
     store.transaction(() => {
       for (const n of NOTICES) store.notices.upsert(makeNotice(n), '2026-11-20T14:01:00Z', false);

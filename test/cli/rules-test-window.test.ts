@@ -6,9 +6,9 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UtcIso } from '../../src/lib/time.js';
-import { Store } from '../../src/store/index.js';
 import { makeNotice } from '../fakes/notice.js';
 import { storePipelines } from '../fakes/pipelines.js';
+import { useTempStore } from '../support/temp-store.js';
 import { cli } from './run-cli.js';
 import { at, tempDir } from './stored-fixture.js';
 
@@ -27,12 +27,13 @@ rules:
     notify: [{ console: true }]
 `;
 
+const temp = useTempStore('pipewatch-window-data-', { shared: true });
 let env: Record<string, string>;
 let dirs: string[] = [];
 
 beforeAll(() => {
-  const dataDir = tempDir('pipewatch-window-data-');
-  const store = Store.open(dataDir);
+  const dataDir = temp.dir;
+  const { store } = temp;
   storePipelines(store, ['transco', 'tgp'], minutesAgo(60 * 24 * 40));
   store.transaction(() => {
     // Every 4 minutes back from now: 10,050 notices span 28 days, inside a 30-day window.
@@ -60,7 +61,7 @@ beforeAll(() => {
   });
   store.close();
   const rulesDir = tempDir('pipewatch-window-rules-', { 'rules.yaml': RULES });
-  dirs = [dataDir, rulesDir];
+  dirs = [rulesDir];
   env = { PIPEWATCH_DATA_DIR: dataDir, PIPEWATCH_RULES_DIR: rulesDir };
 });
 afterAll(() => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
-import { Store } from '../../src/store/index.js';
 import { storeLocations, storePipelines } from '../fakes/pipelines.js';
 import { InstantClock, ManualClock } from '../support/clock.js';
+import { useTempStores } from '../support/temp-store.js';
 import { cli } from './run-cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -15,13 +15,14 @@ const AT = '2026-11-20T15:00:00Z';
 /** A data directory with no database: slugs cannot be checked. */
 const noData = () => ({ PIPEWATCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'pipewatch-no-data-')) });
 
+const stores = useTempStores('pipewatch-pipelines-');
+
 /**
  * A data directory whose database holds the API's pipeline list, as `run` stores it, and
  * a cycle of Transco's capacity with Station 85 in it.
  */
 function withPipelines(slugs: string[]): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-pipelines-'));
-  const store = Store.open(dir);
+  const { store, dir } = stores.open();
   storePipelines(store, slugs, AT);
   if (slugs.includes('transco'))
     storeLocations(

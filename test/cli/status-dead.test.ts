@@ -3,23 +3,22 @@
  * all died of one reason shows that reason, a kind with several shows how many and the
  * latest.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Target } from '../../src/domain/targets.js';
 import { toUtcIso } from '../../src/lib/time.js';
-import { Store } from '../../src/store/index.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { InstantClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 import { cli } from './run-cli.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 
 describe('status', () => {
+  const temp = useTempStore('pipewatch-status-dead-');
+
   it('counts dead deliveries by kind of failure', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipewatch-status-dead-'));
-    const store = Store.open(dir);
+    const { store, dir } = temp;
     const dead = (id: number, target: Target, reason: string, code: string) => {
       const alert = noticeAlert({ id }, `rule|notice:${id}:v1|${target.kind}`);
       const at = toUtcIso(new Date(NOW.getTime() - (10 - id) * 60_000));

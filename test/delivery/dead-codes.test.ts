@@ -3,8 +3,6 @@
  * by kind, each kind with its latest reason; rows written before kinds were kept show as
  * a kind of their own.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelSet } from '../../src/channels/types.js';
@@ -19,16 +17,16 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { InstantClock } from '../support/clock.js';
+import { useTempDir } from '../support/temp-store.js';
 
 const MINUTE = 60_000;
 
 describe('dead deliveries by kind', () => {
-  let dir: string;
+  const temp = useTempDir('pipewatch-dead-codes-');
   let receiver: WebhookReceiver;
   let clock: InstantClock;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pipewatch-dead-codes-'));
     receiver = await startWebhookReceiver();
     clock = new InstantClock('2026-11-20T15:00:00Z');
   });
@@ -60,7 +58,7 @@ describe('dead deliveries by kind', () => {
   }
 
   it('keeps the kind of each failure with its reason, and counts the dead by kind', async () => {
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       enqueue(store, 1, hook('/a'), 3);
       await deliver(store, [404]);
@@ -108,7 +106,7 @@ describe('dead deliveries by kind', () => {
   });
 
   it('shows rows from before kinds were kept as a kind of their own', async () => {
-    const path = join(dir, 'pipewatch.db');
+    const path = join(temp.dir, 'pipewatch.db');
     const old = openDatabase(
       path,
       MIGRATIONS.filter((m) => m.version <= 4),
@@ -122,7 +120,7 @@ describe('dead deliveries by kind', () => {
       .run('2026-11-20T14:00:00Z', '2026-11-20T14:00:00Z');
     old.close();
 
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       enqueue(store, 1, hook('/a'), 1);
       await deliver(store, [404]);

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConsoleChannel } from '../../src/channels/console/send.js';
@@ -12,30 +9,26 @@ import { type Target, targetLabel } from '../../src/domain/targets.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger, silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
-import { Store } from '../../src/store/index.js';
 import { capacityAlert, deadlineAlert, noticeAlert } from '../fakes/alerts.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { InstantClock, ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const HOUR = 3_600_000;
 
 describe('the dispatcher', () => {
-  let dir: string;
-  let store: Store;
+  const temp = useTempStore('pipewatch-dispatch-');
   let receiver: WebhookReceiver;
   let printed: string[];
   let clock: InstantClock;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pipewatch-dispatch-'));
-    store = Store.open(dir);
     receiver = await startWebhookReceiver();
     printed = [];
     clock = new InstantClock('2026-11-20T15:00:00Z');
   });
   afterEach(async () => {
-    store.close();
     await receiver.close();
   });
 
@@ -57,7 +50,12 @@ describe('the dispatcher', () => {
     over: { maxAgeMs?: number; c?: typeof clock; logger?: Logger } = {},
   ) {
     return new Dispatcher(
-      { store, channels: set, clock: over.c ?? clock, logger: over.logger ?? silentLogger },
+      {
+        store: temp.store,
+        channels: set,
+        clock: over.c ?? clock,
+        logger: over.logger ?? silentLogger,
+      },
       { digestWindowMs: 5_000, maxAgeMs: over.maxAgeMs ?? 6 * HOUR, random: () => 0.5 },
     );
   }
@@ -67,7 +65,7 @@ describe('the dispatcher', () => {
       { id, subject: `Notice ${id}` },
       `rule|notice:${id}:v1|${target.kind}`,
     );
-    store.outbox.enqueue(alert.key, 'rule', target, alert.payload, toUtcIso(at));
+    temp.store.outbox.enqueue(alert.key, 'rule', target, alert.payload, toUtcIso(at));
     return alert.key;
   }
 
@@ -82,7 +80,7 @@ describe('the dispatcher', () => {
     expect(result).toMatchObject({ sent: 3, dead: 0, retrying: 0 });
     expect(receiver.received.map((r) => JSON.parse(r.body).notice.id)).toEqual([1, 2]);
     expect(printed[0]).toMatch(/^ALERT transco-constraints → console: transco new notice #3/);
-    const rows = store.db.prepare('SELECT status, detail FROM outbox ORDER BY id').all();
+    const rows = temp.store.db.prepare('SELECT status, detail FROM outbox ORDER BY id').all();
     expect(rows).toEqual([
       { status: 'sent', detail: expect.stringMatching(/^ok HTTP 204 http:\/\/127\.0\.0\.1:\d+$/) },
       { status: 'sent', detail: expect.stringMatching(/^ok HTTP 204/) },
@@ -104,7 +102,7 @@ describe('the dispatcher', () => {
     expect(receiver.requests).toBe(4);
     expect(clock.now().getTime() - start).toBe(7_000);
     expect(receiver.received.map((r) => JSON.parse(r.body).notice.id)).toEqual([1, 2, 3]);
-    const attempts = store.db.prepare('SELECT attempts FROM outbox ORDER BY id').pluck().all();
+    const attempts = temp.store.db.prepare('SELECT attempts FROM outbox ORDER BY id').pluck().all();
     expect(attempts).toEqual([2, 1, 1]);
     await set.close();
   });
@@ -118,7 +116,7 @@ describe('the dispatcher', () => {
     const result = await d.drain(60_000);
     expect(result).toMatchObject({ sent: 1, dead: 1, retrying: 0 });
     expect(receiver.requests).toBe(2);
-    expect(store.outbox.summary().dead_reasons[0]?.reason).toMatch(
+    expect(temp.store.outbox.summary().dead_reasons[0]?.reason).toMatch(
       /^gave up: asked to wait 11574d1h46m39s, past the maximum age of 1h: webhook: HTTP 429/,
     );
 
@@ -127,7 +125,7 @@ describe('the dispatcher', () => {
     receiver.fail(429, 1, 1_800);
     const start = clock.now().getTime();
     expect(await d.dispatchDue()).toMatchObject({ retrying: 1 });
-    const row = store.outbox.due('2030-01-01T00:00:00Z')[0]!;
+    const row = temp.store.outbox.due('2030-01-01T00:00:00Z')[0]!;
     expect(Date.parse(row.next_attempt_at) - start).toBe(1_800_000);
     await set.close();
   });
@@ -138,7 +136,7 @@ describe('the dispatcher', () => {
     receiver.fail(503, 1, 120);
     const result = await dispatcher(set).drain(60_000);
     expect(result).toMatchObject({ sent: 0, retrying: 1 });
-    const row = store.outbox.due('2030-01-01T00:00:00Z')[0]!;
+    const row = temp.store.outbox.due('2030-01-01T00:00:00Z')[0]!;
     expect(row).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -155,7 +153,7 @@ describe('the dispatcher', () => {
     receiver.fail(410);
     const result = await dispatcher(set).drain(60_000);
     expect(result).toMatchObject({ sent: 1, dead: 1 });
-    const summary = store.outbox.summary();
+    const summary = temp.store.outbox.summary();
     expect(summary).toMatchObject({ sent: 1, dead: 1, pending: 0 });
     expect(summary.dead_reasons[0]?.reason).toMatch(
       /^webhook: HTTP 410 \(http:\/\/127\.0\.0\.1:\d+\)$/,
@@ -171,10 +169,10 @@ describe('the dispatcher', () => {
     receiver.fail(500, 100);
     const d = dispatcher(set, { maxAgeMs: HOUR, c: manual as unknown as InstantClock });
     await d.dispatchDue();
-    expect(store.outbox.counts()).toMatchObject({ pending: 1, dead: 0 });
+    expect(temp.store.outbox.counts()).toMatchObject({ pending: 1, dead: 0 });
     manual.advance(HOUR);
     await d.dispatchDue();
-    expect(store.outbox.summary().dead_reasons[0]?.reason).toMatch(
+    expect(temp.store.outbox.summary().dead_reasons[0]?.reason).toMatch(
       /^gave up after 1h: webhook: HTTP 500/,
     );
     await set.close();
@@ -187,13 +185,12 @@ describe('the dispatcher', () => {
     enqueue(2, hook());
     enqueue(3, hook());
     // A crash after claiming 2 and 3 (sent or not: unknown) and before confirming them.
-    const due = store.outbox.due(toUtcIso(clock.now()));
-    store.outbox.claim(
+    const due = temp.store.outbox.due(toUtcIso(clock.now()));
+    temp.store.outbox.claim(
       due.map((r) => r.id),
       toUtcIso(clock.now()),
     );
-    store.close();
-    store = Store.open(dir);
+    temp.reopen();
     const d = dispatcher(set);
     expect(await d.dispatchDue()).toMatchObject({ sent: 0 });
     expect(d.recover()).toBe(2);
@@ -219,25 +216,21 @@ describe('the dispatcher', () => {
     enqueue(1, { kind: 'slack', channel: '#gas' });
     const result = await dispatcher(notConfigured).dispatchDue();
     expect(result).toMatchObject({ retrying: 1, dead: 0 });
-    expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.last_error).toBe(
+    expect(temp.store.outbox.due('2030-01-01T00:00:00Z')[0]?.last_error).toBe(
       'slack: not configured (set SLACK_BOT_TOKEN)',
     );
   });
 });
 
 describe('the delivery log', () => {
-  let dir: string;
-  let store: Store;
+  const temp = useTempStore('pipewatch-dispatch-log-');
   let receiver: WebhookReceiver;
   const clock = new InstantClock('2026-11-20T15:00:00Z');
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pipewatch-dispatch-log-'));
-    store = Store.open(dir);
     receiver = await startWebhookReceiver();
   });
   afterEach(async () => {
-    store.close();
     await receiver.close();
   });
 
@@ -277,12 +270,12 @@ describe('the delivery log', () => {
 
   function enqueue(rule: string, target: Target, alert: { key: string; payload: never }) {
     const key = `${alert.key}|${JSON.stringify(target)}`;
-    store.outbox.enqueue(key, rule, target, alert.payload, toUtcIso(clock.now()));
+    temp.store.outbox.enqueue(key, rule, target, alert.payload, toUtcIso(clock.now()));
   }
 
   function send(set: ChannelSet, logger: Logger) {
     return new Dispatcher(
-      { store, channels: set, clock, logger },
+      { store: temp.store, channels: set, clock, logger },
       { digestWindowMs: 5_000, maxAgeMs: 6 * HOUR, random: () => 0.5 },
     ).dispatchDue();
   }

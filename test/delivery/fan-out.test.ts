@@ -5,12 +5,9 @@
  * the clock, the host never given more than its cap at once or in a second, while one
  * URL's own alerts keep its pace.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackChannels } from '../../src/channels/slack/index.js';
 import type { AnyChannel, ChannelSet } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
@@ -19,10 +16,10 @@ import type { Target } from '../../src/domain/targets.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
-import { Store } from '../../src/store/index.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const HOUR = 3_600_000;
 
@@ -35,24 +32,20 @@ async function until(done: () => boolean, what: () => string): Promise<void> {
   }
 }
 
-let store: Store;
+const temp = useTempStore('pipewatch-fan-out-');
 const closing: Array<() => Promise<unknown> | unknown> = [];
 
-beforeEach(() => {
-  store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-fan-out-')));
-});
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
-  store.close();
 });
 
 /** The burst: each notice decided for every target, notice after notice, as a sync writes it. */
 function burst(notices: number, targets: readonly Target[], at: Date): void {
-  store.transaction(() => {
+  temp.store.transaction(() => {
     for (let n = 1; n <= notices; n++) {
       const { payload } = noticeAlert({ id: n, subject: `Notice ${n}` });
       for (const target of targets)
-        store.outbox.enqueue(`notice:${n}:v1`, 'sub-1', target, payload, toUtcIso(at));
+        temp.store.outbox.enqueue(`notice:${n}:v1`, 'sub-1', target, payload, toUtcIso(at));
     }
   });
 }
@@ -80,7 +73,7 @@ describe('a burst fanning out to many chat channels', () => {
     );
     const channels: ChannelSet = { for: () => slack.slack as never };
     const result = await new Dispatcher(
-      { store, channels, clock, logger: silentLogger },
+      { store: temp.store, channels, clock, logger: silentLogger },
       { digestWindowMs: 5_000, maxAgeMs: 6 * HOUR },
     ).dispatchDue();
 
@@ -140,7 +133,7 @@ describe('a burst fanning out to many webhooks on one host', () => {
     closing.push(() => webhook.close?.());
     const channels: ChannelSet = { for: () => webhook as never };
     const dispatcher = new Dispatcher(
-      { store, channels, clock, logger: silentLogger },
+      { store: temp.store, channels, clock, logger: silentLogger },
       { digestWindowMs: 5_000, maxAgeMs: 6 * HOUR },
     );
     /**

@@ -4,9 +4,6 @@
  * claim); a retry is never sooner than a second; a new alert never overtakes an earlier
  * one to the same target that waits for a retry.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelSet } from '../../src/channels/types.js';
@@ -16,11 +13,11 @@ import { type Target, targetKey } from '../../src/domain/targets.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger, type Logger, silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
-import { Store } from '../../src/store/index.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { startDripReceiver } from '../fakes/drip.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { InstantClock, ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const HOUR = 3_600_000;
 
@@ -34,19 +31,17 @@ async function until(done: () => boolean, what: string): Promise<void> {
 }
 
 describe('the dispatcher', () => {
-  let store: Store;
+  const temp = useTempStore('pipewatch-lanes-');
   let receiver: WebhookReceiver;
   const closing: Array<() => Promise<unknown> | undefined> = [];
 
   beforeEach(async () => {
-    store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-lanes-')));
     receiver = await startWebhookReceiver();
     closing.push(() => receiver.close());
   });
   afterEach(async () => {
     for (const close of closing.reverse()) await close();
     closing.length = 0;
-    store.close();
   });
 
   function setup(clock: Clock, options: { random?: () => number; logger?: Logger } = {}) {
@@ -60,7 +55,7 @@ describe('the dispatcher', () => {
     const deadlineClock = clock instanceof ManualClock ? clock : undefined;
     return new Dispatcher(
       {
-        store,
+        store: temp.store,
         channels,
         clock,
         ...(deadlineClock ? { deadlineClock } : {}),
@@ -73,14 +68,14 @@ describe('the dispatcher', () => {
   function enqueue(id: number, target: Target, clock: Clock): number {
     const alert = noticeAlert({ id, subject: `Notice ${id}` }, `rule|notice:${id}:v1|webhook`);
     const subject = `notice:${id}:v1`;
-    store.outbox.enqueue(subject, 'rule', target, alert.payload, toUtcIso(clock.now()));
-    return store.db
+    temp.store.outbox.enqueue(subject, 'rule', target, alert.payload, toUtcIso(clock.now()));
+    return temp.store.db
       .prepare<[string], { id: number }>('SELECT id FROM outbox WHERE subject = ?')
       .get(subject)!.id;
   }
 
   const row = (id: number) =>
-    store.db
+    temp.store.db
       .prepare<[number], { status: string; claimed_at: string | null; next_attempt_at: string }>(
         'SELECT status, claimed_at, next_attempt_at FROM outbox WHERE id = ?',
       )
@@ -107,7 +102,7 @@ describe('the dispatcher', () => {
     const fine = enqueue(2, healthy, clock);
     // The healthy webhook refuses once, and the disk fails as the retry is recorded.
     receiver.fail(503);
-    store.db.exec(`CREATE TEMP TRIGGER failing_disk BEFORE UPDATE OF last_error ON outbox
+    temp.store.db.exec(`CREATE TEMP TRIGGER failing_disk BEFORE UPDATE OF last_error ON outbox
       WHEN NEW.last_error IS NOT NULL AND NEW.target = '${targetKey(healthy)}'
       BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
     const stop = new AbortController();
@@ -121,7 +116,7 @@ describe('the dispatcher', () => {
     await until(() => clock.sleeps.includes(5_000), 'the pause');
     expect(receiver.requests).toBe(1);
     expect(row(fine)).toMatchObject({ status: 'pending', claimed_at: '2026-11-20T15:00:00Z' });
-    store.db.exec('DROP TRIGGER failing_disk');
+    temp.store.db.exec('DROP TRIGGER failing_disk');
 
     clock.advance(5_000);
     await until(() => row(fine).status === 'sent', 'the alert to be sent again');

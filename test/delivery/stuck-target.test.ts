@@ -24,13 +24,13 @@ import { assessHealth } from '../../src/ingest/health.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
-import { Store } from '../../src/store/index.js';
 import { cli } from '../cli/run-cli.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { type DripReceiver, startDripReceiver } from '../fakes/drip.js';
 import { type SlackFake, startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const T0 = Date.parse('2026-11-20T15:00:00Z');
 const MINUTE = 60_000;
@@ -46,6 +46,7 @@ async function until(done: () => boolean, what: string): Promise<void> {
 }
 
 describe('a webhook receiver that drips its answer', () => {
+  const temp = useTempStore('pipewatch-stuck-');
   const open: Array<{ close(): Promise<unknown> | unknown }> = [];
   afterEach(async () => {
     for (const o of open.reverse()) await o.close();
@@ -53,8 +54,7 @@ describe('a webhook receiver that drips its answer', () => {
   });
 
   it('holds back only itself, fails at the deadline, and shows as stuck after the threshold', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipewatch-stuck-'));
-    const store = Store.open(dir);
+    const { store, dir } = temp;
     const clock = new ManualClock(T0);
     const drip: DripReceiver = await startDripReceiver({ clock, everyMs: 5_000 });
     const healthy: WebhookReceiver = await startWebhookReceiver();
@@ -67,7 +67,7 @@ describe('a webhook receiver that drips its answer', () => {
       { token: slackFake.token, apiUrl: slackFake.url, perChannel: { perSecond: 50, burst: 5 } },
       { clock: systemClock, logger: silentLogger },
     );
-    open.push(store, drip, healthy, slackFake);
+    open.push(drip, healthy, slackFake);
     open.push({ close: () => webhook.close?.() }, { close: () => slack.slack.close?.() });
     const byKind: Partial<Record<Target['kind'], AnyChannel>> = { webhook, slack: slack.slack };
     const channels: ChannelSet = { for: (kind) => byKind[kind] as never };

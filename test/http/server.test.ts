@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assessDelivery } from '../../src/delivery/health.js';
 import { Metrics } from '../../src/http/metrics.js';
@@ -8,7 +5,7 @@ import { withErrorCodes } from '../../src/http/public-view.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
 import { assessHealth } from '../../src/ingest/health.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import { Store } from '../../src/store/index.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const feeds = [
   { name: 'notices', intervalMs: 600_000 },
@@ -99,17 +96,15 @@ describe('assessDelivery', () => {
 });
 
 describe('HTTP endpoints', () => {
+  const temp = useTempStore('pipewatch-http-');
   let server: RunningHttpServer | undefined;
-  let store: Store | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
-    store?.close();
-    store = undefined;
   });
 
   it('serves /healthz (200 or 503 with reasons), /status and /metrics', async () => {
-    store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-http-')));
+    const { store } = temp;
     const metrics = new Metrics();
     metrics.notices.inc({ change: 'new' }, 3);
     let now = new Date('2026-11-20T12:05:00Z');

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cyclePostedAt } from '../../src/domain/gas-day.js';
 import { Metrics } from '../../src/http/metrics.js';
@@ -18,10 +15,11 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { parseRuleFile } from '../../src/rules/loader.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
-import { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
 import { AuthenticationError } from '../../src/upstream/errors.js';
 import { InstantClock, ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
 const MINUTE = 60_000;
@@ -30,18 +28,11 @@ const HOUR = 60 * MINUTE;
 /** 18:00 CST on 2026-11-20: ID1 of that gas day, timely of the next and ID2 are posted. */
 const EVENING = '2026-11-21T00:00:00Z';
 
+const temp = useTempStore('pipewatch-capacity-sync-');
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function tempStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'pipewatch-capacity-sync-'));
-  const store = Store.open(dir);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  cleanups.push(() => store.close());
-  return store;
-}
 
 interface Setup {
   sim: Simulator;
@@ -91,7 +82,7 @@ async function setup(
     ...options.client,
   });
   cleanups.push(() => client.close());
-  const store = tempStore();
+  const { store } = temp;
   const clock = new ManualClock(start.getTime() + (options.lagMs ?? 0));
   const metrics = new Metrics({ processMetrics: false });
   const events: CapacityEvent[] = [];
@@ -137,7 +128,7 @@ describe('dueCycles', () => {
     dueCycles(store, 'texas-eastern', new Date(at), options).map((d) => `${d.gasDay} ${d.cycle}`);
 
   it('follows Central time across the end of daylight saving (2026-11-01)', () => {
-    const store = tempStore();
+    const { store } = temp;
     expect(cyclePostedAt('2026-11-01', 'timely').toISOString()).toBe('2026-10-31T22:00:00.000Z');
     expect(cyclePostedAt('2026-11-02', 'timely').toISOString()).toBe('2026-11-01T23:00:00.000Z');
     // 17:09:59 CDT: timely for 2026-11-01 (17:00 CDT) is within its grace; ID1 (13:00 CDT) is due.
@@ -151,7 +142,7 @@ describe('dueCycles', () => {
   });
 
   it('follows Central time across the start of daylight saving (2026-03-08)', () => {
-    const store = tempStore();
+    const { store } = temp;
     expect(cyclePostedAt('2026-03-08', 'timely').toISOString()).toBe('2026-03-07T23:00:00.000Z');
     expect(cyclePostedAt('2026-03-09', 'timely').toISOString()).toBe('2026-03-08T22:00:00.000Z');
     expect(due(store, '2026-03-07T22:10:00Z')).toEqual(['2026-03-07 id1']);
@@ -163,7 +154,7 @@ describe('dueCycles', () => {
   });
 
   it('is nothing before posting time plus grace, and nothing after the retry window', () => {
-    const store = tempStore();
+    const { store } = temp;
     // ID1 of 2026-11-20 is posted at 13:00 CST, 19:00Z.
     expect(due(store, '2026-11-20T19:09:59.999Z')).toEqual([]);
     expect(due(store, '2026-11-20T19:10:00Z')).toEqual(['2026-11-20 id1']);
@@ -180,7 +171,7 @@ describe('dueCycles', () => {
   });
 
   it('reaches back into the previous gas day when the retry window does', () => {
-    const store = tempStore();
+    const { store } = temp;
     // 09:30 CST on 2026-11-21; ID3 of 2026-11-20 was posted at 22:00 CST the evening before.
     expect(due(store, '2026-11-21T15:30:00Z')).toEqual([]);
     expect(due(store, '2026-11-21T15:30:00Z', { retryWindowMs: 12 * HOUR })).toEqual([
@@ -189,7 +180,7 @@ describe('dueCycles', () => {
   });
 
   it('leaves out cycles already stored, per pipeline', () => {
-    const store = tempStore();
+    const { store } = temp;
     store.capacity.upsertCycle(
       {
         id: 1,

@@ -1,23 +1,21 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NoticePollPlanner } from '../../src/ingest/notice-schedule.js';
 import { NOTICES_FEED, noticeSyncDefaults, syncNotices } from '../../src/ingest/notice-sync.js';
 import { type Feed, Scheduler } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { Store } from '../../src/store/index.js';
 import { recentRefreshObservations } from '../../src/store/refresh-observations.js';
 import { PipelineApiClient } from '../../src/upstream/client.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 import { premium, START } from './harness.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const INTERVAL = 10 * MINUTE;
 
+const temp = useTempStore('pipewatch-phase-');
 let close: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of close.reverse()) await c();
@@ -38,7 +36,7 @@ async function polling(refreshEveryMs: number) {
     noticesPerHour: 12,
     refreshEveryMs,
   });
-  const store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-phase-')));
+  const { store } = temp;
   const client = new PipelineApiClient({
     baseUrl: sim.url,
     user: premium.username,
@@ -50,7 +48,6 @@ async function polling(refreshEveryMs: number) {
   close.push(
     () => sim.close(),
     () => client.close(),
-    () => store.close(),
   );
   const { logger, lines } = capturedLogger();
   const planner = new NoticePollPlanner({ store, logger }, INTERVAL);

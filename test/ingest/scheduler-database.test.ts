@@ -11,16 +11,14 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { Store } from '../../src/store/index.js';
 import { startCli, until } from '../cli/run-cli.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 import { type Harness, harness, premium } from './harness.js';
 
-let store: Store | undefined;
+const temp = useTempStore('pipewatch-sched-db-');
 let h: Harness | undefined;
 afterEach(async () => {
-  store?.close();
-  store = undefined;
   await h?.close();
   h = undefined;
 });
@@ -52,8 +50,7 @@ function logCapture() {
 
 describe('a database that cannot record a sync', () => {
   it('keeps the feed running with backoff, logs it, and makes it unhealthy at once', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-sched-db-'));
-    store = Store.open(dataDir);
+    const { store, dir: dataDir } = temp;
     const clock = new ManualClock('2026-11-20T15:00:00Z');
     const startedAt = clock.now();
     const { logger, lines } = logCapture();
@@ -103,8 +100,7 @@ describe('a database that cannot record a sync', () => {
   });
 
   it('a failed sync that cannot be recorded either is logged with both errors', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-sched-db-'));
-    store = Store.open(dataDir);
+    const { store, dir: dataDir } = temp;
     const clock = new ManualClock('2026-11-20T15:00:00Z');
     const { logger, lines } = logCapture();
     const scheduler = new Scheduler({ store, clock, logger, random: () => 0.5 }, [
@@ -127,8 +123,8 @@ describe('a database that cannot record a sync', () => {
 
   it("shows on the daemon's /healthz and /status at once, and clears when the database records again", async () => {
     h = await harness();
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-sched-db-'));
-    Store.open(dataDir).close();
+    const dataDir = temp.dir;
+    temp.store.close();
     const repair = refuseSyncStateWrites(dataDir);
     const clock = new ManualClock('2026-11-20T15:00:00Z');
     const stop = new AbortController();

@@ -1,18 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Feed, Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { ServerError } from '../../src/upstream/errors.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStores } from '../support/temp-store.js';
 
+const stores = useTempStores('pipewatch-delay-');
 let store: Store;
-afterEach(() => store?.close());
 
+/** Runs `feed` once, on a store of its own (a test may run two). */
 async function outcome(feed: Omit<Feed, 'name' | 'intervalMs'>) {
-  store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-delay-')));
+  store = stores.open().store;
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const full: Feed = { name: 'notices', intervalMs: 600_000, ...feed };
   const scheduler = new Scheduler({ store, clock, logger: silentLogger, random: () => 0.9 }, [

@@ -1,27 +1,25 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Metrics } from '../../src/http/metrics.js';
 import { type Feed, Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import { Store } from '../../src/store/index.js';
 import { AuthenticationError, RateLimitedError, ServerError } from '../../src/upstream/errors.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const context = { method: 'GET', endpoint: '/ip/notices', host: 'api.test' };
-let store: Store;
-afterEach(() => store?.close());
+const temp = useTempStore('pipewatch-sched-');
 
 function setup() {
-  store = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-sched-')));
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const metrics = new Metrics({ processMetrics: false });
   return {
     clock,
     metrics,
     scheduler: (feeds: Feed[]) =>
-      new Scheduler({ store, clock, logger: silentLogger, metrics, random: () => 0.5 }, feeds),
+      new Scheduler(
+        { store: temp.store, clock, logger: silentLogger, metrics, random: () => 0.5 },
+        feeds,
+      ),
   };
 }
 
@@ -36,7 +34,7 @@ describe('Scheduler', () => {
     const s = scheduler([{ name: 'notices', intervalMs: 600_000, run: async () => undefined }]);
     const outcome = await s.runFeed(s.feeds[0]!, new AbortController().signal);
     expect(outcome).toMatchObject({ ok: true, nextDelayMs: 600_000 });
-    expect(store.syncState.get('notices')).toMatchObject({
+    expect(temp.store.syncState.get('notices')).toMatchObject({
       last_success_at: '2026-11-20T15:00:00Z',
       consecutive_failures: 0,
     });
@@ -54,7 +52,7 @@ describe('Scheduler', () => {
     for (let i = 0; i < 6; i++) delays.push((await s.runFeed(s.feeds[0]!, signal)).nextDelayMs);
     const base = schedulerDefaults.failureBaseMs;
     expect(delays).toEqual([base, base * 2, base * 4, base * 8, base * 16, 600_000]);
-    expect(store.syncState.get('notices')).toMatchObject({
+    expect(temp.store.syncState.get('notices')).toMatchObject({
       consecutive_failures: 6,
       last_error_code: 'UPSTREAM_SERVER',
     });
@@ -76,7 +74,7 @@ describe('Scheduler', () => {
     const delays = [];
     for (let i = 0; i < 4; i++) delays.push((await s.runFeed(s.feeds[0]!, signal)).nextDelayMs);
     expect(delays).toEqual([600_000, 600_000, 600_000, 600_000]);
-    expect(store.syncState.get('notices')?.last_error_code).toBe('UPSTREAM_AUTH');
+    expect(temp.store.syncState.get('notices')?.last_error_code).toBe('UPSTREAM_AUTH');
   });
 
   it('runs each feed on its interval, never overlapping itself, until aborted', async () => {
@@ -134,7 +132,12 @@ describe('Scheduler', () => {
     let draw = 0;
     const runs: number[] = [];
     const s = new Scheduler(
-      { store, clock, logger: silentLogger, random: () => draws[draw++ % draws.length]! },
+      {
+        store: temp.store,
+        clock,
+        logger: silentLogger,
+        random: () => draws[draw++ % draws.length]!,
+      },
       [
         {
           name: 'notices',

@@ -4,23 +4,18 @@
  * engine goes on ignoring what is older and judges today's ID2 and ID3 after tomorrow's
  * timely cycle.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
+import { useTempDir } from '../support/temp-store.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-migration-11-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = useTempDir('pipewatch-migration-11-');
 
 describe('migration 11: capacity state by posting time', () => {
   it('rewrites each last cycle as its posting instant, and leaves what it cannot read', () => {
-    const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS.slice(0, 10));
+    const db = openDatabase(join(temp.dir, DATABASE_FILE), MIGRATIONS.slice(0, 10));
     const insert = db.prepare(
       `INSERT INTO capacity_state (rule, pipeline_slug, location, state, since, last_cycle)
        VALUES ('oac', 'transco', ?, 'firing', '2026-11-20T15:00:00Z', ?)`,
@@ -32,7 +27,7 @@ describe('migration 11: capacity state by posting time', () => {
     insert.run('x', 'not a key');
     db.close();
 
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     const last = Object.fromEntries(
       (
         store.db.prepare('SELECT location, last_cycle FROM capacity_state').all() as Array<{

@@ -1,22 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Store } from '../../src/store/index.js';
+import { describe, expect, it } from 'vitest';
 import type { CapacityCycleInfo, CapacityLocation } from '../../src/upstream/schemas.js';
+import { useTempStore } from '../support/temp-store.js';
 
-let dataDir: string;
-let store: Store;
-
-beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-capacity-'));
-  store = Store.open(dataDir);
-});
-
-afterEach(() => {
-  store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const temp = useTempStore('pipewatch-capacity-');
 
 const CYCLE_INDEX = { timely: 1, evening: 2, id1: 3, id2: 4, id3: 5 } as const;
 
@@ -80,30 +66,36 @@ const emerson: CapacityLocation = {
 describe('capacity store', () => {
   it('classifies new, unchanged and updated by content, counting versions', () => {
     const c = cycle('2026-11-20', 'timely');
-    expect(store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-19T23:10:00Z')).toEqual({
-      change: 'new',
-      version: 1,
-    });
+    expect(temp.store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-19T23:10:00Z')).toEqual(
+      {
+        change: 'new',
+        version: 1,
+      },
+    );
     // The same content in another order is the same cycle.
-    expect(store.capacity.upsertCycle(c, [emerson, stratton], '2026-11-19T23:20:00Z')).toEqual({
-      change: 'unchanged',
-      version: 1,
-    });
-    const stored = store.capacity.latest('texas-eastern')!;
+    expect(temp.store.capacity.upsertCycle(c, [emerson, stratton], '2026-11-19T23:20:00Z')).toEqual(
+      {
+        change: 'unchanged',
+        version: 1,
+      },
+    );
+    const stored = temp.store.capacity.latest('texas-eastern')!;
     expect(stored.first_seen_at).toBe('2026-11-19T23:10:00Z');
     expect(stored.last_seen_at).toBe('2026-11-19T23:20:00Z');
 
     const revised = { ...stratton, tsq: 250_000, oac: 72_000 };
-    expect(store.capacity.upsertCycle(c, [revised, emerson], '2026-11-19T23:30:00Z')).toEqual({
+    expect(temp.store.capacity.upsertCycle(c, [revised, emerson], '2026-11-19T23:30:00Z')).toEqual({
       change: 'updated',
       version: 2,
     });
     const bumped = { ...c, service_updated_at: '2026-11-19T23:40:00Z' };
-    expect(store.capacity.upsertCycle(bumped, [revised, emerson], '2026-11-19T23:45:00Z')).toEqual({
+    expect(
+      temp.store.capacity.upsertCycle(bumped, [revised, emerson], '2026-11-19T23:45:00Z'),
+    ).toEqual({
       change: 'updated',
       version: 3,
     });
-    expect(store.capacity.latest('texas-eastern')).toMatchObject({
+    expect(temp.store.capacity.latest('texas-eastern')).toMatchObject({
       id: c.id,
       version: 3,
       service_updated_at: '2026-11-19T23:40:00Z',
@@ -111,40 +103,40 @@ describe('capacity store', () => {
       last_seen_at: '2026-11-19T23:45:00Z',
       location_count: 2,
     });
-    expect(store.capacity.count()).toBe(1);
+    expect(temp.store.capacity.count()).toBe(1);
   });
 
   it('replaces the locations of a changed cycle', () => {
     const c = cycle('2026-11-20', 'evening');
-    store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-20T03:10:00Z');
+    temp.store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-20T03:10:00Z');
     const added = { ...stratton, id: 103, identifier: '70001', location: 'LEIDY' };
-    store.capacity.upsertCycle(c, [{ ...emerson, oac: 1_000 }, added], '2026-11-20T03:20:00Z');
-    expect(store.capacity.locations(c.id)).toEqual([{ ...emerson, oac: 1_000 }, added]);
-    expect(store.capacity.latest('texas-eastern')!.location_count).toBe(2);
+    temp.store.capacity.upsertCycle(c, [{ ...emerson, oac: 1_000 }, added], '2026-11-20T03:20:00Z');
+    expect(temp.store.capacity.locations(c.id)).toEqual([{ ...emerson, oac: 1_000 }, added]);
+    expect(temp.store.capacity.latest('texas-eastern')!.location_count).toBe(2);
   });
 
   it('keeps every cycle as history, each with its own locations', () => {
     const timely = cycle('2026-11-20', 'timely');
     const evening = cycle('2026-11-20', 'evening');
-    store.capacity.upsertCycle(timely, [stratton], '2026-11-19T23:10:00Z');
-    store.capacity.upsertCycle(
+    temp.store.capacity.upsertCycle(timely, [stratton], '2026-11-19T23:10:00Z');
+    temp.store.capacity.upsertCycle(
       evening,
       [{ ...stratton, tsq: 300_000, oac: 22_000 }, emerson],
       '2026-11-20T03:10:00Z',
     );
-    expect(store.capacity.count()).toBe(2);
-    expect(store.capacity.cycles('texas-eastern').map((c) => c.cycle)).toEqual([
+    expect(temp.store.capacity.count()).toBe(2);
+    expect(temp.store.capacity.cycles('texas-eastern').map((c) => c.cycle)).toEqual([
       'evening',
       'timely',
     ]);
-    expect(store.capacity.locations(timely.id)).toEqual([stratton]);
-    expect(store.capacity.locations(evening.id).map((l) => l.oac)).toEqual([22_000, null]);
+    expect(temp.store.capacity.locations(timely.id)).toEqual([stratton]);
+    expect(temp.store.capacity.locations(evening.id).map((l) => l.oac)).toEqual([22_000, null]);
   });
 
   it('gives quantities back as numbers or null, and `all` under its API name', () => {
     const c = cycle('2026-11-20', 'id1');
-    store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-20T19:10:00Z');
-    const [a, b] = store.capacity.locations(c.id);
+    temp.store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-20T19:10:00Z');
+    const [a, b] = temp.store.capacity.locations(c.id);
     expect(a).toEqual(stratton);
     expect(b).toEqual(emerson);
     expect(typeof a!.dc).toBe('number');
@@ -154,53 +146,54 @@ describe('capacity store', () => {
   });
 
   it('knows which named cycles of which gas day are stored', () => {
-    store.capacity.upsertCycle(cycle('2026-11-20', 'id1'), [stratton], '2026-11-20T19:10:00Z');
-    expect(store.capacity.has('texas-eastern', '2026-11-20', 'id1')).toBe(true);
-    expect(store.capacity.has('texas-eastern', '2026-11-20', 'id2')).toBe(false);
-    expect(store.capacity.has('texas-eastern', '2026-11-21', 'id1')).toBe(false);
-    expect(store.capacity.has('transco', '2026-11-20', 'id1')).toBe(false);
+    temp.store.capacity.upsertCycle(cycle('2026-11-20', 'id1'), [stratton], '2026-11-20T19:10:00Z');
+    expect(temp.store.capacity.has('texas-eastern', '2026-11-20', 'id1')).toBe(true);
+    expect(temp.store.capacity.has('texas-eastern', '2026-11-20', 'id2')).toBe(false);
+    expect(temp.store.capacity.has('texas-eastern', '2026-11-21', 'id1')).toBe(false);
+    expect(temp.store.capacity.has('transco', '2026-11-20', 'id1')).toBe(false);
   });
 
   it('orders by gas day, then posting order, whatever order they were stored in', () => {
     const seen = '2026-11-21T00:00:00Z';
-    expect(store.capacity.latest('texas-eastern')).toBeUndefined();
-    store.capacity.upsertCycle(cycle('2026-11-20', 'id2'), [stratton], seen);
-    store.capacity.upsertCycle(cycle('2026-11-20', 'evening'), [stratton], seen);
-    expect(store.capacity.latest('texas-eastern')).toMatchObject({
+    expect(temp.store.capacity.latest('texas-eastern')).toBeUndefined();
+    temp.store.capacity.upsertCycle(cycle('2026-11-20', 'id2'), [stratton], seen);
+    temp.store.capacity.upsertCycle(cycle('2026-11-20', 'evening'), [stratton], seen);
+    expect(temp.store.capacity.latest('texas-eastern')).toMatchObject({
       gas_day: '2026-11-20',
       cycle: 'id2',
     });
-    store.capacity.upsertCycle(cycle('2026-11-21', 'timely'), [stratton], seen);
-    store.capacity.upsertCycle(cycle('2026-11-20', 'id3'), [stratton], seen);
-    store.capacity.upsertCycle(cycle('2026-11-20', 'id1'), [stratton], seen);
-    expect(store.capacity.latest('texas-eastern')).toMatchObject({
+    temp.store.capacity.upsertCycle(cycle('2026-11-21', 'timely'), [stratton], seen);
+    temp.store.capacity.upsertCycle(cycle('2026-11-20', 'id3'), [stratton], seen);
+    temp.store.capacity.upsertCycle(cycle('2026-11-20', 'id1'), [stratton], seen);
+    expect(temp.store.capacity.latest('texas-eastern')).toMatchObject({
       gas_day: '2026-11-21',
       cycle: 'timely',
     });
     const other = cycle('2026-11-22', 'id3', { pipeline_slug: 'transco', pipeline_id: 3 });
-    store.capacity.upsertCycle(other, [stratton], seen);
-    expect(store.capacity.latest('texas-eastern')!.gas_day).toBe('2026-11-21');
-    expect(store.capacity.latest('transco')!.id).toBe(other.id);
-    expect(store.capacity.cycles('texas-eastern').map((c) => `${c.gas_day} ${c.cycle}`)).toEqual([
+    temp.store.capacity.upsertCycle(other, [stratton], seen);
+    expect(temp.store.capacity.latest('texas-eastern')!.gas_day).toBe('2026-11-21');
+    expect(temp.store.capacity.latest('transco')!.id).toBe(other.id);
+    expect(
+      temp.store.capacity.cycles('texas-eastern').map((c) => `${c.gas_day} ${c.cycle}`),
+    ).toEqual([
       '2026-11-21 timely',
       '2026-11-20 id3',
       '2026-11-20 id2',
       '2026-11-20 id1',
       '2026-11-20 evening',
     ]);
-    expect(store.capacity.cycles('texas-eastern', '2026-11-21').map((c) => c.cycle)).toEqual([
+    expect(temp.store.capacity.cycles('texas-eastern', '2026-11-21').map((c) => c.cycle)).toEqual([
       'timely',
     ]);
   });
 
   it('survives a reopen of the database file', () => {
     const c = cycle('2026-11-20', 'id3');
-    store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-21T04:10:00Z');
-    store.close();
-    store = Store.open(dataDir);
-    expect(store.capacity.locations(c.id)).toEqual([stratton, emerson]);
-    expect(store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-21T04:20:00Z').change).toBe(
-      'unchanged',
-    );
+    temp.store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-21T04:10:00Z');
+    temp.reopen();
+    expect(temp.store.capacity.locations(c.id)).toEqual([stratton, emerson]);
+    expect(
+      temp.store.capacity.upsertCycle(c, [stratton, emerson], '2026-11-21T04:20:00Z').change,
+    ).toBe('unchanged');
   });
 });

@@ -3,21 +3,16 @@
  * body and read back exactly, history reads back whole, and the file is rewritten once
  * for incremental vacuum.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { noticeHash } from '../../src/store/notices.js';
 import { makeNotice } from '../fakes/notice.js';
+import { useTempDir } from '../support/temp-store.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-migration-8-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = useTempDir('pipewatch-migration-8-');
 
 const v1 = makeNotice({
   notice: 'Station 165: limited to 300 MDth/d. «Gas day» 2026-11-21 — ✓',
@@ -28,7 +23,7 @@ const v2 = { ...v1, status: 'Supersede', notice: 'Station 165: back to full.' };
 
 /** A database as pipewatch wrote it before migration 8: three text columns, whole history. */
 function writeOldDatabase() {
-  const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS.slice(0, 7));
+  const db = openDatabase(join(temp.dir, DATABASE_FILE), MIGRATIONS.slice(0, 7));
   db.pragma('auto_vacuum = NONE');
   db.exec('VACUUM');
   const columns = Object.keys(v2);
@@ -46,7 +41,7 @@ describe('migration 8', () => {
   it('moves texts into bodies that read back exactly, and history whole', () => {
     writeOldDatabase();
     const said: string[] = [];
-    const store = Store.open(dir, { info: (m) => said.push(m) });
+    const store = Store.open(temp.dir, { info: (m) => said.push(m) });
     try {
       const raw = store.db
         .prepare('SELECT notice, html, mobile, body FROM notices')
@@ -69,7 +64,7 @@ describe('migration 8', () => {
       store.close();
     }
     const again: string[] = [];
-    Store.open(dir, { info: (m) => again.push(m) }).close();
+    Store.open(temp.dir, { info: (m) => again.push(m) }).close();
     expect(again).toEqual([]);
   });
 });

@@ -4,26 +4,21 @@
  * left out, and not lost with a transaction that fails; and on a database written before
  * migration 9, gathered from the notices there.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { makeNotice } from '../fakes/notice.js';
+import { useTempDir } from '../support/temp-store.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-notice-words-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = useTempDir('pipewatch-notice-words-');
 
 const SEEN = '2026-11-20T15:00:00Z';
 
 describe('the notice vocabulary', () => {
   it('holds each word of the stored notices once, lower-cased, blanks left out', () => {
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       const n = (id: number, type: string, category: string, status: string) =>
         makeNotice({ id, type, category, status });
@@ -48,7 +43,7 @@ describe('the notice vocabulary', () => {
   });
 
   it('keeps a word whose first notice was rolled back, once a notice brings it again', () => {
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       const failing = () =>
         store.transaction(() => {
@@ -67,7 +62,7 @@ describe('the notice vocabulary', () => {
   });
 
   it('is gathered from the notices of a database written before migration 9', () => {
-    const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS.slice(0, 8));
+    const db = openDatabase(join(temp.dir, DATABASE_FILE), MIGRATIONS.slice(0, 8));
     const notice = makeNotice({ type: 'Force Majeure', category: 'Critical', status: '' });
     db.prepare(
       `INSERT INTO notices (id, pipeline_id, pipeline_name, pipeline_slug, pipeline_url, subject,
@@ -77,7 +72,7 @@ describe('the notice vocabulary', () => {
          @identifier, @url, @category, @type, @status, '', '', '', 'x', @at, @at, @at)`,
     ).run({ ...notice, at: SEEN });
     db.close();
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       expect(store.notices.vocabulary()).toEqual({
         types: ['force majeure'],

@@ -5,21 +5,16 @@
  * key that does not split is kept whole; and deliveries are found by subject through the
  * index that keeps them unique.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveryId } from '../../src/channels/webhook/render.js';
 import type { Target } from '../../src/domain/targets.js';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
+import { useTempDir } from '../support/temp-store.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-migration-10-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = useTempDir('pipewatch-migration-10-');
 
 const AT = '2026-11-20T15:00:00Z';
 const GAS: Target = { kind: 'slack', channel: '#gas' };
@@ -53,7 +48,7 @@ const OLD_ROWS = [
 ];
 
 function writeOldDatabase() {
-  const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS.slice(0, 9));
+  const db = openDatabase(join(temp.dir, DATABASE_FILE), MIGRATIONS.slice(0, 9));
   const insert = db.prepare(
     `INSERT INTO outbox (key, rule, target, target_json, payload, status, next_attempt_at, created_at)
      VALUES (@key, @rule, @target, @target_json, '{"kind":"notice"}', @status, @at, @at)`,
@@ -65,7 +60,7 @@ function writeOldDatabase() {
 describe('migration 10', () => {
   it('keeps every key pipewatch made, so their delivery ids, and what was decided', () => {
     writeOldDatabase();
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       const rows = store.outbox.forSubject('');
       const made = OLD_ROWS.slice(0, 2).map((r) => r.key);
@@ -89,7 +84,7 @@ describe('migration 10', () => {
   });
 
   it('finds deliveries by subject through the unique index, not a scan', () => {
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       const plan = store.db
         .prepare(
@@ -109,7 +104,7 @@ describe('migration 10', () => {
   });
 
   it('gives a subject prefix exactly the subjects that start with it', () => {
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     try {
       const subjects = [
         'notice:1:v1',

@@ -3,35 +3,21 @@
  * be claimed, how they are found by subject, and what `status` and the backlog say about
  * them. Payloads are opaque JSON text to the store.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryErrorCode } from '../../src/channels/types.js';
 import { type Target, targetKey } from '../../src/domain/targets.js';
 import type { UtcIso } from '../../src/lib/time.js';
-import { Store } from '../../src/store/index.js';
+import { useTempStore } from '../support/temp-store.js';
 
-let dataDir: string;
-let store: Store;
-
-beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-outbox-'));
-  store = Store.open(dataDir);
-});
-
-afterEach(() => {
-  store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const temp = useTempStore('pipewatch-outbox-');
 
 const OPS: Target = { kind: 'slack', channel: '#ops' };
 const GAS: Target = { kind: 'slack', channel: '#gas' };
 
 /** Queues `subject` for `target` at `at`; returns its row id. */
 function enqueue(subject: string, target: Target, at: UtcIso): number {
-  expect(store.outbox.enqueue(subject, 'rule', target, '{"kind":"notice"}', at)).toBe(true);
-  return store.db
+  expect(temp.store.outbox.enqueue(subject, 'rule', target, '{"kind":"notice"}', at)).toBe(true);
+  return temp.store.db
     .prepare<[string, string], { id: number }>(
       'SELECT id FROM outbox WHERE subject = ? AND target = ?',
     )
@@ -39,7 +25,7 @@ function enqueue(subject: string, target: Target, at: UtcIso): number {
 }
 
 const claimedAt = (id: number) =>
-  store.db
+  temp.store.db
     .prepare<[number], { claimed_at: string | null }>('SELECT claimed_at FROM outbox WHERE id = ?')
     .get(id)!.claimed_at;
 
@@ -48,19 +34,19 @@ describe('outbox store', () => {
     const later = enqueue('notice:3:v1', GAS, '2026-11-20T15:10:00Z');
     const first = enqueue('notice:1:v1', OPS, '2026-11-20T15:00:00Z');
     const claimed = enqueue('notice:2:v1', GAS, '2026-11-20T15:05:00Z');
-    store.outbox.claim([claimed], '2026-11-20T15:06:00Z');
-    expect(store.outbox.due('2026-11-20T15:10:00Z').map((r) => r.id)).toEqual([first, later]);
-    expect(store.outbox.due('2026-11-20T15:09:59Z').map((r) => r.id)).toEqual([first]);
-    store.outbox.markSent([first], '2026-11-20T15:11:00Z', 'ok');
-    store.outbox.markDead([later], 'gone');
-    expect(store.outbox.due('2026-11-20T15:10:00Z')).toEqual([]);
+    temp.store.outbox.claim([claimed], '2026-11-20T15:06:00Z');
+    expect(temp.store.outbox.due('2026-11-20T15:10:00Z').map((r) => r.id)).toEqual([first, later]);
+    expect(temp.store.outbox.due('2026-11-20T15:09:59Z').map((r) => r.id)).toEqual([first]);
+    temp.store.outbox.markSent([first], '2026-11-20T15:11:00Z', 'ok');
+    temp.store.outbox.markDead([later], 'gone');
+    expect(temp.store.outbox.due('2026-11-20T15:10:00Z')).toEqual([]);
   });
 
   it('claims only pending deliveries', () => {
     const sent = enqueue('notice:1:v1', OPS, '2026-11-20T15:00:00Z');
     const pending = enqueue('notice:2:v1', OPS, '2026-11-20T15:00:00Z');
-    store.outbox.markSent([sent], '2026-11-20T15:01:00Z', 'ok');
-    store.outbox.claim([sent, pending], '2026-11-20T15:02:00Z');
+    temp.store.outbox.markSent([sent], '2026-11-20T15:01:00Z', 'ok');
+    temp.store.outbox.claim([sent, pending], '2026-11-20T15:02:00Z');
     expect(claimedAt(sent)).toBeNull();
     expect(claimedAt(pending)).toBe('2026-11-20T15:02:00Z');
   });
@@ -70,18 +56,18 @@ describe('outbox store', () => {
     enqueue('capacity:gulfXsouth:2026-11-21', OPS, '2026-11-20T15:00:00Z');
     enqueue('capacity:100%:2026-11-21', OPS, '2026-11-20T15:00:00Z');
     enqueue('capacity:1000:2026-11-21', OPS, '2026-11-20T15:00:00Z');
-    expect(store.outbox.forSubject('capacity:gulf_south:').map((r) => r.key)).toEqual([
+    expect(temp.store.outbox.forSubject('capacity:gulf_south:').map((r) => r.key)).toEqual([
       'rule|capacity:gulf_south:2026-11-21|slack:#ops',
     ]);
-    expect(store.outbox.forSubject('capacity:100%:').map((r) => r.key)).toEqual([
+    expect(temp.store.outbox.forSubject('capacity:100%:').map((r) => r.key)).toEqual([
       'rule|capacity:100%:2026-11-21|slack:#ops',
     ]);
-    expect(store.outbox.forSubject('capacity:')[0]?.payload).toEqual({ kind: 'notice' });
+    expect(temp.store.outbox.forSubject('capacity:')[0]?.payload).toEqual({ kind: 'notice' });
   });
 
   it('summarises the oldest pending delivery, and dead ones by kind, the most frequent first', () => {
     const sent = enqueue('notice:1:v1', OPS, '2026-11-20T14:00:00Z');
-    store.outbox.markSent([sent], '2026-11-20T14:01:00Z', 'ok');
+    temp.store.outbox.markSent([sent], '2026-11-20T14:01:00Z', 'ok');
     enqueue('notice:2:v1', OPS, '2026-11-20T15:00:00Z');
     enqueue('notice:3:v1', OPS, '2026-11-20T16:00:00Z');
     const dead = [
@@ -90,10 +76,10 @@ describe('outbox store', () => {
       enqueue('notice:6:v1', GAS, '2026-11-20T13:20:00Z'),
       enqueue('notice:7:v1', GAS, '2026-11-20T13:30:00Z'),
     ];
-    store.outbox.markDead([dead[0]!], 'slack: channel_not_found', 'NOT_FOUND');
-    store.outbox.markDead([dead[1]!, dead[2]!], 'slack: not_in_channel', 'FORBIDDEN');
-    store.outbox.markDead([dead[3]!], 'slack: missing_scope', 'FORBIDDEN');
-    expect(store.outbox.summary()).toEqual({
+    temp.store.outbox.markDead([dead[0]!], 'slack: channel_not_found', 'NOT_FOUND');
+    temp.store.outbox.markDead([dead[1]!, dead[2]!], 'slack: not_in_channel', 'FORBIDDEN');
+    temp.store.outbox.markDead([dead[3]!], 'slack: missing_scope', 'FORBIDDEN');
+    expect(temp.store.outbox.summary()).toEqual({
       pending: 2,
       sent: 1,
       dead: 4,
@@ -121,22 +107,22 @@ describe('outbox store', () => {
     const codes = Object.values(DeliveryErrorCode);
     codes.forEach((code, i) => {
       const id = enqueue(`notice:${i + 10}:v1`, GAS, '2026-11-20T13:00:00Z');
-      store.outbox.markDead([id], `failed with ${code}`, code);
+      temp.store.outbox.markDead([id], `failed with ${code}`, code);
     });
     const id = enqueue('notice:99:v1', GAS, '2026-11-20T13:00:00Z');
-    store.outbox.markDead([id], 'failed before codes were kept');
-    const reasons = store.outbox.summary().dead_reasons;
+    temp.store.outbox.markDead([id], 'failed before codes were kept');
+    const reasons = temp.store.outbox.summary().dead_reasons;
     expect(reasons.map((r) => r.code).sort()).toEqual([...codes, null].sort());
-    expect(reasons.reduce((n, r) => n + r.count, 0)).toBe(store.outbox.summary().dead);
+    expect(reasons.reduce((n, r) => n + r.count, 0)).toBe(temp.store.outbox.summary().dead);
   });
 
   it('gives each waiting target the error of its first delivery that failed', () => {
     const first = enqueue('notice:1:v1', OPS, '2026-11-20T15:00:00Z');
     const second = enqueue('notice:2:v1', OPS, '2026-11-20T15:01:00Z');
     enqueue('notice:3:v1', GAS, '2026-11-20T15:02:00Z');
-    store.outbox.retryLater([second], 'slack: HTTP 503', '2026-11-20T15:10:00Z');
-    store.outbox.retryLater([first], 'slack: ratelimited', '2026-11-20T15:10:00Z');
-    expect(store.outbox.backlog()).toEqual([
+    temp.store.outbox.retryLater([second], 'slack: HTTP 503', '2026-11-20T15:10:00Z');
+    temp.store.outbox.retryLater([first], 'slack: ratelimited', '2026-11-20T15:10:00Z');
+    expect(temp.store.outbox.backlog()).toEqual([
       {
         target: OPS,
         pending: 2,

@@ -4,22 +4,17 @@
  * planned before the store had them, when a reminder is planned before its notice is
  * stored, and again when a notice's identifier changes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { NoticeStore } from '../../src/store/notices.js';
 import type { ReminderRow } from '../../src/store/reminders.js';
 import { makeNotice } from '../fakes/notice.js';
+import { useTempDir } from '../support/temp-store.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-reminder-identifiers-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = useTempDir('pipewatch-reminder-identifiers-');
 
 const NOW = '2026-11-22T12:00:00Z';
 
@@ -40,7 +35,7 @@ describe('reminders by their notice identifier', () => {
       m.name.startsWith('reminders carry their notice'),
     );
     expect(migration).toBeGreaterThan(0);
-    const before = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS.slice(0, migration));
+    const before = openDatabase(join(temp.dir, DATABASE_FILE), MIGRATIONS.slice(0, migration));
     const notices = new NoticeStore(before);
     notices.upsert(makeNotice({ id: 101, identifier: '26-0412' }), NOW, false);
     notices.upsert(makeNotice({ id: 102, identifier: '26-0419' }), NOW, false);
@@ -52,14 +47,14 @@ describe('reminders by their notice identifier', () => {
       .run(row(101));
     before.close();
 
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([row(101)]);
     expect(store.reminders.scheduledForIdentifier('transco', '26-0419', 999)).toEqual([]);
     store.close();
   });
 
   it('are found when the notice is stored after its reminder, and by its new identifier', () => {
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     store.reminders.plan(row(101), NOW);
     store.reminders.plan(row(102), NOW);
     expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([]);

@@ -2,26 +2,12 @@
  * The reminder rows' own statements: which reminders of the notices a superseding notice
  * names are still to be sent, and which are due, in the order they fell due.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Store } from '../../src/store/index.js';
+import { describe, expect, it } from 'vitest';
 import type { ReminderRow } from '../../src/store/reminders.js';
 import { makeNotice } from '../fakes/notice.js';
+import { useTempStore } from '../support/temp-store.js';
 
-let dataDir: string;
-let store: Store;
-
-beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-reminders-'));
-  store = Store.open(dataDir);
-});
-
-afterEach(() => {
-  store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const temp = useTempStore('pipewatch-reminders-');
 
 const NOW = '2026-11-22T12:00:00Z';
 
@@ -37,14 +23,14 @@ function plan(over: Partial<ReminderRow>): ReminderRow {
     reason: null,
     ...over,
   };
-  store.reminders.plan(row, NOW);
+  temp.store.reminders.plan(row, NOW);
   return row;
 }
 
 describe('reminder store', () => {
   it("gives the reminders still to be sent of a pipeline's other notices by identifier", () => {
     const stored = (id: number, identifier: string, pipeline_slug = 'transco') =>
-      store.notices.upsert(makeNotice({ id, identifier, pipeline_slug }), NOW, false);
+      temp.store.notices.upsert(makeNotice({ id, identifier, pipeline_slug }), NOW, false);
     stored(101, '26-0412');
     stored(102, '26-0412');
     stored(103, '26-0419');
@@ -57,18 +43,18 @@ describe('reminder store', () => {
     plan({ notice_id: 103 });
     plan({ notice_id: 201 });
     // By notice, then rule, then offset.
-    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 102)).toEqual([
+    expect(temp.store.reminders.scheduledForIdentifier('transco', '26-0412', 102)).toEqual([
       other,
       ahead,
     ]);
-    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([
+    expect(temp.store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([
       other,
       ahead,
       second,
     ]);
-    store.reminders.setStatus(ahead, 'cancelled', 'superseded', NOW);
-    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 102)).toEqual([other]);
-    expect(store.reminders.scheduledForIdentifier('tennessee', '26-0419', 999)).toEqual([]);
+    temp.store.reminders.setStatus(ahead, 'cancelled', 'superseded', NOW);
+    expect(temp.store.reminders.scheduledForIdentifier('transco', '26-0412', 102)).toEqual([other]);
+    expect(temp.store.reminders.scheduledForIdentifier('tennessee', '26-0419', 999)).toEqual([]);
   });
 
   it('gives the scheduled reminders due by now, the earliest first', () => {
@@ -77,6 +63,6 @@ describe('reminder store', () => {
     const now = plan({ notice_id: 101, due_at: NOW });
     plan({ notice_id: 104, due_at: '2026-11-22T09:00:00Z', status: 'sent', reason: 'sent' });
     plan({ notice_id: 105, due_at: '2026-11-22T12:00:01Z' });
-    expect(store.reminders.due(NOW)).toEqual([early, late, now]);
+    expect(temp.store.reminders.due(NOW)).toEqual([early, late, now]);
   });
 });

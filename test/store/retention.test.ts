@@ -4,36 +4,28 @@
  * shrinks after the incremental vacuum. (The other tables: `retention-tables.test.ts`.)
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { NoticeEvent } from '../../src/ingest/events.js';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { pruneOld } from '../../src/ingest/retention.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
-import { DATABASE_FILE, Store } from '../../src/store/index.js';
+import { DATABASE_FILE } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const DAY = 86_400_000;
 const RETENTION = 180 * DAY;
 
-let dir: string;
-let store: Store;
+const temp = useTempStore('pipewatch-retention-');
 let clock: ManualClock;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-retention-'));
-  store = Store.open(dir);
   clock = new ManualClock('2026-01-01T12:00:00Z');
-});
-
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const now = () => toUtcIso(clock.now());
@@ -41,7 +33,7 @@ const now = () => toUtcIso(clock.now());
 /** Ingests a page as the notice sync does; returns the events it raised. */
 function ingest(notices: Notice[]): NoticeEvent[] {
   const events: NoticeEvent[] = [];
-  ingestNoticePage(store, notices, {
+  ingestNoticePage(temp.store, notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2020-01-01T00:00:00Z',
@@ -57,15 +49,15 @@ function bulky(id: number): Notice {
   return makeNotice({ id, identifier: `26-${id}`, notice: text, html: text, mobile: text });
 }
 
-const prune = () => pruneOld({ store, clock, logger: silentLogger }, RETENTION);
-const fileSize = () => statSync(join(dir, DATABASE_FILE)).size;
+const prune = () => pruneOld({ store: temp.store, clock, logger: silentLogger }, RETENTION);
+const fileSize = () => statSync(join(temp.dir, DATABASE_FILE)).size;
 
 describe('retention', () => {
   it('prunes the text of a notice not seen for the retention that a reminder still names, keeps its row, and never alerts on it again', async () => {
     const old = makeNotice({ id: 101, notice: 'Station 165 limited.', url: 'https://x.test/101' });
     expect(ingest([old]).map((e) => e.change)).toEqual(['new']);
     // A reminder still to be sent keeps the notice's row (without it, only a tombstone stays).
-    store.reminders.plan(
+    temp.store.reminders.plan(
       {
         rule: 'deadlines',
         notice_id: 101,
@@ -83,7 +75,7 @@ describe('retention', () => {
     ingest([fresh]);
 
     await prune();
-    const pruned = store.notices.get(101)!;
+    const pruned = temp.store.notices.get(101)!;
     expect(pruned.text_pruned_at).toBe(now());
     expect(pruned.notice).toMatch(
       /^\[text pruned 2026-07-20 by PIPEWATCH_RETENTION; the pipeline shows it at https:\/\/x\.test\/101\]$/,
@@ -94,12 +86,12 @@ describe('retention', () => {
       version: 1,
       subject: old.subject,
     });
-    expect(store.notices.get(102)?.notice).toBe('Station 85 limited.');
-    expect(store.notices.get(102)?.text_pruned_at).toBeNull();
+    expect(temp.store.notices.get(102)?.notice).toBe('Station 85 limited.');
+    expect(temp.store.notices.get(102)?.text_pruned_at).toBeNull();
 
     // Seen again as it was: not new, and its text comes back.
     expect(ingest([old])).toEqual([]);
-    expect(store.notices.get(101)?.notice).toBe('Station 165 limited.');
+    expect(temp.store.notices.get(101)?.notice).toBe('Station 165 limited.');
 
     // Pruned again, then changed: an update (version 2), never a second "new".
     clock.advance(200 * DAY);
@@ -111,13 +103,13 @@ describe('retention', () => {
   it('shrinks the file once the prune is vacuumed', async () => {
     for (let page = 0; page < 10; page++)
       ingest(Array.from({ length: 20 }, (_, i) => bulky(1000 + page * 20 + i)));
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    temp.store.db.pragma('wal_checkpoint(TRUNCATE)');
     const before = fileSize();
     clock.advance(RETENTION + DAY);
     await prune();
     expect(fileSize()).toBeLessThan(before / 4);
-    expect(store.notices.count()).toBe(0);
-    expect(store.notices.wasPruned(1000)).toBe(true);
+    expect(temp.store.notices.count()).toBe(0);
+    expect(temp.store.notices.wasPruned(1000)).toBe(true);
   });
 
   it('removes old delivered alerts, history, audit and held alerts; keeps pending deliveries and their notice', async () => {
@@ -125,13 +117,13 @@ describe('retention', () => {
     ingest([n]);
     ingest([{ ...n, notice: 'Second.' }]);
     const target = { kind: 'console' } as const;
-    store.outbox.enqueue('notice:101:v1', 'r', target, '{"notice":null}', now(), {
+    temp.store.outbox.enqueue('notice:101:v1', 'r', target, '{"notice":null}', now(), {
       id: 101,
       version: 1,
     });
-    store.outbox.enqueue('notice:101:v2', 'r', target, '{}', now());
-    store.outbox.markSent([2], now(), 'ok');
-    store.audit.record({
+    temp.store.outbox.enqueue('notice:101:v2', 'r', target, '{}', now());
+    temp.store.outbox.markSent([2], now(), 'ok');
+    temp.store.audit.record({
       at: now(),
       rule: 'r',
       event: 'notice-new',
@@ -140,7 +132,7 @@ describe('retention', () => {
       decision: 'alert',
       reason: 'matched',
     });
-    const silence = store.silences.add({
+    const silence = temp.store.silences.add({
       matchers: { targets: ['console'] },
       starts_at: now(),
       ends_at: null,
@@ -148,7 +140,7 @@ describe('retention', () => {
       comment: null,
       created_at: now(),
     });
-    store.silences.hold('r|notice:101:v2|console', {
+    temp.store.silences.hold('r|notice:101:v2|console', {
       silence_id: silence,
       rule: 'r',
       target,
@@ -159,11 +151,11 @@ describe('retention', () => {
 
     clock.advance(RETENTION + DAY);
     await prune();
-    expect(store.outbox.counts()).toEqual({ pending: 1, sent: 0, dead: 0 });
-    expect(store.audit.forNotice(101)).toEqual([]);
-    expect(store.silences.isHeld('r|notice:101:v2|console')).toBe(false);
+    expect(temp.store.outbox.counts()).toEqual({ pending: 1, sent: 0, dead: 0 });
+    expect(temp.store.audit.forNotice(101)).toEqual([]);
+    expect(temp.store.silences.isHeld('r|notice:101:v2|console')).toBe(false);
     // The pending delivery still reads its version, text and all.
-    expect(store.outbox.due(now())[0]?.payload).toEqual({ notice: n });
-    expect(store.notices.history(101)).toHaveLength(1);
+    expect(temp.store.outbox.due(now())[0]?.payload).toEqual({ notice: n });
+    expect(temp.store.notices.history(101)).toHaveLength(1);
   });
 });

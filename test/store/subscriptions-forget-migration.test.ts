@@ -4,27 +4,22 @@
  * behind goes (the 160,000 reminders left scheduled), what the others and the rule files
  * have stays. Found by name, so that it does not depend on its number.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
+import { useTempDir } from '../support/temp-store.js';
 
 const NAME = 'reminders go with their subscription; what retention keeps of a removed notice';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-migration-forget-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = useTempDir('pipewatch-migration-forget-');
 
 describe('migration: reminders go with their subscription', () => {
   it('removes the reminders and capacity state of subscriptions removed before it', () => {
     const at = MIGRATIONS.findIndex((m) => m.name === NAME);
     expect(at).toBeGreaterThan(0);
-    const db = openDatabase(join(dir, DATABASE_FILE), MIGRATIONS.slice(0, at));
+    const db = openDatabase(join(temp.dir, DATABASE_FILE), MIGRATIONS.slice(0, at));
     const subscribe = db.prepare(
       `INSERT INTO subscriptions (rule_json, target, source, created_at)
        VALUES ('{}', 'slack_dm:U0ALICE', 'slack', '2026-11-20T15:00:00Z')`,
@@ -47,7 +42,7 @@ describe('migration: reminders go with their subscription', () => {
     remind.run(`sub-${removed}-not-a-subscription`, 'sent');
     db.close();
 
-    const store = Store.open(dir);
+    const store = Store.open(temp.dir);
     expect(store.reminders.all().map((r) => r.rule)).toEqual([
       `sub-${kept}`,
       'deadlines',

@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, WAL_CHECKPOINT_PAGES } from '../../src/store/database.js';
+import { useTempDir } from '../support/temp-store.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('pipewatch-wal-');
 
 describe('the write-ahead log', () => {
   it('checkpoints every 10,000 pages, not every 1,000', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipewatch-wal-'));
-    dirs.push(dir);
-    const db = openDatabase(join(dir, 'pipewatch.db'));
+    const db = openDatabase(join(temp.dir, 'pipewatch.db'));
     try {
       db.exec('CREATE TABLE scratch (x BLOB NOT NULL)');
       const insert = db.prepare('INSERT INTO scratch (x) VALUES (?)');

@@ -6,10 +6,7 @@
  * one-click request) stops that rule for that address with one endless silence, which
  * `silence list` shows and `silence expire` lifts; a bad link gets a 400 page.
  */
-import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -18,7 +15,6 @@ import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { RunningHttpServer } from '../../src/http/server.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { NoticeRule } from '../../src/rules/types.js';
-import { Store } from '../../src/store/index.js';
 import { makeToken } from '../../src/unsubscribe/links.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../../src/unsubscribe/routes.js';
 import { cli } from '../cli/run-cli.js';
@@ -26,6 +22,7 @@ import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { InstantClock } from '../support/clock.js';
 import { serveRoutes } from '../support/http-server.js';
+import { useTempStore } from '../support/temp-store.js';
 import { UNSAFE_IN_MESSAGES } from '../support/unsafe-text.js';
 
 const PUBLIC = 'https://pipewatch.example.com';
@@ -44,8 +41,7 @@ const rule: NoticeRule = {
   ],
 };
 
-let dir: string;
-let store: Store;
+const temp = useTempStore('pipewatch-unsub-');
 let smtp: SmtpFake;
 let clock: InstantClock;
 let engine: AlertEngine;
@@ -63,22 +59,22 @@ async function setup(publicUrl = true): Promise<void> {
       EMAIL_FROM: 'pipewatch <alerts@example.com>',
       ...(publicUrl ? { PIPEWATCH_PUBLIC_URL: PUBLIC } : {}),
     },
-    dir,
+    temp.dir,
   );
   const deps = { clock, logger: silentLogger };
   channels = await Channels.create(config, deps, { print: () => {}, unsubscribeKey: () => key });
-  key = unsubscribeKey(store, config.secretKey, clock);
-  engine = new AlertEngine({ ...deps, store, maxAlertAgeMs: 86_400_000 }, [rule]);
+  key = unsubscribeKey(temp.store, config.secretKey, clock);
+  engine = new AlertEngine({ ...deps, store: temp.store, maxAlertAgeMs: 86_400_000 }, [rule]);
   dispatcher = new Dispatcher(
-    { ...deps, store, channels },
+    { ...deps, store: temp.store, channels },
     { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000 },
   );
-  server = await serveRoutes(unsubscribeRoutes({ store, clock, logger: silentLogger, key }));
+  server = await serveRoutes(
+    unsubscribeRoutes({ store: temp.store, clock, logger: silentLogger, key }),
+  );
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'pipewatch-unsub-'));
-  store = Store.open(dir);
   smtp = await startSmtpFake({ starttls: false });
   clock = new InstantClock(NOW);
 });
@@ -86,14 +82,13 @@ afterEach(async () => {
   await server?.close();
   await channels?.close();
   await smtp.close();
-  store.close();
 });
 
 /** A new notice `id`, decided by the engine and sent by the dispatcher. */
 async function alertOn(id: number): Promise<void> {
   const n = makeNotice({ id, subject: `Constraint ${id}` });
-  store.transaction(() => {
-    store.notices.upsert(n, NOW, false);
+  temp.store.transaction(() => {
+    temp.store.notices.upsert(n, NOW, false);
     engine.hooks().notices?.([noticeEvent(n)]);
   });
   await dispatcher.dispatchDue();
@@ -135,7 +130,7 @@ describe('an unsubscribe link', () => {
     const head = await fetch(url, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    expect(store.silences.list()).toEqual([]);
+    expect(temp.store.silences.list()).toEqual([]);
     await alertOn(2);
     expect(received(ALICE)).toHaveLength(2);
   });
@@ -148,7 +143,7 @@ describe('an unsubscribe link', () => {
     const html = await res.text();
     expect(html).toContain('You are unsubscribed');
     expect(html).toContain('<code>pipewatch silence expire 1</code>');
-    expect(store.silences.list()).toEqual([
+    expect(temp.store.silences.list()).toEqual([
       expect.objectContaining({
         id: 1,
         matchers: { targets: [`email:${ALICE}`], rules: ['transco-constraints'] },
@@ -164,7 +159,7 @@ describe('an unsubscribe link', () => {
       '[Transco] Capacity Constraint: Constraint 1',
       '[Transco] Capacity Constraint: Constraint 2',
     ]);
-    expect(store.silences.heldBy(1).map((h) => h.alert)).toEqual([
+    expect(temp.store.silences.heldBy(1).map((h) => h.alert)).toEqual([
       expect.objectContaining({ rule: 'transco-constraints', notice_id: 2 }),
     ]);
   });
@@ -177,7 +172,7 @@ describe('an unsubscribe link', () => {
     const again = await oneClick(url);
     expect(again.status).toBe(first.status);
     expect(await again.text()).toBe(await first.text());
-    expect(store.silences.list()).toHaveLength(1);
+    expect(temp.store.silences.list()).toHaveLength(1);
     expect(await (await fetch(url)).text()).toContain('You are already unsubscribed');
   });
 
@@ -185,7 +180,7 @@ describe('an unsubscribe link', () => {
     await setup();
     await alertOn(1);
     await oneClick(linkFor(ALICE));
-    const env = { PIPEWATCH_DATA_DIR: dir };
+    const env = { PIPEWATCH_DATA_DIR: temp.dir };
     const at = { clock: new InstantClock(NOW) };
     const list = await cli(['silence', 'list'], env, at);
     expect(list.code).toBe(0);
@@ -204,12 +199,12 @@ describe('an unsubscribe link', () => {
     const big = await oneClick(url, { body: `List-Unsubscribe=One-Click&x=${'y'.repeat(5000)}` });
     expect(big.status).toBe(413);
     expect(await big.text()).toContain('too large');
-    expect(store.silences.list()).toEqual([]);
+    expect(temp.store.silences.list()).toEqual([]);
     const form = new FormData();
     form.set('List-Unsubscribe', 'One-Click');
     const multipart = await fetch(url, { method: 'POST', body: form });
     expect(multipart.status).toBe(200);
-    expect(store.silences.list()).toHaveLength(1);
+    expect(temp.store.silences.list()).toHaveLength(1);
   });
 
   it('a POST that does not say List-Unsubscribe=One-Click changes nothing and shows the button', async () => {
@@ -232,7 +227,7 @@ describe('an unsubscribe link', () => {
       expect(html).toContain('Nothing was changed: this request did not say');
       expect(html).toMatch(/<form method="post">.*<button type="submit">Unsubscribe<\/button>/);
     }
-    expect(store.silences.list()).toEqual([]);
+    expect(temp.store.silences.list()).toEqual([]);
     // A one-click body under another type (a text/plain form) is still one.
     const plain = await fetch(url, {
       method: 'POST',
@@ -240,7 +235,7 @@ describe('an unsubscribe link', () => {
       body: 'List-Unsubscribe=One-Click\r\n',
     });
     expect(plain.status).toBe(200);
-    expect(store.silences.list()).toHaveLength(1);
+    expect(temp.store.silences.list()).toHaveLength(1);
   });
 
   it('a link that does not verify is refused before its body arrives', async () => {
@@ -292,7 +287,7 @@ describe('an unsubscribe link', () => {
         expect(html).not.toMatch(/Error|\bat .*\(|<script/);
       }
     }
-    expect(store.silences.list()).toEqual([]);
+    expect(temp.store.silences.list()).toEqual([]);
   });
 
   it('answers with a page under a strict policy: no scripts, nothing from elsewhere, no cache', async () => {
@@ -335,13 +330,13 @@ describe('an unsubscribe link', () => {
     expect(after).toContain('<strong>ecilamoc.elpmaxe@x</strong>');
     for (const html of [before, after]) expect(html).not.toMatch(UNSAFE_IN_MESSAGES);
     // The silence is made for the address as signed: it is what the alerts are sent to.
-    expect(store.silences.list()[0]!.matchers.targets).toEqual([`email:${address}`]);
+    expect(temp.store.silences.list()[0]!.matchers.targets).toEqual([`email:${address}`]);
   });
 
   it('answers with a page, not a trace, when the database fails', async () => {
     await setup();
     const token = makeToken({ addresses: [ALICE], rules: ['transco-constraints'] }, key);
-    store.close();
+    temp.store.close();
     const res = await oneClick(`${server.url}/unsubscribe/${token}`);
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');

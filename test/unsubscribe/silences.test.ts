@@ -3,12 +3,10 @@
  * restarts unless PIPEWATCH_SECRET_KEY names one; an unsubscribe makes one endless
  * silence of what is not held back already, and nothing when all of it is.
  */
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { makeToken, verifyToken } from '../../src/unsubscribe/links.js';
 import {
   UNSUBSCRIBE_AUTHOR,
@@ -17,19 +15,11 @@ import {
   unsubscribeState,
 } from '../../src/unsubscribe/silences.js';
 import { ManualClock } from '../support/clock.js';
+import { useTempStores } from '../support/temp-store.js';
 
 const NOW = '2026-11-20T15:00:00Z';
 const TARGET = 'email:ops@example.com';
-const stores: Store[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-});
-
-function open(dir = mkdtempSync(join(tmpdir(), 'pipewatch-unsub-key-'))) {
-  const store = Store.open(dir);
-  stores.push(store);
-  return { store, dir };
-}
+const { open } = useTempStores('pipewatch-unsub-key-');
 
 const keyRows = (store: Store) =>
   (store.db.prepare('SELECT COUNT(*) AS n FROM keys').get() as { n: number }).n;

@@ -5,9 +5,6 @@
  * stored alert's fields, in their order; so does a silence's summary. An alert that
  * cannot make a body goes dead at once with one line, and nothing reaches the receiver.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../../src/alerts/engine.js';
 import type { AlertPayload } from '../../../src/alerts/payload.js';
@@ -19,13 +16,14 @@ import type { NoticeEvent, SchemaDriftEvent } from '../../../src/ingest/events.j
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
 import type { Rule } from '../../../src/rules/types.js';
-import { Store } from '../../../src/store/index.js';
+import type { Store } from '../../../src/store/index.js';
 import type { CapacityLocation } from '../../../src/upstream/schemas.js';
 import { memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { transcoCycle } from '../../fakes/capacity-event.js';
 import { makeNotice, noticeEvent } from '../../fakes/notice.js';
 import { startWebhookReceiver } from '../../fakes/webhook.js';
 import { ManualClock } from '../../support/clock.js';
+import { useTempStore } from '../../support/temp-store.js';
 import { sampleAlerts } from '../payload-samples.js';
 
 const HOOK = { kind: 'webhook' as const, url: 'https://hooks.example.com/pipewatch' };
@@ -106,15 +104,6 @@ const drift: SchemaDriftEvent = {
 };
 
 /** Every alert the engine queues over a day that has each kind and state in it. */
-function decidedPayloads(): AlertPayload[] {
-  const s = Store.open(mkdtempSync(join(tmpdir(), 'pipewatch-webhook-body-')));
-  try {
-    return decide(s);
-  } finally {
-    s.close();
-  }
-}
-
 function decide(s: Store): AlertPayload[] {
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const engine = new AlertEngine(
@@ -171,9 +160,10 @@ function decide(s: Store): AlertPayload[] {
 }
 
 describe('the bodies of the alerts the rules decide', () => {
+  const temp = useTempStore('pipewatch-webhook-body-', { shared: true });
   let payloads: AlertPayload[] = [];
   beforeAll(() => {
-    payloads = decidedPayloads();
+    payloads = decide(temp.store);
   });
 
   it('cover every kind and state, a late reminder and a repeated location', () => {
@@ -238,9 +228,10 @@ describe('the bodies of the alerts the rules decide', () => {
 });
 
 describe('a body built through the contract', () => {
+  const temp = useTempStore('pipewatch-webhook-body-', { shared: true });
   let payloads: AlertPayload[] = [];
   beforeAll(() => {
-    payloads = decidedPayloads();
+    payloads = decide(temp.store);
   });
 
   /** `value` with a field no contract defines added to it and to every object inside. */
