@@ -16,6 +16,7 @@
  * daemon has logged it sent, within a bound; nothing sleeps.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { subjectAfter } from '../../src/channels/text.js';
 import {
   addDays,
   type Cycle,
@@ -262,9 +263,11 @@ describe('pipewatch run as a process, against the simulator and every platform',
     expect(platforms.received()).toEqual(stories);
 
     expect(slack.posts[0]).toMatchObject({ channel: 'C0GAS' });
-    expect(slack.posts[0]!.text).toContain(constraint.subject);
+    // Headlines say the type once: the subject after it.
+    const shown = subjectAfter(constraint.type, constraint.subject);
+    expect(slack.posts[0]!.text).toContain(shown);
     expect(discord.messages[0]).toMatchObject({ channel_id: FAKE_CHANNEL });
-    expect(discord.messages[0]!.embeds[0]!.title).toContain(constraint.subject);
+    expect(discord.messages[0]!.embeds[0]!.title).toContain(shown);
     expect(discord.calls.every((c) => c.authorization === `Bot ${DISCORD_TOKEN}`)).toBe(true);
 
     const low = smtp.messages[0]!;

@@ -10,6 +10,7 @@
  * its bound is for a hang, as every step waits on what a process or a fake says.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { subjectAfter } from '../../src/channels/text.js';
 import type { Store } from '../../src/store/index.js';
 import {
   type DaemonProcess,
@@ -153,11 +154,15 @@ describe('the Discord app, in the daemon', { timeout: STORY_HANG_MS }, () => {
     const notice = addTranscoConstraint(api);
     await runOnce();
     const alert = platforms.discord.messages.find(
-      (m) => m.channel_id === FAKE_CHANNEL && JSON.stringify(m.embeds).includes(notice.subject),
+      (m) =>
+        m.channel_id === FAKE_CHANNEL &&
+        JSON.stringify(m.embeds).includes(subjectAfter(notice.type, notice.subject)),
     );
     expect(alert).toBeDefined();
     const posted = platforms.discord.calls.find(
-      (c) => c.method === 'POST' && JSON.stringify(c.body).includes(notice.subject),
+      (c) =>
+        c.method === 'POST' &&
+        JSON.stringify(c.body).includes(subjectAfter(notice.type, notice.subject)),
     );
     const components = (posted!.body as { components?: unknown[] }).components ?? [];
     expect(JSON.stringify(components)).toContain('pipewatch:v1:ack');
@@ -202,10 +207,14 @@ describe('email unsubscribe, in the daemon', { timeout: STORY_HANG_MS }, () => {
         subject: `Capacity Constraint - ${where}`,
         response_at: '',
       });
-    const mailsOf = (from: number, notice: { subject: string }) =>
+    const mailsOf = (from: number, notice: { type: string; subject: string }) =>
       platforms.smtp.messages
         .slice(from)
-        .filter((m) => `${m.parsed?.subject}\n${m.parsed?.text}`.includes(notice.subject));
+        .filter((m) =>
+          `${m.parsed?.subject}\n${m.parsed?.text}`.includes(
+            subjectAfter(notice.type, notice.subject),
+          ),
+        );
 
     // Email goes out from the daemon, whose process trusts the SMTP server's certificate.
     const before = platforms.smtp.messages.length;

@@ -8,6 +8,7 @@
  * waits on what a process or the fake says.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { subjectAfter } from '../../src/channels/text.js';
 import {
   type DaemonProcess,
   STEP_HANG_MS,
@@ -103,7 +104,9 @@ describe('the Slack app, in the daemon', { timeout: STORY_HANG_MS }, () => {
     const notice = addTranscoConstraint(api);
     const once = await cli(['run', '--once'], env);
     expect(once.code, once.stderr).toBe(0);
-    const alert = slack.posts.find((p) => p.text.includes(notice.subject));
+    const alert = slack.posts.find((p) =>
+      p.text.includes(subjectAfter(notice.type, notice.subject)),
+    );
     expect(alert?.channel).toBe('C0GAS');
     expect(JSON.stringify(alert!.blocks)).toContain('pipewatch_ack');
 
