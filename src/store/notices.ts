@@ -189,7 +189,15 @@ export class NoticeStore {
   );
   private wordsRemembered = 0;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `inserted` hears of each notice whose row this store inserts, inside the same
+   * transaction: the store's reminders give it to those that waited for it
+   * (`ReminderStore.noticeStored`).
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly inserted?: (notice: Notice) => void,
+  ) {
     const columns = COLUMNS.join(', ');
     const params = COLUMNS.map((f) => `@${f}`).join(', ');
     // A tombstone's hash is read back as the hex `noticeHash` gives.
@@ -289,6 +297,7 @@ export class NoticeStore {
           baseline: baseline ? 1 : 0,
         }),
       );
+      this.inserted?.(notice);
       this.noteWords(notice);
       const change = !known ? 'new' : unchanged ? 'unchanged' : 'updated';
       return { change, version, changedFields: [], previous: undefined };
