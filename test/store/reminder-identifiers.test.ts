@@ -167,7 +167,7 @@ describe('a reminder stored before its notice', () => {
     store.close();
   });
 
-  it('gets them from the migration that took the trigger away when its notice is stored', () => {
+  it('is given them by the migration that dropped the trigger, which leaves none on storing a notice', () => {
     const migration = MIGRATIONS.findIndex((m) =>
       m.name.startsWith('a stored notice gives its waiting reminders'),
     );
@@ -185,7 +185,7 @@ describe('a reminder stored before its notice', () => {
     before.close();
     const store = Store.open(dir);
     expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([row(101)]);
-    // No trigger on storing a notice: each would cost every insert a statement journal.
+    // No trigger on storing a notice: any would cost every insert a statement journal.
     expect(
       store.db
         .prepare(
