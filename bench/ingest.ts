@@ -45,40 +45,72 @@ export function freshStore(): Store & { dispose(): void } {
   });
 }
 
+/** What storing the benchmark's notices took: seconds of wall time and of this process's CPU. */
+export interface Spent {
+  seconds: number;
+  cpuSeconds: number;
+}
+
+/** Seconds of this process's CPU, user and system, since it started. */
+const cpuNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
 /**
  * Runs `store` over every page of the benchmark's notices (`wire`), inside `around` when
- * given (a transaction, say), and returns the seconds spent apart from making the pages.
- * Each page is generated as the API's JSON text, parsed and validated just before `store`
- * sees it, as a sync reads a page and stores it, and that preparation is left out of the
- * time (the client benchmark times parsing on its own). So two callers differ only by
- * what they do with the same parsed rows, and neither holds the others in memory.
+ * given (a transaction, say), and returns the time spent apart from making the pages, as
+ * wall time and as CPU time: on a machine whose cores other work shares, the CPU time
+ * moves less with that work. Each page is generated as the API's JSON text, parsed and
+ * validated just before `store` sees it, as a sync reads a page and stores it, and that
+ * preparation is left out of the time (the client benchmark times parsing on its own). So
+ * two callers differ only by what they do with the same parsed rows, and neither holds
+ * the others in memory.
  */
 export function secondsStoring(
   store: (page: Notice[]) => void,
   around: (body: () => void) => void = (body) => body(),
   wire: WireNotice = wireNotice,
-): number {
+): Spent {
   const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
   let preparing = 0;
+  let preparingCpu = 0;
   const started = performance.now();
+  const startedCpu = cpuNow();
   around(() => {
     for (let p = 0; p < TOTAL / PER_PAGE; p++) {
       const before = performance.now();
+      const beforeCpu = cpuNow();
       const envelope = EnvelopeSchema.parse(JSON.parse(pageText(p, wire)));
       const { records } = parseRecords(NoticeSchema, envelope.data, context, 'data');
       preparing += performance.now() - before;
+      preparingCpu += cpuNow() - beforeCpu;
       store(records);
     }
   });
-  return (performance.now() - started - preparing) / 1000;
+  return {
+    seconds: (performance.now() - started - preparing) / 1000,
+    cpuSeconds: cpuNow() - startedCpu - preparingCpu,
+  };
+}
+
+/** Rows a second of wall time and of CPU time, of `rows` stored in `spent`. */
+export function rates(rows: number, spent: Spent): Rates {
+  return { rate: rows / spent.seconds, cpu: rows / spent.cpuSeconds };
+}
+
+/** Rows a second: of wall time (`rate`) and of this process's CPU time (`cpu`). */
+export interface Rates {
+  rate: number;
+  cpu: number;
 }
 
 /** The sync's ingest step, one transaction a page as a sync stores them; rows per second. */
-function syncPath(): number {
+function syncPath(): Rates {
   const store = freshStore();
   const seenAt = '2026-11-20T15:00:00Z';
   let events = 0;
-  const seconds = secondsStoring((records) => {
+  const spent = secondsStoring((records) => {
     const outcome = ingestNoticePage(store, records, {
       seenAt,
       baseline: false,
@@ -94,7 +126,7 @@ function syncPath(): number {
   });
   if (store.notices.count() !== TOTAL || events !== TOTAL) throw new Error('sync path lost rows');
   store.dispose();
-  return TOTAL / seconds;
+  return rates(TOTAL, spent);
 }
 
 /**
@@ -107,10 +139,10 @@ function syncPath(): number {
 export function plainInsert(
   transactions: 'one' | 'page' = 'one',
   wire: WireNotice = wireNotice,
-): number {
+): Rates {
   const store = freshStore();
   let insert: Statement | undefined;
-  const seconds = secondsStoring(
+  const spent = secondsStoring(
     (records) => {
       insert ??= preparedInsert(store, records[0]!);
       const rows = () => {
@@ -125,7 +157,7 @@ export function plainInsert(
   );
   if (store.notices.count() !== TOTAL) throw new Error('plain insert lost rows');
   store.dispose();
-  return TOTAL / seconds;
+  return rates(TOTAL, spent);
 }
 
 /**
@@ -151,6 +183,9 @@ function preparedInsert(store: Store, sample: Notice): Statement {
  * - `limit_page_commits_rows_per_s`: the same INSERT committing once a page, as the sync
  *   does; `ratio_page_commits`: the first over it, what the ingest step costs over a plain
  *   insert that keeps each page as it comes;
+ * - `cpu_rows_per_s`, `limit_cpu_rows_per_s`, `limit_page_commits_cpu_rows_per_s`: the
+ *   same three rates by this process's CPU time instead of wall time, which other work on
+ *   the machine's cores moves less;
  * - `peak_rss_mb`: the process's peak after the first run of the sync side, which streams
  *   page by page.
  * Each figure is the median of `ROUNDS` rounds (`inRounds`).
@@ -158,9 +193,9 @@ function preparedInsert(store: Store, sample: Notice): Statement {
 export async function ingestBench(): Promise<Record<string, number>> {
   let peakRssMb = 0;
   const figures = inRounds(() => {
-    const rate = syncPath();
+    const rates = syncPath();
     peakRssMb ||= Math.round(process.resourceUsage().maxRSS / 1024);
-    return rate;
+    return rates;
   });
   return { ...figures, peak_rss_mb: peakRssMb };
 }
@@ -173,23 +208,23 @@ const ROUNDS = 5;
  * one after another, `ROUNDS` times, so that a change in the machine's speed falls on
  * the three alike: runs of the same limit differ by up to a fifth on this kind of shared
  * machine. Gives the median of each rate, and the median of each round's ratios, each
- * taken between runs a few seconds apart.
+ * taken between runs a few seconds apart; and the median of each rate by CPU time.
  */
-export function inRounds(
-  side: () => number,
-  wire: WireNotice = wireNotice,
-): Record<string, number> {
-  const rounds: Array<{ rate: number; one: number; page: number }> = [];
+export function inRounds(side: () => Rates, wire: WireNotice = wireNotice): Record<string, number> {
+  const rounds: Array<{ side: Rates; one: Rates; page: Rates }> = [];
   for (let r = 0; r < ROUNDS; r++)
-    rounds.push({ rate: side(), one: plainInsert('one', wire), page: plainInsert('page', wire) });
+    rounds.push({ side: side(), one: plainInsert('one', wire), page: plainInsert('page', wire) });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const of = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
   const ratio = (f: (r: (typeof rounds)[number]) => number) => Math.round(of(f) * 100) / 100;
   return {
-    rows_per_s: Math.round(of((r) => r.rate)),
-    limit_rows_per_s: Math.round(of((r) => r.one)),
-    ratio: ratio((r) => r.rate / r.one),
-    limit_page_commits_rows_per_s: Math.round(of((r) => r.page)),
-    ratio_page_commits: ratio((r) => r.rate / r.page),
+    rows_per_s: Math.round(of((r) => r.side.rate)),
+    limit_rows_per_s: Math.round(of((r) => r.one.rate)),
+    ratio: ratio((r) => r.side.rate / r.one.rate),
+    limit_page_commits_rows_per_s: Math.round(of((r) => r.page.rate)),
+    ratio_page_commits: ratio((r) => r.side.rate / r.page.rate),
+    cpu_rows_per_s: Math.round(of((r) => r.side.cpu)),
+    limit_cpu_rows_per_s: Math.round(of((r) => r.one.cpu)),
+    limit_page_commits_cpu_rows_per_s: Math.round(of((r) => r.page.cpu)),
   };
 }

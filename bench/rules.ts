@@ -38,7 +38,7 @@ import type { NoticeRule, Rule } from '../src/rules/types.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { type Notice, NoticeSchema } from '../src/upstream/schemas.js';
 import { wireNotice } from './fixtures.js';
-import { freshStore, inRounds, secondsStoring, type WireNotice } from './ingest.js';
+import { freshStore, inRounds, rates, secondsStoring, type WireNotice } from './ingest.js';
 import { judgeFigures } from './rules-judge.js';
 import { rulesLoadFigures } from './rules-load.js';
 import { coldLoad, storedSubscriptions } from './subscriptions.js';
@@ -219,7 +219,7 @@ export async function ingestWithRulesBench(): Promise<Record<string, number>> {
       rules,
     );
     const hooks = engine.hooks();
-    const seconds = secondsStoring(
+    const spent = secondsStoring(
       (records) => {
         ingestNoticePage(store, records, {
           seenAt: '2026-11-20T15:00:00Z',
@@ -232,10 +232,10 @@ export async function ingestWithRulesBench(): Promise<Record<string, number>> {
       undefined,
       variedNotice,
     );
-    const rate = store.notices.count() / seconds;
+    const stored = rates(store.notices.count(), spent);
     alerts = store.outbox.counts().pending;
     store.dispose();
-    return rate;
+    return stored;
   }, variedNotice);
   return { ...figures, alerts };
 }

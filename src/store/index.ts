@@ -58,7 +58,8 @@ export class Store {
   readonly outages: OutageStore;
 
   constructor(readonly db: Db) {
-    this.notices = new NoticeStore(db);
+    this.reminders = new ReminderStore(db);
+    this.notices = new NoticeStore(db, (notice) => this.reminders.noticeStored(notice));
     this.pipelines = new PipelineStore(db);
     this.capacity = new CapacityStore(db);
     this.syncState = new SyncStateStore(db);
@@ -66,7 +67,6 @@ export class Store {
     this.outbox = new OutboxStore(db, this.notices);
     this.audit = new AuditStore(db);
     this.threads = new ThreadStore(db);
-    this.reminders = new ReminderStore(db);
     this.capacityAlerts = new CapacityAlertStore(db);
     this.subscriptions = new SubscriptionStore(db);
     this.silences = new SilenceStore(db);

@@ -4,6 +4,7 @@
  * cancel; this only keeps the rows.
  */
 import type { UtcIso } from '../lib/time.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 
 /** What became of a reminder. */
@@ -38,6 +39,8 @@ export class ReminderStore {
   private readonly upsertOf;
   private readonly updateStatus;
   private readonly selectAnyScheduled;
+  private readonly selectWaiting;
+  private readonly giveWaiting;
 
   constructor(db: Db) {
     this.selectAnyScheduled = db.prepare(
@@ -79,6 +82,19 @@ export class ReminderStore {
       "coalesce((SELECT identifier FROM notices WHERE id = @notice_id), '')",
     );
     this.upsertOf = upsert('@pipeline_slug', '@identifier');
+    // Found by a read first: an UPDATE searching the index of the columns it changes
+    // collects the rows in a table of its own before it writes them, which costs each
+    // stored notice more than the insert's own lookups, though nearly none has a reminder
+    // waiting.
+    this.selectWaiting = db
+      .prepare<[number], number>(
+        `SELECT rowid FROM reminders
+         WHERE status = 'scheduled' AND pipeline_slug = '' AND identifier = '' AND notice_id = ?`,
+      )
+      .pluck();
+    this.giveWaiting = db.prepare<[string, string, number]>(
+      'UPDATE reminders SET pipeline_slug = ?, identifier = ? WHERE rowid = ?',
+    );
     this.updateStatus = db.prepare(
       'UPDATE reminders SET status = ?, reason = ?, updated_at = ? WHERE rule = ? AND notice_id = ? AND offset_ms = ?',
     );
@@ -93,8 +109,10 @@ export class ReminderStore {
    * The reminders still to be sent of a pipeline's other notices that carry `identifier`
    * (the pipeline's own notice number), by notice: those a notice naming that number
    * supersedes. Read from the scheduled reminders by the pipeline and identifier each
-   * carries (kept by its migration's triggers), so that no index of the notices by identifier is kept
-   * (every stored notice paid for one), and no reminder of another notice is read.
+   * carries (given when it is planned or when its notice is stored, `noticeStored`, and
+   * moved with a changed identifier by a trigger), so that no index of the notices by
+   * identifier is kept (every stored notice paid for one), and no reminder of another
+   * notice is read.
    */
   scheduledForIdentifier(
     pipelineSlug: string,
@@ -134,6 +152,19 @@ export class ReminderStore {
         identifier: notice.identifier,
       });
     else this.upsert.run({ ...row, now: at });
+  }
+
+  /**
+   * Gives the scheduled reminders planned before `notice` was stored, which carry no
+   * pipeline and identifier (''), the notice's, so that a notice superseding it finds
+   * them (`scheduledForIdentifier`). The notice store calls it for each notice whose row
+   * it inserts, in the same transaction. The store's own statements, not a trigger on the
+   * notices, which cost every insert of a notice more than the insert (see the migration
+   * that dropped `notices_insert_reminders`).
+   */
+  noticeStored(notice: Pick<Notice, 'id' | 'pipeline_slug' | 'identifier'>): void {
+    for (const rowid of this.selectWaiting.all(notice.id))
+      this.giveWaiting.run(notice.pipeline_slug, notice.identifier, rowid);
   }
 
   /** Records what became of one reminder, and why; `at` is when. */

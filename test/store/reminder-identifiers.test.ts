@@ -6,12 +6,18 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AlertEngine } from '../../src/alerts/engine.js';
+import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import type { DeadlineRule } from '../../src/rules/types.js';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { NoticeStore } from '../../src/store/notices.js';
 import type { ReminderRow } from '../../src/store/reminders.js';
+import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
+import { ManualClock } from '../support/clock.js';
 import { useTempDir } from '../support/temp-store.js';
 
 const temp = useTempDir('pipewatch-reminder-identifiers-');
@@ -71,6 +77,117 @@ describe('reminders by their notice identifier', () => {
     );
     expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([row(101)]);
     expect(store.reminders.scheduledForIdentifier('transco', '26-0500', 999)).toEqual([row(102)]);
+    store.close();
+  });
+});
+
+/** The pipeline and identifier each reminder carries, by notice. */
+const carried = (store: Store) =>
+  store.db
+    .prepare('SELECT notice_id, pipeline_slug, identifier FROM reminders ORDER BY notice_id')
+    .all();
+
+describe('a reminder stored before its notice', () => {
+  it('carries the pipeline and identifier of its notice once a sync stores the notice', () => {
+    const store = Store.open(temp.dir);
+    store.reminders.plan(row(101), NOW);
+    expect(carried(store)).toEqual([{ notice_id: 101, pipeline_slug: '', identifier: '' }]);
+    const page = (notices: Notice[]) =>
+      ingestNoticePage(store, notices, {
+        seenAt: NOW,
+        baseline: false,
+        alertableAfter: '2026-11-01T00:00:00Z',
+        pipelines: new Set(),
+      });
+    page([makeNotice({ id: 101, identifier: '26-0412' }), makeNotice({ id: 102 })]);
+    expect(carried(store)).toEqual([
+      { notice_id: 101, pipeline_slug: 'transco', identifier: '26-0412' },
+    ]);
+    // A reminder no longer scheduled keeps what it carried: only the scheduled are read.
+    store.reminders.plan(row(103), NOW);
+    store.reminders.setStatus(row(103), 'cancelled', 'test', NOW);
+    page([makeNotice({ id: 103, identifier: '26-0500' })]);
+    expect(carried(store).at(-1)).toEqual({ notice_id: 103, pipeline_slug: '', identifier: '' });
+    store.close();
+  });
+
+  it('carries them when a notice retention removed comes back', () => {
+    const store = Store.open(temp.dir);
+    store.notices.upsert(makeNotice({ id: 101, identifier: '26-0412' }), NOW, false);
+    store.retention.prune('2026-12-31T00:00:00Z', '2026-12-31T00:00:00Z');
+    expect(store.notices.wasPruned(101)).toBe(true);
+    store.reminders.plan(row(101), NOW);
+    store.notices.upsert(makeNotice({ id: 101, identifier: '26-0412' }), NOW, false);
+    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([row(101)]);
+    store.close();
+  });
+
+  it('is cancelled by a notice that supersedes its notice', () => {
+    const store = Store.open(temp.dir);
+    const deadlines: DeadlineRule = {
+      kind: 'deadlines',
+      name: 'transco-response',
+      at: { file: 'rules/test.yaml', line: 1, col: 1 },
+      field: 'response_at',
+      beforeMs: [7_200_000],
+      filter: { pipelines: ['transco'] },
+      notify: [{ kind: 'console' }],
+    };
+    const engine = new AlertEngine(
+      { store, clock: new ManualClock(NOW), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      [deadlines],
+    );
+    // Planned by a rule other than the one in force, which leaves it as it is.
+    store.reminders.plan(row(101), NOW);
+    const page = (notice: Notice) =>
+      ingestNoticePage(store, [notice], {
+        seenAt: NOW,
+        baseline: false,
+        alertableAfter: '2026-11-01T00:00:00Z',
+        pipelines: new Set(),
+        hooks: engine.hooks(),
+      });
+    page(makeNotice({ id: 101, identifier: '26-0412', response_at: null }));
+    page(
+      makeNotice({
+        id: 102,
+        identifier: '26-0419',
+        status: 'Supersede',
+        notice: 'This notice supersedes Notice ID 26-0412. Capacity remains limited.',
+      }),
+    );
+    expect(store.reminders.forNotice(101).map((r) => [r.status, r.reason])).toEqual([
+      ['cancelled', 'superseded by notice #102 (Supersede)'],
+    ]);
+    store.close();
+  });
+
+  it('is given them by the migration that dropped the trigger, which leaves none on storing a notice', () => {
+    const migration = MIGRATIONS.findIndex((m) =>
+      m.name.startsWith('a stored notice gives its waiting reminders'),
+    );
+    expect(migration).toBeGreaterThan(0);
+    const before = openDatabase(join(temp.dir, DATABASE_FILE), MIGRATIONS.slice(0, migration));
+    new NoticeStore(before).upsert(makeNotice({ id: 101, identifier: '26-0412' }), NOW, false);
+    // Written past the store, as no version of it wrote: scheduled, its notice stored, and
+    // carrying nothing.
+    before
+      .prepare(
+        `INSERT INTO reminders (rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason, updated_at)
+         VALUES (@rule, @notice_id, @offset_ms, @field, @deadline_at, @due_at, @status, @reason, '${NOW}')`,
+      )
+      .run(row(101));
+    before.close();
+    const store = Store.open(temp.dir);
+    expect(store.reminders.scheduledForIdentifier('transco', '26-0412', 999)).toEqual([row(101)]);
+    // No trigger on storing a notice: any would cost every insert a statement journal.
+    expect(
+      store.db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'notices' AND sql LIKE '%INSERT ON%'",
+        )
+        .all(),
+    ).toEqual([]);
     store.close();
   });
 });
