@@ -16,7 +16,8 @@ import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import { logDead, logSent } from './delivery-log.js';
+import type { UnreadableDelivery } from '../store/outbox.js';
+import { logDead, logSent, logUnreadable } from './delivery-log.js';
 import { decideRetry } from './retry-policy.js';
 
 /** The metrics delivery keeps (the daemon's `Metrics` has them, with the others). */
@@ -228,6 +229,23 @@ export class Sender {
     );
     report.retrying(ids);
     return retryAt;
+  }
+
+  /**
+   * Deliveries whose stored alert cannot be read back: dead at once with the reason, as
+   * loud as any dead delivery (a log line, the metric, the target's outage alert).
+   */
+  unreadable(rows: readonly UnreadableDelivery[], report: Outcomes): void {
+    const { store, logger, metrics } = this.deps;
+    const code = DeliveryErrorCode.Unreadable;
+    for (const row of rows) {
+      const reason = this.scrub(row.reason);
+      store.outbox.markDead([row.id], reason, code);
+      metrics?.deliveries.inc({ channel: row.target?.kind ?? 'unknown', result: 'dead' });
+      logUnreadable(logger, { ...row, reason }, (text) => this.scrub(text));
+      report.dead([row.id]);
+      if (row.target) this.deps.watch?.failedForGood(row.target, reason, code);
+    }
   }
 
   private scrub(text: string): string {

@@ -7,16 +7,16 @@
  * delivery about a notice names the notice version (`NoticeRef`) instead of carrying a
  * copy of it, and gets that version back as its payload's `notice` when read, so a
  * notice that fires many alerts is stored once. What a payload is otherwise belongs to
- * the layer that writes them, which says so in `OutboxPayloads`.
+ * the layer that writes them, which says so in `OutboxPayloads` and checks what it
+ * reads for sending (`ready`: payloads unchecked, rows that are not JSON set apart).
  */
 
-import type { Target } from '../domain/targets.js';
-import { targetKey } from '../domain/targets.js';
+import { parseTarget, storedTargetSchema, type Target, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import type { Notice } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 import type { NoticeStore } from './notices.js';
 import { OUTBOX_SQL as SQL } from './outbox-sql.js';
+import { readJson, readStored, StoredDataError, type StoredRead } from './stored-json.js';
 
 /**
  * Where the layer that queues deliveries declares their payload type (as `payload`), by
@@ -120,10 +120,30 @@ interface Head {
   unclaimed: number;
 }
 
+/** A delivery whose target or payload cannot be read back: it can never be sent. */
+export interface UnreadableDelivery {
+  id: number;
+  rule: string;
+  subject: string;
+  /** Its target, when that much can be read. */
+  target: Target | undefined;
+  /** `targetKey` of its target, as stored. */
+  target_key: string;
+  created_at: UtcIso;
+  /** What cannot be read, and why: `its alert is not JSON (…)`. */
+  reason: string;
+}
+
 /** What `ready` found. */
 export interface ReadyDeliveries {
-  /** The deliveries to send now, oldest first: every one a target has waiting, up to a bound. */
+  /**
+   * The deliveries to send now, oldest first: every one a target has waiting, up to a
+   * bound. Their payloads are as parsed from JSON: the layer that wrote them checks them
+   * before they are sent (`OutboxPayloads`).
+   */
   rows: OutboxRow[];
+  /** Deliveries among them whose target or payload is not JSON: for the dead. */
+  unreadable: UnreadableDelivery[];
   /** More targets have deliveries ready than were given. */
   more: boolean;
   /** Targets (`targetKey`) with a delivery in flight and others waiting behind it. */
@@ -146,28 +166,91 @@ function prefixEnd(prefix: string): string {
 }
 
 /**
- * Turns rows into deliveries, giving each that names a notice version that version as
- * its payload's `notice`; each version is read once per batch of rows.
+ * A stored target: its JSON, or failing that its key (`targetKey` is a target written on
+ * one line, which `parseTarget` reads).
  */
-function reader(notices: NoticeStore): (rows: Row[]) => OutboxRow[] {
+function readTarget(json: string, key: string): StoredRead<Target> {
+  const read = readStored(storedTargetSchema, json);
+  if (read.ok) return read;
+  try {
+    return { ok: true, value: parseTarget(key) };
+  } catch {
+    return { ok: false, problem: `its target ${read.problem}` };
+  }
+}
+
+/** A row as a delivery with its payload unchecked, or what keeps it from being read. */
+type Read = { ok: true; row: OutboxRow<unknown> } | { ok: false; row: UnreadableDelivery };
+
+/**
+ * Turns rows into deliveries, giving each that names a notice version that version as
+ * its payload's `notice`; each version is read once per batch of rows. A row whose
+ * target or payload cannot be read is set apart with the reason.
+ */
+function reader(notices: NoticeStore): (rows: Row[]) => Read[] {
   return (rows) => {
-    const versions = new Map<string, Notice | undefined>();
-    return rows.map((r) => {
+    const versions = new Map<string, ReturnType<NoticeStore['at']>>();
+    return rows.map((r): Read => {
       const { target_json, payload, notice_id, notice_version, ...rest } = r;
-      const parsed = JSON.parse(payload) as OutboxPayload;
-      if (notice_id !== null && notice_version !== null) {
+      const target = readTarget(target_json, r.target);
+      const parsed = readJson(payload);
+      if (!target.ok || !parsed.ok) {
+        const reason = !target.ok ? target.problem : `its alert ${parsed.ok ? '' : parsed.problem}`;
+        return {
+          ok: false,
+          row: {
+            id: r.id,
+            rule: r.rule,
+            subject: r.subject,
+            target: target.ok ? target.value : undefined,
+            target_key: r.target,
+            created_at: r.created_at,
+            reason,
+          },
+        };
+      }
+      const value = parsed.value;
+      if (notice_id !== null && notice_version !== null && isObject(value)) {
         const key = `${notice_id}:${notice_version}`;
         if (!versions.has(key)) versions.set(key, notices.at(notice_id, notice_version));
-        (parsed as { notice?: Notice }).notice = versions.get(key);
+        value.notice = versions.get(key);
       }
       return {
-        ...rest,
-        key: deliveryKey(r.rule, r.subject, r.target),
-        target: JSON.parse(target_json) as Target,
-        payload: parsed,
+        ok: true,
+        row: {
+          ...rest,
+          key: deliveryKey(r.rule, r.subject, r.target),
+          target: target.value,
+          payload: value,
+        },
       };
     });
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A delivery with its payload of the type its writer declared (`OutboxPayloads`). */
+function declared(row: OutboxRow<unknown>): OutboxRow {
+  // The one place the declared type is taken on trust: the writer's layer checks what
+  // it sends (see `ReadyDeliveries.rows`).
+  return { ...row, payload: row.payload as OutboxPayload };
+}
+
+/**
+ * Every row as a delivery, for whoever reads the outbox to show it (`why`, the tests);
+ * throws `StoredDataError` for a row that cannot be read.
+ */
+function readable(reads: readonly Read[]): OutboxRow[] {
+  return reads.map((read) => {
+    if (read.ok) return declared(read.row);
+    const { id, subject, reason } = read.row;
+    throw new StoredDataError(
+      `the database holds outbox row ${id} (${subject}), which cannot be read: ${reason}`,
+    );
+  });
 }
 
 function prepareAll(db: Db) {
@@ -181,7 +264,10 @@ function prepareAll(db: Db) {
     dueOf: db.prepare<[string, string], Row>(SQL.dueOf),
     pending: db.prepare<[], { n: number }>(SQL.pending),
     nextReadyAt: db.prepare<[], At>(SQL.nextReadyAt),
-    backlog: db.prepare<[], Omit<OutboxBacklog, 'target'> & { target_json: string }>(SQL.backlog),
+    backlog: db.prepare<
+      [],
+      Omit<OutboxBacklog, 'target'> & { target: string; target_json: string }
+    >(SQL.backlog),
     claim: db.prepare(SQL.claim),
     releaseClaims: db.prepare<[string, string]>(SQL.releaseClaims),
     markSent: db.prepare(SQL.markSent),
@@ -205,7 +291,7 @@ export class OutboxStore {
     params: Record<string, unknown>,
   ) => void;
 
-  private readonly read: (rows: Row[]) => OutboxRow[];
+  private readonly read: (rows: Row[]) => Read[];
 
   constructor(db: Db, notices: NoticeStore) {
     this.sql = prepareAll(db);
@@ -253,7 +339,7 @@ export class OutboxStore {
 
   /** Pending deliveries due at `now` and not in flight, oldest first. */
   due(now: UtcIso, limit = 500): OutboxRow[] {
-    return this.read(this.sql.due.all(now, limit));
+    return readable(this.read(this.sql.due.all(now, limit)));
   }
 
   /**
@@ -281,8 +367,10 @@ export class OutboxStore {
         taken.set(row.target, n + 1);
         rows.push(row);
       }
+    const reads = this.read(rows);
     return {
-      rows: this.read(rows),
+      rows: reads.flatMap((r) => (r.ok ? [declared(r.row)] : [])),
+      unreadable: reads.flatMap((r) => (r.ok ? [] : [r.row])),
       more: open.length > targets,
       behind: heads.filter((h) => h.busy === 1 && h.unclaimed > 0).map((h) => h.target),
     };
@@ -301,10 +389,14 @@ export class OutboxStore {
    * was decided and the error of the first that failed, for health, `status` and metrics.
    */
   backlog(): OutboxBacklog[] {
-    return this.sql.backlog.all().map(({ target_json, ...rest }) => ({
-      ...rest,
-      target: JSON.parse(target_json) as Target,
-    }));
+    return this.sql.backlog.all().map(({ target_json, target, ...rest }) => {
+      const read = readTarget(target_json, target);
+      if (!read.ok)
+        throw new StoredDataError(
+          `the database holds a delivery to ${target} whose ${read.problem}`,
+        );
+      return { ...rest, target: read.value };
+    });
   }
 
   /**
@@ -380,6 +472,6 @@ export class OutboxStore {
    * decided, for `why`: a range of the unique index.
    */
   forSubject(subjectPrefix: string): OutboxRow[] {
-    return this.read(this.sql.forSubject.all(subjectPrefix, prefixEnd(subjectPrefix)));
+    return readable(this.read(this.sql.forSubject.all(subjectPrefix, prefixEnd(subjectPrefix))));
   }
 }
