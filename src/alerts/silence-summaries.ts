@@ -9,6 +9,7 @@ import type { UtcIso } from '../lib/time.js';
 import { silenceEnd } from '../store/silences.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 import type { HeldAlert } from './payload.js';
+import { heldAlertSchema } from './payload-schema.js';
 import { matchersText } from './silences.js';
 
 /** The most held alerts a summary lists; the rest are counted. */
@@ -18,13 +19,16 @@ export const SUMMARY_LIST_MAX = 20;
 export function summarizeEndedSilences(ctx: DecisionContext): number {
   let queued = 0;
   for (const s of ctx.store.silences.endedUnsummarized(ctx.now)) {
-    const held = ctx.store.silences.heldBy<HeldAlert>(s.id);
-    const byTarget = new Map<string, { target: Target; alerts: HeldAlert[] }>();
+    const held = ctx.store.silences.heldBy(s.id);
+    const byTarget = new Map<string, { target: Target; held: number; alerts: HeldAlert[] }>();
     for (const h of held) {
       const key = targetKey(h.target);
-      const entry = byTarget.get(key) ?? { target: h.target, alerts: [] };
+      const entry = byTarget.get(key) ?? { target: h.target, held: 0, alerts: [] };
       byTarget.set(key, entry);
-      entry.alerts.push(h.alert);
+      // One that cannot be read back (damaged, or of an older shape) is counted, not listed.
+      entry.held += 1;
+      const alert = heldAlertSchema.safeParse(h.alert);
+      if (alert.success) entry.alerts.push(alert.data);
     }
     const pipelines = s.matchers.pipelines;
     const pipeline =
@@ -35,7 +39,7 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
           }
         : { slug: 'all', name: pipelines ? pipelines.join(', ') : 'all pipelines' };
     const ended = (silenceEnd(s) ?? ctx.now) as UtcIso;
-    for (const { target, alerts } of byTarget.values()) {
+    for (const { target, held: count, alerts } of byTarget.values()) {
       const rule = `silence-${s.id}`;
       const outcome = enqueueAll(ctx, rule, `silence:${s.id}:ended`, [target], {
         version: 1,
@@ -50,7 +54,7 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
           started_at: s.starts_at,
           ended_at: ended,
           ended_by: s.lifted_at !== null && s.lifted_at === ended ? 'lifted' : 'expired',
-          held: alerts.length,
+          held: count,
           alerts: alerts.slice(0, SUMMARY_LIST_MAX),
         },
       });

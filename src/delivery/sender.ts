@@ -7,7 +7,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
-import type { Alert, Channel, ChannelSet } from '../channels/types.js';
+import type { Alert, Channel, ChannelSet, Threads } from '../channels/types.js';
 import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import type { Target } from '../domain/targets.js';
 import type { RetryPolicy } from '../lib/backoff.js';
@@ -19,6 +19,7 @@ import type { Store } from '../store/index.js';
 import type { UnreadableDelivery } from '../store/outbox.js';
 import { logDead, logSent, logUnreadable } from './delivery-log.js';
 import { decideRetry } from './retry-policy.js';
+import { readablePastDamage } from './threads.js';
 
 /** The metrics delivery keeps (the daemon's `Metrics` has them, with the others). */
 export interface DeliveryMetrics {
@@ -110,12 +111,15 @@ export function digests(
 export class Sender {
   /** The one redaction, with the configured secrets, for reasons and answers kept or logged. */
   private readonly redact: Redact;
+  /** The database's thread references, a damaged one read as none. */
+  private readonly threads: Threads;
 
   constructor(
     private readonly deps: SenderDeps,
     private readonly options: SenderOptions,
   ) {
     this.redact = redactor(options.secrets);
+    this.threads = readablePastDamage(deps.store.threads, deps.logger);
   }
 
   /**
@@ -161,7 +165,7 @@ export class Sender {
     try {
       const delivered = await channel.send(target, alerts, {
         now: toUtcIso(started),
-        threads: store.threads,
+        threads: this.threads,
         ...(signal ? { signal } : {}),
         deadline: { ms: this.options.timeoutMs, clock: this.deps.deadlineClock },
       });

@@ -10,10 +10,12 @@
  * body), so any version is the current row with the later changes undone.
  */
 import { hash } from 'node:crypto';
+import { z } from 'zod';
 import type { UtcIso } from '../lib/time.js';
-import type { Notice } from '../upstream/schemas.js';
+import { type Notice, StoredNoticeSchema } from '../upstream/schemas.js';
 import { type Db, statement } from './database.js';
 import { decodeBody, encodeBody, TEXT_FIELDS } from './notice-body.js';
+import { parseStored } from './stored-json.js';
 
 /** What an upsert found. */
 export type NoticeChange = 'new' | 'updated' | 'unchanged';
@@ -160,9 +162,18 @@ type HistoryRow = {
   body: Uint8Array | null;
 };
 
+/** What a change replaced: the fields it changed, as they were (the texts are in `body`). */
+const previousFields = StoredNoticeSchema.partial();
+const changedFields = z.array(z.string());
+
 /** Undoes one change: `later` as it was before the change `h` records. */
-function undo(later: Notice, h: HistoryRow): Notice {
-  const before = { ...later, ...(JSON.parse(h.previous) as Partial<Notice>) };
+function undo(later: Notice, h: HistoryRow, id: number): Notice {
+  const previous = parseStored(
+    previousFields,
+    h.previous,
+    `version ${h.version} of notice ${id} in its history`,
+  );
+  const before = { ...later, ...previous };
   return h.body ? { ...before, ...decodeBody(h.body) } : before;
 }
 
@@ -341,6 +352,7 @@ export class NoticeStore {
    * The notice exactly as it was at `version`: the current row when that is its version,
    * else the current row with the later changes undone from the history. When the
    * history of that version was pruned, its texts say so (undefined: no such notice).
+   * Throws `StoredDataError` when its history cannot be read back.
    */
   at(id: number, version: number): Notice | undefined {
     const current = this.get(id);
@@ -355,7 +367,7 @@ export class NoticeStore {
       const text = prunedText(current.text_pruned_at ?? current.last_seen_at, current.url);
       return pick({ ...current, notice: text, html: text, mobile: text });
     }
-    return changes.reduce<Notice>((later, h) => undo(later, h), pick(current));
+    return changes.reduce<Notice>((later, h) => undo(later, h, id), pick(current));
   }
 
   /** The versions a notice had before its current one, oldest first, each whole. */
@@ -369,11 +381,15 @@ export class NoticeStore {
     const out: NoticeVersion[] = [];
     let later = pick(current);
     for (const r of rows) {
-      later = undo(later, r);
+      later = undo(later, r, id);
       out.push({
         version: r.version,
         changed_at: r.changed_at,
-        changed_fields: JSON.parse(r.changed_fields) as string[],
+        changed_fields: parseStored(
+          changedFields,
+          r.changed_fields,
+          `the changed fields of version ${r.version} of notice ${id}`,
+        ),
         previous: later,
       });
     }

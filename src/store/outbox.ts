@@ -11,12 +11,13 @@
  * reads for sending (`ready`: payloads unchecked, rows that are not JSON set apart).
  */
 
-import { parseTarget, storedTargetSchema, type Target, targetKey } from '../domain/targets.js';
+import { type Target, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
+import type { Notice } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 import type { NoticeStore } from './notices.js';
 import { OUTBOX_SQL as SQL } from './outbox-sql.js';
-import { readJson, readStored, StoredDataError, type StoredRead } from './stored-json.js';
+import { readJson, readStoredTarget, StoredDataError } from './stored-json.js';
 
 /**
  * Where the layer that queues deliveries declares their payload type (as `payload`), by
@@ -165,20 +166,6 @@ function prefixEnd(prefix: string): string {
   return chars.join('') + String.fromCodePoint(code === 0xd7ff ? 0xe000 : code + 1);
 }
 
-/**
- * A stored target: its JSON, or failing that its key (`targetKey` is a target written on
- * one line, which `parseTarget` reads).
- */
-function readTarget(json: string, key: string): StoredRead<Target> {
-  const read = readStored(storedTargetSchema, json);
-  if (read.ok) return read;
-  try {
-    return { ok: true, value: parseTarget(key) };
-  } catch {
-    return { ok: false, problem: `its target ${read.problem}` };
-  }
-}
-
 /** A row as a delivery with its payload unchecked, or what keeps it from being read. */
 type Read = { ok: true; row: OutboxRow<unknown> } | { ok: false; row: UnreadableDelivery };
 
@@ -189,31 +176,22 @@ type Read = { ok: true; row: OutboxRow<unknown> } | { ok: false; row: Unreadable
  */
 function reader(notices: NoticeStore): (rows: Row[]) => Read[] {
   return (rows) => {
-    const versions = new Map<string, ReturnType<NoticeStore['at']>>();
+    const versions = new Map<string, Notice | undefined | StoredDataError>();
     return rows.map((r): Read => {
       const { target_json, payload, notice_id, notice_version, ...rest } = r;
-      const target = readTarget(target_json, r.target);
+      const target = readStoredTarget(target_json, r.target);
       const parsed = readJson(payload);
-      if (!target.ok || !parsed.ok) {
-        const reason = !target.ok ? target.problem : `its alert ${parsed.ok ? '' : parsed.problem}`;
-        return {
-          ok: false,
-          row: {
-            id: r.id,
-            rule: r.rule,
-            subject: r.subject,
-            target: target.ok ? target.value : undefined,
-            target_key: r.target,
-            created_at: r.created_at,
-            reason,
-          },
-        };
-      }
+      if (!target.ok) return { ok: false, row: unreadable(r, target.problem) };
+      if (!parsed.ok)
+        return { ok: false, row: unreadable(r, `its alert ${parsed.problem}`, target.value) };
       const value = parsed.value;
       if (notice_id !== null && notice_version !== null && isObject(value)) {
         const key = `${notice_id}:${notice_version}`;
-        if (!versions.has(key)) versions.set(key, notices.at(notice_id, notice_version));
-        value.notice = versions.get(key);
+        if (!versions.has(key)) versions.set(key, noticeAt(notices, notice_id, notice_version));
+        const version = versions.get(key);
+        if (version instanceof StoredDataError)
+          return { ok: false, row: unreadable(r, `its notice: ${version.message}`) };
+        value.notice = version;
       }
       return {
         ok: true,
@@ -226,6 +204,33 @@ function reader(notices: NoticeStore): (rows: Row[]) => Read[] {
       };
     });
   };
+}
+
+/** A row that cannot be read, and why. */
+function unreadable(r: Row, reason: string, target?: Target): UnreadableDelivery {
+  return {
+    id: r.id,
+    rule: r.rule,
+    subject: r.subject,
+    target,
+    target_key: r.target,
+    created_at: r.created_at,
+    reason,
+  };
+}
+
+/** A notice version, or the error that keeps its history from being read. */
+function noticeAt(
+  notices: NoticeStore,
+  id: number,
+  version: number,
+): Notice | undefined | StoredDataError {
+  try {
+    return notices.at(id, version);
+  } catch (error) {
+    if (error instanceof StoredDataError) return error;
+    throw error;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -390,7 +395,7 @@ export class OutboxStore {
    */
   backlog(): OutboxBacklog[] {
     return this.sql.backlog.all().map(({ target_json, target, ...rest }) => {
-      const read = readTarget(target_json, target);
+      const read = readStoredTarget(target_json, target);
       if (!read.ok)
         throw new StoredDataError(
           `the database holds a delivery to ${target} whose ${read.problem}`,

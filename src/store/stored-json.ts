@@ -5,15 +5,19 @@
  * fail somewhere far from where it was read.
  */
 import type { z } from 'zod';
+import { parseTarget, storedTargetSchema, type Target } from '../domain/targets.js';
 import { issuePath } from '../lib/zod-checks.js';
-import { DatabaseError } from './database.js';
 
 /** What a stored JSON value reads as: the value, or why it cannot be read. */
 export type StoredRead<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/** The database holds a value pipewatch cannot read back: which, where, and what is wrong. */
-export class StoredDataError extends DatabaseError {
+/**
+ * The database holds a value pipewatch cannot read back: which, where, and what is
+ * wrong. Its code is a database failure's (`DatabaseError`), for the command line.
+ */
+export class StoredDataError extends Error {
   override name = 'StoredDataError';
+  readonly code = 'DATABASE';
 }
 
 /** Why a zod error refused a value, in one line: the first field at fault and what is wrong. */
@@ -56,4 +60,18 @@ export function parseStored<S extends z.ZodType>(
   const read = readStored(schema, text);
   if (read.ok) return read.value;
   throw new StoredDataError(`the database holds ${where}, which ${read.problem}`);
+}
+
+/**
+ * A stored target: its JSON, or failing that the key it is filed under (`targetKey` is a
+ * target written on one line, which `parseTarget` reads back).
+ */
+export function readStoredTarget(json: string, key: string): StoredRead<Target> {
+  const read = readStored(storedTargetSchema, json);
+  if (read.ok) return read;
+  try {
+    return { ok: true, value: parseTarget(key) };
+  } catch {
+    return { ok: false, problem: `its target ${read.problem}` };
+  }
 }

@@ -5,8 +5,11 @@
  * each time it is loaded; and where it came from, who made it and when, and whether it
  * is paused because its channel went away.
  */
+
+import { z } from 'zod';
 import type { UtcIso } from '../lib/time.js';
 import { type Db, statement } from './database.js';
+import { parseStored } from './stored-json.js';
 
 /** Where a subscription was made. */
 export type SubscriptionSource = 'slack' | 'discord' | 'cli';
@@ -44,9 +47,12 @@ interface Row extends Omit<SubscriptionRow, 'rule'> {
 const COLUMNS =
   'id, rule_json, target, source, channel, created_by, created_at, notice_id, paused_at, paused_reason';
 
+/** A rule as stored: a JSON object, which the rule schema judges when it is loaded. */
+const storedRule = z.record(z.string(), z.unknown());
+
 const toRow = (r: Row): SubscriptionRow => {
   const { rule_json, ...rest } = r;
-  return { ...rest, rule: JSON.parse(rule_json) as Record<string, unknown> };
+  return { ...rest, rule: parseStored(storedRule, rule_json, `the rule of subscription ${r.id}`) };
 };
 
 /** Reads and writes `subscriptions`. */

@@ -7,15 +7,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConsoleChannel } from '../../src/channels/console/send.js';
+import { createSlackChannels } from '../../src/channels/slack/index.js';
 import type { AnyChannel, ChannelSet } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { DeliveryWatch } from '../../src/delivery/sender.js';
 import type { Target } from '../../src/domain/targets.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { StoredDataError } from '../../src/store/stored-json.js';
-import { noticeAlert } from '../fakes/alerts.js';
+import { noticeAlert, updatedAlert } from '../fakes/alerts.js';
+import { startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { InstantClock } from '../support/clock.js';
@@ -150,6 +153,31 @@ describe('a delivery whose alert cannot be read back', () => {
     expect(await d.dispatchDue()).toMatchObject({ sent: 1, dead: 0 });
     expect(sentIds()).toEqual([1]);
     await close();
+  });
+
+  it('a thread reference damaged: the update is sent as a first message, with a warning', async () => {
+    const fake = await startSlackFake();
+    const slack = createSlackChannels(
+      { token: fake.token, apiUrl: fake.url, perChannel: { perSecond: 50, burst: 5 } },
+      { clock: systemClock, logger: silentLogger },
+    );
+    const { logger, lines } = capturedLogger();
+    const d = new Dispatcher(
+      { store: temp.store, channels: { for: () => slack.slack as never }, clock, logger },
+      { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000, random: () => 0.5 },
+    );
+    const gas: Target = { kind: 'slack', channel: '#gas' };
+    const at = toUtcIso(clock.now());
+    const first = noticeAlert();
+    temp.store.outbox.enqueue('notice:101:v1', 'rule', gas, first.payload, at);
+    expect(await d.dispatchDue()).toMatchObject({ sent: 1 });
+    temp.store.db.prepare('UPDATE threads SET ref = ?').run('{"channel":"C0GAS","ts":');
+    temp.store.outbox.enqueue('notice:101:v2', 'rule', gas, updatedAlert().payload, at);
+    expect(await d.dispatchDue()).toMatchObject({ sent: 1, dead: 0 });
+    expect(fake.posts.map((p) => p.thread_ts)).toEqual([undefined, undefined]);
+    expect(lines.filter((l) => l.includes('the thread reference of notice:101'))).toHaveLength(1);
+    await slack.slack.close?.();
+    await fake.close();
   });
 
   it('read to be shown (why): an error naming the row, not a payload taken on trust', () => {
