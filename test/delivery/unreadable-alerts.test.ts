@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { StoredDataError } from '../../src/store/stored-json.js';
 import { noticeAlert, updatedAlert } from '../fakes/alerts.js';
+import { makeNotice } from '../fakes/notice.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
 import { capturedLogger } from '../support/captured-logger.js';
@@ -178,6 +179,27 @@ describe('a delivery whose alert cannot be read back', () => {
     expect(lines.filter((l) => l.includes('the thread reference of notice:101'))).toHaveLength(1);
     await slack.slack.close?.();
     await fake.close();
+  });
+
+  it("its notice version's history damaged: only the deliveries about that version are dead", async () => {
+    const v1 = makeNotice({ id: 7, subject: 'First words' });
+    const at = toUtcIso(clock.now());
+    temp.store.notices.upsert(v1, at, false);
+    temp.store.notices.upsert({ ...v1, subject: 'Second words' }, at, false);
+    const payload = noticeAlert({ id: 7 }).payload;
+    const json = JSON.stringify({ ...payload, notice: null });
+    temp.store.outbox.enqueue('notice:7:v1', 'rule', hook(), json, at, { id: 7, version: 1 });
+    temp.store.outbox.enqueue('notice:7:v2', 'rule', hook(), json, at, { id: 7, version: 2 });
+    temp.store.db.prepare(`UPDATE notice_history SET previous = '{"subject":7}'`).run();
+    const { d, close } = dispatcher();
+    expect(await d.dispatchDue()).toMatchObject({ sent: 1, dead: 1 });
+    expect(receiver.received.map((r) => JSON.parse(r.body).notice.subject)).toEqual([
+      'Second words',
+    ]);
+    expect(temp.store.outbox.summary().dead_reasons[0]?.reason).toBe(
+      'its notice: the database holds version 1 of notice 7 in its history, which is not what pipewatch stores there: subject: Invalid input: expected string, received number',
+    );
+    await close();
   });
 
   it('read to be shown (why): an error naming the row, not a payload taken on trust', () => {
