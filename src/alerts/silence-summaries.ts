@@ -34,8 +34,8 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
     const pipeline =
       pipelines?.length === 1
         ? {
-            slug: pipelines[0]!,
-            name: ctx.store.pipelines.bySlug(pipelines[0]!)?.name || pipelines[0]!,
+            slug: pipelines[0],
+            name: ctx.store.pipelines.bySlug(pipelines[0])?.name || pipelines[0],
           }
         : { slug: 'all', name: pipelines ? pipelines.join(', ') : 'all pipelines' };
     const ended = (silenceEnd(s) ?? ctx.now) as UtcIso;

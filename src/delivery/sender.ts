@@ -127,12 +127,14 @@ export class Sender {
    * Whether it left rows for a later attempt.
    */
   async sendTarget(rows: OutboxRow[], report: Outcomes, signal?: AbortSignal): Promise<boolean> {
-    const target = rows[0]!.target;
+    const [first] = rows;
+    if (!first) return false;
+    const { target } = first;
     const channel = this.deps.channels.for(target.kind) as Channel;
     const messages = digests(rows, this.options.digestWindowMs, Math.max(1, channel.maxDigest));
     for (const [i, message] of messages.entries()) {
       await ownTurn();
-      const holdUntil = await this.sendMessage(channel, message, report, signal);
+      const holdUntil = await this.sendMessage(channel, target, message, report, signal);
       if (holdUntil === undefined) continue;
       const rest = messages.slice(i + 1).flat();
       if (rest.length > 0) {
@@ -153,6 +155,7 @@ export class Sender {
   /** Sends one message; returns when the target's next attempt is due if it failed temporarily. */
   private async sendMessage(
     channel: Channel,
+    target: Target,
     rows: OutboxRow[],
     report: Outcomes,
     signal?: AbortSignal,
@@ -160,7 +163,6 @@ export class Sender {
     const { store, clock, logger, metrics } = this.deps;
     const ids = rows.map((r) => r.id);
     const alerts: Alert[] = rows.map((r) => ({ key: r.key, payload: r.payload }));
-    const target = rows[0]!.target;
     const started = clock.now();
     try {
       const delivered = await channel.send(target, alerts, {
@@ -178,13 +180,14 @@ export class Sender {
       this.deps.watch?.delivered(target);
       return undefined;
     } catch (error) {
-      return this.failed(channel, rows, error, report);
+      return this.failed(channel, target, rows, error, report);
     }
   }
 
   /** Records a failed attempt: dead, or due again after a backoff. */
   private failed(
     channel: Channel,
+    target: Target,
     rows: OutboxRow[],
     error: unknown,
     report: Outcomes,
@@ -221,7 +224,7 @@ export class Sender {
       metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
       logDead(logger, rows, decision.why, failure.permanent, (text) => this.scrub(text));
       report.dead(ids);
-      this.deps.watch?.failedForGood(rows[0]!.target, decision.why, failure.code);
+      this.deps.watch?.failedForGood(target, decision.why, failure.code);
       return undefined;
     }
     const retryAt = toUtcIso(new Date(now.getTime() + decision.delayMs));

@@ -107,18 +107,20 @@ export class Scheduler {
       const at = clock.now();
       if (error === undefined) {
         record(() => store.syncState.succeeded(feed.name, toUtcIso(at)));
-        if (unrecorded === undefined) {
-          metrics?.syncs.inc({ feed: feed.name, result: 'ok' });
-          metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
-          this.failures.delete(feed.name);
-          this.unrecordedRuns.delete(feed.name);
-          return { feed: feed.name, ok: true, nextDelayMs: this.afterSuccess(feed, at) };
-        }
       } else {
         const failure = { message: error.message, code: codeOf(error) };
         record(() => store.syncState.failed(feed.name, toUtcIso(at), failure));
       }
-      return this.failed(feed, error ?? unrecorded!, unrecorded);
+      // A run fails when the feed failed, or when the database could not record it.
+      const cause = error ?? unrecorded;
+      if (cause === undefined) {
+        metrics?.syncs.inc({ feed: feed.name, result: 'ok' });
+        metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
+        this.failures.delete(feed.name);
+        this.unrecordedRuns.delete(feed.name);
+        return { feed: feed.name, ok: true, nextDelayMs: this.afterSuccess(feed, at) };
+      }
+      return this.failed(feed, cause, unrecorded);
     } finally {
       metrics?.syncDuration.observe({ feed: feed.name }, (performance.now() - started) / 1000);
     }

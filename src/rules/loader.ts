@@ -109,7 +109,7 @@ function parsePlainFile(text: string, file: string): ParsedFile | undefined {
   });
   if (root === null) return out;
   if (root?.kind !== 'map' || root.keys.length !== 1 || root.keys[0] !== 'rules') return undefined;
-  const list = root.nodes[0]!;
+  const list = root.nodes[0];
   // A list written `[…]` on one line is not streamed: only an empty one is plain enough.
   return list.kind === 'seq' && list.items.length === 0 ? out : undefined;
 }

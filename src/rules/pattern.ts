@@ -35,7 +35,7 @@ export function re2Source(source: string): string {
   let out = '';
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
+    const c = source[i];
     if (c === '\\') {
       const next = source[i + 1];
       if (next === undefined) {

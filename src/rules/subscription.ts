@@ -44,9 +44,9 @@ export function subscriptionRule(row: SubscriptionRow): Rule | RuleProblem {
   const at = positionOf(row.id);
   const parsed = ruleSchema.safeParse({ ...row.rule, name: 'subscription' });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    return { ...at, message: `${path}${issue.message}` };
+    const [issue] = parsed.error.issues;
+    const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return { ...at, message: `${path}${issue?.message ?? 'is not a valid rule'}` };
   }
   const body = parsed.data as RuleBody;
   const slugs =

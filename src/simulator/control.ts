@@ -80,7 +80,7 @@ const quantity = z.union([
 /** Input of publishCycle. */
 export const publishSchema = z.strictObject({
   pipeline_slug: z.string(),
-  cycle: z.enum(NOMINATION_CYCLES as [string, ...string[]]),
+  cycle: z.enum(NOMINATION_CYCLES),
   gas_day: z.iso.date().optional(),
   locations: z
     .array(
@@ -166,7 +166,7 @@ export function createControl(core: SimulatorCore): SimulatorControl {
         throw new SimulatorInputError(`no capacity data for pipeline '${parsed.pipeline_slug}'`);
       }
       const now = core.sync();
-      const cycle = NOMINATION_CYCLES.find((c) => c === parsed.cycle)!;
+      const { cycle } = parsed;
       const today = gasDayOf(new Date(now));
       const gasDay =
         parsed.gas_day ?? (cycle === 'timely' || cycle === 'evening' ? addDays(today, 1) : today);

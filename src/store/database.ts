@@ -51,6 +51,15 @@ export class DatabaseError extends Error {
   readonly code = 'DATABASE';
 }
 
+/**
+ * The row a query cannot fail to give (a counter the migrations made, a row just
+ * written); a `DatabaseError` naming `what` when it gives none all the same.
+ */
+export function expectRow<T>(row: T | undefined, what: string): T {
+  if (row === undefined) throw new DatabaseError(`the database has no ${what}`);
+  return row;
+}
+
 /** What opening a database may report. */
 export interface OpenOptions {
   /** Receives permission warnings (a data directory open to others); default: none. */

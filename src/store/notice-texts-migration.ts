@@ -37,8 +37,10 @@ export function convertNoticeTexts(db: Db): void {
   for (let after = -1; ; ) {
     const rows = notices.all(after, BATCH);
     if (rows.length === 0) break;
-    for (const r of rows) setBody.run(encodeBody(r), r.id);
-    after = rows.at(-1)!.id;
+    for (const r of rows) {
+      setBody.run(encodeBody(r), r.id);
+      after = r.id;
+    }
   }
 
   const history = db.prepare<
@@ -70,7 +72,7 @@ export function convertNoticeTexts(db: Db): void {
           })
         : null;
       setHistory.run(JSON.stringify(kept), body, r.rowid);
+      after = r.rowid;
     }
-    after = rows.at(-1)!.rowid;
   }
 }

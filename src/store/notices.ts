@@ -13,7 +13,7 @@ import { hash } from 'node:crypto';
 import { z } from 'zod';
 import type { UtcIso } from '../lib/time.js';
 import { type Notice, StoredNoticeSchema } from '../upstream/schemas.js';
-import { type Db, statement } from './database.js';
+import { type Db, expectRow, statement } from './database.js';
 import { decodeBody, encodeBody, TEXT_FIELDS } from './notice-body.js';
 import { parseStored } from './stored-json.js';
 
@@ -195,9 +195,11 @@ export class NoticeStore {
    * `WORDS_REMEMBERED` of them (an upstream inventing words) the rest are written every
    * time.
    */
-  private readonly wordsWritten = new Map<string, Set<string>>(
-    WORD_FIELDS.map((field) => [field, new Set<string>()]),
-  );
+  private readonly wordsWritten: Record<(typeof WORD_FIELDS)[number], Set<string>> = {
+    type: new Set(),
+    category: new Set(),
+    status: new Set(),
+  };
   private wordsRemembered = 0;
 
   constructor(private readonly db: Db) {
@@ -314,7 +316,7 @@ export class NoticeStore {
         previous: undefined,
       };
     }
-    const previous = pick(this.get(notice.id)!);
+    const previous = pick(expectRow(this.get(notice.id), `notice ${notice.id}, read as known`));
     // The texts of a pruned notice are not known: they count as changed, and no earlier
     // text is kept for the version they belonged to.
     const changedFields = FIELDS.filter(
@@ -426,7 +428,7 @@ export class NoticeStore {
   private noteWords(notice: Notice): void {
     for (const field of WORD_FIELDS) {
       const value = notice[field];
-      const written = this.wordsWritten.get(field)!;
+      const written = this.wordsWritten[field];
       if (value === '' || written.has(value)) continue;
       this.insertWord.run(field, value);
       if (this.wordsRemembered < WORDS_REMEMBERED) {
@@ -441,7 +443,7 @@ export class NoticeStore {
    * be there. `Store.transaction` calls this when its function throws.
    */
   forgetWrittenWords(): void {
-    for (const written of this.wordsWritten.values()) written.clear();
+    for (const written of Object.values(this.wordsWritten)) written.clear();
     this.wordsRemembered = 0;
   }
 

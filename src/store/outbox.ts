@@ -159,9 +159,8 @@ export interface ReadyDeliveries {
  */
 function prefixEnd(prefix: string): string {
   const chars = [...prefix];
-  const last = chars.pop();
-  if (last === undefined) return '\u{10FFFF}';
-  const code = last.codePointAt(0)!;
+  const code = chars.pop()?.codePointAt(0);
+  if (code === undefined) return '\u{10FFFF}';
   if (code === 0x10ffff) return prefixEnd(chars.join(''));
   return chars.join('') + String.fromCodePoint(code === 0xd7ff ? 0xe000 : code + 1);
 }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Target } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import { type Db, statement } from './database.js';
+import { type Db, expectRow, statement } from './database.js';
 import { parseStored, readJson, readStoredTarget, StoredDataError } from './stored-json.js';
 
 /** What a silence matches: each given list must contain the alert's value; absent: any. */
@@ -162,10 +162,11 @@ export class SilenceStore {
 
   /** A number that changes with every change to any silence, by any process. */
   revision(): number {
-    return statement<[], { n: number }>(
+    const row = statement<[], { n: number }>(
       this.db,
       "SELECT n FROM revisions WHERE name = 'silences'",
-    ).get()!.n;
+    ).get();
+    return expectRow(row, 'revision counter of silences').n;
   }
 
   /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
@@ -236,11 +237,13 @@ export class SilenceStore {
   countInForce(of: { createdBy: string } | { workspace: string }, now: UtcIso): number {
     const [column, value] =
       'createdBy' in of ? ['created_by', of.createdBy] : ['workspace', of.workspace];
-    return statement<[string, string], { n: number }>(
-      this.db,
-      `SELECT COUNT(*) AS n FROM silences
+    return (
+      statement<[string, string], { n: number }>(
+        this.db,
+        `SELECT COUNT(*) AS n FROM silences
        WHERE ${column} = ? AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?)`,
-    ).get(value, now)!.n;
+      ).get(value, now)?.n ?? 0
+    );
   }
 
   /** Whether any alert was ever held back (and not pruned). */

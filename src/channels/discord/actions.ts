@@ -80,10 +80,10 @@ export function decodeComponent(
       ? { kind: 'ack', message: messageId }
       : undefined;
   }
-  if (kind === 'mute' && rest.length === 1 && SLUG.test(rest[0]!)) {
+  if (kind === 'mute' && rest.length === 1 && SLUG.test(rest[0])) {
     const chosen = Array.isArray(values) && values.length === 1 ? values[0] : undefined;
     const forMs = typeof chosen === 'string' ? muteForMs(chosen) : undefined;
-    return forMs === undefined ? undefined : { kind: 'mute', pipeline: rest[0]!, forMs };
+    return forMs === undefined ? undefined : { kind: 'mute', pipeline: rest[0], forMs };
   }
   return listActionOf(kind, rest);
 }
