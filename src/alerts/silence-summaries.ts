@@ -5,7 +5,6 @@
  */
 import type { Target } from '../domain/targets.js';
 import { targetKey } from '../domain/targets.js';
-import type { UtcIso } from '../lib/time.js';
 import { silenceEnd } from '../store/silences.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 import type { HeldAlert } from './payload.js';
@@ -38,7 +37,7 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
             name: ctx.store.pipelines.bySlug(pipelines[0])?.name || pipelines[0],
           }
         : { slug: 'all', name: pipelines ? pipelines.join(', ') : 'all pipelines' };
-    const ended = (silenceEnd(s) ?? ctx.now) as UtcIso;
+    const ended = silenceEnd(s) ?? ctx.now;
     for (const { target, held: count, alerts } of byTarget.values()) {
       const rule = `silence-${s.id}`;
       const outcome = enqueueAll(ctx, rule, `silence:${s.id}:ended`, [target], {

@@ -4,6 +4,7 @@
  * the outbox at once: sent with the platform's answer, retried later with backoff (the
  * target's remaining messages waiting with it), or dead with its reason.
  */
+
 import { setImmediate } from 'node:timers/promises';
 import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
@@ -12,6 +13,7 @@ import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import type { Target } from '../domain/targets.js';
 import type { RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
+import { errorMessage } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
@@ -197,7 +199,7 @@ export class Sender {
     const failure =
       error instanceof DeliveryError
         ? error
-        : new DeliveryError(`${channel.kind}: ${(error as Error)?.message ?? String(error)}`, {
+        : new DeliveryError(`${channel.kind}: ${errorMessage(error)}`, {
             code: DeliveryErrorCode.Unknown,
             permanent: false,
             cause: error,

@@ -6,9 +6,11 @@
  * for longer with `Retry-After`), so that the moment it works again is seen. A database
  * that cannot record a run fails that run, not the feed: it goes on, marked unhealthy.
  */
+
 import { exponentialDelay } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { formatTimeLeft } from '../lib/duration.js';
+import { errorCode } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
@@ -280,8 +282,7 @@ function asError(caught: unknown): Error {
 /** The code a failure is counted and recorded under: the API's, the database's, or `ERROR`. */
 function codeOf(error: Error): string {
   if (error instanceof UpstreamError) return error.code;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : 'ERROR';
+  return errorCode(error) ?? 'ERROR';
 }
 
 /** How long the API asked to be left alone, in milliseconds; 0 when it did not say. */

@@ -130,10 +130,10 @@ function ruleOf(
 
 /**
  * A rule's body with where it was written and where its names are: each kind of body
- * becomes the same kind of rule, which the compiler cannot follow through a spread.
+ * becomes the same kind of rule.
  */
 function withPlace(body: RuleBody, at: SourcePosition, refs: ReturnType<typeof refsOf>): Rule {
-  return { ...body, at, ...refs } as Rule;
+  return { ...body, at, ...refs };
 }
 
 function parseFile(text: string, file: string): ParsedFile {

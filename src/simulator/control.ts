@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { addDays, type Cycle, gasDayOf, NOMINATION_CYCLES } from '../domain/gas-day.js';
+import { errorMessage } from '../lib/error-text.js';
 import { escapeHtml } from '../lib/escape-html.js';
 import type { SimulatorCore } from './core.js';
 import { SimulatorInputError } from './errors.js';
@@ -203,7 +204,7 @@ export function createControl(core: SimulatorCore): SimulatorControl {
       try {
         core.time.advance(ms);
       } catch (error) {
-        throw new SimulatorInputError((error as Error).message);
+        throw new SimulatorInputError(errorMessage(error));
       }
       core.sync();
     },

@@ -6,6 +6,7 @@
  */
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { errorMessage } from '../lib/error-text.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import {
   type PermissionWarning,
@@ -134,7 +135,9 @@ export function openDatabaseReadonly(path: string): Db {
 
 /** The schema version of an open database. */
 export function schemaVersion(db: Db): number {
-  return db.pragma('user_version', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true });
+  if (typeof version !== 'number') throw new DatabaseError(`user_version reads ${String(version)}`);
+  return version;
 }
 
 const INCREMENTAL = 2;
@@ -148,9 +151,9 @@ function useIncrementalVacuum(db: Db): boolean {
   if (db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return false;
   db.pragma('auto_vacuum = INCREMENTAL');
   const tables = db
-    .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'")
-    .get() as { n: number };
-  return tables.n > 0;
+    .prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'")
+    .get();
+  return (tables?.n ?? 0) > 0;
 }
 
 /**
@@ -170,7 +173,7 @@ function vacuumOnce(
     info(`rewrote ${path} in ${Math.round(performance.now() - started)} ms`);
   } catch (error) {
     warn(
-      `could not rewrite ${path} for incremental vacuum, will try at the next start: ${(error as Error).message}`,
+      `could not rewrite ${path} for incremental vacuum, will try at the next start: ${errorMessage(error)}`,
     );
   }
 }

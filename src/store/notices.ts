@@ -146,7 +146,7 @@ function fromRow(row: Row): StoredNotice {
     ...rest,
     ...textsOf(row),
     baseline: baseline === 1,
-    text_pruned_at: pruned_at as UtcIso | null,
+    text_pruned_at: pruned_at,
   };
 }
 
@@ -417,7 +417,7 @@ export class NoticeStore {
 
   /** Number of stored notices. */
   count(): number {
-    return (statement(this.db, 'SELECT count(*) AS n FROM notices').get() as { n: number }).n;
+    return statement<[], { n: number }>(this.db, 'SELECT count(*) AS n FROM notices').get()?.n ?? 0;
   }
 
   /**

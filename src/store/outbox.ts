@@ -385,7 +385,7 @@ export class OutboxStore {
    * delivery of each target with none in flight; null when no such target exists.
    */
   nextReadyAt(): UtcIso | null {
-    return (this.sql.nextReadyAt.get()?.at as UtcIso | null | undefined) ?? null;
+    return this.sql.nextReadyAt.get()?.at ?? null;
   }
 
   /**
@@ -450,8 +450,8 @@ export class OutboxStore {
     const dead = this.sql.deadReasons.all();
     return {
       ...this.counts(),
-      oldest_pending_at: (oldest?.at as UtcIso | null | undefined) ?? null,
-      dead_reasons: dead.map((d) => ({ ...d, last_at: d.last_at as UtcIso })),
+      oldest_pending_at: oldest?.at ?? null,
+      dead_reasons: dead,
     };
   }
 
