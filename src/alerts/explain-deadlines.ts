@@ -75,12 +75,12 @@ export function planReminders(rule: DeadlineRule, deadline: UtcIso, now: Date): 
         status: 'at-once',
         note: `at once, due in ${formatTimeLeft(deadlineMs - nowMs)} (its time had passed)`,
       };
-    if (due <= nowMs)
+    if (due <= nowMs && nearest !== undefined)
       return {
         ...view,
         due_at: toUtcIso(new Date(due)),
         status: 'skipped',
-        note: `skipped: its time had passed; the ${formatDuration(nearest!)} reminder says it`,
+        note: `skipped: its time had passed; the ${formatDuration(nearest)} reminder says it`,
       };
     return {
       ...view,
@@ -158,7 +158,7 @@ export function judgeDeadline(
     const deliveries = reminders.flatMap((v) => v.deliveries);
     const next =
       reminders.find((v) => v.status === 'due') ?? reminders.find((v) => v.status === 'scheduled');
-    const at = rows[0]!.deadline_at;
+    const at = rows[0].deadline_at;
     const text = `${r.field} ${at}: ${listed(reminders)}`;
     if (next) {
       const now = next.status === 'due';

@@ -135,8 +135,8 @@ export class IndexedExplainer {
     const places: number[] = [];
     for (const place of combination.matched) {
       const from = verdicts.length;
-      groupVerdicts(this.groups[place]!, prepared, options, verdicts);
-      for (let i = from; i < verdicts.length; i++) places.push(this.starts[place]! + i - from);
+      groupVerdicts(this.groups[place], prepared, options, verdicts);
+      for (let i = from; i < verdicts.length; i++) places.push(this.starts[place] + i - from);
     }
     return { verdicts, places, combination };
   }
@@ -155,13 +155,13 @@ export class IndexedExplainer {
     const out: Verdict[] = [];
     let next = 0;
     for (const [place, g] of this.groups.entries()) {
-      const code = fails[place]!;
+      const code = fails[place];
       if (code === 0) {
-        const end = this.starts[place]! + g.rules.length;
-        while (next < verdicts.length && judged.places[next]! < end) out.push(verdicts[next++]!);
+        const end = this.starts[place] + g.rules.length;
+        while (next < verdicts.length && judged.places[next] < end) out.push(verdicts[next++]);
         continue;
       }
-      const field = LIST_FIELDS[code - 1]!;
+      const field = LIST_FIELDS[code - 1];
       for (const r of g.rules) out.push(adjust(notMatched(r, field)));
     }
     return out;
@@ -177,14 +177,14 @@ export class IndexedExplainer {
     for (const [combination, notices] of combinations) {
       const fails = combination.failsOf();
       for (let place = 0; place < fails.length; place++) {
-        const code = fails[place]!;
-        if (code !== 0) counts[place * width + code - 1]! += notices;
+        const code = fails[place];
+        if (code !== 0) counts[place * width + code - 1] += notices;
       }
     }
     const out: Array<[AnyGroup, Mismatch, number]> = [];
     for (const [place, g] of this.groups.entries())
       for (const [i, field] of LIST_FIELDS.entries()) {
-        const notices = counts[place * width + i]!;
+        const notices = counts[place * width + i];
         if (notices > 0) out.push([g, field, notices]);
       }
     return out;
@@ -197,9 +197,15 @@ export class IndexedExplainer {
     if (combination) return combination;
     const matched: number[] = [];
     for (const index of [this.rules.notices, this.rules.deadlines])
-      for (const g of index.candidates(n) as AnyGroup[])
-        if (g.parts.fields(n) === null) matched.push(this.places.get(g)!);
-    const fields = VALUES.map((v, i) => this.fieldFails[i]!.of(n[v]));
+      for (const g of index.candidates(n) as AnyGroup[]) {
+        if (g.parts.fields(n) !== null) continue;
+        const place = this.places.get(g);
+        // Every group the indexes hold was placed when this was built.
+        if (place === undefined)
+          throw new Error(`the rules ${g.rules.map((r) => r.name).join(', ')} were not placed`);
+        matched.push(place);
+      }
+    const fields = VALUES.map((v, i) => this.fieldFails[i].of(n[v]));
     combination = new Combination(
       fields,
       matched.sort((a, b) => a - b),

@@ -192,7 +192,7 @@ export class OutageWatch {
     } else if (c.untold === 'is-ops-target') {
       logger.error(
         fields,
-        `PIPEWATCH_OPS_TARGET ${targetLabel(opsTarget!)} itself is failing, so nobody hears of this or of any other outage through it until it works again: ${c.summary}`,
+        `PIPEWATCH_OPS_TARGET${opsTarget ? ` ${targetLabel(opsTarget)}` : ''} itself is failing, so nobody hears of this or of any other outage through it until it works again: ${c.summary}`,
       );
     } else if (c.untold === 'no-ops-target') {
       logger.error(fields, `${c.summary} Nobody is told: PIPEWATCH_OPS_TARGET is not set.`);

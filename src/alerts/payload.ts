@@ -210,3 +210,21 @@ export interface AlertPayload {
   /** IANA zone to show the pipeline's local times in. */
   zone: string;
 }
+
+/** The parts an alert's kind is rendered from. */
+export type AlertPart = 'notice' | 'deadline' | 'capacity' | 'operations' | 'silence';
+
+/**
+ * The part of `p` its renderer reads (a notice alert's notice, a capacity alert's
+ * locations). Every alert read for sending has its parts (`payload-schema.ts` checks
+ * them); one made otherwise without it is a clear error, not a crash deep in a renderer.
+ */
+export function partOf<K extends AlertPart>(
+  p: AlertPayload,
+  part: K,
+): NonNullable<AlertPayload[K]> {
+  const value = p[part];
+  if (value === undefined || value === null)
+    throw new Error(`a ${p.kind} alert of rule ${p.rule} has no ${part} to render`);
+  return value;
+}

@@ -141,9 +141,9 @@ export function scheduleReminders(
       dueAt = ctx.now;
       reason = `came due ${cause}: sent at once, ${left} before the deadline`;
       said = `${before} before: at once (came due ${cause}; ${left} left)`;
-    } else if (passed.includes(offset)) {
+    } else if (passed.includes(offset) && nearest !== undefined) {
       status = 'dropped';
-      reason = `skipped: came due ${cause}; the ${formatDuration(nearest!)} reminder went out at once instead`;
+      reason = `skipped: came due ${cause}; the ${formatDuration(nearest)} reminder went out at once instead`;
       said = `${before} before: skipped (came due ${cause})`;
     } else {
       const moved = row && row.deadline_at !== deadline ? ` (moved from ${row.deadline_at})` : '';

@@ -18,6 +18,7 @@ import {
   joinParts,
   matchingPatterns,
   type PreparedNotice,
+  type TextFilter,
   textListMatcher,
 } from '../rules/match.js';
 import { PatternSet } from '../rules/pattern.js';
@@ -49,8 +50,8 @@ interface Cached<R extends NoticeRule | DeadlineRule> {
 
 interface CachedMatch<R extends NoticeRule | DeadlineRule> {
   group: RuleGroup<R>;
-  /** The exclusion's list fields: `no` they differ, `yes` they match and it has no text, `text` its text decides. */
-  exclusion: 'no' | 'yes' | 'text';
+  /** The exclusion's list fields: `no` they differ, `yes` they match and it has no text; else its text decides. */
+  exclusion: 'no' | 'yes' | TextFilter;
   /** The indexes of the group's text filter and of its exclusion's in the combination's set. */
   text?: number | undefined;
   excludeText?: number | undefined;
@@ -58,12 +59,12 @@ interface CachedMatch<R extends NoticeRule | DeadlineRule> {
 
 /** A text filter's verdict: from the set's one pass when it had one, else on its own. */
 function judge(
-  parts: FilterParts,
+  text: TextFilter,
   index: number | undefined,
   hits: number[] | null,
   n: PreparedNotice,
 ): boolean {
-  return hits && index !== undefined ? hits.includes(index) : parts.text!(n);
+  return hits && index !== undefined ? hits.includes(index) : text.test(n);
 }
 
 /** Remembered combinations, before the cache starts over (bounds memory on odd feeds). */
@@ -81,7 +82,7 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
   constructor(groups: readonly RuleGroup<R>[]) {
     this.list = [...groups];
     this.index = new FilterIndex(groups);
-    for (const g of groups) this.byKey.set(groupKey(g.rules[0]!), g);
+    for (const g of groups) this.byKey.set(groupKey(g.rules[0]), g);
   }
 
   /** The groups, in the order of their first rules. */
@@ -134,10 +135,11 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
     const out: GroupMatch<R>[] = [];
     for (const m of cached.matches) {
       const { group, exclusion } = m;
-      if (group.parts.text && !judge(group.parts, m.text, hits, n)) continue;
+      const { text } = group.parts;
+      if (text && !judge(text, m.text, hits, n)) continue;
       const excluded =
         exclusion === 'yes' ||
-        (exclusion === 'text' && judge(group.excludeParts!, m.excludeText, hits, n));
+        (typeof exclusion === 'object' && judge(exclusion, m.excludeText, hits, n));
       out.push({ group, excluded });
     }
     return out;
@@ -151,21 +153,21 @@ export class GroupIndex<R extends NoticeRule | DeadlineRule> {
       const ex = group.excludeParts;
       matches.push({
         group,
-        exclusion: !ex || ex.fields(n) !== null ? 'no' : ex.text ? 'text' : 'yes',
+        exclusion: !ex || ex.fields(n) !== null ? 'no' : (ex.text ?? 'yes'),
       });
     }
     const sources = new Set<string>();
     for (const { group, exclusion } of matches) {
-      if (group.parts.textSource !== undefined) sources.add(group.parts.textSource);
-      if (exclusion === 'text') sources.add(group.excludeParts!.textSource!);
+      if (group.parts.text) sources.add(group.parts.text.source);
+      if (typeof exclusion === 'object') sources.add(exclusion.source);
     }
     const texts = this.setOf([...sources].sort());
     if (texts) {
       const index = new Map(texts.sources.map((source, i) => [source, i]));
       for (const m of matches) {
-        const { parts, excludeParts } = m.group;
-        if (parts.textSource !== undefined) m.text = index.get(parts.textSource);
-        if (m.exclusion === 'text') m.excludeText = index.get(excludeParts!.textSource!);
+        const { text } = m.group.parts;
+        if (text) m.text = index.get(text.source);
+        if (typeof m.exclusion === 'object') m.excludeText = index.get(m.exclusion.source);
       }
     }
     return { matches, texts };

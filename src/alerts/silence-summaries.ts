@@ -5,10 +5,10 @@
  */
 import type { Target } from '../domain/targets.js';
 import { targetKey } from '../domain/targets.js';
-import type { UtcIso } from '../lib/time.js';
 import { silenceEnd } from '../store/silences.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 import type { HeldAlert } from './payload.js';
+import { heldAlertSchema } from './payload-schema.js';
 import { matchersText } from './silences.js';
 
 /** The most held alerts a summary lists; the rest are counted. */
@@ -18,24 +18,27 @@ export const SUMMARY_LIST_MAX = 20;
 export function summarizeEndedSilences(ctx: DecisionContext): number {
   let queued = 0;
   for (const s of ctx.store.silences.endedUnsummarized(ctx.now)) {
-    const held = ctx.store.silences.heldBy<HeldAlert>(s.id);
-    const byTarget = new Map<string, { target: Target; alerts: HeldAlert[] }>();
+    const held = ctx.store.silences.heldBy(s.id);
+    const byTarget = new Map<string, { target: Target; held: number; alerts: HeldAlert[] }>();
     for (const h of held) {
       const key = targetKey(h.target);
-      const entry = byTarget.get(key) ?? { target: h.target, alerts: [] };
+      const entry = byTarget.get(key) ?? { target: h.target, held: 0, alerts: [] };
       byTarget.set(key, entry);
-      entry.alerts.push(h.alert);
+      // One that cannot be read back (damaged, or of an older shape) is counted, not listed.
+      entry.held += 1;
+      const alert = heldAlertSchema.safeParse(h.alert);
+      if (alert.success) entry.alerts.push(alert.data);
     }
     const pipelines = s.matchers.pipelines;
     const pipeline =
       pipelines?.length === 1
         ? {
-            slug: pipelines[0]!,
-            name: ctx.store.pipelines.bySlug(pipelines[0]!)?.name || pipelines[0]!,
+            slug: pipelines[0],
+            name: ctx.store.pipelines.bySlug(pipelines[0])?.name || pipelines[0],
           }
         : { slug: 'all', name: pipelines ? pipelines.join(', ') : 'all pipelines' };
-    const ended = (silenceEnd(s) ?? ctx.now) as UtcIso;
-    for (const { target, alerts } of byTarget.values()) {
+    const ended = silenceEnd(s) ?? ctx.now;
+    for (const { target, held: count, alerts } of byTarget.values()) {
       const rule = `silence-${s.id}`;
       const outcome = enqueueAll(ctx, rule, `silence:${s.id}:ended`, [target], {
         version: 1,
@@ -50,7 +53,7 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
           started_at: s.starts_at,
           ended_at: ended,
           ended_by: s.lifted_at !== null && s.lifted_at === ended ? 'lifted' : 'expired',
-          held: alerts.length,
+          held: count,
           alerts: alerts.slice(0, SUMMARY_LIST_MAX),
         },
       });

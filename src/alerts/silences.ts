@@ -86,6 +86,6 @@ export function heldAlert(p: AlertPayload, at: string): HeldAlert {
     title,
     notice_id: n?.id ?? null,
     url: n?.url || null,
-    at: at as HeldAlert['at'],
+    at,
   };
 }

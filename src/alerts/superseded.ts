@@ -3,6 +3,7 @@
  * 26-0412." in a notice's text (the API has no field for it); a superseded notice's
  * deadlines are no longer reminded.
  */
+import { keepNewest } from '../lib/bounded-map.js';
 import type { Notice } from '../upstream/schemas.js';
 
 /**
@@ -14,7 +15,7 @@ export function priorIdentifiers(notice: Pick<Notice, 'subject' | 'notice'>): st
   const found = new Set<string>();
   for (const text of [notice.subject, notice.notice]) {
     for (const m of text.matchAll(PRIOR)) {
-      const id = m[1]!.replace(/[.,;:]+$/, '');
+      const id = m[1].replace(/[.,;:]+$/, '');
       if (id !== '' && !/^0+$/.test(id)) found.add(id);
     }
   }
@@ -46,8 +47,7 @@ export class RecentSuperseders {
         status: notice.status,
         posted: notice.posted_at ?? notice.service_created_at ?? '',
       });
-      if (this.bySubject.size > this.limit)
-        this.bySubject.delete(this.bySubject.keys().next().value!);
+      keepNewest(this.bySubject, this.limit);
     }
   }
 

@@ -3,7 +3,7 @@
  * and state merged (two rules naming one target still make one table), and the table
  * itself as aligned plain-text lines, which each channel escapes for its own markup.
  */
-import type { AlertPayload } from '../alerts/payload.js';
+import { type AlertPayload, partOf } from '../alerts/payload.js';
 import { quantity } from '../lib/quantity.js';
 import { clip, oneLine } from './text.js';
 import type { Alert } from './types.js';
@@ -39,8 +39,8 @@ export function mergeCapacity(alerts: readonly Alert[]): Alert[] {
   }
   for (const { at, rules, parts } of groups.values()) {
     if (parts.length === 1) continue;
-    const first = out[at]!;
-    const c = first.payload.capacity!;
+    const first = out[at];
+    const c = partOf(first.payload, 'capacity');
     out[at] = {
       key: first.key,
       payload: {
@@ -117,11 +117,11 @@ export function capacityLines(
     if (repeats) row.push(l.repeat ? 'repeat' : 'new');
     return row;
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const left = (i: number) => i < 2 || i === 5;
   return [head, ...rows].map((r) =>
     r
-      .map((c, i) => (left(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .map((c, i) => (left(i) ? c.padEnd(widths[i]) : c.padStart(widths[i])))
       .join('  ')
       .trimEnd(),
   );

@@ -69,6 +69,11 @@ export const DeliveryErrorCode = {
   NotConfigured: 'NOT_CONFIGURED',
   /** The send was called off: pipewatch is stopping or the channel closed. */
   Aborted: 'ABORTED',
+  /**
+   * The alert stored for the delivery cannot be read back: damaged, or of a shape this
+   * pipewatch does not render. Never sent.
+   */
+  Unreadable: 'UNREADABLE',
   /** Anything not foreseen; retried. */
   Unknown: 'UNKNOWN',
 } as const;

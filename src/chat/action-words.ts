@@ -49,7 +49,7 @@ export function listActionOf(
   kind: string | undefined,
   rest: readonly string[],
 ): ChatAction | undefined {
-  if (kind === 'remind' && rest.length === 1 && ACTION_ID.test(rest[0]!)) {
+  if (kind === 'remind' && rest.length === 1 && ACTION_ID.test(rest[0])) {
     return { kind: 'remind', noticeId: Number(rest[0]) };
   }
   if (kind === 'remove' && rest.length === 2) {

@@ -64,7 +64,7 @@ export function collectArguments(
   const written = new Set<string>();
   const plain = (w: Word | undefined) => w !== undefined && w.key === undefined;
   for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
+    const w = words[i];
     const bareKey = !w.quoted && spec.bare?.find((k) => k === w.text.toLowerCase());
     const typed = w.key ?? (bareKey || undefined);
     if (typed === undefined) {
@@ -76,15 +76,15 @@ export function collectArguments(
       problems.push(unknownKey(w, typed, spec));
       // Its value, written after a space, is no positional word.
       if (w.value.raw === '' && plain(words[i + 1])) i++;
-      else while (words[i]!.continues && plain(words[i + 1])) i++;
+      else while (words[i].continues && plain(words[i + 1])) i++;
       continue;
     }
     written.add(key);
     let { value, items, continues } =
       w.key === undefined ? { value: nothingAfter(w), items: [], continues: false } : w;
-    if (value.raw === '' && plain(words[i + 1])) ({ value, items, continues } = words[++i]!);
+    if (value.raw === '' && plain(words[i + 1])) ({ value, items, continues } = words[++i]);
     while (spec.lists?.includes(key) && continues && plain(words[i + 1])) {
-      const next = words[++i]!;
+      const next = words[++i];
       items = [...items, ...next.items];
       continues = next.continues;
     }
@@ -218,7 +218,7 @@ export class Reading {
     const all = items.filter((i) => i.text.toLowerCase() === 'all');
     if (all.length > 0) {
       if (all.length < items.length) {
-        this.problem(all[0]!, "'all' means every pipeline: give either all or pipeline slugs");
+        this.problem(all[0], "'all' means every pipeline: give either all or pipeline slugs");
       }
       return;
     }
@@ -229,7 +229,7 @@ export class Reading {
     items.forEach((item, i) => {
       this.span(`${section}.pipelines.${i}`, item, `pipeline '${item.text}'`);
     });
-    this.span(`${section}.pipelines`, items[0]!, 'pipelines');
+    this.span(`${section}.pipelines`, items[0], 'pipelines');
     into.pipelines = items.map((item) => this.pipeline(item));
   }
 
@@ -260,7 +260,7 @@ export class Reading {
   /** `100000`, `100,000`, `2.5`, `10%`: a number, and whether it is a percentage. */
   amount(option: ChatOption): { value: number; percent: boolean } | undefined {
     const m = NUMBER.exec(option.value.text.trim());
-    if (m) return { value: Number(m[1]!.replaceAll(',', '')), percent: m[2] === '%' };
+    if (m) return { value: Number(m[1].replaceAll(',', '')), percent: m[2] === '%' };
     this.problem(
       option.value,
       `${option.key}: '${option.value.text}' is not a number; write 100000 or 100,000 (Dth), or 10% (of OPC)`,

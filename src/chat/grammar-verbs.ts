@@ -91,7 +91,7 @@ function oac(r: Reading): ChatCommand {
   if (pipeline && (pipeline.items.length !== 1 || pipeline.value.text.toLowerCase() === 'all')) {
     r.problem(pipeline, 'oac takes one pipeline: a location belongs to one');
   } else if (pipeline) {
-    const slug = pipeline.items[0]!;
+    const slug = pipeline.items[0];
     const before = r.problems.length;
     const named = r.pipeline(slug);
     capacity.pipelines = [named];

@@ -85,7 +85,7 @@ export function parseChatCommand(text: string, vocabulary: ChatVocabulary): Pars
   const verb = verbOf(first, problems);
   if (!verb) return { ok: false, problems };
   if (problems.length) return { ok: false, problems, verb };
-  const read = readCommand(verb, words.slice(1), vocabulary, endColumn(words.at(-1)!) + 1);
+  const read = readCommand(verb, words.slice(1), vocabulary, endColumn(words.at(-1) ?? first) + 1);
   const { command } = read;
   if (command?.verb === 'subscribe' || command?.verb === 'remind' || command?.verb === 'oac') {
     const item = chatRuleItem(command, CHECKED_AS.name, CHECKED_AS.notify);

@@ -151,7 +151,7 @@ export class ChatRules {
           const since = new Date(Date.parse(this.now()) - 86_400_000).toISOString();
           const match = compileFilter(rule.filter);
           const exclude = rule.not ? compileFilter(rule.not) : undefined;
-          const from = `${since.slice(0, 19)}Z` as UtcIso;
+          const from = `${since.slice(0, 19)}Z`;
           const { notices } = this.deps.store;
           const pipelines = rule.filter.pipelines;
           const newest: StoredNotice[] = [];
@@ -242,7 +242,7 @@ export class ChatRules {
         true,
         `Not muted: ${limited.problem}. Nothing was stored; ${hint('unmute ID')} ends one (${hint('list')} shows them).`,
       );
-    const ends = `${new Date(Date.parse(now) + forMs).toISOString().slice(0, 19)}Z` as UtcIso;
+    const ends = `${new Date(Date.parse(now) + forMs).toISOString().slice(0, 19)}Z`;
     const targets = [channelKey(caller.platform, caller.channel)];
     if (caller.channelName && caller.platform === 'slack')
       targets.push(`slack:#${caller.channelName}`);

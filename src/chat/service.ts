@@ -123,8 +123,13 @@ export class ChatCore implements ChatService {
    * checked against the API's latest capacity before anything is stored. The answer says
    * so at once, only to the caller; the subscription, or why there is none, follows.
    */
-  private checkFirst(caller: ChatCaller, text: string, slug: string, location: string): ChatAnswer {
-    const ask = this.deps.latestLocations!;
+  private checkFirst(
+    ask: NonNullable<ChatCoreDeps['latestLocations']>,
+    caller: ChatCaller,
+    text: string,
+    slug: string,
+    location: string,
+  ): ChatAnswer {
     const followUp = ask(slug).then(
       (locations) => {
         this.fetched.set(slug, { at: this.deps.clock.now().getTime(), locations });
@@ -182,8 +187,9 @@ export class ChatCore implements ChatService {
       case 'oac': {
         const slug = c.capacity.pipelines?.[0];
         const location = c.capacity.locations?.[0];
-        if (this.deps.latestLocations && slug && location && !this.locationsOf(slug))
-          return this.checkFirst(caller, text, slug, location);
+        const ask = this.deps.latestLocations;
+        if (ask && slug && location && !this.locationsOf(slug))
+          return this.checkFirst(ask, caller, text, slug, location);
         return this.rules.make(caller, c);
       }
       case 'subscribe':

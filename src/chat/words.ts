@@ -62,10 +62,10 @@ const family = (ch: string) => (DOUBLE.includes(ch) ? DOUBLE : SINGLE.includes(c
  * else the first mark of its kind, else -1.
  */
 function closing(chars: readonly string[], open: number): number {
-  const marks = family(chars[open]!);
+  const marks = family(chars[open]);
   let first = -1;
   for (let j = open + 1; j < chars.length; j++) {
-    if (!marks.includes(chars[j]!)) continue;
+    if (!marks.includes(chars[j])) continue;
     if (first < 0) first = j;
     const next = chars[j + 1];
     if (next === undefined || space(next) || next === ',') return j;
@@ -95,7 +95,7 @@ function word(cells: Cell[]): Word {
   const items: WordPart[] = [];
   let start = 0;
   for (let i = 0; i <= valueCells.length; i++) {
-    if (i < valueCells.length && !bare(valueCells[i]!, ',')) continue;
+    if (i < valueCells.length && !bare(valueCells[i], ',')) continue;
     if (i > start) items.push(part(valueCells.slice(start, i), 0));
     start = i + 1;
   }
@@ -126,7 +126,7 @@ export function splitWords(text: string): { words: Word[]; problems: ChatProblem
     }
     const cells: Cell[] = [];
     while (i < chars.length && !space(chars[i])) {
-      const ch = chars[i]!;
+      const ch = chars[i];
       const prev = cells.at(-1);
       const opens = family(ch) !== '' && (!prev || bare(prev, ':') || bare(prev, ','));
       if (!opens) {
@@ -141,9 +141,9 @@ export function splitWords(text: string): { words: Word[]; problems: ChatProblem
       }
       cells.push({ ch, column: i + 1, quoted: false, mark: true });
       for (let j = i + 1; j < close; j++) {
-        cells.push({ ch: chars[j]!, column: j + 1, quoted: true, mark: false });
+        cells.push({ ch: chars[j], column: j + 1, quoted: true, mark: false });
       }
-      cells.push({ ch: chars[close]!, column: close + 1, quoted: false, mark: true });
+      cells.push({ ch: chars[close], column: close + 1, quoted: false, mark: true });
       i = close + 1;
     }
     words.push(word(cells));
@@ -176,7 +176,7 @@ export function suggester(candidates: readonly string[]): (word: string) => stri
     const reach = Math.max(1, Math.floor(length / 3));
     return suggest(
       word,
-      candidates.filter((_, i) => Math.abs(lengths[i]! - length) <= reach),
+      candidates.filter((_, i) => Math.abs(lengths[i] - length) <= reach),
     );
   };
 }

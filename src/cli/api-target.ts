@@ -42,7 +42,8 @@ export async function openApi(
   if (baseUrl === null) {
     const { simulatorDefaults, startSimulator } = await import('../simulator/index.js');
     simulator = await startSimulator({ ...simulatorOptions, clock: ctx.clock });
-    const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
+    const premium = simulatorDefaults.users.find((u) => u.plan === 'premium');
+    if (!premium) throw new Error('the simulator has no premium user to call itself with');
     baseUrl = simulator.url;
     user = premium.username;
     key = premium.key;

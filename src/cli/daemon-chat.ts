@@ -11,6 +11,7 @@ import type { ChatService } from '../chat/types.js';
 import type { Config } from '../config/index.js';
 import type { DiscordApp } from '../frontends/discord/app.js';
 import type { SlackApp } from '../frontends/slack/app.js';
+import { errorMessage } from '../lib/error-text.js';
 import type { InteractionStore } from '../store/interactions.js';
 import type { CliContext } from './context.js';
 
@@ -54,7 +55,7 @@ export async function startChat(
   } catch (error) {
     ctx.logger.error(
       { err: error },
-      `Slack app not started, so /pipewatch and buttons go unanswered: ${(error as Error).message}`,
+      `Slack app not started, so /pipewatch and buttons go unanswered: ${errorMessage(error)}`,
     );
     return undefined;
   }
@@ -98,7 +99,7 @@ export async function startDiscordChat(
   } catch (error) {
     ctx.logger.error(
       { err: error },
-      `Discord app not started, so /pipewatch and buttons go unanswered: ${(error as Error).message}`,
+      `Discord app not started, so /pipewatch and buttons go unanswered: ${errorMessage(error)}`,
     );
     return undefined;
   }

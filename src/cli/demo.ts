@@ -18,6 +18,7 @@ import { NOTICES_FEED } from '../ingest/notice-sync.js';
 import { acceleratedClock } from '../lib/clock.js';
 import { grouped } from '../lib/quantity.js';
 import { counted } from '../lib/words.js';
+import type { Simulator } from '../simulator/index.js';
 import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
 import type { CliContext } from './context.js';
 import type { Daemon } from './daemon.js';
@@ -107,7 +108,8 @@ export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise
     },
     'simulator',
   );
-  const simulator = api.simulator!;
+  const { simulator } = api;
+  if (!simulator) throw new Error(NO_SIMULATOR);
   try {
     return await Daemon.create(ctx, {
       settings: DEMO_SETTINGS,
@@ -137,11 +139,20 @@ export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise
   }
 }
 
+const NO_SIMULATOR = 'the demo watches the built-in simulator, which did not start';
+
+/** The simulator the demo's daemon watches: always there (see `openDemo`). */
+function simulatorOf(daemon: Daemon): Simulator {
+  const { simulator } = daemon.target;
+  if (!simulator) throw new Error(NO_SIMULATOR);
+  return simulator;
+}
+
 function banner(ctx: CliContext, daemon: Daemon): void {
   const shown = (path: string) => relative(ctx.io.cwd, path) || '.';
   const { rulesDir, dataDir } = daemon.setup;
   ctx.out(
-    `pipewatch demo: watching the built-in simulator at ${daemon.target.simulator!.url}, its clock ${SPEED} times faster than real time.`,
+    `pipewatch demo: watching the built-in simulator at ${simulatorOf(daemon).url}, its clock ${SPEED} times faster than real time.`,
   );
   ctx.out(`  rules from ${shown(rulesDir)}/:`);
   for (const rule of daemon.engine.rules) {
@@ -166,7 +177,7 @@ function banner(ctx: CliContext, daemon: Daemon): void {
  * `STORY_EVERY_MS`, saying what it posted.
  */
 async function tellStories(ctx: CliContext, daemon: Daemon): Promise<void> {
-  const simulator = daemon.target.simulator!;
+  const simulator = simulatorOf(daemon);
   try {
     while (daemon.store.syncState.get(NOTICES_FEED)?.last_success_at == null)
       await ctx.clock.sleep(250, ctx.signal);

@@ -3,11 +3,15 @@
  * (`@discordjs/rest`), reads what the application has registered and sends the list back
  * when it changed. A module of its own so that only this command loads Discord's client.
  */
+
 import { DiscordAPIError, HTTPError, RateLimitError, REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
+import { z } from 'zod';
 import { ConfigError } from '../config/index.js';
 import { pipewatchCommand } from '../frontends/discord/commands.js';
+import { errorCause, errorCode, errorMessage, errorName } from '../lib/error-text.js';
 import { redactor } from '../lib/redact.js';
+import { issuePath } from '../lib/zod-checks.js';
 import type { CliContext } from './context.js';
 import { commandLabel, type RegisteredCommand, registrationPlan } from './discord-changes.js';
 import { ExitCode } from './exit-status.js';
@@ -28,10 +32,31 @@ export interface Place {
 
 /** Discord's own words for a refusal, on one line: `Missing Access`, or the form's errors. */
 function discordSays(error: DiscordAPIError): string {
-  const own = (error.rawError as { message?: unknown }).message;
+  const said: object = error.rawError;
+  const own = 'message' in said ? said.message : undefined;
   const lines = error.message.split('\n').filter((l) => l.trim() !== '');
   const detail = error.status === 400 ? lines.join('; ') : String(own ?? lines[0] ?? '');
   return `${error.status} ${detail}`.trim();
+}
+
+/** What pipewatch reads of Discord's answers; the rest of each is kept as it came. */
+const applicationAnswer = z.looseObject({ id: z.string(), name: z.string().optional() });
+const commandsAnswer = z.array(z.looseObject({ name: z.string() })) satisfies z.ZodType<
+  RegisteredCommand[]
+>;
+
+/** Discord answered with something pipewatch does not read: what, and where. */
+class UnreadAnswer extends Error {}
+
+/** Discord's answer read through `schema`; `UnreadAnswer` naming the field when it does not fit. */
+function answerOf<S extends z.ZodType>(schema: S, answer: unknown): z.output<S> {
+  const read = schema.safeParse(answer);
+  if (read.success) return read.data;
+  const [issue] = read.error.issues;
+  const field = issue ? issuePath(issue.path) || '(answer)' : '(answer)';
+  throw new UnreadAnswer(
+    `an answer pipewatch cannot read: ${field}: ${issue?.message ?? 'invalid'}`,
+  );
 }
 
 /** The one line that says why a request to Discord failed and what to check. */
@@ -64,11 +89,12 @@ export function failureLine(error: unknown, at: Place): string {
   if (error instanceof HTTPError) {
     return `Discord failed ${at.step} (HTTP ${error.status}): try again later`;
   }
-  const e = error as { name?: string; message?: string; code?: string; cause?: { code?: string } };
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
+  if (error instanceof UnreadAnswer) return `Discord answered ${at.step} with ${error.message}`;
+  const name = errorName(error);
+  if (name === 'AbortError' || name === 'TimeoutError') {
     return `Discord did not answer within ${REGISTER_TIMEOUT_MS / 1000} s, ${at.step}`;
   }
-  const why = e?.cause?.code ?? e?.code ?? e?.message ?? String(error);
+  const why = errorCode(errorCause(error)) ?? errorCode(error) ?? errorMessage(error);
   return `could not reach Discord at ${at.api}, ${at.step}: ${why}`;
 }
 
@@ -104,10 +130,10 @@ export async function register(ctx: CliContext, opts: RegisterOptions): Promise<
     if (discord.applicationId) at.application = discord.applicationId;
     let name: string | undefined;
     if (!at.application) {
-      const me = (await rest.get(Routes.currentApplication(), { signal })) as {
-        id: string;
-        name?: string;
-      };
+      const me = answerOf(
+        applicationAnswer,
+        await rest.get(Routes.currentApplication(), { signal }),
+      );
       at.application = me.id;
       name = me.name;
     }
@@ -117,7 +143,7 @@ export async function register(ctx: CliContext, opts: RegisterOptions): Promise<
     at.step = 'reading the registered commands';
     // With their localizations: the other commands go back into the PUT whole.
     const query = new URLSearchParams({ with_localizations: 'true' });
-    const registered = (await rest.get(route, { query, signal })) as RegisteredCommand[];
+    const registered = answerOf(commandsAnswer, await rest.get(route, { query, signal }));
     const global = !opts.guild;
     const plan = registrationPlan(registered, pipewatchCommand({ guild: !global }), global);
     const where = opts.guild ? `server ${opts.guild}` : 'global commands';

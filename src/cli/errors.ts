@@ -3,7 +3,9 @@
  * missing, not JSON, or not in the expected form. Each carries one line per problem,
  * naming the file, the item and the field, so no stack trace or schema dump is printed.
  */
+
 import type { ZodError } from 'zod';
+import { errorCode } from '../lib/error-text.js';
 
 /** Bad input to a command (exit status 2): one line per problem. */
 export class BadInputError extends Error {
@@ -59,7 +61,7 @@ export class OutputGoneError extends Error {
     readonly stream: 'stdout' | 'stderr',
     cause: Error,
   ) {
-    const closed = (cause as { code?: unknown }).code === 'EPIPE';
+    const closed = errorCode(cause) === 'EPIPE';
     super(
       closed ? `${stream} was closed by its reader` : `cannot write to ${stream}: ${cause.message}`,
       {

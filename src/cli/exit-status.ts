@@ -5,6 +5,7 @@
  * arguments, environment or rule files). A failure whose code is not listed is one
  * pipewatch did not foresee: status 1, and its stack at `LOG_LEVEL=debug`.
  */
+import { errorCode } from '../lib/error-text.js';
 import { UpstreamErrorCode } from '../upstream/errors.js';
 
 /** Exit statuses. */
@@ -50,8 +51,7 @@ export const EXIT_OUTCOMES: Readonly<Record<string, ExitOutcome>> = {
 
 /** The code of a failure, when it carries one as text (Node's DOMException has a number). */
 export function failureCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
+  return errorCode(error);
 }
 
 /** What to do for a failure with `code`; undefined for one not foreseen. */

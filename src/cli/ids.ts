@@ -50,8 +50,8 @@ export function parseNoticeRef(text: string): NoticeRef | undefined {
   if (id !== undefined) ref.id = id;
   const scoped = /^([a-z0-9][a-z0-9_-]*):(.+)$/i.exec(t);
   if (scoped) {
-    ref.pipeline = scoped[1]!.toLowerCase();
-    ref.identifier = scoped[2]!.trim();
+    ref.pipeline = scoped[1].toLowerCase();
+    ref.identifier = scoped[2].trim();
   }
   return ref;
 }

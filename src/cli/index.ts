@@ -3,8 +3,10 @@
  * failure into a message and an exit status (0 ok, 1 the command failed, 2 bad usage or
  * configuration). Runs in-process with injected streams, environment and signal.
  */
+
 import { Command } from 'commander';
 import { ZodError } from 'zod';
+import { errorMessage, errorName } from '../lib/error-text.js';
 import { VERSION } from '../lib/version.js';
 import { apiCommand } from './api.js';
 import { CliContext, type CliIo } from './context.js';
@@ -77,14 +79,14 @@ function report(error: unknown, ctx: CliContext): number {
   const known = exitOutcome(failureCode(error));
   if (known) {
     if (!known.quiet) {
-      const { lines } = error as { lines?: unknown };
-      const said = Array.isArray(lines) ? lines.map(String) : [(error as Error).message];
+      const lines = typeof error === 'object' && error !== null && 'lines' in error && error.lines;
+      const said = Array.isArray(lines) ? lines.map(String) : [errorMessage(error)];
       for (const line of said) ctx.err(`pipewatch: ${line}`);
       if (known.hint) ctx.err(`pipewatch: ${known.hint}`);
     }
     return known.status;
   }
-  if (ctx.signal.aborted && (error as { name?: string })?.name === 'AbortError') return ExitCode.Ok;
+  if (ctx.signal.aborted && errorName(error) === 'AbortError') return ExitCode.Ok;
   if (error instanceof ZodError) {
     const issue = error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { errorMessage } from '../lib/error-text.js';
 import { type Notice, NoticeSchema } from '../upstream/schemas.js';
 import { BadInputError, itemProblems } from './errors.js';
 
@@ -38,7 +39,7 @@ export function readNoticeFile(path: string, shown: string): Notice[] {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new BadInputError([`${shown}: not valid JSON (${(error as Error).message})`]);
+    throw new BadInputError([`${shown}: not valid JSON (${errorMessage(error)})`]);
   }
   const items = itemsOf(raw);
   if (items.length === 0) throw new BadInputError([`${shown}: holds no notices`]);

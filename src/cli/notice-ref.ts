@@ -33,7 +33,7 @@ export function matchNotice(store: Store, ref: NoticeRef): NoticeMatch {
   const candidates = [...(byId ? [byId] : []), ...named.filter((n) => n.id !== byId?.id)];
   if (candidates.length === 0) return undefined;
   if (candidates.length === 1) {
-    const only = byId ?? store.notices.get(candidates[0]!.id);
+    const only = byId ?? store.notices.get(candidates[0].id);
     return only ? { notice: only } : undefined;
   }
   return {

@@ -57,7 +57,8 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
   const now = ctx.clock.now();
   const dbFile = join(config.dataDir, DATABASE_FILE);
   const file = opts.file === undefined ? undefined : resolve(ctx.io.cwd, opts.file);
-  const notices = file ? readNoticeFile(file, opts.file!) : undefined;
+  // Named in messages as given, else by its path.
+  const notices = file ? readNoticeFile(file, opts.file ?? file) : undefined;
   if (!file && !existsSync(dbFile)) {
     ctx.err(
       `pipewatch: no database at ${dbFile}; run 'pipewatch run' first (or set PIPEWATCH_DATA_DIR)`,
@@ -74,8 +75,9 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     const silences = store?.silences.active(toUtcIso(now)) ?? [];
     let list: Iterable<Notice | StoredNotice> | undefined = notices;
     let ids: readonly number[] = [];
-    if (!list) {
-      const s = store!;
+    // Without a file, the store is there: its absence was refused above.
+    if (!list && store) {
+      const s = store;
       if (opts.notice !== undefined) {
         const one = namedNotice(ctx, s, opts.notice);
         if (!one) return;
@@ -88,7 +90,7 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
         list = s.notices.postedSince(since);
       }
     }
-    const history = file ? undefined : noticeHistories(store!, ids);
+    const history = file || !store ? undefined : noticeHistories(store, ids);
     const capacity: CapacityJudgement[] =
       store && !file && opts.notice === undefined ? explainCapacity(compiled, store, now) : [];
     const renderer = opts.render
@@ -116,7 +118,7 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
       : new TextReport(ctx, scope, renderer, names);
     const judge = new NoticeJudge(compiled);
     const tally = new Tally(judge);
-    for (const notice of list) {
+    for (const notice of list ?? []) {
       const report = {
         notice,
         stored: !file,

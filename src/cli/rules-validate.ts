@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mergeBooks, pipelinesWithCapacity, storedLocations } from '../alerts/known-locations.js';
 import { ConfigError } from '../config/index.js';
+import { errorMessage } from '../lib/error-text.js';
 import { counted } from '../lib/words.js';
 import { loadRules } from '../rules/loader.js';
 import {
@@ -83,7 +84,7 @@ async function pipelineList(
       const { data } = await api.client.pipelines(ctx.signal);
       return { tracked: data.map((p) => p.slug) };
     } catch (error) {
-      failure = (error as Error).message;
+      failure = errorMessage(error);
     }
   }
   const hint = `run 'pipewatch run' once to store the API's pipeline list${api ? '' : ', or set PIPEWATCH_API_URL'}`;

@@ -10,6 +10,7 @@ import { DeliveryError } from '../channels/types.js';
 import { ConfigError, secretValues } from '../config/index.js';
 import { MemoryThreads } from '../delivery/threads.js';
 import { parseTarget, targetKey } from '../domain/targets.js';
+import { errorMessage } from '../lib/error-text.js';
 import { redactor } from '../lib/redact.js';
 import { toUtcIso } from '../lib/time.js';
 import type { CliContext } from './context.js';
@@ -30,7 +31,7 @@ export function sendTestCommand(ctx: CliContext): Command {
       try {
         target = parseTarget(text);
       } catch (error) {
-        ctx.err(`pipewatch: ${(error as Error).message}`);
+        ctx.err(`pipewatch: ${errorMessage(error)}`);
         ctx.exitCode = 2;
         return;
       }
@@ -69,7 +70,7 @@ export function sendTestCommand(ctx: CliContext): Command {
         const reason =
           error instanceof DeliveryError
             ? `${error.reason}${error.permanent ? '' : ' (temporary: try again)'}`
-            : String((error as Error)?.message ?? error);
+            : errorMessage(error);
         ctx.err(`${key}: failed: ${redactor(secretValues(config))(reason)}`);
         ctx.exitCode = 1;
       } finally {

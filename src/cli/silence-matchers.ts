@@ -6,6 +6,7 @@
  * silence that holds nothing back.
  */
 import { parseTarget, targetKey, targetLabel } from '../domain/targets.js';
+import { errorMessage } from '../lib/error-text.js';
 import { didYouMean } from '../lib/suggest.js';
 import type { SilenceMatchers } from '../store/silences.js';
 
@@ -52,7 +53,7 @@ function checkValue(
       try {
         return { value: targetKey(parseTarget(value)) };
       } catch (error) {
-        return { problem: `target=${value}: ${(error as Error).message}` };
+        return { problem: `target=${value}: ${errorMessage(error)}` };
       }
     case 'rule': {
       const name = checks.rules.find((r) => r.toLowerCase() === value.toLowerCase());

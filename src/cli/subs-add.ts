@@ -11,6 +11,7 @@ import { storedLocations } from '../alerts/known-locations.js';
 import { type ChatRuleCommand, parseChatCommand } from '../chat/grammar.js';
 import { storeSubscription } from '../chat/subscribe.js';
 import { type Target, targetKey, targetLabel } from '../domain/targets.js';
+import { errorMessage } from '../lib/error-text.js';
 import { toUtcIso } from '../lib/time.js';
 import type { KnownLocation } from '../rules/location-check.js';
 import { ruleSummary } from '../rules/summary.js';
@@ -77,7 +78,7 @@ async function askApi(
     into.set(slug, await latestLocationsOf(api.client, slug, ctx.signal));
     return undefined;
   } catch (error) {
-    return `the API did not give its latest capacity (${(error as Error).message})`;
+    return `the API did not give its latest capacity (${errorMessage(error)})`;
   } finally {
     await api.close();
   }

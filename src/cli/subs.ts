@@ -6,6 +6,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { parseTarget, type Target } from '../domain/targets.js';
+import { errorMessage } from '../lib/error-text.js';
 import type { CliContext } from './context.js';
 import { parseId } from './ids.js';
 
@@ -14,7 +15,7 @@ function targetArgument(text: string): Target {
   try {
     return parseTarget(text);
   } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
+    throw new InvalidArgumentError(errorMessage(error));
   }
 }
 

@@ -32,10 +32,10 @@ const NOT_IN_FORCE_THEN =
   /^before the rule: [\s\S]*?A notice is judged when it arrives or changes: /;
 
 /** The verdict of a subscription the daemon never judged this notice with: made after it last changed. */
-function didNotExist(v: Verdict, rule: Rule, n: StoredNotice): Verdict {
+function didNotExist(v: Verdict, createdAt: string, n: StoredNotice): Verdict {
   if (v.outcome !== 'not-matched' && v.outcome !== 'excluded' && v.outcome !== 'not-in-force')
     return v;
-  const made = `did not exist yet: made ${rule.origin!.createdAt}, after the notice last changed (${n.last_changed_at})`;
+  const made = `did not exist yet: made ${createdAt}, after the notice last changed (${n.last_changed_at})`;
   switch (v.outcome) {
     case 'not-matched':
     case 'excluded':
@@ -145,7 +145,7 @@ function adjuster(
       createdMs(origin) > changed &&
       !trail.decided.has(v.rule)
     )
-      out = didNotExist(out, rule, stored);
+      out = didNotExist(out, origin.createdAt, stored);
     return withSilences(out, rule, notice, o, trail.muted.get(v.rule) ?? []);
   };
 }

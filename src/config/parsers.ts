@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseTarget } from '../domain/targets.js';
 import { formatByteSize, parseByteSize } from '../lib/byte-size.js';
 import { formatDuration, parseDuration } from '../lib/duration.js';
+import { errorMessage } from '../lib/error-text.js';
 import { isEmailAddress } from '../lib/zod-checks.js';
 
 /** Raw text, trimmed; unset and blank both become `undefined`. */
@@ -172,7 +173,7 @@ export const target = z.string().transform((v, ctx) => {
   try {
     return parseTarget(v);
   } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `is not a target: ${(error as Error).message}` });
+    ctx.addIssue({ code: 'custom', message: `is not a target: ${errorMessage(error)}` });
     return z.NEVER;
   }
 });

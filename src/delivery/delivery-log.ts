@@ -14,6 +14,7 @@ import type { AlertPayload } from '../alerts/payload.js';
 import { clip, oneLine } from '../channels/text.js';
 import { targetLabel } from '../domain/targets.js';
 import type { Logger } from '../lib/logger.js';
+import type { UnreadableDelivery } from '../store/outbox.js';
 
 /** A notice subject is clipped to this many characters in a log line. */
 const SUBJECT_MAX = 60;
@@ -130,4 +131,24 @@ function facts(
   if (typeof fields.subject === 'string') fields.subject = scrub(fields.subject);
   if (digestSize > 1) fields.digest_size = digestSize;
   return { head: `${row.rule} → ${target}: ${text}`, fields };
+}
+
+/**
+ * One line for a delivery whose stored alert cannot be read back: it will never be sent.
+ * Its target is shown as `targetLabel` shows it, or by its kind alone when that much is
+ * all that can be read.
+ */
+export function logUnreadable(logger: Logger, row: UnreadableDelivery, scrub: Scrub): void {
+  const target = scrub(row.target ? targetLabel(row.target) : unreadableTarget(row.target_key));
+  const subject = clip(oneLine(row.subject), SUBJECT_MAX);
+  logger.error(
+    { rule: row.rule, target, subject, reason: row.reason, permanent: true },
+    `could not send ${row.rule} → ${target}: ${subject} (${row.reason})`,
+  );
+}
+
+/** A target key that could not be read as a target: its kind, the rest left out. */
+function unreadableTarget(key: string): string {
+  const colon = key.indexOf(':');
+  return colon < 0 ? clip(oneLine(key), 20) : `${clip(oneLine(key.slice(0, colon)), 20)}:…`;
 }

@@ -23,8 +23,11 @@
  *   the target's later alerts wait behind it, new ones included. A permanent failure, or
  *   a temporary one older than the maximum age, makes the row dead with its reason and
  *   kind, logged once and counted (the decision: `retry-policy.ts`).
+ * - A row whose stored alert cannot be read back (not JSON, or not an alert this
+ *   pipewatch renders: `alerts/outbox.ts` checks each) is dead before any attempt, kind
+ *   `UNREADABLE`, with the field at fault; the rows around it go on.
  */
-import type { OutboxRow } from '../alerts/outbox.js';
+import { checkDeliveries, type OutboxRow } from '../alerts/outbox.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from '../channels/deadline.js';
 import type { ChannelSet } from '../channels/types.js';
 import { targetKey } from '../domain/targets.js';
@@ -265,8 +268,15 @@ export class Dispatcher {
     const now = toUtcIso(clock.now());
     const ready = store.outbox.ready(now, this.options.batchTargets ?? 200);
     for (const key of ready.behind) this.behind.add(key);
+    const checked = checkDeliveries(ready.rows);
+    const unreadable = [...ready.unreadable, ...checked.unreadable];
+    if (unreadable.length > 0) {
+      // Never sendable: dead now, and what waited behind them may be ready.
+      store.transaction(() => this.sender.unreadable(unreadable, this.tally));
+      this.dirty = true;
+    }
     const byTarget = new Map<string, OutboxRow[]>();
-    for (const row of ready.rows) {
+    for (const row of checked.rows) {
       const key = targetKey(row.target);
       // A lane about to end has settled its rows but still holds its target.
       if (this.lanes.has(key)) {

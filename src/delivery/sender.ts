@@ -4,20 +4,24 @@
  * the outbox at once: sent with the platform's answer, retried later with backoff (the
  * target's remaining messages waiting with it), or dead with its reason.
  */
+
 import { setImmediate } from 'node:timers/promises';
 import type { Counter, Gauge } from 'prom-client';
 import type { OutboxRow } from '../alerts/outbox.js';
-import type { Alert, Channel, ChannelSet } from '../channels/types.js';
+import type { Alert, Channel, ChannelSet, Threads } from '../channels/types.js';
 import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import type { Target } from '../domain/targets.js';
 import type { RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
+import { errorMessage } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import { logDead, logSent } from './delivery-log.js';
+import type { UnreadableDelivery } from '../store/outbox.js';
+import { logDead, logSent, logUnreadable } from './delivery-log.js';
 import { decideRetry } from './retry-policy.js';
+import { readablePastDamage } from './threads.js';
 
 /** The metrics delivery keeps (the daemon's `Metrics` has them, with the others). */
 export interface DeliveryMetrics {
@@ -109,12 +113,15 @@ export function digests(
 export class Sender {
   /** The one redaction, with the configured secrets, for reasons and answers kept or logged. */
   private readonly redact: Redact;
+  /** The database's thread references, a damaged one read as none. */
+  private readonly threads: Threads;
 
   constructor(
     private readonly deps: SenderDeps,
     private readonly options: SenderOptions,
   ) {
     this.redact = redactor(options.secrets);
+    this.threads = readablePastDamage(deps.store.threads, deps.logger);
   }
 
   /**
@@ -122,12 +129,14 @@ export class Sender {
    * Whether it left rows for a later attempt.
    */
   async sendTarget(rows: OutboxRow[], report: Outcomes, signal?: AbortSignal): Promise<boolean> {
-    const target = rows[0]!.target;
+    const [first] = rows;
+    if (!first) return false;
+    const { target } = first;
     const channel = this.deps.channels.for(target.kind) as Channel;
     const messages = digests(rows, this.options.digestWindowMs, Math.max(1, channel.maxDigest));
     for (const [i, message] of messages.entries()) {
       await ownTurn();
-      const holdUntil = await this.sendMessage(channel, message, report, signal);
+      const holdUntil = await this.sendMessage(channel, target, message, report, signal);
       if (holdUntil === undefined) continue;
       const rest = messages.slice(i + 1).flat();
       if (rest.length > 0) {
@@ -148,6 +157,7 @@ export class Sender {
   /** Sends one message; returns when the target's next attempt is due if it failed temporarily. */
   private async sendMessage(
     channel: Channel,
+    target: Target,
     rows: OutboxRow[],
     report: Outcomes,
     signal?: AbortSignal,
@@ -155,12 +165,11 @@ export class Sender {
     const { store, clock, logger, metrics } = this.deps;
     const ids = rows.map((r) => r.id);
     const alerts: Alert[] = rows.map((r) => ({ key: r.key, payload: r.payload }));
-    const target = rows[0]!.target;
     const started = clock.now();
     try {
       const delivered = await channel.send(target, alerts, {
         now: toUtcIso(started),
-        threads: store.threads,
+        threads: this.threads,
         ...(signal ? { signal } : {}),
         deadline: { ms: this.options.timeoutMs, clock: this.deps.deadlineClock },
       });
@@ -173,13 +182,14 @@ export class Sender {
       this.deps.watch?.delivered(target);
       return undefined;
     } catch (error) {
-      return this.failed(channel, rows, error, report);
+      return this.failed(channel, target, rows, error, report);
     }
   }
 
   /** Records a failed attempt: dead, or due again after a backoff. */
   private failed(
     channel: Channel,
+    target: Target,
     rows: OutboxRow[],
     error: unknown,
     report: Outcomes,
@@ -189,7 +199,7 @@ export class Sender {
     const failure =
       error instanceof DeliveryError
         ? error
-        : new DeliveryError(`${channel.kind}: ${(error as Error)?.message ?? String(error)}`, {
+        : new DeliveryError(`${channel.kind}: ${errorMessage(error)}`, {
             code: DeliveryErrorCode.Unknown,
             permanent: false,
             cause: error,
@@ -216,7 +226,7 @@ export class Sender {
       metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
       logDead(logger, rows, decision.why, failure.permanent, (text) => this.scrub(text));
       report.dead(ids);
-      this.deps.watch?.failedForGood(rows[0]!.target, decision.why, failure.code);
+      this.deps.watch?.failedForGood(target, decision.why, failure.code);
       return undefined;
     }
     const retryAt = toUtcIso(new Date(now.getTime() + decision.delayMs));
@@ -228,6 +238,23 @@ export class Sender {
     );
     report.retrying(ids);
     return retryAt;
+  }
+
+  /**
+   * Deliveries whose stored alert cannot be read back: dead at once with the reason, as
+   * loud as any dead delivery (a log line, the metric, the target's outage alert).
+   */
+  unreadable(rows: readonly UnreadableDelivery[], report: Outcomes): void {
+    const { store, logger, metrics } = this.deps;
+    const code = DeliveryErrorCode.Unreadable;
+    for (const row of rows) {
+      const reason = this.scrub(row.reason);
+      store.outbox.markDead([row.id], reason, code);
+      metrics?.deliveries.inc({ channel: row.target?.kind ?? 'unknown', result: 'dead' });
+      logUnreadable(logger, { ...row, reason }, (text) => this.scrub(text));
+      report.dead([row.id]);
+      if (row.target) this.deps.watch?.failedForGood(row.target, reason, code);
+    }
   }
 
   private scrub(text: string): string {

@@ -1,8 +1,35 @@
 /**
- * Thread references that live as long as the process: what `send-test` and tests give a
- * channel instead of the database's `ThreadStore`, with the same first-one-wins rule.
+ * Thread references as channels get them: the database's, one that cannot be read back
+ * read as none (with a warning), so that a damaged reference costs an update its thread,
+ * never the alert; and those that live as long as the process, for `send-test` and tests.
  */
 import type { ThreadRef, Threads } from '../channels/types.js';
+import type { Logger } from '../lib/logger.js';
+import { StoredDataError } from '../store/stored-json.js';
+
+/**
+ * `threads`, a reference that cannot be read back (`StoredDataError`) read as none: the
+ * alert goes out as a first message, and a warning line (one a reference) says which
+ * reference was lost.
+ */
+export function readablePastDamage(threads: Threads, logger: Logger): Threads {
+  const warned = new Set<string>();
+  return {
+    get(target, subject) {
+      try {
+        return threads.get(target, subject);
+      } catch (error) {
+        if (!(error instanceof StoredDataError)) throw error;
+        const key = `${target}|${subject}`;
+        if (!warned.has(key))
+          logger.warn({ subject }, `${error.message}; sent without it, as a first message`);
+        warned.add(key);
+        return undefined;
+      }
+    },
+    set: (target, subject, ref) => threads.set(target, subject, ref),
+  };
+}
 
 /** Thread references for one process only (`send-test`, tests). */
 export class MemoryThreads implements Threads {

@@ -136,6 +136,21 @@ export const targetSchema = z
     return { kind: 'console' };
   });
 
+/**
+ * A target as pipewatch keeps it (the JSON of a `Target`), read back from the database:
+ * its form only. Values are not checked again as a rule file's are, so that a target
+ * stored by an older pipewatch still reads.
+ */
+export const storedTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('slack'), channel: z.string() }),
+  z.object({ kind: z.literal('slack_dm'), user: z.string() }),
+  z.object({ kind: z.literal('discord'), channel: z.string() }),
+  z.object({ kind: z.literal('discord_dm'), user: z.string() }),
+  z.object({ kind: z.literal('email'), to: z.array(z.string()) }),
+  z.object({ kind: z.literal('webhook'), url: z.string() }),
+  z.object({ kind: z.literal('console') }),
+]) satisfies z.ZodType<Target>;
+
 /** What each kind takes after its colon, with an example, for a kind written alone. */
 const KIND_VALUES: Record<Exclude<TargetKind, 'console'>, string> = {
   slack: 'a channel: slack:#ops or slack:C0123ABCD',

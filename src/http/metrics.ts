@@ -134,7 +134,8 @@ export class Metrics {
     if (!this.backlog) return byKind;
     for (const kind of CHANNEL_KINDS) byKind.set(kind, { oldest: 0, stuck: 0 });
     for (const t of this.backlog().targets) {
-      const k = byKind.get(t.kind)!;
+      const k = byKind.get(t.kind) ?? { oldest: 0, stuck: 0 };
+      byKind.set(t.kind, k);
       k.oldest = Math.max(k.oldest, t.oldest_pending_age_seconds);
       if (t.stuck) k.stuck += 1;
     }

@@ -33,8 +33,9 @@ export interface CapacityPlan {
 }
 
 function cyclesOf(rule: CapacityRule): Cycle[] {
-  if (!rule.cycles) return [...NOMINATION_CYCLES];
-  return NOMINATION_CYCLES.filter((c) => rule.cycles!.includes(c));
+  const { cycles } = rule;
+  if (!cycles) return [...NOMINATION_CYCLES];
+  return NOMINATION_CYCLES.filter((c) => cycles.includes(c));
 }
 
 /**

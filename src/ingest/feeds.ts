@@ -108,8 +108,8 @@ export function buildFeeds(
   const noticePolls = new NoticePollPlanner(deps, settings.noticesIntervalMs);
   const feeds: Feed[] = feedSchedule(settings).map((f) =>
     f.name === NOTICES_FEED
-      ? { ...f, run: work[f.name]!, nextDelayMs: (now: Date) => noticePolls.nextDelayMs(now) }
-      : { ...f, run: work[f.name]! },
+      ? { ...f, run: work[f.name], nextDelayMs: (now: Date) => noticePolls.nextDelayMs(now) }
+      : { ...f, run: work[f.name] },
   );
   const retentionMs = settings.retentionMs ?? 0;
   if (retentionMs > 0)

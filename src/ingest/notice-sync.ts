@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
+import { z } from 'zod';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import type { Store } from '../store/index.js';
@@ -71,24 +72,25 @@ export interface NoticeSyncResult {
   end: WalkEnd | 'caught-up' | 'baseline-depth';
 }
 
-/** Persisted between syncs in `sync_state.cursor`. */
-interface Cursor {
-  baselineDoneAt?: UtcIso;
+/** Persisted between syncs in `sync_state.cursor`, and read back through this schema. */
+const cursorSchema = z.looseObject({
+  baselineDoneAt: z.string().optional(),
   /** Newest `service_created_at` (else `posted_at`) the baseline saw. */
-  baselineHorizon?: UtcIso;
-  syncs?: number;
+  baselineHorizon: z.string().optional(),
+  syncs: z.number().optional(),
   /** When the last successful sync started: what it saw is stored. */
-  lastSyncAt?: UtcIso;
+  lastSyncAt: z.string().optional(),
   /** When the last deep scan (or the baseline) started. */
-  lastDeepScanAt?: UtcIso;
+  lastDeepScanAt: z.string().optional(),
   /** Pages the last walk over all pipelines needed; decides whether per-pipeline walks are cheaper. */
-  lastAllPages?: number;
+  lastAllPages: z.number().optional(),
   /**
    * A sync that failed part-way leaves the pages after it unread; the next one reads at
    * least this deep before it may stop at a page with nothing new.
    */
-  resumeDepth?: number;
-}
+  resumeDepth: z.number().optional(),
+});
+type Cursor = z.output<typeof cursorSchema>;
 
 /** Counts of one page. */
 export interface PageOutcome {
@@ -215,7 +217,7 @@ export async function syncNotices(
   signal?: AbortSignal,
 ): Promise<NoticeSyncResult> {
   const { store, clock } = deps;
-  const cursor = store.syncState.cursor<Cursor>(NOTICES_FEED) ?? {};
+  const cursor = store.syncState.cursor(NOTICES_FEED, cursorSchema) ?? {};
   // A baseline that failed part-way is still the baseline: it starts again from page 1.
   const baseline = cursor.baselineDoneAt === undefined;
   const syncNumber = (cursor.syncs ?? 0) + 1;

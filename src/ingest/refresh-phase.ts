@@ -93,14 +93,14 @@ function cluster(
   const size = Math.ceil(options.share * n);
   let best: { start: number; spread: number; first: number } | undefined;
   for (let i = 0; i < n; i++) {
-    const last = phases[(i + size - 1) % n]!;
-    const spread = mod(last - phases[i]!, periodMs);
-    if (!best || spread < best.spread) best = { start: phases[i]!, spread, first: i };
+    const last = phases[(i + size - 1) % n];
+    const spread = mod(last - phases[i], periodMs);
+    if (!best || spread < best.spread) best = { start: phases[i], spread, first: i };
   }
   const widest = options.maxSpread * periodMs;
   if (!best || best.spread > widest) return null;
   const offsets = Array.from({ length: size }, (_, k) =>
-    mod(phases[(best.first + k) % n]! - best.start, periodMs),
+    mod(phases[(best.first + k) % n] - best.start, periodMs),
   );
   // The window reaches to the latest refresh seen within its widest, so a late one is waited for.
   const start = best.start;
@@ -111,7 +111,7 @@ function cluster(
     periodMs,
     startMs: start,
     spreadMs: spread,
-    typicalMs: offsets[Math.floor((size - 1) / 2)]!,
+    typicalMs: offsets[Math.floor((size - 1) / 2)],
     observed: n,
   };
 }

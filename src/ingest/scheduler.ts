@@ -6,9 +6,11 @@
  * for longer with `Retry-After`), so that the moment it works again is seen. A database
  * that cannot record a run fails that run, not the feed: it goes on, marked unhealthy.
  */
+
 import { exponentialDelay } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { formatTimeLeft } from '../lib/duration.js';
+import { errorCode } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
@@ -107,18 +109,20 @@ export class Scheduler {
       const at = clock.now();
       if (error === undefined) {
         record(() => store.syncState.succeeded(feed.name, toUtcIso(at)));
-        if (unrecorded === undefined) {
-          metrics?.syncs.inc({ feed: feed.name, result: 'ok' });
-          metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
-          this.failures.delete(feed.name);
-          this.unrecordedRuns.delete(feed.name);
-          return { feed: feed.name, ok: true, nextDelayMs: this.afterSuccess(feed, at) };
-        }
       } else {
         const failure = { message: error.message, code: codeOf(error) };
         record(() => store.syncState.failed(feed.name, toUtcIso(at), failure));
       }
-      return this.failed(feed, error ?? unrecorded!, unrecorded);
+      // A run fails when the feed failed, or when the database could not record it.
+      const cause = error ?? unrecorded;
+      if (cause === undefined) {
+        metrics?.syncs.inc({ feed: feed.name, result: 'ok' });
+        metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
+        this.failures.delete(feed.name);
+        this.unrecordedRuns.delete(feed.name);
+        return { feed: feed.name, ok: true, nextDelayMs: this.afterSuccess(feed, at) };
+      }
+      return this.failed(feed, cause, unrecorded);
     } finally {
       metrics?.syncDuration.observe({ feed: feed.name }, (performance.now() - started) / 1000);
     }
@@ -278,8 +282,7 @@ function asError(caught: unknown): Error {
 /** The code a failure is counted and recorded under: the API's, the database's, or `ERROR`. */
 function codeOf(error: Error): string {
   if (error instanceof UpstreamError) return error.code;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : 'ERROR';
+  return errorCode(error) ?? 'ERROR';
 }
 
 /** How long the API asked to be left alone, in milliseconds; 0 when it did not say. */

@@ -18,7 +18,7 @@ const UNIT_BYTES: Record<string, number> = {
 export function parseByteSize(text: string): number | undefined {
   const m = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)$/i.exec(text.trim());
   if (!m) return undefined;
-  const unit = UNIT_BYTES[m[2]!.toLowerCase()];
+  const unit = UNIT_BYTES[m[2].toLowerCase()];
   return unit === undefined ? undefined : Math.round(Number(m[1]) * unit);
 }
 

@@ -13,6 +13,7 @@
  * ping that fails is a warning in the log. The URL often holds the check's token in its
  * path, so it is shown by scheme and host only.
  */
+import { errorCode, errorName } from './error-text.js';
 import type { Logger } from './logger.js';
 
 /** How long one ping may take, connecting to the complete answer. */
@@ -107,10 +108,10 @@ export class Heartbeat {
         `${what} to ${this.label} was answered ${res.statusCode}: check PIPEWATCH_HEARTBEAT_URL`,
       );
     } catch (error) {
-      const timedOut = (error as { name?: unknown }).name === 'TimeoutError';
+      const timedOut = errorName(error) === 'TimeoutError';
       const why = timedOut
         ? `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`
-        : `${(error as { code?: unknown }).code ?? 'failed'}`;
+        : (errorCode(error) ?? 'failed');
       logger.warn(
         { heartbeat: this.label, reason: why },
         `${what} to ${this.label} could not be sent (${why}); the next poll pings again`,

@@ -39,7 +39,7 @@ const BREAKS: Readonly<Record<string, string>> = {
  * cannot print a row of its own. The other control characters are `terminalSafe`'s.
  */
 export function inlineText(text: string): string {
-  return text.replace(/[\r\n\t\u2028\u2029]/g, (c) => BREAKS[c]!);
+  return text.replace(/[\r\n\t\u2028\u2029]/g, (c) => BREAKS[c]);
 }
 
 /** Characters that JSON leaves as they are but that a terminal acts on or reorders. */

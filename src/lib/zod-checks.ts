@@ -65,3 +65,13 @@ export const httpUrl = z.url({
   error: (issue) =>
     issue.code === 'invalid_format' ? 'must be an http:// or https:// URL' : undefined,
 });
+
+/**
+ * Where a zod issue is, as people read a path into JSON: `data.options[0].value`. Logs
+ * and refusals name the field at fault with it.
+ */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
+    .join('');
+}

@@ -109,7 +109,7 @@ function parsePlainFile(text: string, file: string): ParsedFile | undefined {
   });
   if (root === null) return out;
   if (root?.kind !== 'map' || root.keys.length !== 1 || root.keys[0] !== 'rules') return undefined;
-  const list = root.nodes[0]!;
+  const list = root.nodes[0];
   // A list written `[…]` on one line is not streamed: only an empty one is plain enough.
   return list.kind === 'seq' && list.items.length === 0 ? out : undefined;
 }
@@ -130,10 +130,10 @@ function ruleOf(
 
 /**
  * A rule's body with where it was written and where its names are: each kind of body
- * becomes the same kind of rule, which the compiler cannot follow through a spread.
+ * becomes the same kind of rule.
  */
 function withPlace(body: RuleBody, at: SourcePosition, refs: ReturnType<typeof refsOf>): Rule {
-  return { ...body, at, ...refs } as Rule;
+  return { ...body, at, ...refs };
 }
 
 function parseFile(text: string, file: string): ParsedFile {

@@ -64,7 +64,7 @@ function candidates(locations: readonly KnownLocation[]): string[] {
 export function pipelinesText(pipelines: readonly string[]): string {
   if (pipelines.length === 0) return 'any pipeline';
   return pipelines.length === 1
-    ? pipelines[0]!
+    ? pipelines[0]
     : `${pipelines.slice(0, -1).join(', ')} or ${pipelines.at(-1)}`;
 }
 

@@ -129,7 +129,7 @@ export function listMatcher(entries: readonly string[]): ListMatcher {
   const multi: string[][] = [];
   for (const e of entries) {
     const w = words(e);
-    if (w.length === 1) single.add(w[0]!);
+    if (w.length === 1) single.add(w[0]);
     else if (w.length > 1) multi.push(w);
   }
   return (value) => {
@@ -159,9 +159,13 @@ export type CompiledFilter = (notice: PreparedNotice) => Mismatch | null;
  */
 export interface FilterParts {
   fields: CompiledFilter;
-  text: ((notice: PreparedNotice) => boolean) | undefined;
-  /** The regex source of `text`. */
-  textSource: string | undefined;
+  text: TextFilter | undefined;
+}
+
+/** A filter's text pattern: its check, and its regex source. */
+export interface TextFilter {
+  test: (notice: PreparedNotice) => boolean;
+  source: string;
 }
 
 /** Compiles a notice filter into its two parts. */
@@ -187,13 +191,16 @@ export function compileFilterParts(filter: NoticeFilter): FilterParts {
   if (filter.text !== undefined) {
     const source = filter.text;
     const pattern = compilePattern(source);
-    text = (n) => {
-      let hit = n.texts.get(source);
-      if (hit === undefined) {
-        hit = matchesText(pattern, n);
-        n.texts.set(source, hit);
-      }
-      return hit;
+    text = {
+      source,
+      test: (n) => {
+        let hit = n.texts.get(source);
+        if (hit === undefined) {
+          hit = matchesText(pattern, n);
+          n.texts.set(source, hit);
+        }
+        return hit;
+      },
     };
   }
   return {
@@ -202,7 +209,6 @@ export function compileFilterParts(filter: NoticeFilter): FilterParts {
       return null;
     },
     text,
-    textSource: filter.text,
   };
 }
 
@@ -213,7 +219,7 @@ export function compileFilter(filter: NoticeFilter): CompiledFilter {
 
 /** A filter's two parts as one check: the list fields first, then the text. */
 export function joinParts({ fields, text }: FilterParts): CompiledFilter {
-  return (notice) => fields(notice) ?? (text && !text(notice) ? 'text' : null);
+  return (notice) => fields(notice) ?? (text && !text.test(notice) ? 'text' : null);
 }
 
 /**

@@ -10,6 +10,7 @@
  * match anywhere in the text, `^` and `$` at its ends, `\s` with Unicode's spaces.
  */
 import RE2 from 're2';
+import { errorMessage } from '../lib/error-text.js';
 
 /** The longest pattern a rule may have, in characters. */
 export const PATTERN_MAX_LENGTH = 1_000;
@@ -35,7 +36,7 @@ export function re2Source(source: string): string {
   let out = '';
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
+    const c = source[i];
     if (c === '\\') {
       const next = source[i + 1];
       if (next === undefined) {
@@ -213,7 +214,7 @@ function findProblem(source: string): string | undefined {
     compilePattern(source);
     return undefined;
   } catch (error) {
-    const message = (error as Error).message;
+    const message = errorMessage(error);
     for (const [re, explain] of EXPLAINED) {
       const m = re.exec(message);
       if (m) return explain(m);

@@ -24,9 +24,9 @@ export type PlainNode =
 /** What the reader gives up on, internally: the caller falls back to the `yaml` library. */
 export class Unsupported extends Error {}
 /** Gives up on the text: the caller falls back to the `yaml` library. */
-export const give = (): never => {
+export function give(): never {
   throw new Unsupported();
-};
+}
 
 const INDICATOR = /^[?:,\]{}#&*!|>%@`]/;
 const NULL = /^(?:~|[Nn]ull|NULL)?$/;
@@ -50,7 +50,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n
 
 /** A quoted scalar starting at `at` in `s`: its value and the index after its closing quote. */
 export function quoted(s: string, at: number): { value: string; end: number } {
-  const q = s[at]!;
+  const q = s[at];
   const close = s.indexOf(q, at + 1);
   if (close < 0) give();
   // Most quoted values have no escape: their text is what stands between the quotes.
@@ -58,7 +58,7 @@ export function quoted(s: string, at: number): { value: string; end: number } {
   if (simple < 0 || simple > close) return { value: s.slice(at + 1, close), end: close + 1 };
   let out = '';
   for (let i = at + 1; i < s.length; i++) {
-    const c = s[i]!;
+    const c = s[i];
     if (q === "'" && c === "'") {
       if (s[i + 1] === "'") {
         out += "'";
@@ -116,7 +116,7 @@ export function flowSeq(s: string, at: number, no: number, base: number): PlainN
       items.push({ kind: 'scalar', value: q.value, line: no, col: base + start + 1 });
       i = q.end;
     } else {
-      while (i < s.length && !',]'.includes(s[i]!)) i++;
+      while (i < s.length && !',]'.includes(s[i])) i++;
       const text = s.slice(start, i).trimEnd();
       if (text === '' || /[[\]{}#:"']/.test(text) || INDICATOR.test(text) || text[0] === '-')
         give();
@@ -151,7 +151,7 @@ export function keyOf(s: string): { key: string; rest: string; restAt: number } 
     if (/^["'?]/.test(s)) give();
     return undefined;
   }
-  const key = m[1]!;
+  const key = m[1];
   // YAML bounds an implicit key at 1024 characters; `yaml` rejects a longer one.
   if (key.length > 1000 || key !== key.trimEnd() || key === '__proto__' || key === '<<') give();
   if (resolvePlain(key) !== key) give();

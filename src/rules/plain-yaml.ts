@@ -38,7 +38,7 @@ class Reader {
 
   /** The block node whose lines start at the current one, at exactly `indent`. */
   block(indent: number): PlainNode {
-    const first = this.peek()!;
+    const first = this.peek() ?? give();
     if (first.text === '-' || first.text.startsWith('- ')) return this.seq(indent);
     if (keyOf(first.text)) return this.map(indent, first.text, first.no, first.indent);
     return give();
@@ -56,7 +56,7 @@ class Reader {
   private seq(indent: number): PlainNode {
     const sink = this.toSink ? this.sink : undefined;
     this.toSink = false;
-    const first = this.peek()!;
+    const first = this.peek() ?? give();
     const node: PlainNode = { kind: 'seq', items: [], line: first.no, col: indent + 1 };
     // Items handed to a sink are not kept: they are garbage before the next one is read.
     let index = 0;
@@ -102,7 +102,7 @@ class Reader {
     while (entry) {
       const k = keyOf(entry.text);
       if (!k) give();
-      const { key, rest, restAt } = k!;
+      const { key, rest, restAt } = k;
       if (keys.includes(key)) give();
       let value: PlainNode;
       if (rest === '' || rest[0] === '#') {
@@ -160,7 +160,7 @@ export function readPlainTree(text: string, sink?: ItemSink): PlainNode | null |
   const lines: Line[] = [];
   const raw = text.split('\n');
   for (let n = 0; n < raw.length; n++) {
-    const s = raw[n]!;
+    const s = raw[n];
     const body = s.trimStart();
     if (body === '' || body[0] === '#') continue;
     if (/^(?:---|\.\.\.|%)/.test(s)) return undefined;
@@ -169,7 +169,7 @@ export function readPlainTree(text: string, sink?: ItemSink): PlainNode | null |
   if (lines.length === 0) return null;
   try {
     const reader = new Reader(lines, sink);
-    if (lines[0]!.indent !== 0) return undefined;
+    if (lines[0].indent !== 0) return undefined;
     const root = reader.block(0);
     if (!reader.done() || root.kind === 'scalar') return undefined;
     return root;
@@ -184,7 +184,7 @@ export function toJS(node: PlainNode): unknown {
   if (node.kind === 'scalar') return node.value;
   if (node.kind === 'seq') return node.items.map(toJS);
   const out: Record<string, unknown> = {};
-  for (let i = 0; i < node.keys.length; i++) out[node.keys[i]!] = toJS(node.nodes[i]!);
+  for (let i = 0; i < node.keys.length; i++) out[node.keys[i]] = toJS(node.nodes[i]);
   return out;
 }
 
@@ -204,11 +204,11 @@ export function plainPositionAt(
   for (const segment of path) {
     const k = node?.kind === 'map' ? node.keys.indexOf(segment as string) : -1;
     if (node?.kind === 'map' && k >= 0) {
-      key = { line: node.keyAt[2 * k]!, col: node.keyAt[2 * k + 1]! };
-      node = node.nodes[k]!;
+      key = { line: node.keyAt[2 * k], col: node.keyAt[2 * k + 1] };
+      node = node.nodes[k];
     } else if (node?.kind === 'seq' && typeof segment === 'number' && node.items[segment]) {
       key = null;
-      node = node.items[segment]!;
+      node = node.items[segment];
     } else {
       break;
     }

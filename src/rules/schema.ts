@@ -186,9 +186,15 @@ const capacity = z
   }, whenMapping)
   .meta({ oneOf: [{ required: ['oac_below'] }, { required: ['oac_pct_below'] }] })
   .describe('OAC below a threshold (firing) and back above a recovery level (resolved)')
-  .transform(({ oac_below, oac_pct_below, clear_above, repeat_every, ...where }) => {
+  .transform(({ oac_below, oac_pct_below, clear_above, repeat_every, ...where }, ctx) => {
     const unit = oac_pct_below === undefined ? ('absolute' as const) : ('percent' as const);
-    const below = (oac_below ?? oac_pct_below)!;
+    const below = oac_below ?? oac_pct_below;
+    // The check above refused a condition with neither: nothing more to say of it.
+    if (below === undefined) {
+      if (ctx.issues.length === 0)
+        ctx.addIssue({ code: 'custom', message: 'needs oac_below or oac_pct_below' });
+      return z.NEVER;
+    }
     const fallback = Math.round((below + below / 10) * 1e6) / 1e6;
     return {
       ...where,
@@ -238,10 +244,14 @@ export const ruleSchema = z
     whenMapping,
   )
   .meta({ oneOf: RULE_KINDS.map((k) => ({ required: [k] })) })
-  .transform(({ name, notify, ...kinds }): RuleBody => {
+  .transform(({ name, notify, ...kinds }, ctx): RuleBody => {
     if (kinds.notices) return { name, kind: 'notices', ...kinds.notices, notify };
     if (kinds.deadlines) return { name, kind: 'deadlines', ...kinds.deadlines, notify };
-    return { name, kind: 'capacity', ...kinds.capacity!, notify };
+    if (kinds.capacity) return { name, kind: 'capacity', ...kinds.capacity, notify };
+    // The check above refused a rule of no kind: nothing more to say of it.
+    if (ctx.issues.length === 0)
+      ctx.addIssue({ code: 'custom', message: `needs one of ${RULE_KINDS.join(', ')}` });
+    return z.NEVER;
   });
 
 /** A whole rule file. */

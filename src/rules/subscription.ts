@@ -3,7 +3,7 @@
  * schema as a rule file's (so a subscription that was valid when made and is not any
  * more, after an upgrade, is reported instead of half-applied) and named `sub-<id>`.
  */
-import { type RuleBody, ruleSchema } from './schema.js';
+import { ruleSchema } from './schema.js';
 import type { LocationRef, PipelineRef, Rule, RuleProblem, SourcePosition } from './types.js';
 
 /** A subscription as stored (the store's rows have this shape). */
@@ -44,15 +44,19 @@ export function subscriptionRule(row: SubscriptionRow): Rule | RuleProblem {
   const at = positionOf(row.id);
   const parsed = ruleSchema.safeParse({ ...row.rule, name: 'subscription' });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    return { ...at, message: `${path}${issue.message}` };
+    const [issue] = parsed.error.issues;
+    const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return { ...at, message: `${path}${issue?.message ?? 'is not a valid rule'}` };
   }
-  const body = parsed.data as RuleBody;
+  const body = parsed.data;
   const slugs =
     body.kind === 'capacity' ? (body.pipelines ?? []) : [...(body.filter.pipelines ?? [])];
   const pipelineRefs: PipelineRef[] = slugs.map((slug) => ({ slug, at }));
-  const written = (row.rule.capacity as { locations?: unknown } | undefined)?.locations;
+  const { capacity } = row.rule;
+  const written =
+    typeof capacity === 'object' && capacity !== null && 'locations' in capacity
+      ? capacity.locations
+      : undefined;
   const locationRefs: LocationRef[] =
     body.kind === 'capacity' && Array.isArray(written)
       ? written
@@ -71,7 +75,7 @@ export function subscriptionRule(row: SubscriptionRow): Rule | RuleProblem {
       createdAt: row.created_at,
       ...(row.notice_id === null ? {} : { noticeId: row.notice_id }),
     },
-  } as Rule;
+  };
 }
 
 /** The rules of the subscriptions in force (not paused), and the problems of any that are not valid. */

@@ -166,7 +166,7 @@ export class CapacityBook {
         service_updated_at: over ? formatDateTime(Math.max(over.at, postedAt)) : created,
       };
     });
-    const identifiers = CYCLE_IDENTIFIERS[pipeline.noticeStyle] ?? CYCLE_IDENTIFIERS.naesb!;
+    const identifiers = CYCLE_IDENTIFIERS[pipeline.noticeStyle] ?? CYCLE_IDENTIFIERS.naesb;
     return {
       cycle: {
         id: cycleId,
@@ -174,7 +174,7 @@ export class CapacityBook {
         pipeline_name: pipeline.name,
         pipeline_slug: slug,
         pipeline_url: pipeline.url,
-        identifier: identifiers[cycleIndex]!,
+        identifier: identifiers[cycleIndex],
         cycle: ref.cycle,
         gas_day: ref.gasDay,
         service_created_at: created,
@@ -213,7 +213,7 @@ export class CapacityBook {
   private publishedDays(slug: string): string[] {
     return [...this.published.keys()]
       .filter((k) => k.startsWith(`${slug}|`))
-      .map((k) => k.split('|')[1]!);
+      .map((k) => k.split('|')[1]);
   }
 
   private generated(slug: string, s: LocationSeed, ref: CycleRef): Required<Override> {
@@ -231,7 +231,7 @@ export class CapacityBook {
       tsq = opc - (STEADY_OAC + jitter);
     } else if (s.swing) {
       const step = Math.round(Date.parse(ref.gasDay) / DAY) * NOMINATION_CYCLES.length + cycleIndex;
-      tsq = opc - (SWING[step % SWING.length]! + jitter);
+      tsq = opc - (SWING[step % SWING.length] + jitter);
     } else {
       const drift = drifts.slice(0, cycleIndex + 1).reduce((a, b) => a + b, 0);
       const u = full && cycleIndex >= 2 ? 1 : Math.min(1, Math.max(0, utilization + drift));

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { addDays, type Cycle, gasDayOf, NOMINATION_CYCLES } from '../domain/gas-day.js';
+import { errorMessage } from '../lib/error-text.js';
 import { escapeHtml } from '../lib/escape-html.js';
 import type { SimulatorCore } from './core.js';
 import { SimulatorInputError } from './errors.js';
@@ -80,7 +81,7 @@ const quantity = z.union([
 /** Input of publishCycle. */
 export const publishSchema = z.strictObject({
   pipeline_slug: z.string(),
-  cycle: z.enum(NOMINATION_CYCLES as [string, ...string[]]),
+  cycle: z.enum(NOMINATION_CYCLES),
   gas_day: z.iso.date().optional(),
   locations: z
     .array(
@@ -166,7 +167,7 @@ export function createControl(core: SimulatorCore): SimulatorControl {
         throw new SimulatorInputError(`no capacity data for pipeline '${parsed.pipeline_slug}'`);
       }
       const now = core.sync();
-      const cycle = NOMINATION_CYCLES.find((c) => c === parsed.cycle)!;
+      const { cycle } = parsed;
       const today = gasDayOf(new Date(now));
       const gasDay =
         parsed.gas_day ?? (cycle === 'timely' || cycle === 'evening' ? addDays(today, 1) : today);
@@ -203,7 +204,7 @@ export function createControl(core: SimulatorCore): SimulatorControl {
       try {
         core.time.advance(ms);
       } catch (error) {
-        throw new SimulatorInputError((error as Error).message);
+        throw new SimulatorInputError(errorMessage(error));
       }
       core.sync();
     },

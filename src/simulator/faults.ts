@@ -74,7 +74,7 @@ export class FaultQueue {
   take(path: string): ActiveFault | undefined {
     const index = this.queue.findIndex((f) => path.startsWith(f.path));
     if (index < 0) return undefined;
-    const fault = this.queue[index]!;
+    const fault = this.queue[index];
     fault.count -= 1;
     if (fault.count <= 0) this.queue.splice(index, 1);
     return { ...fault };

@@ -23,7 +23,7 @@ function cut(response: ApiResponse, field?: string): [string, string] {
   const records = Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
   const record = records[Math.floor(records.length / 2)];
   if (record) {
-    const name = field ?? FIELDS.find((f) => f in record) ?? FIELDS[0]!;
+    const name = field ?? FIELDS.find((f) => f in record) ?? FIELDS[0];
     record[name] = MARK;
   } else {
     response.body.meta = { ...response.body.meta, padding: MARK };

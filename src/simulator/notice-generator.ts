@@ -3,7 +3,9 @@
  * updates and superseding or terminating notices. Everything comes from seeded streams,
  * so the same seed and start produce the same notices however the time is stepped.
  */
+
 import { addDays, localDate, zonedTime } from '../domain/gas-day.js';
+import { keepNewest } from '../lib/bounded-map.js';
 import { ANCHORS, type Anchor, HOSTILE_BODIES, type HostileBody } from './anchors.js';
 import { type Chain, chainNotice, chainUpdate, copyChain } from './notice-chain.js';
 import { NoticeIdentifiers } from './notice-identifiers.js';
@@ -84,7 +86,7 @@ export class NoticeGenerator {
       open: [...this.open].map(([id, chains]) => [id, chains.map(copyChain)]),
       counters: this.identifiers.snapshot(),
     });
-    while (historyCache.size > 4) historyCache.delete(historyCache.keys().next().value!);
+    keepNewest(historyCache, 4);
   }
 
   private generate(): void {

@@ -73,7 +73,7 @@ export class Random {
       x -= w;
       if (x < 0) return key;
     }
-    return entries[entries.length - 1]![0];
+    return entries[entries.length - 1][0];
   }
 
   /** An exponentially distributed wait with the given mean: gaps of a Poisson process. */
@@ -86,7 +86,7 @@ export class Random {
     const pool = [...items];
     const out: T[] = [];
     while (out.length < count && pool.length > 0) {
-      out.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]!);
+      out.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
     }
     return out;
   }

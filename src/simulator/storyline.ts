@@ -80,7 +80,7 @@ export class Storyline {
   next(): StoryAct {
     const n = this.acts++;
     const now = this.now().getTime();
-    const [where, zone, what] = CONSTRAINTS[n % CONSTRAINTS.length]!;
+    const [where, zone, what] = CONSTRAINTS[n % CONSTRAINTS.length];
     const constraint = this.control.addNotice({
       pipeline_slug: 'transco',
       subject: `Capacity Constraint - ${where} - ${zone}`,

@@ -3,7 +3,7 @@
  * the database so a button on a message sent before a restart still knows.
  */
 import type { UtcIso } from '../lib/time.js';
-import { type Db, statement } from './database.js';
+import { type Db, expectRow, statement } from './database.js';
 
 export interface AckRow {
   by: string;
@@ -34,7 +34,10 @@ export class AckStore {
     const row = statement<[string, string, string], AckRow>(
       this.db,
       'SELECT by, at FROM acks WHERE platform = ? AND channel = ? AND message = ?',
-    ).get(platform, channel, message)!;
-    return { ...row, already: true };
+    ).get(platform, channel, message);
+    return {
+      ...expectRow(row, `acknowledgement of ${platform} message ${message}`),
+      already: true,
+    };
   }
 }

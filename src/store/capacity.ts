@@ -220,8 +220,10 @@ export class CapacityStore {
 
   /** Number of stored cycles. */
   count(): number {
-    return (statement(this.db, 'SELECT count(*) AS n FROM capacity_cycles').get() as { n: number })
-      .n;
+    return (
+      statement<[], { n: number }>(this.db, 'SELECT count(*) AS n FROM capacity_cycles').get()?.n ??
+      0
+    );
   }
 
   private write(

@@ -1,8 +1,9 @@
 /** The catalog's hashes and table descriptions, to notice when the API's structure changes. */
 
 import type { UtcIso } from '../lib/time.js';
-import type { TableDescription } from '../upstream/schemas.js';
+import { type TableDescription, TableDescriptionSchema } from '../upstream/schemas.js';
 import { type Db, statement } from './database.js';
+import { parseStored } from './stored-json.js';
 
 export interface CatalogEntry {
   name: string;
@@ -42,7 +43,9 @@ export class CatalogStore {
     return row
       ? {
           ...row,
-          description: row.description ? (JSON.parse(row.description) as TableDescription) : null,
+          description: row.description
+            ? parseStored(TableDescriptionSchema, row.description, `the description of ${name}`)
+            : null,
         }
       : undefined;
   }

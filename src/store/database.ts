@@ -6,6 +6,7 @@
  */
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { errorMessage } from '../lib/error-text.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import {
   type PermissionWarning,
@@ -49,6 +50,15 @@ export const DATABASE_FILE = 'pipewatch.db';
 /** The database cannot be used as it is. */
 export class DatabaseError extends Error {
   readonly code = 'DATABASE';
+}
+
+/**
+ * The row a query cannot fail to give (a counter the migrations made, a row just
+ * written); a `DatabaseError` naming `what` when it gives none all the same.
+ */
+export function expectRow<T>(row: T | undefined, what: string): T {
+  if (row === undefined) throw new DatabaseError(`the database has no ${what}`);
+  return row;
 }
 
 /** What opening a database may report. */
@@ -125,7 +135,9 @@ export function openDatabaseReadonly(path: string): Db {
 
 /** The schema version of an open database. */
 export function schemaVersion(db: Db): number {
-  return db.pragma('user_version', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true });
+  if (typeof version !== 'number') throw new DatabaseError(`user_version reads ${String(version)}`);
+  return version;
 }
 
 const INCREMENTAL = 2;
@@ -139,9 +151,9 @@ function useIncrementalVacuum(db: Db): boolean {
   if (db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return false;
   db.pragma('auto_vacuum = INCREMENTAL');
   const tables = db
-    .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'")
-    .get() as { n: number };
-  return tables.n > 0;
+    .prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'")
+    .get();
+  return (tables?.n ?? 0) > 0;
 }
 
 /**
@@ -161,7 +173,7 @@ function vacuumOnce(
     info(`rewrote ${path} in ${Math.round(performance.now() - started)} ms`);
   } catch (error) {
     warn(
-      `could not rewrite ${path} for incremental vacuum, will try at the next start: ${(error as Error).message}`,
+      `could not rewrite ${path} for incremental vacuum, will try at the next start: ${errorMessage(error)}`,
     );
   }
 }

@@ -4,7 +4,7 @@
  * restarts. Two processes asking at once get the same key: the first write wins.
  */
 import type { UtcIso } from '../lib/time.js';
-import { type Db, statement } from './database.js';
+import { type Db, expectRow, statement } from './database.js';
 
 /** Reads and writes `keys`. */
 export class KeyStore {
@@ -22,6 +22,6 @@ export class KeyStore {
       this.db,
       'INSERT INTO keys (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
     ).run(name, make(), at);
-    return read()!;
+    return expectRow(read(), `key ${name}`);
   }
 }

@@ -427,9 +427,9 @@ export const MIGRATIONS: readonly Migration[] = [
       const update = db.prepare('UPDATE capacity_state SET last_cycle = ? WHERE rowid = ?');
       for (const { rowid, last_cycle } of rows) {
         const m = /^(\d{4}-\d{2}-\d{2})#(\d+)$/.exec(last_cycle);
-        if (!m || !isDate(m[1]!)) continue;
+        if (!m || !isDate(m[1])) continue;
         const cycle = NOMINATION_CYCLES[Number(m[2]) - 1] ?? '';
-        update.run(cycleOrderKey(m[1]!, cycle), rowid);
+        update.run(cycleOrderKey(m[1], cycle), rowid);
       }
     },
   },

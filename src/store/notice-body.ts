@@ -12,7 +12,9 @@
  * could differ from what it sent. Compression gives back every character exactly.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { z } from 'zod';
 import type { Notice } from '../upstream/schemas.js';
+import { parseStored } from './stored-json.js';
 
 /** The text fields of a notice, which the body holds. */
 export const TEXT_FIELDS = [
@@ -29,8 +31,18 @@ export function encodeBody(texts: NoticeTexts): Buffer {
   return deflateRawSync(JSON.stringify([texts.notice, texts.html, texts.mobile]));
 }
 
-/** The texts a body holds, exactly as the API sent them. */
+/** What a body holds: the three texts, in the order `encodeBody` writes them. */
+const bodyTexts = z.tuple([z.string(), z.string(), z.string()]);
+
+/**
+ * The texts a body holds, exactly as the API sent them; throws `StoredDataError` for a
+ * body that does not hold three texts.
+ */
 export function decodeBody(body: Uint8Array): NoticeTexts {
-  const [notice, html, mobile] = JSON.parse(inflateRawSync(body).toString('utf8')) as string[];
-  return { notice: notice!, html: html!, mobile: mobile! };
+  const [notice, html, mobile] = parseStored(
+    bodyTexts,
+    inflateRawSync(body).toString('utf8'),
+    'a notice body',
+  );
+  return { notice, html, mobile };
 }

@@ -5,12 +5,23 @@
  * memory at once; everything lands in the migration's one transaction.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { z } from 'zod';
 import { encodeBody, TEXT_FIELDS } from './notice-body.js';
+import { parseStored } from './stored-json.js';
 
 const BATCH = 1000;
 const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
 
 type Db = BetterSqlite3.Database;
+
+const changedFields = z.array(z.string());
+/** The previous values of a change: any JSON values, the texts among them strings. */
+const previousFields = z.record(z.string(), z.unknown());
+
+/** A text as the history kept it; absent or null as empty. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
 
 /** Moves the texts of every notice and history row into bodies. */
 export function convertNoticeTexts(db: Db): void {
@@ -26,8 +37,10 @@ export function convertNoticeTexts(db: Db): void {
   for (let after = -1; ; ) {
     const rows = notices.all(after, BATCH);
     if (rows.length === 0) break;
-    for (const r of rows) setBody.run(encodeBody(r), r.id);
-    after = rows.at(-1)!.id;
+    for (const r of rows) {
+      setBody.run(encodeBody(r), r.id);
+      after = r.id;
+    }
   }
 
   const history = db.prepare<
@@ -41,20 +54,25 @@ export function convertNoticeTexts(db: Db): void {
     const rows = history.all(after, BATCH);
     if (rows.length === 0) break;
     for (const r of rows) {
-      const changed = JSON.parse(r.changed_fields) as string[];
-      const previous = JSON.parse(r.previous) as Record<string, string>;
+      const where = `notice history row ${r.rowid}`;
+      const changed = parseStored(
+        changedFields,
+        r.changed_fields,
+        `the changed fields of ${where}`,
+      );
+      const previous = parseStored(previousFields, r.previous, `the previous values of ${where}`);
       const kept = Object.fromEntries(
         changed.filter((f) => !TEXTS.has(f)).map((f) => [f, previous[f]]),
       );
       const body = changed.some((f) => TEXTS.has(f))
         ? encodeBody({
-            notice: previous.notice ?? '',
-            html: previous.html ?? '',
-            mobile: previous.mobile ?? '',
+            notice: text(previous.notice),
+            html: text(previous.html),
+            mobile: text(previous.mobile),
           })
         : null;
       setHistory.run(JSON.stringify(kept), body, r.rowid);
+      after = r.rowid;
     }
-    after = rows.at(-1)!.rowid;
   }
 }

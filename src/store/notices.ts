@@ -10,10 +10,12 @@
  * body), so any version is the current row with the later changes undone.
  */
 import { hash } from 'node:crypto';
+import { z } from 'zod';
 import type { UtcIso } from '../lib/time.js';
-import type { Notice } from '../upstream/schemas.js';
-import { type Db, statement } from './database.js';
+import { type Notice, StoredNoticeSchema } from '../upstream/schemas.js';
+import { type Db, expectRow, statement } from './database.js';
 import { decodeBody, encodeBody, TEXT_FIELDS } from './notice-body.js';
+import { parseStored } from './stored-json.js';
 
 /** What an upsert found. */
 export type NoticeChange = 'new' | 'updated' | 'unchanged';
@@ -144,7 +146,7 @@ function fromRow(row: Row): StoredNotice {
     ...rest,
     ...textsOf(row),
     baseline: baseline === 1,
-    text_pruned_at: pruned_at as UtcIso | null,
+    text_pruned_at: pruned_at,
   };
 }
 
@@ -160,9 +162,18 @@ type HistoryRow = {
   body: Uint8Array | null;
 };
 
+/** What a change replaced: the fields it changed, as they were (the texts are in `body`). */
+const previousFields = StoredNoticeSchema.partial();
+const changedFields = z.array(z.string());
+
 /** Undoes one change: `later` as it was before the change `h` records. */
-function undo(later: Notice, h: HistoryRow): Notice {
-  const before = { ...later, ...(JSON.parse(h.previous) as Partial<Notice>) };
+function undo(later: Notice, h: HistoryRow, id: number): Notice {
+  const previous = parseStored(
+    previousFields,
+    h.previous,
+    `version ${h.version} of notice ${id} in its history`,
+  );
+  const before = { ...later, ...previous };
   return h.body ? { ...before, ...decodeBody(h.body) } : before;
 }
 
@@ -184,9 +195,11 @@ export class NoticeStore {
    * `WORDS_REMEMBERED` of them (an upstream inventing words) the rest are written every
    * time.
    */
-  private readonly wordsWritten = new Map<string, Set<string>>(
-    WORD_FIELDS.map((field) => [field, new Set<string>()]),
-  );
+  private readonly wordsWritten: Record<(typeof WORD_FIELDS)[number], Set<string>> = {
+    type: new Set(),
+    category: new Set(),
+    status: new Set(),
+  };
   private wordsRemembered = 0;
 
   /**
@@ -315,7 +328,7 @@ export class NoticeStore {
         previous: undefined,
       };
     }
-    const previous = pick(this.get(notice.id)!);
+    const previous = pick(expectRow(this.get(notice.id), `notice ${notice.id}, read as known`));
     // The texts of a pruned notice are not known: they count as changed, and no earlier
     // text is kept for the version they belonged to.
     const changedFields = FIELDS.filter(
@@ -353,6 +366,7 @@ export class NoticeStore {
    * The notice exactly as it was at `version`: the current row when that is its version,
    * else the current row with the later changes undone from the history. When the
    * history of that version was pruned, its texts say so (undefined: no such notice).
+   * Throws `StoredDataError` when its history cannot be read back.
    */
   at(id: number, version: number): Notice | undefined {
     const current = this.get(id);
@@ -367,7 +381,7 @@ export class NoticeStore {
       const text = prunedText(current.text_pruned_at ?? current.last_seen_at, current.url);
       return pick({ ...current, notice: text, html: text, mobile: text });
     }
-    return changes.reduce<Notice>((later, h) => undo(later, h), pick(current));
+    return changes.reduce<Notice>((later, h) => undo(later, h, id), pick(current));
   }
 
   /** The versions a notice had before its current one, oldest first, each whole. */
@@ -381,11 +395,15 @@ export class NoticeStore {
     const out: NoticeVersion[] = [];
     let later = pick(current);
     for (const r of rows) {
-      later = undo(later, r);
+      later = undo(later, r, id);
       out.push({
         version: r.version,
         changed_at: r.changed_at,
-        changed_fields: JSON.parse(r.changed_fields) as string[],
+        changed_fields: parseStored(
+          changedFields,
+          r.changed_fields,
+          `the changed fields of version ${r.version} of notice ${id}`,
+        ),
         previous: later,
       });
     }
@@ -411,7 +429,7 @@ export class NoticeStore {
 
   /** Number of stored notices. */
   count(): number {
-    return (statement(this.db, 'SELECT count(*) AS n FROM notices').get() as { n: number }).n;
+    return statement<[], { n: number }>(this.db, 'SELECT count(*) AS n FROM notices').get()?.n ?? 0;
   }
 
   /**
@@ -422,7 +440,7 @@ export class NoticeStore {
   private noteWords(notice: Notice): void {
     for (const field of WORD_FIELDS) {
       const value = notice[field];
-      const written = this.wordsWritten.get(field)!;
+      const written = this.wordsWritten[field];
       if (value === '' || written.has(value)) continue;
       this.insertWord.run(field, value);
       if (this.wordsRemembered < WORDS_REMEMBERED) {
@@ -437,7 +455,7 @@ export class NoticeStore {
    * be there. `Store.transaction` calls this when its function throws.
    */
   forgetWrittenWords(): void {
-    for (const written of this.wordsWritten.values()) written.clear();
+    for (const written of Object.values(this.wordsWritten)) written.clear();
     this.wordsRemembered = 0;
   }
 

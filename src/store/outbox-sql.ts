@@ -29,11 +29,11 @@ export const OUTBOX_SQL = {
     SELECT min(o.next_attempt_at) AS at FROM heads h JOIN outbox o ON o.id = h.id
     WHERE h.busy = 0`,
   backlog: `WITH targets AS (
-      SELECT target_json, count(*) AS pending, sum(claimed_at IS NOT NULL) AS in_flight,
+      SELECT target, target_json, count(*) AS pending, sum(claimed_at IS NOT NULL) AS in_flight,
              min(created_at) AS oldest_at,
              min(CASE WHEN last_error IS NOT NULL THEN id END) AS failed_id
       FROM outbox WHERE status = 'pending' GROUP BY target)
-    SELECT t.target_json, t.pending, t.in_flight, t.oldest_at, e.last_error
+    SELECT t.target, t.target_json, t.pending, t.in_flight, t.oldest_at, e.last_error
     FROM targets t LEFT JOIN outbox e ON e.id = t.failed_id
     ORDER BY t.oldest_at`,
   claim: `UPDATE outbox SET claimed_at = @at WHERE id = @id AND status = 'pending'`,

@@ -7,16 +7,26 @@
  * delivery about a notice names the notice version (`NoticeRef`) instead of carrying a
  * copy of it, and gets that version back as its payload's `notice` when read, so a
  * notice that fires many alerts is stored once. What a payload is otherwise belongs to
- * the layer that writes them, which says so in `OutboxPayloads`.
+ * the layer that writes them, which says so in `OutboxPayloads` and checks what it
+ * reads for sending (`ready`: payloads unchecked, rows that are not JSON set apart).
  */
 
-import type { Target } from '../domain/targets.js';
-import { targetKey } from '../domain/targets.js';
+import { type Target, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import type { Notice } from '../upstream/schemas.js';
 import type { Db } from './database.js';
 import type { NoticeStore } from './notices.js';
+import {
+  declared,
+  type Read,
+  type Row,
+  readable,
+  reader,
+  type UnreadableDelivery,
+} from './outbox-read.js';
 import { OUTBOX_SQL as SQL } from './outbox-sql.js';
+import { readStoredTarget, StoredDataError } from './stored-json.js';
+
+export { deliveryKey, type UnreadableDelivery } from './outbox-read.js';
 
 /**
  * Where the layer that queues deliveries declares their payload type (as `payload`), by
@@ -30,15 +40,6 @@ export interface OutboxPayloads {}
 export type OutboxPayload = OutboxPayloads extends { payload: infer P } ? P : unknown;
 
 export type OutboxStatus = 'pending' | 'sent' | 'dead';
-
-/**
- * The key that names a delivery: its rule, subject and target (`targetKey`), joined by
- * `|`. Each is decided once, ever; webhook delivery ids, email Message-IDs and Discord
- * nonces are made from it.
- */
-export function deliveryKey(rule: string, subject: string, target: string): string {
-  return `${rule}|${subject}|${target}`;
-}
 
 /** A delivery waiting or done, its payload parsed from the stored JSON. */
 export interface OutboxRow<P = OutboxPayload> {
@@ -97,15 +98,6 @@ export interface NoticeRef {
   version: number;
 }
 
-interface Row extends Omit<OutboxRow, 'key' | 'target' | 'payload'> {
-  /** `targetKey` of the target. */
-  target: string;
-  target_json: string;
-  payload: string;
-  notice_id: number | null;
-  notice_version: number | null;
-}
-
 type At = { at: string | null };
 
 /** A target with deliveries waiting, as `heads` reads it. */
@@ -122,8 +114,14 @@ interface Head {
 
 /** What `ready` found. */
 export interface ReadyDeliveries {
-  /** The deliveries to send now, oldest first: every one a target has waiting, up to a bound. */
+  /**
+   * The deliveries to send now, oldest first: every one a target has waiting, up to a
+   * bound. Their payloads are as parsed from JSON: the layer that wrote them checks them
+   * before they are sent (`OutboxPayloads`).
+   */
   rows: OutboxRow[];
+  /** Deliveries among them whose target or payload is not JSON: for the dead. */
+  unreadable: UnreadableDelivery[];
   /** More targets have deliveries ready than were given. */
   more: boolean;
   /** Targets (`targetKey`) with a delivery in flight and others waiting behind it. */
@@ -138,36 +136,10 @@ export interface ReadyDeliveries {
  */
 function prefixEnd(prefix: string): string {
   const chars = [...prefix];
-  const last = chars.pop();
-  if (last === undefined) return '\u{10FFFF}';
-  const code = last.codePointAt(0)!;
+  const code = chars.pop()?.codePointAt(0);
+  if (code === undefined) return '\u{10FFFF}';
   if (code === 0x10ffff) return prefixEnd(chars.join(''));
   return chars.join('') + String.fromCodePoint(code === 0xd7ff ? 0xe000 : code + 1);
-}
-
-/**
- * Turns rows into deliveries, giving each that names a notice version that version as
- * its payload's `notice`; each version is read once per batch of rows.
- */
-function reader(notices: NoticeStore): (rows: Row[]) => OutboxRow[] {
-  return (rows) => {
-    const versions = new Map<string, Notice | undefined>();
-    return rows.map((r) => {
-      const { target_json, payload, notice_id, notice_version, ...rest } = r;
-      const parsed = JSON.parse(payload) as OutboxPayload;
-      if (notice_id !== null && notice_version !== null) {
-        const key = `${notice_id}:${notice_version}`;
-        if (!versions.has(key)) versions.set(key, notices.at(notice_id, notice_version));
-        (parsed as { notice?: Notice }).notice = versions.get(key);
-      }
-      return {
-        ...rest,
-        key: deliveryKey(r.rule, r.subject, r.target),
-        target: JSON.parse(target_json) as Target,
-        payload: parsed,
-      };
-    });
-  };
 }
 
 function prepareAll(db: Db) {
@@ -181,7 +153,10 @@ function prepareAll(db: Db) {
     dueOf: db.prepare<[string, string], Row>(SQL.dueOf),
     pending: db.prepare<[], { n: number }>(SQL.pending),
     nextReadyAt: db.prepare<[], At>(SQL.nextReadyAt),
-    backlog: db.prepare<[], Omit<OutboxBacklog, 'target'> & { target_json: string }>(SQL.backlog),
+    backlog: db.prepare<
+      [],
+      Omit<OutboxBacklog, 'target'> & { target: string; target_json: string }
+    >(SQL.backlog),
     claim: db.prepare(SQL.claim),
     releaseClaims: db.prepare<[string, string]>(SQL.releaseClaims),
     markSent: db.prepare(SQL.markSent),
@@ -205,7 +180,7 @@ export class OutboxStore {
     params: Record<string, unknown>,
   ) => void;
 
-  private readonly read: (rows: Row[]) => OutboxRow[];
+  private readonly read: (rows: Row[]) => Read[];
 
   constructor(db: Db, notices: NoticeStore) {
     this.sql = prepareAll(db);
@@ -253,7 +228,7 @@ export class OutboxStore {
 
   /** Pending deliveries due at `now` and not in flight, oldest first. */
   due(now: UtcIso, limit = 500): OutboxRow[] {
-    return this.read(this.sql.due.all(now, limit));
+    return readable(this.read(this.sql.due.all(now, limit)));
   }
 
   /**
@@ -281,8 +256,10 @@ export class OutboxStore {
         taken.set(row.target, n + 1);
         rows.push(row);
       }
+    const reads = this.read(rows);
     return {
-      rows: this.read(rows),
+      rows: reads.flatMap((r) => (r.ok ? [declared(r.row)] : [])),
+      unreadable: reads.flatMap((r) => (r.ok ? [] : [r.row])),
       more: open.length > targets,
       behind: heads.filter((h) => h.busy === 1 && h.unclaimed > 0).map((h) => h.target),
     };
@@ -293,7 +270,7 @@ export class OutboxStore {
    * delivery of each target with none in flight; null when no such target exists.
    */
   nextReadyAt(): UtcIso | null {
-    return (this.sql.nextReadyAt.get()?.at as UtcIso | null | undefined) ?? null;
+    return this.sql.nextReadyAt.get()?.at ?? null;
   }
 
   /**
@@ -301,10 +278,14 @@ export class OutboxStore {
    * was decided and the error of the first that failed, for health, `status` and metrics.
    */
   backlog(): OutboxBacklog[] {
-    return this.sql.backlog.all().map(({ target_json, ...rest }) => ({
-      ...rest,
-      target: JSON.parse(target_json) as Target,
-    }));
+    return this.sql.backlog.all().map(({ target_json, target, ...rest }) => {
+      const read = readStoredTarget(target_json, target);
+      if (!read.ok)
+        throw new StoredDataError(
+          `the database holds a delivery to ${target} whose ${read.problem}`,
+        );
+      return { ...rest, target: read.value };
+    });
   }
 
   /**
@@ -354,8 +335,8 @@ export class OutboxStore {
     const dead = this.sql.deadReasons.all();
     return {
       ...this.counts(),
-      oldest_pending_at: (oldest?.at as UtcIso | null | undefined) ?? null,
-      dead_reasons: dead.map((d) => ({ ...d, last_at: d.last_at as UtcIso })),
+      oldest_pending_at: oldest?.at ?? null,
+      dead_reasons: dead,
     };
   }
 
@@ -380,6 +361,6 @@ export class OutboxStore {
    * decided, for `why`: a range of the unique index.
    */
   forSubject(subjectPrefix: string): OutboxRow[] {
-    return this.read(this.sql.forSubject.all(subjectPrefix, prefixEnd(subjectPrefix)));
+    return readable(this.read(this.sql.forSubject.all(subjectPrefix, prefixEnd(subjectPrefix))));
   }
 }

@@ -10,6 +10,7 @@
  * exists is not changed (it may be shared on purpose, or be a mount point): a looser one
  * is reported, and the files inside stay owner-only anyway.
  */
+
 import {
   chmodSync,
   closeSync,
@@ -19,6 +20,7 @@ import {
   openSync,
   statSync,
 } from 'node:fs';
+import { errorCode } from '../lib/error-text.js';
 
 /** Mode of a data directory pipewatch creates. */
 export const DIRECTORY_MODE = 0o700;
@@ -34,8 +36,8 @@ function octal(mode: number): string {
   return `0${(mode & 0o777).toString(8)}`;
 }
 
-function errorCode(error: unknown): string {
-  return (error as { code?: string }).code ?? String(error);
+function codeOf(error: unknown): string {
+  return errorCode(error) ?? String(error);
 }
 
 /** Creates `dir` as 0700 when missing; warns when an existing one is open to others. */
@@ -63,7 +65,7 @@ export function prepareDatabaseFile(path: string, warn: PermissionWarning): void
   try {
     fchmodSync(fd, FILE_MODE);
   } catch (error) {
-    warn(`could not make ${path} owner-only (${errorCode(error)})`);
+    warn(`could not make ${path} owner-only (${codeOf(error)})`);
   } finally {
     closeSync(fd);
   }
@@ -77,7 +79,7 @@ export function restrictSideFiles(path: string, warn: PermissionWarning): void {
       if ((statSync(file).mode & 0o777) !== FILE_MODE) chmodSync(file, FILE_MODE);
     } catch (error) {
       if (errorCode(error) !== 'ENOENT')
-        warn(`could not make ${file} owner-only (${errorCode(error)})`);
+        warn(`could not make ${file} owner-only (${codeOf(error)})`);
     }
   }
 }

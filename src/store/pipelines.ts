@@ -70,6 +70,8 @@ export class PipelineStore {
   }
 
   count(): number {
-    return (statement(this.db, 'SELECT count(*) AS n FROM pipelines').get() as { n: number }).n;
+    return (
+      statement<[], { n: number }>(this.db, 'SELECT count(*) AS n FROM pipelines').get()?.n ?? 0
+    );
   }
 }

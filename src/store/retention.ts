@@ -152,9 +152,9 @@ export class RetentionStore {
    * pages the file lost.
    */
   vacuum(): number {
-    const before = this.db.pragma('page_count', { simple: true }) as number;
+    const before = Number(this.db.pragma('page_count', { simple: true }));
     this.db.pragma('incremental_vacuum');
     this.db.pragma('wal_checkpoint(TRUNCATE)');
-    return before - (this.db.pragma('page_count', { simple: true }) as number);
+    return before - Number(this.db.pragma('page_count', { simple: true }));
   }
 }

@@ -4,9 +4,12 @@
  * ever, like a sent one; when the silence ends, its held alerts are summed up to each
  * target in one message (see `alerts/silences.ts`).
  */
+
+import { z } from 'zod';
 import type { Target } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import { type Db, statement } from './database.js';
+import { type Db, expectRow, statement } from './database.js';
+import { parseStored, readJson, readStoredTarget, StoredDataError } from './stored-json.js';
 
 /** What a silence matches: each given list must contain the alert's value; absent: any. */
 export interface SilenceMatchers {
@@ -41,14 +44,23 @@ export type NewSilence = Pick<
   workspace?: string | null;
 };
 
-/** One alert a silence held back: the alert's own summary, as the layer above wrote it. */
-export interface HeldRow<A = unknown> {
+/**
+ * One alert a silence held back: the alert's own summary, as the layer above wrote it
+ * (which reads it back through its own schema; `undefined` when it is not JSON).
+ */
+export interface HeldRow {
   silence_id: number;
   rule: string;
   target: Target;
-  alert: A;
+  alert: unknown;
   at: UtcIso;
 }
+
+const matchersSchema = z.object({
+  pipelines: z.array(z.string()).optional(),
+  targets: z.array(z.string()).optional(),
+  rules: z.array(z.string()).optional(),
+}) satisfies z.ZodType<SilenceMatchers>;
 
 interface Row extends Omit<SilenceRow, 'matchers'> {
   matchers_json: string;
@@ -59,7 +71,10 @@ const COLUMNS =
 
 const toRow = (r: Row): SilenceRow => {
   const { matchers_json, ...rest } = r;
-  return { ...rest, matchers: JSON.parse(matchers_json) as SilenceMatchers };
+  return {
+    ...rest,
+    matchers: parseStored(matchersSchema, matchers_json, `the matchers of silence ${r.id}`),
+  };
 };
 
 /** The instant a silence ends: lifted, or its end; null while it has neither. */
@@ -147,10 +162,11 @@ export class SilenceStore {
 
   /** A number that changes with every change to any silence, by any process. */
   revision(): number {
-    return statement<[], { n: number }>(
+    const row = statement<[], { n: number }>(
       this.db,
       "SELECT n FROM revisions WHERE name = 'silences'",
-    ).get()!.n;
+    ).get();
+    return expectRow(row, 'revision counter of silences').n;
   }
 
   /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
@@ -196,7 +212,7 @@ export class SilenceStore {
    * Keeps one held-back alert under its alert key; false when that key was held before
    * (the alert was decided already).
    */
-  hold(key: string, row: Omit<HeldRow, 'alert'> & { alert: unknown; targetKey: string }): boolean {
+  hold(key: string, row: HeldRow & { targetKey: string }): boolean {
     return (
       statement(
         this.db,
@@ -221,11 +237,13 @@ export class SilenceStore {
   countInForce(of: { createdBy: string } | { workspace: string }, now: UtcIso): number {
     const [column, value] =
       'createdBy' in of ? ['created_by', of.createdBy] : ['workspace', of.workspace];
-    return statement<[string, string], { n: number }>(
-      this.db,
-      `SELECT COUNT(*) AS n FROM silences
+    return (
+      statement<[string, string], { n: number }>(
+        this.db,
+        `SELECT COUNT(*) AS n FROM silences
        WHERE ${column} = ? AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?)`,
-    ).get(value, now)!.n;
+      ).get(value, now)?.n ?? 0
+    );
   }
 
   /** Whether any alert was ever held back (and not pruned). */
@@ -238,23 +256,41 @@ export class SilenceStore {
     return statement<[string]>(this.db, 'SELECT 1 FROM held WHERE key = ?').get(key) !== undefined;
   }
 
-  /** What a silence held back, newest first. */
-  heldBy<A = unknown>(silenceId: number): HeldRow<A>[] {
+  /**
+   * What a silence held back, newest first. Throws `StoredDataError` for one whose target
+   * cannot be read back; its alert is the layer above's to read.
+   */
+  heldBy(silenceId: number): HeldRow[] {
     return statement<
       [number],
-      { silence_id: number; rule: string; target_json: string; alert_json: string; at: string }
+      {
+        silence_id: number;
+        rule: string;
+        target: string;
+        target_json: string;
+        alert_json: string;
+        at: string;
+      }
     >(
       this.db,
-      'SELECT silence_id, rule, target_json, alert_json, at FROM held WHERE silence_id = ? ORDER BY id DESC',
+      'SELECT silence_id, rule, target, target_json, alert_json, at FROM held WHERE silence_id = ? ORDER BY id DESC',
     )
       .all(silenceId)
-      .map((r) => ({
-        silence_id: r.silence_id,
-        rule: r.rule,
-        target: JSON.parse(r.target_json) as Target,
-        alert: JSON.parse(r.alert_json) as A,
-        at: r.at,
-      }));
+      .map((r) => {
+        const target = readStoredTarget(r.target_json, r.target);
+        if (!target.ok)
+          throw new StoredDataError(
+            `the database holds an alert held back by silence ${silenceId} whose ${target.problem}`,
+          );
+        const alert = readJson(r.alert_json);
+        return {
+          silence_id: r.silence_id,
+          rule: r.rule,
+          target: target.value,
+          alert: alert.ok ? alert.value : undefined,
+          at: r.at,
+        };
+      });
   }
 
   /** How many alerts each silence held back, by silence id. */

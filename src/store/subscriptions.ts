@@ -5,8 +5,11 @@
  * each time it is loaded; and where it came from, who made it and when, and whether it
  * is paused because its channel went away.
  */
+
+import { z } from 'zod';
 import type { UtcIso } from '../lib/time.js';
-import { type Db, statement } from './database.js';
+import { type Db, expectRow, statement } from './database.js';
+import { parseStored } from './stored-json.js';
 
 /** Where a subscription was made. */
 export type SubscriptionSource = 'slack' | 'discord' | 'cli';
@@ -44,9 +47,12 @@ interface Row extends Omit<SubscriptionRow, 'rule'> {
 const COLUMNS =
   'id, rule_json, target, source, channel, created_by, created_at, notice_id, paused_at, paused_reason';
 
+/** A rule as stored: a JSON object, which the rule schema judges when it is loaded. */
+const storedRule = z.record(z.string(), z.unknown());
+
 const toRow = (r: Row): SubscriptionRow => {
   const { rule_json, ...rest } = r;
-  return { ...rest, rule: JSON.parse(rule_json) as Record<string, unknown> };
+  return { ...rest, rule: parseStored(storedRule, rule_json, `the rule of subscription ${r.id}`) };
 };
 
 /** Reads and writes `subscriptions`. */
@@ -119,18 +125,22 @@ export class SubscriptionStore {
 
   /** How many subscriptions a channel has. */
   countByChannel(channel: string): number {
-    return statement<[string], { n: number }>(
-      this.db,
-      'SELECT COUNT(*) AS n FROM subscriptions WHERE channel = ?',
-    ).get(channel)!.n;
+    return (
+      statement<[string], { n: number }>(
+        this.db,
+        'SELECT COUNT(*) AS n FROM subscriptions WHERE channel = ?',
+      ).get(channel)?.n ?? 0
+    );
   }
 
   /** How many channel subscriptions were made in a chat workspace (`slack:T0GAS`). */
   countInWorkspace(workspace: string): number {
-    return statement<[string], { n: number }>(
-      this.db,
-      'SELECT COUNT(*) AS n FROM subscriptions WHERE workspace = ? AND channel IS NOT NULL',
-    ).get(workspace)!.n;
+    return (
+      statement<[string], { n: number }>(
+        this.db,
+        'SELECT COUNT(*) AS n FROM subscriptions WHERE workspace = ? AND channel IS NOT NULL',
+      ).get(workspace)?.n ?? 0
+    );
   }
 
   /**
@@ -141,12 +151,14 @@ export class SubscriptionStore {
    */
   countReminders(of: { target: string } | { workspace: string }, now: UtcIso): number {
     const [column, value] = 'target' in of ? ['target', of.target] : ['workspace', of.workspace];
-    return statement<[string, string], { n: number }>(
-      this.db,
-      `SELECT COUNT(*) AS n FROM subscriptions s WHERE ${column} = ? AND channel IS NULL
+    return (
+      statement<[string, string], { n: number }>(
+        this.db,
+        `SELECT COUNT(*) AS n FROM subscriptions s WHERE ${column} = ? AND channel IS NULL
          AND (notice_id IS NULL OR EXISTS (SELECT 1 FROM notices n
            WHERE n.id = s.notice_id AND n.response_at > ?))`,
-    ).get(value, now)!.n;
+      ).get(value, now)?.n ?? 0
+    );
   }
 
   /** Removes one; returns whether it existed. */
@@ -174,17 +186,20 @@ export class SubscriptionStore {
 
   /** A number that changes with every change to any subscription, by any process. */
   revision(): number {
-    return statement<[], { n: number }>(
+    const row = statement<[], { n: number }>(
       this.db,
       "SELECT n FROM revisions WHERE name = 'subscriptions'",
-    ).get()!.n;
+    ).get();
+    return expectRow(row, 'revision counter of subscriptions').n;
   }
 
   /** How many subscriptions there are, and how many of them are paused. */
   counts(): { total: number; paused: number } {
-    return statement<[], { total: number; paused: number }>(
-      this.db,
-      `SELECT COUNT(*) AS total, COUNT(paused_at) AS paused FROM subscriptions`,
-    ).get()!;
+    return (
+      statement<[], { total: number; paused: number }>(
+        this.db,
+        `SELECT COUNT(*) AS total, COUNT(paused_at) AS paused FROM subscriptions`,
+      ).get() ?? { total: 0, paused: 0 }
+    );
   }
 }

@@ -3,8 +3,11 @@
  * and how many times in a row it has failed, plus a feed-specific cursor. The scheduler
  * writes it; `status`, `/healthz` and `/status` read it.
  */
+
+import type { z } from 'zod';
 import type { UtcIso } from '../lib/time.js';
 import { type Db, statement } from './database.js';
+import { parseStored } from './stored-json.js';
 
 /** The state of one feed. */
 export interface FeedState {
@@ -50,13 +53,16 @@ export class SyncStateStore {
     ).run({ feed, at, message: error.message, code: error.code ?? null });
   }
 
-  /** A feed's cursor (feed-specific JSON), if any. */
-  cursor<T>(feed: string): T | undefined {
+  /**
+   * A feed's cursor (feed-specific JSON), if any, read through the feed's `schema`;
+   * throws `StoredDataError` for one that cannot be read back (the feed fails, loudly).
+   */
+  cursor<S extends z.ZodType>(feed: string, schema: S): z.output<S> | undefined {
     const row = statement<[string], { cursor: string | null }>(
       this.db,
       'SELECT cursor FROM sync_state WHERE feed = ?',
     ).get(feed);
-    return row?.cursor ? (JSON.parse(row.cursor) as T) : undefined;
+    return row?.cursor ? parseStored(schema, row.cursor, `the cursor of ${feed}`) : undefined;
   }
 
   /** Replaces a feed's cursor. */

@@ -4,10 +4,14 @@
  * update is posted under it, after a restart too. The store keeps each reference as
  * the JSON object of strings the channel gave it.
  */
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { parseStored } from './stored-json.js';
 
 /** A channel's reference to a first message: any JSON object of strings. */
 export type StoredThreadRef = Record<string, string>;
+
+const threadRefSchema = z.record(z.string(), z.string());
 
 /** Reads and writes `threads`; its statements are prepared once, when the store opens. */
 export class ThreadStore {
@@ -27,10 +31,15 @@ export class ThreadStore {
     );
   }
 
-  /** The reference kept for a subject at a target, if any. */
+  /**
+   * The reference kept for a subject at a target, if any; throws `StoredDataError` for
+   * one that cannot be read back (delivery reads it as none, with a warning).
+   */
   get(target: string, subject: string): StoredThreadRef | undefined {
     const row = this.select.get(target, subject);
-    return row ? (JSON.parse(row.ref) as StoredThreadRef) : undefined;
+    return row
+      ? parseStored(threadRefSchema, row.ref, `the thread reference of ${subject} at ${target}`)
+      : undefined;
   }
 
   /** Keeps the first reference: an update threads under the first message, always. */

@@ -82,8 +82,8 @@ ${page.body}
 /** `<strong>a@example.com</strong>`, or the addresses joined: `… and …`. */
 function addressesHtml(scope: UnsubscribeScope): string {
   const names = scope.addresses.map((a) => `<strong>${shown(a)}</strong>`);
-  if (names.length === 1) return names[0]!;
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  const last = names.pop() ?? '';
+  return names.length === 0 ? last : `${names.join(', ')} and ${last}`;
 }
 
 /** One rule as a list item: its name, and that it is a subscription when it is one. */
@@ -102,7 +102,7 @@ function whatStops(scope: UnsubscribeScope, when: 'will' | 'now'): string {
   if (scope.rules === 'all')
     return `<p>pipewatch ${sends} ${when === 'will' ? 'every alert' : 'any alert'} to ${to}.</p>`;
   if (scope.rules.length === 1)
-    return `<p>pipewatch ${sends} alerts of the rule <code>${shown(scope.rules[0]!)}</code> to ${to}.</p>`;
+    return `<p>pipewatch ${sends} alerts of the rule <code>${shown(scope.rules[0])}</code> to ${to}.</p>`;
   return `<p>pipewatch ${sends} alerts of these rules to ${to}:</p>\n<ul>${scope.rules.map(ruleItem).join('')}</ul>`;
 }
 

@@ -12,6 +12,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../lib/clock.js';
+import { errorMessage } from '../lib/error-text.js';
 import type { HttpRoute } from '../lib/http-route.js';
 import type { Logger } from '../lib/logger.js';
 import {
@@ -92,7 +93,7 @@ export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
       try {
         page = await answer(req, bodies);
       } catch (error) {
-        log.error({ err: error }, `unsubscribe: failed: ${(error as Error).message}`);
+        log.error({ err: error }, `unsubscribe: failed: ${errorMessage(error)}`);
         page = failedPage();
       }
       if (res.headersSent) return;

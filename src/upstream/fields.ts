@@ -186,3 +186,26 @@ export function recordSchema<F extends Record<string, FieldKind>>(fields: F) {
     return out as { -readonly [K in keyof F]: KindOutput[F[K]] };
   });
 }
+
+/** Each kind as pipewatch stores it: the normalised value, checked for its form. */
+const STORED = {
+  id: z.number(),
+  text: z.string(),
+  longText: z.string(),
+  lower: z.string(),
+  datetime: z.string().nullable(),
+  date: z.string(),
+  quantity: z.number().nullable(),
+} as const satisfies Record<FieldKind, z.ZodType>;
+
+/**
+ * The schema of a record as `recordSchema` gave it and pipewatch stored it (inside an
+ * alert in the outbox, a notice's history), to read it back: every field of the table in
+ * its normalised form, fields it does not name passed through.
+ */
+export function storedRecordSchema<F extends Record<string, FieldKind>>(fields: F) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, kind] of Object.entries(fields)) shape[name] = STORED[kind];
+  // One entry per field of F, each the schema of its kind: what the mapped type says.
+  return z.looseObject(shape as { -readonly [K in keyof F]: (typeof STORED)[F[K]] });
+}

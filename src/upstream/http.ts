@@ -9,6 +9,7 @@ import Bottleneck from 'bottleneck';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../lib/backoff.js';
 import { type Clock, MAX_TIMER_MS } from '../lib/clock.js';
+import { errorCode, errorName } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { readLimitedBody } from './body.js';
@@ -217,8 +218,8 @@ export class Transport {
     context: RequestContext,
     deadlinePassed: boolean,
   ): UpstreamError {
-    const code = (error as { code?: string }).code ?? '';
-    const name = (error as { name?: string }).name ?? '';
+    const code = errorCode(error) ?? '';
+    const name = errorName(error) ?? '';
     if (deadlinePassed || /TIMEOUT/.test(code) || name === 'TimeoutError') {
       const which =
         code === 'UND_ERR_CONNECT_TIMEOUT'

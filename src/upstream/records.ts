@@ -4,6 +4,7 @@
  * the rest of the page arrives.
  */
 import type { z } from 'zod';
+import { issuePath } from '../lib/zod-checks.js';
 import { type RequestContext, SchemaError } from './errors.js';
 import { PREVIEW_CHARS, preview } from './preview.js';
 
@@ -20,13 +21,6 @@ export interface RecordIssue {
   message: string;
 }
 
-/** Formats a zod issue path as `a.b[2].c`. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
-    .join('');
-}
-
 /** Parses a whole value that must be valid, or throws `SchemaError` naming the field. */
 export function parseStrict<S extends z.ZodType>(
   schema: S,
@@ -37,7 +31,7 @@ export function parseStrict<S extends z.ZodType>(
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = [prefix, issue ? fieldPath(issue.path) : '']
+  const field = [prefix, issue ? issuePath(issue.path) : '']
     .filter(Boolean)
     .join('.')
     .replace('.[', '[');
@@ -82,7 +76,7 @@ export function parseRecords<S extends z.ZodType>(
           : typeof rawId === 'string'
             ? preview(rawId)
             : null,
-      field: issue ? fieldPath(issue.path) || '(record)' : '(record)',
+      field: issue ? issuePath(issue.path) || '(record)' : '(record)',
       message: issue?.message ?? 'invalid record',
     });
   });

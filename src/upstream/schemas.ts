@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { grouped } from '../lib/quantity.js';
-import { recordSchema, TEXT_LIMITS, wireText } from './fields.js';
+import { recordSchema, storedRecordSchema, TEXT_LIMITS, wireText } from './fields.js';
 import { preview } from './preview.js';
 
 export { parseApiDateTime, parseQuantity, TEXT_LIMITS } from './fields.js';
@@ -80,8 +80,8 @@ export const PipelineSchema = recordSchema({
 });
 export type Pipeline = z.output<typeof PipelineSchema>;
 
-/** A critical notice (spec 2.2). */
-export const NoticeSchema = recordSchema({
+/** The fields of a critical notice (spec 2.2), and what each holds. */
+const NOTICE_FIELDS = {
   id: 'id',
   pipeline_id: 'id',
   pipeline_name: 'text',
@@ -102,8 +102,14 @@ export const NoticeSchema = recordSchema({
   response_at: 'datetime',
   service_created_at: 'datetime',
   service_updated_at: 'datetime',
-});
+} as const;
+
+/** A critical notice (spec 2.2). */
+export const NoticeSchema = recordSchema(NOTICE_FIELDS);
 export type Notice = z.output<typeof NoticeSchema>;
+
+/** A notice as pipewatch stored it (in an alert, in its history), read back. */
+export const StoredNoticeSchema = storedRecordSchema(NOTICE_FIELDS) satisfies z.ZodType<Notice>;
 
 /** `meta.pagination` of `/ip/notices` (spec 4.3); every field optional and loose. */
 export const PaginationSchema = z.object({
@@ -142,8 +148,8 @@ export const CapacityCycleSchema = recordSchema({
 });
 export type CapacityCycleInfo = z.output<typeof CapacityCycleSchema>;
 
-/** One location's capacity entry (spec 2.3); quantities are numbers or null. */
-export const CapacityLocationSchema = recordSchema({
+/** The fields of one location's capacity entry (spec 2.3). */
+const CAPACITY_LOCATION_FIELDS = {
   id: 'id',
   location: 'text',
   identifier: 'text',
@@ -159,8 +165,16 @@ export const CapacityLocationSchema = recordSchema({
   reason: 'longText',
   service_created_at: 'datetime',
   service_updated_at: 'datetime',
-});
+} as const;
+
+/** One location's capacity entry (spec 2.3); quantities are numbers or null. */
+export const CapacityLocationSchema = recordSchema(CAPACITY_LOCATION_FIELDS);
 export type CapacityLocation = z.output<typeof CapacityLocationSchema>;
+
+/** A capacity entry as pipewatch stored it in an alert, read back. */
+export const StoredCapacityLocationSchema = storedRecordSchema(
+  CAPACITY_LOCATION_FIELDS,
+) satisfies z.ZodType<CapacityLocation>;
 
 /** A capacity result: the cycle and the locations that parsed. */
 export interface Capacity {

@@ -80,10 +80,10 @@ export function decodeComponent(
       ? { kind: 'ack', message: messageId }
       : undefined;
   }
-  if (kind === 'mute' && rest.length === 1 && SLUG.test(rest[0]!)) {
+  if (kind === 'mute' && rest.length === 1 && SLUG.test(rest[0])) {
     const chosen = Array.isArray(values) && values.length === 1 ? values[0] : undefined;
     const forMs = typeof chosen === 'string' ? muteForMs(chosen) : undefined;
-    return forMs === undefined ? undefined : { kind: 'mute', pipeline: rest[0]!, forMs };
+    return forMs === undefined ? undefined : { kind: 'mute', pipeline: rest[0], forMs };
   }
   return listActionOf(kind, rest);
 }
@@ -145,6 +145,12 @@ export function userMention(user: string): string {
   return SNOWFLAKE.test(user) ? `<@${user}>` : user.replace(/[^\w .-]/g, '').slice(0, 100);
 }
 
+/** A row of a message as a click brings it back: whoever's components, pipewatch's among them. */
+export interface MessageRow {
+  type: number;
+  components?: ReadonlyArray<{ type: number; custom_id?: string | undefined }> | undefined;
+}
+
 /** `✅ Acknowledged by <@id> <t:…:f>`: the time in each reader's own zone. */
 export function acknowledgedLine(by: string, at: string): string {
   return `✅ Acknowledged by ${userMention(by)} <t:${Math.floor(Date.parse(at) / 1000)}:f>`;
@@ -156,20 +162,19 @@ export function acknowledgedLine(by: string, at: string): string {
  * it and when. Pings nobody.
  */
 export function acknowledgedUpdate(
-  message: { embeds?: unknown; components?: unknown },
+  message: {
+    embeds?: readonly unknown[] | undefined;
+    components?: readonly MessageRow[] | undefined;
+  },
   by: string,
   at: string,
 ): { content: string; embeds: unknown[]; components: unknown[]; allowed_mentions: { parse: [] } } {
-  const rows = Array.isArray(message.components) ? (message.components as ActionRow[]) : [];
-  const kept = rows.filter(
-    (row) =>
-      !(row?.components ?? []).some(
-        (c) => typeof c?.custom_id === 'string' && c.custom_id.startsWith(CUSTOM_ID_PREFIX),
-      ),
+  const kept = (message.components ?? []).filter(
+    (row) => !(row.components ?? []).some((c) => c.custom_id?.startsWith(CUSTOM_ID_PREFIX)),
   );
   return {
     content: acknowledgedLine(by, at),
-    embeds: Array.isArray(message.embeds) ? message.embeds : [],
+    embeds: [...(message.embeds ?? [])],
     components: kept,
     allowed_mentions: { parse: [] },
   };

@@ -5,7 +5,9 @@
  * 5xx temporary); a timeout, a stop or a network error is temporary. Reasons name where
  * the request went and Discord's own message and code, never the token.
  */
+
 import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
+import { errorCause, errorCode, errorMessage, errorName } from '../../lib/error-text.js';
 import { deadlineReason } from '../deadline.js';
 import { codeForStatus, retryableStatus } from '../errors.js';
 import { clip, oneLine } from '../text.js';
@@ -50,7 +52,8 @@ export function toDeliveryError(err: unknown, ctx: FailureContext): DeliveryErro
     return fail(reason, DeliveryErrorCode.RateLimited, false, ms);
   }
   if (err instanceof DiscordAPIError) {
-    const raw = (err.rawError as { message?: string }).message ?? 'error';
+    const said: object = err.rawError;
+    const raw = 'message' in said && typeof said.message === 'string' ? said.message : 'error';
     const message = raw.replace(new RegExp(`^${err.status}: `), '');
     const detail = err.code === 50035 ? `: ${err.message.split('\n')[1] ?? ''}` : '';
     const own = typeof err.code === 'number' && err.code > 0 ? ` [${err.code}]` : '';
@@ -68,12 +71,12 @@ export function toDeliveryError(err: unknown, ctx: FailureContext): DeliveryErro
     );
   }
   if (ctx.aborted) return fail(`discord: aborted (${where})`, DeliveryErrorCode.Aborted, false);
-  const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
+  const name = errorName(err);
+  if (name === 'AbortError' || name === 'TimeoutError') {
     const reason = `${deadlineReason('discord', ctx.timeoutMs)} (${where})`;
     return fail(reason, DeliveryErrorCode.Timeout, false);
   }
-  const code = e?.cause?.code ?? e?.code ?? e?.message ?? String(err);
+  const code = errorCode(errorCause(err)) ?? errorCode(err) ?? errorMessage(err);
   return fail(
     `discord: network error ${code} (${where})`,
     DeliveryErrorCode.Network,

@@ -73,8 +73,8 @@ function waterLevel(lengths: number[], target: number): number {
   let left = target;
   for (let i = 0; i < sorted.length; i++) {
     const k = sorted.length - i;
-    if (sorted[i]! * k >= left) return Math.floor(left / k);
-    left -= sorted[i]!;
+    if (sorted[i] * k >= left) return Math.floor(left / k);
+    left -= sorted[i];
   }
   return Number.POSITIVE_INFINITY;
 }

@@ -10,7 +10,7 @@
  * clicks the Discord app answers carries its components (`actions.ts`) below the embeds.
  */
 import { createHash } from 'node:crypto';
-import type { AlertPayload } from '../../alerts/payload.js';
+import { type AlertPayload, partOf } from '../../alerts/payload.js';
 import type { UtcIso } from '../../lib/time.js';
 import { capacityLines, fitLines, mergeCapacity, moreLocations } from '../capacity.js';
 import {
@@ -103,7 +103,7 @@ const TIME_NAMES: Record<string, string> = { Ends: 'End', 'Response due': 'Respo
 
 /** Category, type, status, number, then the notice's times (`skip`: labels left out). */
 function noticeFields(p: AlertPayload, skip: string[] = []): EmbedField[] {
-  const n = p.notice!;
+  const n = partOf(p, 'notice');
   const fields: EmbedField[] = [];
   const texts = { Category: n.category, Type: n.type, Status: n.status, Notice: n.identifier };
   for (const [name, value] of Object.entries(texts)) {
@@ -122,7 +122,7 @@ function noticeFields(p: AlertPayload, skip: string[] = []): EmbedField[] {
 }
 
 function noticeEmbed(p: AlertPayload, now: UtcIso): Embed {
-  const n = p.notice!;
+  const n = partOf(p, 'notice');
   const url = safeUrl(n.url);
   const what = p.state === 'updated' ? 'updated notice' : 'new notice';
   return {
@@ -141,8 +141,8 @@ const DEADLINES: Record<string, { label: string; skip: string }> = {
 };
 
 function deadlineEmbed(p: AlertPayload, now: UtcIso): Embed {
-  const n = p.notice!;
-  const d = p.deadline!;
+  const n = partOf(p, 'notice');
+  const d = partOf(p, 'deadline');
   const url = safeUrl(n.url);
   const kind = DEADLINES[d.field] ?? { label: d.field, skip: '' };
   const unix = Math.floor(Date.parse(d.at) / 1000);
@@ -165,7 +165,7 @@ const TABLE_RESERVE = 40;
  * locations in a code block with as many rows as fit, then how many more there were.
  */
 function capacityDescription(p: AlertPayload, max: number): string | undefined {
-  const c = p.capacity!;
+  const c = partOf(p, 'capacity');
   const count = `${c.locations.length} location${c.locations.length === 1 ? '' : 's'}`;
   const lead =
     p.state === 'resolved'
@@ -180,7 +180,7 @@ function capacityDescription(p: AlertPayload, max: number): string | undefined {
 }
 
 function capacityEmbed(p: AlertPayload, now: UtcIso, max: number = LIMITS.description): Embed {
-  const c = p.capacity!;
+  const c = partOf(p, 'capacity');
   const resolved = p.state === 'resolved';
   const description = capacityDescription(p, Math.min(max, LIMITS.description));
   return {
@@ -192,7 +192,7 @@ function capacityEmbed(p: AlertPayload, now: UtcIso, max: number = LIMITS.descri
 }
 
 function silenceEmbed(p: AlertPayload, now: UtcIso): Embed {
-  const s = p.silence!;
+  const s = partOf(p, 'silence');
   const description = silenceDescription(p, LIMITS.description);
   return {
     ...base(p, now, `silence ${s.ended_by}`),
@@ -240,9 +240,9 @@ export function renderMessage(
   const embeds = fitEmbeds(rendered);
   let spare = LIMITS.total - embeds.reduce((n, e) => n + embedLength(e), 0);
   embeds.forEach((e, i) => {
-    const p = shown[i]!.payload;
+    const p = shown[i].payload;
     const remake = describer(p);
-    if (!remake || e.description === rendered[i]!.description) return;
+    if (!remake || e.description === rendered[i].description) return;
     const had = e.description?.length ?? 0;
     const description = remake(had + spare);
     if (description === undefined) delete e.description;

@@ -4,7 +4,7 @@
  * time as a timestamp token, and `…and 5 more` past those that fit; what it muted and
  * when as fields. Titles, rules and matchers are escaped as upstream text.
  */
-import type { AlertPayload, HeldAlert } from '../../alerts/payload.js';
+import { type AlertPayload, type HeldAlert, partOf } from '../../alerts/payload.js';
 import {
   endedHow,
   fitHeld,
@@ -55,7 +55,7 @@ function shortLine(h: HeldAlert): string {
  * by its id alone; undefined when not even that fits (the title has the count).
  */
 export function silenceDescription(p: AlertPayload, max: number): string | undefined {
-  const s = p.silence!;
+  const s = partOf(p, 'silence');
   if (max < LIST_MIN) return undefined;
   const held = listed(s);
   let lines = held.map((h) => heldLine(p, h));
@@ -74,7 +74,7 @@ export function silenceFields(
   p: AlertPayload,
   field: (name: string, value: string, inline?: boolean) => EmbedField,
 ): EmbedField[] {
-  const s = p.silence!;
+  const s = partOf(p, 'silence');
   const when = (iso: string) => `<t:${Math.floor(Date.parse(iso) / 1000)}:f>`;
   return [
     field('Muted', inline(s.matchers), false),

@@ -5,6 +5,7 @@
  * (`Threads`); the latest message of each and the embeds of edited messages are kept in
  * memory, the newest `REMEMBERED` of each.
  */
+import { keepNewest } from '../../lib/bounded-map.js';
 import type { Alert, ThreadRef, Threads } from '../types.js';
 import { type Embed, fitEmbeds, supersededEmbed } from './render.js';
 
@@ -31,7 +32,7 @@ const REMEMBERED = 1000;
 export function remember<V>(map: Map<string, V>, key: string, value: V): void {
   map.delete(key);
   map.set(key, value);
-  if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
+  keepNewest(map, REMEMBERED);
 }
 
 /** A stored thread reference as a `Posted`; one whose embeds do not parse keeps none. */

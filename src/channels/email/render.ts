@@ -78,7 +78,7 @@ export function renderEmail(alerts: readonly Alert[], options: RenderOptions): E
   const original = alerts.map((a) => a.payload);
   const payloads = mergeCapacityPayloads(original);
   const subject = clip(
-    payloads.length === 1 ? title(payloads[0]!, options.now) : digestSubject(payloads),
+    payloads.length === 1 ? title(payloads[0], options.now) : digestSubject(payloads),
     SUBJECT_MAX,
   );
   const roots = [...new Set(original.map((p) => threadRoot(p, host)))].slice(0, MAX_REFERENCES);
@@ -283,9 +283,9 @@ function alignFields(fields: Field[]): string[] {
 
 /** Rows of text in aligned columns; columns from `firstNumeric` on are right-aligned. */
 function alignTable(rows: string[][], firstNumeric: number): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length)));
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length)));
   const pad = (v: string, i: number) => {
-    const fill = ' '.repeat(widths[i]! - [...v].length);
+    const fill = ' '.repeat(widths[i] - [...v].length);
     return i >= firstNumeric ? fill + v : v + fill;
   };
   return rows.map((r) => r.map(pad).join('  ').trimEnd());

@@ -5,7 +5,7 @@
  * listed. Every text is the sender's or a pipeline's, so it is escaped in the HTML and
  * put on one line in both parts.
  */
-import type { AlertPayload, HeldAlert } from '../../alerts/payload.js';
+import { type AlertPayload, type HeldAlert, partOf } from '../../alerts/payload.js';
 import { escapeHtml as esc } from '../../lib/escape-html.js';
 import {
   endedHow,
@@ -46,7 +46,7 @@ function facts(p: AlertPayload, h: HeldAlert, linked: boolean): string {
 
 /** The summary's section, under `heading` (the alert's title). */
 export function silenceSection(p: AlertPayload, heading: string): Section {
-  const s = p.silence!;
+  const s = partOf(p, 'silence');
   const fields: Field[] = [
     ['Muted', clip(oneLine(s.matchers), MATCHERS_MAX) || '-'],
     ['From', at(s.started_at, p.zone)],

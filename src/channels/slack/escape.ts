@@ -26,7 +26,7 @@ const WORD = /[\p{L}\p{N}]/u;
 
 /** Text with `&`, `<`, `>` as entities and unsafe characters removed; newlines kept. */
 export function escapeText(text: string): string {
-  return text.replace(UNSAFE, '').replace(/[&<>]/g, (c) => ENTITIES[c]!);
+  return text.replace(UNSAFE, '').replace(/[&<>]/g, (c) => ENTITIES[c]);
 }
 
 /**
@@ -37,9 +37,9 @@ export function escapeText(text: string): string {
 export function neutralise(escaped: string): string {
   return escaped
     .replace(/[*_~`]/g, (c, i: number, s: string) => {
-      if (c === '`') return LOOKALIKES[c]!;
+      if (c === '`') return LOOKALIKES[c];
       const inWord = WORD.test(s[i - 1] ?? ' ') && WORD.test(s[i + 1] ?? ' ');
-      return inWord ? c : LOOKALIKES[c]!;
+      return inWord ? c : LOOKALIKES[c];
     })
     .replace(/^([ \t]*)&gt;/gm, '$1\u203a');
 }

@@ -142,7 +142,7 @@ export class WebhookPacer {
       const onAbort = () => {
         const at = share.queue.indexOf(waiter);
         if (at >= 0) share.queue.splice(at, 1);
-        reject(calledOff(signal!.reason));
+        reject(calledOff(signal?.reason));
       };
       const waiter: Waiter = {
         go: () => {
@@ -185,7 +185,7 @@ export class WebhookPacer {
       }
       share.bucket = next;
       share.inFlight++;
-      share.queue.shift()!.go();
+      share.queue.shift()?.go();
     }
     if (
       name !== undefined &&

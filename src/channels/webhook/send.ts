@@ -5,9 +5,11 @@
  * status is permanent (the shared classifier of `lib/http-status.ts`). Each request has a total time limit, answer included, from the
  * moment its host's pacing lets it go. Redirects are not followed: the URL in the rule is the receiver.
  */
+
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../lib/backoff.js';
 import type { Clock } from '../../lib/clock.js';
+import { errorCode, errorName } from '../../lib/error-text.js';
 import { VERSION } from '../../lib/version.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { codeForStatus, retryableStatus } from '../errors.js';
@@ -40,7 +42,8 @@ const CALLED_OFF = new Set([
 
 /** The kind of a request that got no answer: undici's timeouts, a stop, or the network. */
 function transportCode(error: unknown): DeliveryErrorCode {
-  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  const code = errorCode(error);
+  const name = errorName(error);
   if (typeof code === 'string' && code.endsWith('_TIMEOUT')) return DeliveryErrorCode.Timeout;
   if (name === 'AbortError' || CALLED_OFF.has(String(code))) return DeliveryErrorCode.Aborted;
   return DeliveryErrorCode.Network;
@@ -100,7 +103,7 @@ export function createWebhookChannel(
       });
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      const code = (error as { code?: string }).code ?? (error as Error).name;
+      const code = errorCode(error) ?? errorName(error);
       throw new DeliveryError(`webhook: ${code} (${where})`, {
         code: transportCode(error),
         permanent: false,

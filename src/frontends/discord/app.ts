@@ -7,9 +7,10 @@
  * (a larger one: 413, unread) within the server's budget for bodies not yet trusted (no
  * room left: 503 with `Retry-After`, unread), the
  * Ed25519 signature of the raw body (any refusal: 401, nothing parsed, nothing done);
- * then the body is read as JSON (400 when it is not an interaction), a PING answered
- * with a PONG, and every other interaction checked against the ids already answered
- * before it is acted on. Everything up to the answer is synchronous, well within
+ * then the body is parsed as an interaction (`interaction-schema.ts`; 400, naming the
+ * field at fault, when it is not one Discord would send), a PING answered with a PONG,
+ * and every other interaction checked against the ids already answered before it is
+ * acted on. Everything up to the answer is synchronous, well within
  * Discord's 3 seconds; a command's follow-up goes afterwards through the interaction's
  * webhook (`follow-ups.ts`).
  */
@@ -31,14 +32,8 @@ import {
 import { firstArrival, type RequestReplays } from '../replays.js';
 import { COMMAND_NAME } from './command-words.js';
 import { FollowUps } from './follow-ups.js';
-import {
-  callerOf,
-  FAILED,
-  INTERACTION,
-  type Interaction,
-  InteractionHandler,
-  RESPONSE,
-} from './interactions.js';
+import { type InteractionBase, readInteraction } from './interaction-schema.js';
+import { callerOf, FAILED, InteractionHandler, RESPONSE } from './interactions.js';
 import { privateNote, replyData } from './reply-messages.js';
 import { answer, DEFAULT_BODY_LIMIT } from './request-body.js';
 import { InteractionSignature, PublicKeyError } from './signature.js';
@@ -87,28 +82,9 @@ export class DiscordAppError extends Error {
   override name = 'DiscordAppError';
 }
 
-const SNOWFLAKE = /^\d{1,20}$/;
-
 function messageOf(error: unknown): string {
   if (error instanceof DeliveryError) return error.reason;
   return oneLine(error instanceof Error ? error.message : String(error)).slice(0, 300);
-}
-
-function isObject(value: unknown): value is Interaction {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The body as an interaction, or why it is not one. */
-function parse(raw: Buffer): Interaction | string {
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return 'the body is not valid JSON';
-  }
-  if (!isObject(body)) return 'the body is not a JSON object';
-  if (typeof body.type !== 'number') return 'the body is not an interaction: it has no type';
-  return body;
 }
 
 /**
@@ -131,9 +107,8 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
   let stopped = false;
 
   /** Posts a command's follow-up once it is ready; a failure is logged, never thrown. */
-  function followUp(interaction: Interaction, pending: Promise<ChatReply | undefined>) {
-    const applicationId = String(interaction.application_id ?? '');
-    const token = String(interaction.token ?? '');
+  function followUp(interaction: InteractionBase, pending: Promise<ChatReply | undefined>) {
+    const { application_id: applicationId, token } = interaction;
     const user = callerOf(interaction)?.user;
     pending
       .then(
@@ -193,12 +168,11 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
     }
     const why = signature.refuse(req.headers, read.raw, clock.now().getTime());
     if (why) return refuse(401, why);
-    const interaction = parse(read.raw);
-    if (typeof interaction === 'string') return refuse(400, interaction);
-    if (interaction.type === INTERACTION.ping) return answer(res, 200, { type: RESPONSE.pong });
-    const id = interaction.id;
-    if (typeof id !== 'string' || !SNOWFLAKE.test(id))
-      return refuse(400, 'the interaction has no id');
+    const parsed = readInteraction(read.raw);
+    if (parsed.kind === 'refused') return refuse(400, parsed.why);
+    if (parsed.kind === 'ping') return answer(res, 200, { type: RESPONSE.pong });
+    const { interaction } = parsed;
+    const { id } = interaction;
     let fresh: boolean;
     try {
       fresh = firstTime(id);
@@ -206,7 +180,7 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
       return answer(res, 200, handler.failed(interaction, error).response);
     }
     if (!fresh) return refuse(401, `interaction ${id} was already received (a replay)`);
-    const { response, followUp: pending } = handler.answer(interaction);
+    const { response, followUp: pending } = handler.answer(parsed);
     answer(res, 200, response);
     if (pending) followUp(interaction, pending);
   }

@@ -67,7 +67,7 @@ export function quoteValue(value: string): string | undefined {
     ["'", SINGLE],
   ] as const) {
     const closesEarly = chars.some(
-      (c, j) => family.includes(c) && j + 1 < chars.length && /[\s,]/u.test(chars[j + 1]!),
+      (c, j) => family.includes(c) && j + 1 < chars.length && /[\s,]/u.test(chars[j + 1]),
     );
     if (!closesEarly) return `${mark}${value}${mark}`;
   }

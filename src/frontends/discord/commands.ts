@@ -139,8 +139,8 @@ function usageNotes(verb: Verb): { does: string; keys: Map<string, string> } {
     if (line === '') break;
     const note = /^ {2}([A-Za-z]+):? {2,}(\S.*)$/.exec(line);
     if (note) {
-      key = note[1]!.toLowerCase();
-      keys.set(key, note[2]!);
+      key = note[1].toLowerCase();
+      keys.set(key, note[2]);
     } else if (key && /^ {4,}\S/.test(line)) {
       keys.set(key, `${keys.get(key)} ${line.trim()}`);
     } else if (!key) {

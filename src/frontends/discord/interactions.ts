@@ -16,16 +16,16 @@ import {
 import { oneLine } from '../../channels/text.js';
 import type { ChatAnswer, ChatCaller, ChatService, SuggestionField } from '../../chat/types.js';
 import type { Logger } from '../../lib/logger.js';
+import { COMMAND_NAME, commandWords, subcommandOptions } from './command-words.js';
 import {
-  COMMAND_NAME,
-  type CommandOption,
-  commandWords,
-  subcommandOptions,
-} from './command-words.js';
+  type AutocompleteInteraction,
+  type CommandInteraction,
+  type ComponentInteraction,
+  INTERACTION,
+  type Interaction,
+  type InteractionBase,
+} from './interaction-schema.js';
 import { privateMarkdown, privateNote, type ReplyData, replyData } from './reply-messages.js';
-
-/** Discord's interaction types. */
-export const INTERACTION = { ping: 1, command: 2, component: 3, autocomplete: 4 } as const;
 
 /** Discord's interaction response types. */
 export const RESPONSE = {
@@ -47,20 +47,14 @@ const INVALID_BUTTON = 'This button is no longer valid.';
 /** What the caller is told when something failed: the reason is in the log only. */
 export const FAILED = 'pipewatch could not do that just now; the error is in its log.';
 
-type Json = Record<string, unknown>;
-
-/** An interaction as Discord sends it: an object whose fields are read with care. */
-export type Interaction = Json;
-
 /** What answers an interaction: the response body, and a command's follow-up to post after it. */
 export interface InteractionAnswer {
   response: { type: number; data?: unknown };
   followUp?: ChatAnswer['followUp'];
 }
 
-const object = (v: unknown): Json | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
-const text = (v: unknown): string | undefined =>
+/** A name or an id as given, an empty one as none. */
+const text = (v: string | null | undefined): string | undefined =>
   typeof v === 'string' && v !== '' ? v : undefined;
 
 function messageOf(error: unknown): string {
@@ -78,12 +72,11 @@ export function canManage(permissions: unknown): boolean {
  * a DM; a DM (no server, or Discord's DM contexts) is direct. `undefined` without a user
  * or a channel.
  */
-export function callerOf(interaction: Interaction): ChatCaller | undefined {
-  const member = object(interaction.member);
-  const user = object(member?.user) ?? object(interaction.user);
-  const channelObject = object(interaction.channel);
+export function callerOf(interaction: InteractionBase): ChatCaller | undefined {
+  const member = interaction.member;
+  const user = member?.user ?? interaction.user;
   const id = text(user?.id);
-  const channel = text(interaction.channel_id) ?? text(channelObject?.id);
+  const channel = text(interaction.channel_id) ?? text(interaction.channel?.id);
   if (!id || !channel) return undefined;
   const context = interaction.context;
   const guild = text(interaction.guild_id);
@@ -91,7 +84,7 @@ export function callerOf(interaction: Interaction): ChatCaller | undefined {
   return {
     platform: 'discord',
     channel,
-    channelName: text(channelObject?.name),
+    channelName: text(interaction.channel?.name),
     workspace: direct ? undefined : guild,
     user: id,
     userName: text(member?.nick) ?? text(user?.global_name) ?? text(user?.username),
@@ -104,25 +97,6 @@ function message(data: ReplyData): InteractionAnswer {
   return { response: { type: RESPONSE.message, data } };
 }
 
-/** The options of a command as Discord sends them, those without a name or a type left out. */
-function options(value: unknown, depth = 0): CommandOption[] | undefined {
-  if (!Array.isArray(value) || depth > 2) return undefined;
-  return value.flatMap((o): CommandOption[] => {
-    const option = object(o);
-    if (typeof option?.name !== 'string' || typeof option.type !== 'number') return [];
-    const nested = options(option.options, depth + 1);
-    return [
-      {
-        name: option.name,
-        type: option.type,
-        value: option.value,
-        ...(option.focused === true ? { focused: true } : {}),
-        ...(nested ? { options: nested } : {}),
-      },
-    ];
-  });
-}
-
 /** Answers interactions through one chat core. */
 export class InteractionHandler {
   constructor(
@@ -131,20 +105,29 @@ export class InteractionHandler {
   ) {}
 
   /** The answer to a verified interaction that is not a PING; never throws. */
-  answer(interaction: Interaction): InteractionAnswer {
-    const type = interaction.type;
+  answer(read: Interaction): InteractionAnswer {
     try {
-      if (type === INTERACTION.command) return this.command(interaction);
-      if (type === INTERACTION.autocomplete) return this.autocomplete(interaction);
-      if (type === INTERACTION.component) return this.component(interaction);
-      return message(privateNote(`pipewatch does not take interactions of type ${String(type)}.`));
+      switch (read.kind) {
+        case 'command':
+          return this.command(read.interaction);
+        case 'autocomplete':
+          return this.autocomplete(read.interaction);
+        case 'component':
+          return this.component(read.interaction);
+        case 'other':
+          return message(
+            privateNote(
+              `pipewatch does not take interactions of type ${String(read.interaction.type)}.`,
+            ),
+          );
+      }
     } catch (error) {
-      return this.failed(interaction, error);
+      return this.failed(read.interaction, error);
     }
   }
 
   /** What the caller is told when answering failed; the reason goes to the log. */
-  failed(interaction: Interaction, error: unknown): InteractionAnswer {
+  failed(interaction: InteractionBase, error: unknown): InteractionAnswer {
     const user = callerOf(interaction)?.user;
     this.log.error(
       { user, type: interaction.type },
@@ -155,11 +138,10 @@ export class InteractionHandler {
     return message(privateNote(FAILED));
   }
 
-  private command(interaction: Interaction): InteractionAnswer {
+  private command(interaction: CommandInteraction): InteractionAnswer {
     const caller = callerOf(interaction);
     if (!caller) return message(privateNote('pipewatch could not tell who typed this, or where.'));
-    const data = object(interaction.data) ?? {};
-    const words = commandWords({ name: data.name, options: options(data.options) });
+    const words = commandWords(interaction.data);
     if ('reply' in words) return message(replyData(words.reply));
     let answer: ChatAnswer;
     try {
@@ -171,9 +153,8 @@ export class InteractionHandler {
     return { ...message(replyData(answer.reply)), followUp: answer.followUp };
   }
 
-  private autocomplete(interaction: Interaction): InteractionAnswer {
-    const data = object(interaction.data) ?? {};
-    const given = subcommandOptions(options(data.options));
+  private autocomplete(interaction: AutocompleteInteraction): InteractionAnswer {
+    const given = subcommandOptions(interaction.data.options);
     const focused = given.find((o) => o.focused === true);
     const value = (name: string) => {
       const v = given.find((o) => o.name === name)?.value;
@@ -193,13 +174,12 @@ export class InteractionHandler {
     return { response: { type: RESPONSE.choices, data: { choices } } };
   }
 
-  private component(interaction: Interaction): InteractionAnswer {
-    const data = object(interaction.data) ?? {};
-    const clicked = object(interaction.message) ?? {};
+  private component(interaction: ComponentInteraction): InteractionAnswer {
+    const { data, message: clicked } = interaction;
     const caller = callerOf(interaction);
     const action = decodeComponent(data.custom_id, data.values, clicked.id);
     if (!action || !caller) {
-      const customId = oneLine(String(data.custom_id ?? '')).slice(0, 100);
+      const customId = oneLine(data.custom_id).slice(0, 100);
       this.log.info({ user: caller?.user, customId }, 'a click on a component no longer valid');
       return message(privateNote(INVALID_BUTTON));
     }

@@ -131,7 +131,7 @@ function layOut(pieces: Piece[]): { content: string; embeds: Embed[] } {
   for (const piece of pieces) {
     const last = parts.length - 1;
     if (last >= 0) {
-      const current = parts[last]!;
+      const current = parts[last];
       const grown = current === '' ? piece : `${current}\n${piece}`;
       const added = grown.length - current.length;
       if (grown.length <= limitOf(last) && (last === 0 || added <= embedRoom())) {

@@ -41,6 +41,22 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The signature headers, or why they cannot be a signature made now. */
+function signedHeaders(
+  headers: IncomingHttpHeaders,
+  nowMs: number,
+): { timestamp: string; signature: string } | { why: string } {
+  const timestamp = header(headers, 'x-signature-timestamp');
+  if (timestamp === undefined || !/^[0-9]{1,12}$/.test(timestamp))
+    return { why: 'no X-Signature-Timestamp' };
+  if (Math.abs(Number(timestamp) * 1000 - nowMs) > SIGNATURE_WINDOW_MS)
+    return { why: 'X-Signature-Timestamp is more than 5 minutes from now' };
+  const signature = header(headers, 'x-signature-ed25519');
+  if (signature === undefined || !/^[0-9a-f]{128}$/i.test(signature))
+    return { why: 'no X-Signature-Ed25519 of 64 bytes in hex' };
+  return { timestamp, signature };
+}
+
 /** Checks interactions' signatures with one application's public key. */
 export class InteractionSignature {
   private readonly key: KeyObject;
@@ -55,23 +71,16 @@ export class InteractionSignature {
    * the body is read.
    */
   refuseHeaders(headers: IncomingHttpHeaders, nowMs: number): string | undefined {
-    const timestamp = header(headers, 'x-signature-timestamp');
-    if (timestamp === undefined || !/^[0-9]{1,12}$/.test(timestamp))
-      return 'no X-Signature-Timestamp';
-    if (Math.abs(Number(timestamp) * 1000 - nowMs) > SIGNATURE_WINDOW_MS)
-      return 'X-Signature-Timestamp is more than 5 minutes from now';
-    const signature = header(headers, 'x-signature-ed25519');
-    if (signature === undefined || !/^[0-9a-f]{128}$/i.test(signature))
-      return 'no X-Signature-Ed25519 of 64 bytes in hex';
-    return undefined;
+    const read = signedHeaders(headers, nowMs);
+    return 'why' in read ? read.why : undefined;
   }
 
   /** Why the request is refused (its headers, or a signature that is not the body's); `undefined` when it is signed. */
   refuse(headers: IncomingHttpHeaders, body: Buffer, nowMs: number): string | undefined {
-    const early = this.refuseHeaders(headers, nowMs);
-    if (early) return early;
-    const timestamp = header(headers, 'x-signature-timestamp')!;
-    const signature = Buffer.from(header(headers, 'x-signature-ed25519')!, 'hex');
+    const read = signedHeaders(headers, nowMs);
+    if ('why' in read) return read.why;
+    const { timestamp } = read;
+    const signature = Buffer.from(read.signature, 'hex');
     const signed = Buffer.concat([Buffer.from(timestamp, 'utf8'), body]);
     let valid = false;
     try {

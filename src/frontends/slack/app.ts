@@ -118,16 +118,17 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
     );
   });
   const botUserId = String(me.user_id ?? '');
-  const http = appToken
-    ? undefined
-    : new SlackHttpReceiver({
-        signingSecret: signingSecret!,
-        clock: options.clock,
-        logger: log,
-        replays: options.replays,
-        bodyLimit: options.bodyLimit,
-        ackAfterMs: options.ackAfterMs,
-      });
+  const http =
+    appToken || !signingSecret
+      ? undefined
+      : new SlackHttpReceiver({
+          signingSecret,
+          clock: options.clock,
+          logger: log,
+          replays: options.replays,
+          bodyLimit: options.bodyLimit,
+          ackAfterMs: options.ackAfterMs,
+        });
   const socket = appToken
     ? new SocketModeReceiver({
         appToken,
@@ -139,11 +140,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
         },
       })
     : undefined;
+  const receiver = http ?? socket;
+  // Either was made: the options were checked for one at the start.
+  if (!receiver) throw new SlackAppError('neither SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET is set');
   const app = new App({
     token,
     botId: me.bot_id,
     botUserId,
-    receiver: (http ?? socket)!,
+    receiver,
     logger: boltLogger,
     clientOptions,
     convoStore: false,

@@ -57,7 +57,7 @@ type Body = Record<string, unknown>;
 
 /** A request body, or why it cannot be read as one Slack sends. */
 function parse(raw: Buffer, contentType: string): Body | string {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const type = contentType.split(';')[0].trim().toLowerCase();
   const text = raw.toString('utf8');
   try {
     if (type === 'application/x-www-form-urlencoded') {

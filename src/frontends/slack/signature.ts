@@ -25,6 +25,22 @@ export function signatureOf(secret: string, timestamp: string, body: Buffer | st
   return `v0=${hmac.digest('hex')}`;
 }
 
+/** The signature headers, or why they cannot be a signature made now. */
+function signedHeaders(
+  headers: IncomingHttpHeaders,
+  nowMs: number,
+): { timestamp: string; signature: string } | { why: string } {
+  const timestamp = header(headers, 'x-slack-request-timestamp');
+  if (timestamp === undefined || !/^[0-9]{1,12}$/.test(timestamp))
+    return { why: 'no X-Slack-Request-Timestamp' };
+  if (Math.abs(Number(timestamp) * 1000 - nowMs) > SIGNATURE_WINDOW_MS)
+    return { why: 'X-Slack-Request-Timestamp is more than 5 minutes from now' };
+  const signature = header(headers, 'x-slack-signature');
+  if (signature === undefined || !/^v0=[0-9a-f]{64}$/.test(signature))
+    return { why: 'no X-Slack-Signature of the v0 form' };
+  return { timestamp, signature };
+}
+
 /** Checks requests' signatures with one secret. */
 export class SignatureCheck {
   constructor(private readonly secret: string) {
@@ -37,15 +53,8 @@ export class SignatureCheck {
    * body is read.
    */
   refuseHeaders(headers: IncomingHttpHeaders, nowMs: number): string | undefined {
-    const timestamp = header(headers, 'x-slack-request-timestamp');
-    if (timestamp === undefined || !/^[0-9]{1,12}$/.test(timestamp))
-      return 'no X-Slack-Request-Timestamp';
-    if (Math.abs(Number(timestamp) * 1000 - nowMs) > SIGNATURE_WINDOW_MS)
-      return 'X-Slack-Request-Timestamp is more than 5 minutes from now';
-    const signature = header(headers, 'x-slack-signature');
-    if (signature === undefined || !/^v0=[0-9a-f]{64}$/.test(signature))
-      return 'no X-Slack-Signature of the v0 form';
-    return undefined;
+    const read = signedHeaders(headers, nowMs);
+    return 'why' in read ? read.why : undefined;
   }
 
   /**
@@ -53,12 +62,10 @@ export class SignatureCheck {
    * `undefined` when Slack signed it.
    */
   refuse(headers: IncomingHttpHeaders, body: Buffer, nowMs: number): string | undefined {
-    const early = this.refuseHeaders(headers, nowMs);
-    if (early) return early;
-    const timestamp = header(headers, 'x-slack-request-timestamp')!;
-    const given = header(headers, 'x-slack-signature')!;
-    const expected = signatureOf(this.secret, timestamp, body);
-    if (!timingSafeEqual(Buffer.from(given), Buffer.from(expected)))
+    const read = signedHeaders(headers, nowMs);
+    if ('why' in read) return read.why;
+    const expected = signatureOf(this.secret, read.timestamp, body);
+    if (!timingSafeEqual(Buffer.from(read.signature), Buffer.from(expected)))
       return 'the signature does not match the body';
     return undefined;
   }

@@ -1,0 +1,229 @@
+/**
+ * An alert as the outbox kept it, read back before it is sent: the store keeps payloads
+ * as JSON it never looks inside, so this layer, which wrote them, checks each one it reads
+ * for delivery against the shape it writes (`payload.ts`), and each kind for the part its
+ * renderers read (a notice alert's notice, a capacity alert's locations…). A payload
+ * damaged on disk, or written by an older pipewatch in a shape this one does not render,
+ * is named instead of failing in a renderer. Fields it does not name pass through.
+ */
+import { z } from 'zod';
+import { StoredCapacityLocationSchema, StoredNoticeSchema } from '../upstream/schemas.js';
+import type {
+  AlertKind,
+  AlertPayload,
+  AlertState,
+  ChannelGoneOperation,
+  FeedRecoveredOperation,
+  FeedStaleOperation,
+  HeldAlert,
+  SchemaDriftOperation,
+  SilenceSummary,
+  TargetDeadOperation,
+  TargetRecoveredOperation,
+  UnknownLocationOperation,
+  UnknownPipelineOperation,
+} from './payload.js';
+
+/** Every kind, once: the compiler holds this list to `AlertKind`. */
+const KINDS = {
+  notice: true,
+  deadline: true,
+  capacity: true,
+  operations: true,
+  silence: true,
+} as const satisfies Record<AlertKind, true>;
+
+/** Every state, once: the compiler holds this list to `AlertState`. */
+const STATES = {
+  firing: true,
+  resolved: true,
+  new: true,
+  updated: true,
+  reminder: true,
+  'schema-drift': true,
+  'unknown-pipeline': true,
+  'unknown-location': true,
+  'channel-gone': true,
+  'feed-stale': true,
+  'feed-recovered': true,
+  'target-dead': true,
+  'target-recovered': true,
+  ended: true,
+} as const satisfies Record<AlertState, true>;
+
+const kind = z.custom<AlertKind>(
+  (v) => typeof v === 'string' && Object.hasOwn(KINDS, v),
+  `expected one of ${Object.keys(KINDS).join(', ')}`,
+);
+const state = z.custom<AlertState>(
+  (v) => typeof v === 'string' && Object.hasOwn(STATES, v),
+  'expected a state pipewatch alerts on',
+);
+const instant = z.string();
+const nullableText = z.string().nullable();
+
+const schemaDrift = z.looseObject({
+  event: z.literal('schema-drift'),
+  summary: z.string(),
+  table: z.string(),
+  previous_hash: z.string(),
+  hash: z.string(),
+  seen_at: instant,
+}) satisfies z.ZodType<SchemaDriftOperation>;
+
+const unknownPipeline = z.looseObject({
+  event: z.literal('unknown-pipeline'),
+  summary: z.string(),
+  rule: z.string(),
+  slug: z.string(),
+  suggestion: nullableText,
+  at: z.string(),
+  seen_at: instant,
+}) satisfies z.ZodType<UnknownPipelineOperation>;
+
+const unknownLocation = z.looseObject({
+  event: z.literal('unknown-location'),
+  summary: z.string(),
+  rule: z.string(),
+  location: z.string(),
+  pipelines: z.array(z.string()),
+  suggestion: nullableText,
+  at: z.string(),
+  seen_at: instant,
+}) satisfies z.ZodType<UnknownLocationOperation>;
+
+const channelGone = z.looseObject({
+  event: z.literal('channel-gone'),
+  summary: z.string(),
+  channel: z.string(),
+  reason: z.string(),
+  paused: z.number(),
+  seen_at: instant,
+}) satisfies z.ZodType<ChannelGoneOperation>;
+
+const feedStale = z.looseObject({
+  event: z.literal('feed-stale'),
+  summary: z.string(),
+  feed: z.string(),
+  interval_seconds: z.number(),
+  last_success_at: instant.nullable(),
+  last_error_code: nullableText,
+  last_error: nullableText,
+  seen_at: instant,
+}) satisfies z.ZodType<FeedStaleOperation>;
+
+const feedRecovered = z.looseObject({
+  event: z.literal('feed-recovered'),
+  summary: z.string(),
+  feed: z.string(),
+  last_success_at: instant.nullable(),
+  stale_at: instant,
+  seen_at: instant,
+}) satisfies z.ZodType<FeedRecoveredOperation>;
+
+const targetDead = z.looseObject({
+  event: z.literal('target-dead'),
+  summary: z.string(),
+  target: z.string(),
+  how: z.enum(['dead', 'stuck']),
+  reason: z.string(),
+  code: nullableText,
+  seen_at: instant,
+}) satisfies z.ZodType<TargetDeadOperation>;
+
+const targetRecovered = z.looseObject({
+  event: z.literal('target-recovered'),
+  summary: z.string(),
+  target: z.string(),
+  dead_at: instant,
+  seen_at: instant,
+}) satisfies z.ZodType<TargetRecoveredOperation>;
+
+const operations = z.discriminatedUnion('event', [
+  schemaDrift,
+  unknownPipeline,
+  unknownLocation,
+  channelGone,
+  feedStale,
+  feedRecovered,
+  targetDead,
+  targetRecovered,
+]) satisfies z.ZodType<NonNullable<AlertPayload['operations']>>;
+
+/** One alert a silence held back, as the store kept it (`silences.hold`). */
+export const heldAlertSchema = z.looseObject({
+  rule: z.string(),
+  kind,
+  state,
+  pipeline: z.string(),
+  title: z.string(),
+  notice_id: z.number().nullable(),
+  url: nullableText,
+  at: instant,
+}) satisfies z.ZodType<HeldAlert>;
+
+const silence = z.looseObject({
+  id: z.number(),
+  matchers: z.string(),
+  started_at: instant,
+  ended_at: instant,
+  ended_by: z.enum(['expired', 'lifted']),
+  held: z.number(),
+  alerts: z.array(heldAlertSchema),
+}) satisfies z.ZodType<SilenceSummary>;
+
+const capacity = z.looseObject({
+  cycle: z.string(),
+  gas_day: z.string(),
+  locations: z.array(
+    StoredCapacityLocationSchema.extend({
+      threshold: z.number(),
+      clear_above: z.number(),
+      unit: z.enum(['absolute', 'percent']),
+      repeat: z.literal(true).optional(),
+    }),
+  ),
+});
+
+/** The part each kind of alert cannot be rendered without. */
+const REQUIRED: Readonly<Record<AlertKind, ReadonlyArray<keyof AlertPayload>>> = {
+  notice: ['notice'],
+  deadline: ['notice', 'deadline'],
+  capacity: ['capacity'],
+  operations: ['operations'],
+  silence: ['silence'],
+};
+
+/** An alert as the outbox keeps it, each kind with the part its renderers read. */
+export const alertPayloadSchema = z
+  .looseObject({
+    version: z.literal(1),
+    kind,
+    state,
+    rule: z.string(),
+    pipeline: z.looseObject({ slug: z.string(), name: z.string() }),
+    notice: StoredNoticeSchema.optional(),
+    capacity: capacity.optional(),
+    deadline: z
+      .looseObject({
+        field: z.string(),
+        at: instant,
+        before: z.string(),
+        late: z.boolean().optional(),
+      })
+      .optional(),
+    operations: operations.optional(),
+    silence: silence.optional(),
+    changed: z.array(z.string()).optional(),
+    zone: z.string(),
+  })
+  .superRefine((p, ctx) => {
+    for (const part of REQUIRED[p.kind]) {
+      if (p[part] === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [part],
+          message: `missing: a ${p.kind} alert is rendered from its ${part}`,
+        });
+    }
+  }) satisfies z.ZodType<AlertPayload>;
