@@ -12,7 +12,7 @@ import { schemaProblem } from '../store/stored-json.js';
 import type { AlertPayload } from './payload.js';
 import { alertPayloadSchema } from './payload-schema.js';
 
-declare module '../store/outbox.js' {
+declare module '../store/outbox-row.js' {
   /** Outbox payloads are alerts. */
   interface OutboxPayloads {
     payload: AlertPayload;

@@ -8,7 +8,7 @@ import type { Target } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { NoticeStore } from './notices.js';
-import type { OutboxPayload, OutboxRow } from './outbox.js';
+import type { OutboxPayload, OutboxRow } from './outbox-row.js';
 import { readJson, readStoredTarget, StoredDataError } from './stored-json.js';
 
 /**
