@@ -210,24 +210,34 @@ function storeSlice(
   });
 }
 
-/** Runs one notice sync. Throws the client's error when a page cannot be fetched; pages already stored stay stored. */
-export async function syncNotices(
-  deps: NoticeSyncDeps,
-  options: NoticeSyncOptions,
-  signal?: AbortSignal,
-): Promise<NoticeSyncResult> {
-  const { store, clock } = deps;
-  const cursor = store.syncState.cursor(NOTICES_FEED, cursorSchema) ?? {};
+/**
+ * What one sync will read, decided from the cursor before the first request: whether it
+ * is the baseline, which scopes (every pipeline at once, or one by one), how deep it
+ * must go and may go, and the posting time below which a page is old news.
+ */
+interface SyncPlan {
+  cursor: Cursor;
+  baseline: boolean;
+  syncNumber: number;
+  perPipeline: boolean;
+  scopes: Array<string | undefined>;
+  /** A deep scan: the scheduled depth is `deepScanPages`. */
+  deep: boolean;
+  minPages: number;
+  maxPages: number;
+  /** Notices the API showed after the previous sync were posted after this. */
+  lateCutoff: UtcIso | undefined;
+  startedAt: Date;
+}
+
+function planSync(cursor: Cursor, options: NoticeSyncOptions, startedAt: Date): SyncPlan {
   // A baseline that failed part-way is still the baseline: it starts again from page 1.
   const baseline = cursor.baselineDoneAt === undefined;
-  const syncNumber = (cursor.syncs ?? 0) + 1;
   const wanted = options.pipelines;
   const perPipeline =
     !baseline &&
     wanted.length > 0 &&
     wanted.length * options.minPages < (cursor.lastAllPages ?? Number.POSITIVE_INFINITY);
-  const scopes: Array<string | undefined> = perPipeline ? [...wanted] : [undefined];
-  const startedAt = clock.now();
   const deep =
     !baseline &&
     (cursor.lastDeepScanAt === undefined ||
@@ -239,106 +249,123 @@ export async function syncNotices(
     cursor.lastSyncAt === undefined
       ? undefined
       : toUtcIso(new Date(Date.parse(cursor.lastSyncAt) - options.latePostingWindowMs));
-  const maxPages = baseline ? options.baselinePages : Math.max(options.maxPages, minPages);
-
-  const result: NoticeSyncResult = {
+  return {
+    cursor,
     baseline,
-    scope: perPipeline ? [...wanted] : 'all',
-    pages: 0,
-    requests: 0,
-    new: 0,
-    updated: 0,
-    unchanged: 0,
-    skipped: 0,
-    emitted: 0,
-    end: 'last-page',
+    syncNumber: (cursor.syncs ?? 0) + 1,
+    perPipeline,
+    scopes: perPipeline ? [...wanted] : [undefined],
+    deep,
+    minPages,
+    maxPages: baseline ? options.baselinePages : Math.max(options.maxPages, minPages),
+    lateCutoff,
+    startedAt,
   };
-  const pipelines = new Set(wanted);
-  let horizon = cursor.baselineHorizon;
+}
 
-  try {
-    for (const pipeline of scopes) {
-      let pagesInScope = 0;
-      const walk = deps.client.noticePages({ pipeline, maxPages, ...(signal ? { signal } : {}) });
-      for await (const page of walk) {
-        pagesInScope++;
-        result.pages++;
-        result.skipped += page.skipped.length;
-        if (page.skipped.length > 0)
-          deps.metrics?.skippedRecords.inc({ feed: NOTICES_FEED }, page.skipped.length);
-        const now = clock.now();
-        const outcome = await ingestNoticePageInSlices(
-          store,
-          page.data,
-          {
-            seenAt: toUtcIso(now),
-            baseline,
-            baselineHorizon: horizon,
-            alertableAfter: toUtcIso(new Date(now.getTime() - options.maxAlertAgeMs)),
-            pipelines,
-            hooks: deps.hooks,
-          },
-          options.sliceBudgetMs,
-        );
-        for (const change of ['new', 'updated', 'unchanged'] as const) {
-          result[change] += outcome.counts[change];
-          deps.metrics?.notices.inc({ change }, outcome.counts[change]);
-        }
-        result.emitted += outcome.events.length;
-        if (baseline) {
-          for (const n of page.data) {
-            const created = n.service_created_at ?? n.posted_at;
-            if (created !== null && (horizon === undefined || created > horizon)) horizon = created;
-          }
-          const newest = page.data[0]?.posted_at;
-          const ageLimit = toUtcIso(new Date(now.getTime() - options.baselineMaxAgeMs));
-          if (newest != null && newest < ageLimit) {
-            result.end = 'baseline-depth';
-            break;
-          }
-          continue;
-        }
-        // With the previous sync known, the window decides: a page reaching back no further
-        // than it leaves only notices posted earlier below, which the deep scan reads.
-        // Without it, a page with nothing new ends the walk.
-        const done =
-          lateCutoff === undefined
-            ? outcome.counts.new + outcome.counts.updated === 0
-            : oldestPosted(page.data) < lateCutoff;
-        if (done && pagesInScope >= minPages) {
-          result.end = 'caught-up';
-          break;
-        }
-      }
-      // The request that found an empty or repeated page yielded nothing but was made.
-      const walkEnd = deps.client.lastWalkEnd;
-      result.requests +=
-        pagesInScope + (walkEnd === 'empty-page' || walkEnd === 'repeated-page' ? 1 : 0);
-      if (result.end !== 'caught-up' && result.end !== 'baseline-depth')
-        result.end = walkEnd ?? 'last-page';
-      if (baseline && result.end === 'page-bound') result.end = 'baseline-depth';
+/** What a sync has read so far: its counts, and the baseline's newest creation time. */
+interface SyncProgress {
+  result: NoticeSyncResult;
+  horizon: string | undefined;
+  pipelines: ReadonlySet<string>;
+}
+
+/**
+ * Walks one scope's pages, storing and judging each, until the walk is caught up (or the
+ * baseline deep enough), the pages run out, or the page bound is reached.
+ */
+async function walkScope(
+  deps: NoticeSyncDeps,
+  options: NoticeSyncOptions,
+  plan: SyncPlan,
+  pipeline: string | undefined,
+  progress: SyncProgress,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { store, clock } = deps;
+  const { baseline, maxPages, minPages, lateCutoff } = plan;
+  const { result } = progress;
+  let pagesInScope = 0;
+  const walk = deps.client.noticePages({ pipeline, maxPages, ...(signal ? { signal } : {}) });
+  for await (const page of walk) {
+    pagesInScope++;
+    result.pages++;
+    result.skipped += page.skipped.length;
+    if (page.skipped.length > 0)
+      deps.metrics?.skippedRecords.inc({ feed: NOTICES_FEED }, page.skipped.length);
+    const now = clock.now();
+    const outcome = await ingestNoticePageInSlices(
+      store,
+      page.data,
+      {
+        seenAt: toUtcIso(now),
+        baseline,
+        baselineHorizon: progress.horizon,
+        alertableAfter: toUtcIso(new Date(now.getTime() - options.maxAlertAgeMs)),
+        pipelines: progress.pipelines,
+        hooks: deps.hooks,
+      },
+      options.sliceBudgetMs,
+    );
+    for (const change of ['new', 'updated', 'unchanged'] as const) {
+      result[change] += outcome.counts[change];
+      deps.metrics?.notices.inc({ change }, outcome.counts[change]);
     }
-  } catch (error) {
-    // Everything stored so far stays; the next sync reads past where this one got.
-    store.syncState.setCursor(NOTICES_FEED, {
-      ...cursor,
-      syncs: syncNumber,
-      resumeDepth: Math.max(cursor.resumeDepth ?? 0, result.pages + 1),
-    } satisfies Cursor);
-    throw error;
+    result.emitted += outcome.events.length;
+    if (baseline) {
+      for (const n of page.data) {
+        const created = n.service_created_at ?? n.posted_at;
+        if (created !== null && (progress.horizon === undefined || created > progress.horizon))
+          progress.horizon = created;
+      }
+      const newest = page.data[0]?.posted_at;
+      const ageLimit = toUtcIso(new Date(now.getTime() - options.baselineMaxAgeMs));
+      if (newest != null && newest < ageLimit) {
+        result.end = 'baseline-depth';
+        break;
+      }
+      continue;
+    }
+    // With the previous sync known, the window decides: a page reaching back no further
+    // than it leaves only notices posted earlier below, which the deep scan reads.
+    // Without it, a page with nothing new ends the walk.
+    const done =
+      lateCutoff === undefined
+        ? outcome.counts.new + outcome.counts.updated === 0
+        : oldestPosted(page.data) < lateCutoff;
+    if (done && pagesInScope >= minPages) {
+      result.end = 'caught-up';
+      break;
+    }
   }
+  // The request that found an empty or repeated page yielded nothing but was made.
+  const walkEnd = deps.client.lastWalkEnd;
+  result.requests +=
+    pagesInScope + (walkEnd === 'empty-page' || walkEnd === 'repeated-page' ? 1 : 0);
+  if (result.end !== 'caught-up' && result.end !== 'baseline-depth')
+    result.end = walkEnd ?? 'last-page';
+  if (baseline && result.end === 'page-bound') result.end = 'baseline-depth';
+}
 
-  const { resumeDepth: _done, ...rest } = cursor;
-  store.syncState.setCursor(NOTICES_FEED, {
+/** The cursor after a sync that read to its end: when, how deep, and the baseline's mark. */
+function finishedCursor(plan: SyncPlan, progress: SyncProgress, doneAt: Date): Cursor {
+  const { resumeDepth: _done, ...rest } = plan.cursor;
+  const { baseline, deep, perPipeline, startedAt } = plan;
+  const { horizon, result } = progress;
+  return {
     ...rest,
-    syncs: syncNumber,
+    syncs: plan.syncNumber,
     lastSyncAt: toUtcIso(startedAt),
     ...(baseline || deep ? { lastDeepScanAt: toUtcIso(startedAt) } : {}),
     ...(baseline
-      ? { baselineDoneAt: toUtcIso(clock.now()), ...(horizon ? { baselineHorizon: horizon } : {}) }
+      ? { baselineDoneAt: toUtcIso(doneAt), ...(horizon ? { baselineHorizon: horizon } : {}) }
       : {}),
     ...(perPipeline ? {} : { lastAllPages: result.pages }),
-  } satisfies Cursor);
+  };
+}
+
+/** One line about the sync: info when it found something, debug when it was quiet. */
+function logSync(deps: NoticeSyncDeps, baseline: boolean, result: NoticeSyncResult): void {
   const quiet = !baseline && result.new + result.updated + result.skipped === 0;
   deps.logger[quiet ? 'debug' : 'info'](
     {
@@ -350,7 +377,52 @@ export async function syncNotices(
       ? `baseline: stored ${counted(result.new, 'notice')} from ${counted(result.pages, 'page')} without alerting as new`
       : `notices: ${result.new} new, ${result.updated} updated, ${result.unchanged} unchanged over ${counted(result.pages, 'page')}`,
   );
-  return result;
+}
+
+/**
+ * Runs one notice sync: plans it from the cursor, walks each scope, then moves the cursor
+ * on. Throws the client's error when a page cannot be fetched; pages already stored stay
+ * stored, and the next sync reads deeper than this one got.
+ */
+export async function syncNotices(
+  deps: NoticeSyncDeps,
+  options: NoticeSyncOptions,
+  signal?: AbortSignal,
+): Promise<NoticeSyncResult> {
+  const { store, clock } = deps;
+  const cursor = store.syncState.cursor(NOTICES_FEED, cursorSchema) ?? {};
+  const plan = planSync(cursor, options, clock.now());
+  const progress: SyncProgress = {
+    result: {
+      baseline: plan.baseline,
+      scope: plan.perPipeline ? [...options.pipelines] : 'all',
+      pages: 0,
+      requests: 0,
+      new: 0,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      emitted: 0,
+      end: 'last-page',
+    },
+    horizon: cursor.baselineHorizon,
+    pipelines: new Set(options.pipelines),
+  };
+  try {
+    for (const pipeline of plan.scopes)
+      await walkScope(deps, options, plan, pipeline, progress, signal);
+  } catch (error) {
+    // Everything stored so far stays; the next sync reads past where this one got.
+    store.syncState.setCursor(NOTICES_FEED, {
+      ...cursor,
+      syncs: plan.syncNumber,
+      resumeDepth: Math.max(cursor.resumeDepth ?? 0, progress.result.pages + 1),
+    } satisfies Cursor);
+    throw error;
+  }
+  store.syncState.setCursor(NOTICES_FEED, finishedCursor(plan, progress, clock.now()));
+  logSync(deps, plan.baseline, progress.result);
+  return progress.result;
 }
 
 /** The oldest `posted_at` of a page; `''` (older than any instant) when none has one. */
