@@ -8,21 +8,14 @@
  */
 import { z } from 'zod';
 import { StoredCapacityLocationSchema, StoredNoticeSchema } from '../upstream/schemas.js';
-import type {
-  AlertKind,
-  AlertPayload,
-  AlertState,
-  ChannelGoneOperation,
-  FeedRecoveredOperation,
-  FeedStaleOperation,
-  HeldAlert,
-  SchemaDriftOperation,
-  SilenceSummary,
-  TargetDeadOperation,
-  TargetRecoveredOperation,
-  UnknownLocationOperation,
-  UnknownPipelineOperation,
-} from './payload.js';
+import {
+  OPERATION_EVENTS,
+  type OperationEvent,
+  type OperationEvents,
+  type OperationShape,
+  operationShape,
+} from './operation-events.js';
+import type { AlertKind, AlertPayload, AlertState, HeldAlert, SilenceSummary } from './payload.js';
 
 /** Every kind, once: the compiler holds this list to `AlertKind`. */
 const KINDS = {
@@ -62,93 +55,19 @@ const state = z.custom<AlertState>(
 const instant = z.string();
 const nullableText = z.string().nullable();
 
-const schemaDrift = z.looseObject({
-  event: z.literal('schema-drift'),
-  summary: z.string(),
-  table: z.string(),
-  previous_hash: z.string(),
-  hash: z.string(),
-  seen_at: instant,
-}) satisfies z.ZodType<SchemaDriftOperation>;
+/** An operations event as stored: its fields, typed as the contract types them; others pass through. */
+type Stored<T extends readonly unknown[]> = {
+  -readonly [I in keyof T]: T[I] extends OperationEvent
+    ? z.ZodObject<OperationShape<T[I]>, z.core.$loose>
+    : never;
+};
+const stored = (d: OperationEvent) => z.looseObject(operationShape(d));
 
-const unknownPipeline = z.looseObject({
-  event: z.literal('unknown-pipeline'),
-  summary: z.string(),
-  rule: z.string(),
-  slug: z.string(),
-  suggestion: nullableText,
-  at: z.string(),
-  seen_at: instant,
-}) satisfies z.ZodType<UnknownPipelineOperation>;
-
-const unknownLocation = z.looseObject({
-  event: z.literal('unknown-location'),
-  summary: z.string(),
-  rule: z.string(),
-  location: z.string(),
-  pipelines: z.array(z.string()),
-  suggestion: nullableText,
-  at: z.string(),
-  seen_at: instant,
-}) satisfies z.ZodType<UnknownLocationOperation>;
-
-const channelGone = z.looseObject({
-  event: z.literal('channel-gone'),
-  summary: z.string(),
-  channel: z.string(),
-  reason: z.string(),
-  paused: z.number(),
-  seen_at: instant,
-}) satisfies z.ZodType<ChannelGoneOperation>;
-
-const feedStale = z.looseObject({
-  event: z.literal('feed-stale'),
-  summary: z.string(),
-  feed: z.string(),
-  interval_seconds: z.number(),
-  last_success_at: instant.nullable(),
-  last_error_code: nullableText,
-  last_error: nullableText,
-  seen_at: instant,
-}) satisfies z.ZodType<FeedStaleOperation>;
-
-const feedRecovered = z.looseObject({
-  event: z.literal('feed-recovered'),
-  summary: z.string(),
-  feed: z.string(),
-  last_success_at: instant.nullable(),
-  stale_at: instant,
-  seen_at: instant,
-}) satisfies z.ZodType<FeedRecoveredOperation>;
-
-const targetDead = z.looseObject({
-  event: z.literal('target-dead'),
-  summary: z.string(),
-  target: z.string(),
-  how: z.enum(['dead', 'stuck']),
-  reason: z.string(),
-  code: nullableText,
-  seen_at: instant,
-}) satisfies z.ZodType<TargetDeadOperation>;
-
-const targetRecovered = z.looseObject({
-  event: z.literal('target-recovered'),
-  summary: z.string(),
-  target: z.string(),
-  dead_at: instant,
-  seen_at: instant,
-}) satisfies z.ZodType<TargetRecoveredOperation>;
-
-const operations = z.discriminatedUnion('event', [
-  schemaDrift,
-  unknownPipeline,
-  unknownLocation,
-  channelGone,
-  feedStale,
-  feedRecovered,
-  targetDead,
-  targetRecovered,
-]) satisfies z.ZodType<NonNullable<AlertPayload['operations']>>;
+const operations = z.discriminatedUnion(
+  'event',
+  // Each entry is `stored(event)`; the list's type keeps each event's own.
+  OPERATION_EVENTS.map(stored) as Stored<OperationEvents>,
+) satisfies z.ZodType<NonNullable<AlertPayload['operations']>>;
 
 /** One alert a silence held back, as the store kept it (`silences.hold`). */
 export const heldAlertSchema = z.looseObject({

@@ -6,6 +6,7 @@
 
 import type { UtcIso } from '../lib/time.js';
 import type { CapacityLocation, Notice } from '../upstream/schemas.js';
+import type { OperationPayload } from './operation-events.js';
 
 export type AlertKind = 'notice' | 'deadline' | 'capacity' | 'operations' | 'silence';
 export type AlertState =
@@ -21,124 +22,8 @@ export type AlertState =
   | OutageEvent
   | 'ended';
 
-/** The API's catalog changed. */
-export interface SchemaDriftOperation {
-  event: 'schema-drift';
-  /** What changed, in one sentence. */
-  summary: string;
-  table: string;
-  previous_hash: string;
-  hash: string;
-  seen_at: UtcIso;
-}
-
-/** A rule names a pipeline slug the API does not track, so it can never match it. */
-export interface UnknownPipelineOperation {
-  event: 'unknown-pipeline';
-  /** What is wrong and what to do, in one sentence. */
-  summary: string;
-  rule: string;
-  slug: string;
-  /** The tracked slug it was most likely meant to be. */
-  suggestion: string | null;
-  /** `rules/low-oac.yaml:4:28`. */
-  at: string;
-  seen_at: UtcIso;
-}
-
-/** A capacity rule names a location no capacity of its pipelines has, so it can never match it. */
-export interface UnknownLocationOperation {
-  event: 'unknown-location';
-  /** What is wrong and what to do, in one sentence. */
-  summary: string;
-  rule: string;
-  /** The location entry as written. */
-  location: string;
-  /** The pipelines whose locations it was checked against; empty: every pipeline. */
-  pipelines: string[];
-  /** The location name or identifier it was most likely meant to be. */
-  suggestion: string | null;
-  /** `rules/low-oac.yaml:5:19`. */
-  at: string;
-  seen_at: UtcIso;
-}
-
-/** A chat channel went away (archived, deleted, the bot removed): its subscriptions paused. */
-export interface ChannelGoneOperation {
-  event: 'channel-gone';
-  /** What happened and what to do, in one sentence. */
-  summary: string;
-  /** `slack:C0GAS`. */
-  channel: string;
-  /** What the platform said: `the channel was archived (is_archived)`. */
-  reason: string;
-  /** How many subscriptions paused. */
-  paused: number;
-  seen_at: UtcIso;
-}
-
 /** The operations events of an outage: what pipewatch cannot see or reach, and its end. */
 export type OutageEvent = 'feed-stale' | 'feed-recovered' | 'target-dead' | 'target-recovered';
-
-/**
- * A feed has not succeeded for longer than three of its intervals: pipewatch cannot see
- * that part of the API (credentials refused, the API down, its answers no longer read).
- */
-export interface FeedStaleOperation {
-  event: 'feed-stale';
-  /** What pipewatch cannot see, since when, why and what to check, in one paragraph. */
-  summary: string;
-  /** `notices`, `capacity`, `pipelines`, `catalog`, `alerts`, `retention`. */
-  feed: string;
-  interval_seconds: number;
-  /** Its last success; null: none known (the staleness then counts from the daemon's start). */
-  last_success_at: UtcIso | null;
-  /** The code of its latest error (`UPSTREAM_AUTH`), and the error; null: none recorded. */
-  last_error_code: string | null;
-  last_error: string | null;
-  seen_at: UtcIso;
-}
-
-/** A stale feed succeeded again. */
-export interface FeedRecoveredOperation {
-  event: 'feed-recovered';
-  summary: string;
-  feed: string;
-  /** Its last success before the outage; null: none known. */
-  last_success_at: UtcIso | null;
-  /** When pipewatch found it stale. */
-  stale_at: UtcIso;
-  /** The success that ended it. */
-  seen_at: UtcIso;
-}
-
-/**
- * Alerts to a target are not getting through: one failed for good (it is dead), or one
- * has waited longer than `PIPEWATCH_DELIVERY_STUCK_AFTER` (it is stuck).
- */
-export interface TargetDeadOperation {
-  event: 'target-dead';
-  summary: string;
-  /** The target as it may be shown: `slack:#gas`, `webhook:https://hooks.example.com/…`. */
-  target: string;
-  how: 'dead' | 'stuck';
-  /** Why its delivery failed, secrets removed. */
-  reason: string;
-  /** The kind of failure (a `DeliveryErrorCode`); null: unknown. */
-  code: string | null;
-  seen_at: UtcIso;
-}
-
-/** A target that was dead or stuck took a delivery again. */
-export interface TargetRecoveredOperation {
-  event: 'target-recovered';
-  summary: string;
-  target: string;
-  /** When pipewatch found it dead or stuck. */
-  dead_at: UtcIso;
-  /** The delivery that ended it. */
-  seen_at: UtcIso;
-}
 
 /** One alert a silence held back, as its end-of-silence summary lists it. */
 export interface HeldAlert {
@@ -194,15 +79,7 @@ export interface AlertPayload {
   };
   deadline?: { field: string; at: UtcIso; before: string; late?: boolean };
   /** For `operations`: what happened to pipewatch or the API, for whoever runs it. */
-  operations?:
-    | SchemaDriftOperation
-    | UnknownPipelineOperation
-    | UnknownLocationOperation
-    | ChannelGoneOperation
-    | FeedStaleOperation
-    | FeedRecoveredOperation
-    | TargetDeadOperation
-    | TargetRecoveredOperation;
+  operations?: OperationPayload;
   /** For `silence`: what a silence held back while it lasted. */
   silence?: SilenceSummary;
   /** For `updated`: the fields that changed. */

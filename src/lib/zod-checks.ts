@@ -75,3 +75,6 @@ export function issuePath(path: readonly PropertyKey[]): string {
     .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
     .join('');
 }
+
+/** `2026-11-20T14:00:00Z`: an instant as pipewatch writes it (`lib/time.ts`), in UTC, to the second. */
+export const utcInstant = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);

@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { feedRecovered, feedStale, targetDead, targetRecovered } from './outage-schema.js';
+import { operationsBranches } from './operations-schema.js';
 import {
   doc,
   docs,
@@ -171,112 +171,13 @@ const capacity = doc(
   'Capacity',
 );
 
-const schemaDrift = doc(
-  z.strictObject({
-    version,
-    kind: z.literal('operations'),
-    state: z.literal('schema-drift'),
-    rule: text('`pipewatch-operations`: operational alerts come from no rule file.'),
-    pipeline,
-    operations: z.strictObject({
-      event: z.literal('schema-drift'),
-      summary: text('What changed, in one sentence.'),
-      table: text('The catalog table: `notices`, `pipelines`, `tables`.'),
-      previous_hash: text('Its SHA-256 before.'),
-      hash: text('Its SHA-256 now.'),
-      seen_at: utc('When pipewatch saw the change.'),
-    }),
-    sent_at: sentAt,
-  }),
-  "The API's catalog changed: check that pipewatch still reads it correctly.",
-  'SchemaDrift',
-);
-
-const unknownPipeline = doc(
-  z.strictObject({
-    version,
-    kind: z.literal('operations'),
-    state: z.literal('unknown-pipeline'),
-    rule: text('`pipewatch-operations`: operational alerts come from no rule file.'),
-    pipeline,
-    operations: z.strictObject({
-      event: z.literal('unknown-pipeline'),
-      summary: text('What is wrong and what to do, in one sentence.'),
-      rule: text('The rule naming the slug, or the variable (`PIPEWATCH_PIPELINES`).'),
-      slug: text('The slug the API does not track.'),
-      suggestion: doc(z.string().nullable(), 'The tracked slug most likely meant.'),
-      at: text(
-        'Where the slug is written: `rules/low-oac.yaml:4:28`, `subscription 12:1:1`, `PIPEWATCH_PIPELINES`.',
-      ),
-      seen_at: utc('When pipewatch found it.'),
-    }),
-    sent_at: sentAt,
-  }),
-  'A rule names a pipeline the API does not track, so it never fires there.',
-  'UnknownPipeline',
-);
-
-const unknownLocation = doc(
-  z.strictObject({
-    version,
-    kind: z.literal('operations'),
-    state: z.literal('unknown-location'),
-    rule: text('`pipewatch-operations`: operational alerts come from no rule file.'),
-    pipeline,
-    operations: z.strictObject({
-      event: z.literal('unknown-location'),
-      summary: text('What is wrong and what to do, in one sentence.'),
-      rule: text('The capacity rule naming the location.'),
-      location: text('The location entry as written.'),
-      pipelines: doc(
-        z.array(z.string()),
-        'The pipelines whose capacity it was checked against; empty: every pipeline (the rule names none).',
-      ),
-      suggestion: doc(z.string().nullable(), 'The location name or identifier most likely meant.'),
-      at: text('Where the location is written: `rules/low-oac.yaml:5:19`.'),
-      seen_at: utc('When pipewatch found it.'),
-    }),
-    sent_at: sentAt,
-  }),
-  'A capacity rule names a location that no capacity of its pipelines has, so it never fires there.',
-  'UnknownLocation',
-);
-
-const channelGone = doc(
-  z.strictObject({
-    version,
-    kind: z.literal('operations'),
-    state: z.literal('channel-gone'),
-    rule: text('`pipewatch-operations`: operational alerts come from no rule file.'),
-    pipeline,
-    operations: z.strictObject({
-      event: z.literal('channel-gone'),
-      summary: text('What happened and what to do, in one sentence.'),
-      channel: text('The chat channel: `slack:C0GAS`.'),
-      reason: text('What the platform said: `the channel was archived (is_archived)`.'),
-      paused: doc(z.int().min(1), 'How many of its subscriptions paused.'),
-      seen_at: utc('When pipewatch found it.'),
-    }),
-    sent_at: sentAt,
-  }),
-  'A chat channel went away (archived, deleted, the bot removed from it): its subscriptions paused until someone subscribes there again.',
-  'ChannelGone',
-);
-
 /** The body of every webhook `POST`, one branch per state. */
 export const webhookBodySchema = z.discriminatedUnion('state', [
   noticeNew,
   noticeUpdated,
   reminder,
   capacity,
-  schemaDrift,
-  unknownPipeline,
-  unknownLocation,
-  channelGone,
-  feedStale,
-  feedRecovered,
-  targetDead,
-  targetRecovered,
+  ...operationsBranches,
   silenceEnded,
 ]);
 docs.add(webhookBodySchema, {

@@ -5,6 +5,7 @@
  * in a file of its own (`silence-schema.ts`) and still read as the others do.
  */
 import { z } from 'zod';
+import { utcInstant } from '../../lib/zod-checks.js';
 
 /** Names and descriptions for the JSON Schema, kept off zod's global registry. */
 export const docs = z.registry<{ id?: string; title?: string; description?: string }>();
@@ -16,7 +17,7 @@ export function doc<T extends z.ZodType>(schema: T, description: string, id?: st
 }
 
 /** `2026-11-20T14:00:00Z`: pipewatch writes every instant so, in UTC, to the second. */
-export const instant = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+export const instant = utcInstant;
 /** A described instant. */
 export const utc = (description: string) => doc(instant(), description);
 /** A described instant, or `null`. */
