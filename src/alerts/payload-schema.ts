@@ -146,3 +146,11 @@ export const alertPayloadSchema = z
         });
     }
   }) satisfies z.ZodType<AlertPayload>;
+
+/**
+ * Every field of `AlertPayload` is named above: the schema passes unnamed fields through
+ * unchecked, so a field added to alerts without a line here would be read back unchecked.
+ * The compiler names such a field here.
+ */
+type Unnamed = Exclude<keyof AlertPayload, keyof (typeof alertPayloadSchema)['shape']>;
+true satisfies [Unnamed] extends [never] ? true : { 'not named in alertPayloadSchema': Unnamed };
