@@ -100,10 +100,9 @@ export function openDatabase(
     // syncs both files. Every sync commits once a page, and the pages it changes are mostly
     // the same few (the indexes' newest leaves): checkpointing every 10,000 WAL pages
     // instead of SQLite's 1,000 copies each of them once where it copied it ten times
-    // (ingest with rules: about 6,000 to 7,600 notices a second, `npm run bench
-    // ingest_with_rules`). The WAL file may so reach ~40 MB; the daily prune
-    // (`retention.ts`) truncates it. A size limit would cut it after every checkpoint,
-    // and growing it again costs the gain back.
+    // (`npm run bench ingest_with_rules`; its figures are in bench/results.json). The WAL
+    // file may so reach ~40 MB; the daily prune (`retention.ts`) truncates it. A size
+    // limit would cut it after every checkpoint, and growing it again costs the gain back.
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     const migrated = migrate(db, migrations, path);
     if (rewrite) vacuumOnce(db, path, options.info ?? warn, warn);
