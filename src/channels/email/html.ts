@@ -146,8 +146,9 @@ export function breakable(text: string): string {
 
 /**
  * The whole HTML part: the sections, one under another, and the footer with its links.
- * The column is 680 px at most and the screen's width on a phone; a word longer than a
- * line (a location name of 120 characters) breaks rather than widening it.
+ * The column is 680 px at most and the screen's width on a phone, and nothing in it
+ * widens it (a fixed table layout): a word longer than a line (a location name of 120
+ * characters) breaks, and the capacity table scrolls in its own box where it must.
  */
 export function layout(
   subject: string,
@@ -169,7 +170,7 @@ export function layout(
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title>${STYLE}</head>
 <body style="margin:0;padding:0;background:#f4f5f7">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7"><tr><td align="center" style="padding:16px 8px">
-<table role="presentation" width="680" cellpadding="0" cellspacing="0" style="width:100%;max-width:680px;background:#ffffff;border:1px solid #dde1e6;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.45;color:#1f2328;text-align:left;overflow-wrap:anywhere;word-break:break-word">
+<table role="presentation" width="680" cellpadding="0" cellspacing="0" style="width:100%;max-width:680px;table-layout:fixed;background:#ffffff;border:1px solid #dde1e6;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.45;color:#1f2328;text-align:left;overflow-wrap:anywhere;word-break:break-word">
 ${intro}
 ${body.join('\n')}
 <tr><td style="padding:12px 24px;border-top:1px solid #dde1e6;color:#57606a;font-size:12px">${escapeHtml(footer)}${unsubscribe}</td></tr>
