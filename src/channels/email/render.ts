@@ -31,7 +31,15 @@ import {
   webUrl,
 } from '../text.js';
 import type { Alert } from '../types.js';
-import { type Field, fieldTable, h2, layout, type Section, sanitizeNoticeHtml } from './html.js';
+import {
+  capacityTable,
+  type Field,
+  fieldTable,
+  h2,
+  layout,
+  type Section,
+  sanitizeNoticeHtml,
+} from './html.js';
 import { silenceSection } from './silence.js';
 
 export { sanitizeNoticeHtml } from './html.js';
@@ -230,21 +238,18 @@ function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section
   const text = [heading, '', summary, oneLine(meta), '', ...alignTable([header, ...rows], 3)].join(
     '\n',
   );
-  // Attributes rather than a style on every cell: a table of hundreds of locations stays
-  // small enough that mail clients show it whole instead of clipping the message.
-  const align = (i: number) => (i >= 3 && i < 8 ? 'right' : 'left');
-  const th = header.map((v, i) => `<th align="${align(i)}">${esc(v)}</th>`).join('');
-  const td = (r: string[]) =>
-    `<tr>${r.map((v, i) => (align(i) === 'right' ? `<td align="right">${esc(v)}</td>` : `<td>${esc(v)}</td>`)).join('')}</tr>`;
   const color = firing ? '#b42318' : '#067647';
   const html = [
     h2(heading),
     `<p style="margin:0 0 8px;color:${color};font-weight:bold">${esc(summary)}</p>`,
     `<p style="margin:0 0 12px;color:#57606a">${esc(meta)}</p>`,
-    `<table role="presentation" border="1" cellpadding="4" cellspacing="0" style="border-collapse:collapse;border-color:#dde1e6;font-size:13px">`,
-    `<tr style="background:#f4f5f7">${th}</tr>`,
-    ...rows.map(td),
-    '</table>',
+    // On a phone: location, OAC with its share of OPC, the level and whether it is new.
+    capacityTable(
+      header,
+      rows,
+      (i) => i >= 3 && i < 8,
+      (i) => i >= 1 && i < 6,
+    ),
   ].join('\n');
   return { text, html };
 }

@@ -3,6 +3,7 @@
  * allow-list, links, capacity levels and pacing of the pool.
  */
 import { describe, expect, it } from 'vitest';
+import { breakable } from '../../../src/channels/email/html.js';
 import {
   pacing,
   renderEmail,
@@ -141,6 +142,15 @@ describe('sanitizeNoticeHtml', () => {
         '<a rel="noopener noreferrer" target="_blank">d</a>' +
         '<a href="mailto:x@y.z" rel="noopener noreferrer" target="_blank">e</a>',
     );
+  });
+});
+
+describe('breakable', () => {
+  it('cuts runs of 16 or more characters without a space every 8, escaped, and leaves the rest whole', () => {
+    expect(breakable('STATION 85 1,000,000 (3.8%)')).toBe('STATION 85 1,000,000 (3.8%)');
+    expect(breakable(`A<${'x'.repeat(14)} ok`)).toBe('A&lt;xxxxxx<wbr>xxxxxxxx ok');
+    const flags = '🇺🇸'.repeat(17);
+    expect(breakable(flags).split('<wbr>')).toEqual(['🇺🇸'.repeat(8), '🇺🇸'.repeat(8), '🇺🇸']);
   });
 });
 
