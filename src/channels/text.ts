@@ -8,6 +8,7 @@ import type * as HtmlToText from 'html-to-text';
 import type { AlertPayload, SilenceSummary } from '../alerts/payload.js';
 import { isOpenEnded, UNTIL_FURTHER_NOTICE } from '../domain/open-ended.js';
 import { formatTimeLeft } from '../lib/duration.js';
+import { BIDI } from '../lib/terminal.js';
 import { zoneFormat } from '../lib/zone-format.js';
 import type { Notice } from '../upstream/schemas.js';
 
@@ -62,10 +63,11 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
 /**
  * One line: control characters (CR and LF included, and the C1 controls a terminal may
- * read as escape sequences) become spaces, runs of space one.
+ * read as escape sequences) become spaces, runs of space one; bidirectional controls,
+ * which would show the rest of the line reversed, are removed.
  */
 export function oneLine(text: string): string {
-  return text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+  return text.replace(BIDI, '').replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
 }
 
 const localFormat = zoneFormat({

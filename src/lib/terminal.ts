@@ -6,8 +6,11 @@
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
 const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-/** Bidirectional controls: they reorder what follows on the line (U+202E "right-to-left override"). */
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Bidirectional controls: they reorder what follows on the line (U+202E "right-to-left
+ * override" shows `gnp.exe` as `exe.png`). Every reader of upstream text removes them.
+ */
+export const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text a terminal shows as it is: line breaks (CR LF, CR, U+2028/9) as `\n`, tabs as two

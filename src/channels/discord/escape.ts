@@ -3,9 +3,9 @@
  * links them), mentions broken with a zero-width space, bidirectional overrides and
  * control characters removed.
  */
+import { BIDI } from '../../lib/terminal.js';
 import { oneLine } from '../text.js';
 
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 /** Left as they are, so Discord still links them; markup stops at these characters. */
