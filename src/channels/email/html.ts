@@ -114,7 +114,7 @@ export function capacityTable(
     `<tr>${r.map((v, i) => `<td${attrs(i)}>${breakable(v)}</td>`).join('')}</tr>`;
   return [
     '<div style="overflow-x:auto">',
-    `<table role="presentation" border="1" cellpadding="4" cellspacing="0" style="border-collapse:collapse;border-color:#dde1e6;font-size:13px;overflow-wrap:normal;word-break:normal">`,
+    `<table border="1" cellpadding="4" cellspacing="0" style="border-collapse:collapse;border-color:#dde1e6;font-size:13px;overflow-wrap:normal;word-break:normal">`,
     `<tr style="background:#f4f5f7">${th}</tr>`,
     ...rows.map(td),
     '</table></div>',

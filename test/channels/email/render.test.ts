@@ -71,7 +71,7 @@ describe('renderEmail', () => {
     expect(m.text).toContain(
       'OAC is below the threshold of rules transco-low-oac, station-86-watch at 2 locations.',
     );
-    expect(m.html.match(/<table role="presentation" border="1"/g)).toHaveLength(1);
+    expect(m.html.match(/<table border="1"/g)).toHaveLength(1);
     expect(m.references).toHaveLength(2);
     const resolved = renderEmail(
       [

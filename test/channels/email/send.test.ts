@@ -289,7 +289,7 @@ describe('email delivery', () => {
     expect(mail.subject).toBe(
       '[Transco] Low OAC at 17 locations — timely cycle, gas day 2026-11-21',
     );
-    expect((mail.html as string).match(/<table role="presentation" border="1"/g)).toHaveLength(1);
+    expect((mail.html as string).match(/<table border="1"/g)).toHaveLength(1);
     expect((mail.html as string).match(/<tr><td>STATION \d+<\/td>/g)).toHaveLength(17);
     expect(mail.text!.split('\n').filter((l) => l.startsWith('STATION'))).toHaveLength(17);
   });
