@@ -7,7 +7,7 @@
  * upstream text cannot move the cursor or fake another alert line.
  */
 import type { AlertPayload, SilenceSummary } from '../../alerts/payload.js';
-import { formatTimeLeft } from '../../lib/duration.js';
+import { inTimeLeft } from '../../lib/duration.js';
 import { quantity } from '../../lib/quantity.js';
 import {
   endedHow,
@@ -43,9 +43,7 @@ export function alertLine(p: AlertPayload, target: string, now?: string): string
     const d = p.deadline;
     const left = timeLeftMs(p, now);
     const when =
-      left === undefined
-        ? `in ${d.before}`
-        : `due in ${formatTimeLeft(left)} (the ${d.before} reminder)`;
+      left === undefined ? `in ${d.before}` : `due ${inTimeLeft(left)} (the ${d.before} reminder)`;
     return oneLine(
       `${head} reminder${d.late ? ' (late)' : ''}: ${d.field} ${d.at} ${when} for #${p.notice.id} ${p.notice.subject}`,
     );

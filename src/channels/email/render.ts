@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
-import { formatTimeLeft } from '../../lib/duration.js';
+import { inTimeLeft } from '../../lib/duration.js';
 import { escapeHtml as esc } from '../../lib/escape-html.js';
 import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
@@ -191,9 +191,9 @@ function reminderIntro(
 ): string[] {
   const label = DEADLINE_LABELS[d.field] ?? d.field;
   const left = timeLeftMs(p, now);
-  const soon = left === undefined ? `in ${d.before}` : `in ${formatTimeLeft(left)}`;
+  const soon = left === undefined ? `in ${d.before}` : inTimeLeft(left);
   const lines = [
-    `${label} ${left !== undefined && left < 500 ? 'now' : soon}: ${when(d.at, p.zone)}.`,
+    `${label} ${soon}: ${when(d.at, p.zone)}.`,
     `This is the reminder ${d.before} before the deadline.`,
   ];
   if (d.late) lines.push('This reminder is late: it came due while it could not be sent.');
