@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatTimeLeft, inTimeLeft, parseDuration } from '../../src/lib/duration.js';
+import {
+  formatDuration,
+  formatTimeLeft,
+  inTimeLeft,
+  parseDuration,
+} from '../../src/lib/duration.js';
 
 describe('parseDuration', () => {
   it.each([

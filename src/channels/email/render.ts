@@ -17,6 +17,7 @@ import { inTimeLeft } from '../../lib/duration.js';
 import { escapeHtml as esc } from '../../lib/escape-html.js';
 import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
+import { NEXT_CYCLE_LABEL, nextCycleLine, nextCycleText } from '../next-cycle.js';
 import {
   clip,
   DEADLINE_LABELS,
@@ -139,7 +140,7 @@ function sha256(text: string): string {
 
 function section(p: AlertPayload, now: string): Section {
   const heading = title(p, now);
-  if (p.kind === 'capacity' && p.capacity) return capacitySection(p, p.capacity, heading);
+  if (p.kind === 'capacity' && p.capacity) return capacitySection(p, p.capacity, heading, now);
   if (p.kind === 'silence' && p.silence) return silenceSection(p, heading);
   const n = p.notice;
   const intro: string[] = [];
@@ -150,6 +151,7 @@ function section(p: AlertPayload, now: string): Section {
     fields.push(['Type', n.type], ['Category', n.category], ['Status', n.status]);
     fields.push(['Notice', n.identifier]);
     for (const t of noticeTimes(n)) fields.push([t.label, 'at' in t ? when(t.at, p.zone) : t.text]);
+    fields.push([NEXT_CYCLE_LABEL, nextCycleText(p, now) ?? '']);
   }
   if (p.changed?.length) fields.push(['Changed', p.changed.join(', ')]);
   for (const f of operationFacts(p))
@@ -200,7 +202,7 @@ function reminderIntro(
   return lines;
 }
 
-function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section {
+function capacitySection(p: AlertPayload, c: Capacity, heading: string, now: string): Section {
   const firing = p.state !== 'resolved';
   const count = `${c.locations.length} location${c.locations.length === 1 ? '' : 's'}`;
   const rules = `rule${p.rule.includes(', ') ? 's' : ''} ${p.rule}`;
@@ -227,9 +229,16 @@ function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section
     ...(repeats ? [l.repeat ? 'repeat' : 'new'] : []),
   ]);
   const meta = `Pipeline: ${pipelineName(p)} · Cycle: ${c.cycle} · Gas day: ${c.gas_day}`;
-  const text = [heading, '', summary, oneLine(meta), '', ...alignTable([header, ...rows], 3)].join(
-    '\n',
-  );
+  const next = nextCycleLine(p, now);
+  const text = [
+    heading,
+    '',
+    summary,
+    oneLine(meta),
+    ...(next ? [next] : []),
+    '',
+    ...alignTable([header, ...rows], 3),
+  ].join('\n');
   // Attributes rather than a style on every cell: a table of hundreds of locations stays
   // small enough that mail clients show it whole instead of clipping the message.
   const align = (i: number) => (i >= 3 && i < 8 ? 'right' : 'left');
@@ -240,7 +249,7 @@ function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section
   const html = [
     h2(heading),
     `<p style="margin:0 0 8px;color:${color};font-weight:bold">${esc(summary)}</p>`,
-    `<p style="margin:0 0 12px;color:#57606a">${esc(meta)}</p>`,
+    `<p style="margin:0 0 12px;color:#57606a">${esc(meta)}${next ? `<br>${esc(next)}` : ''}</p>`,
     `<table role="presentation" border="1" cellpadding="4" cellspacing="0" style="border-collapse:collapse;border-color:#dde1e6;font-size:13px">`,
     `<tr style="background:#f4f5f7">${th}</tr>`,
     ...rows.map(td),
