@@ -190,11 +190,14 @@ export interface GasDaySpan {
  * gas day when not given): what a scheduler can still act on. Deadlines of two gas days
  * interleave (tomorrow's timely at 1:00 p.m. comes before today's ID2 at 2:30 p.m.), so
  * the earliest one wins, not the first of a gas day. A cycle due exactly at `now` has
- * closed. Undefined when no cycle of the span is still open (the span is over).
+ * closed. Undefined when no cycle of the span is still open (the span is over), or
+ * when its gas days lie past what a `YYYY-MM-DD` date can name (a placeholder time in
+ * year 9999): a time from upstream never makes this throw.
  */
 export function nextNominationCycle(now: Date, span: GasDaySpan = {}): NominationCycle | undefined {
   const at = now.getTime();
   if (Number.isNaN(at)) return undefined;
+  if ([span.from, span.through].some((d) => d !== undefined && !isDate(d))) return undefined;
   const current = gasDayOf(now);
   // No gas day before `current` has a deadline left (its last, ID3, is due the evening
   // before `current` begins). `now` is before the day after `first` begins, so that
@@ -203,7 +206,7 @@ export function nextNominationCycle(now: Date, span: GasDaySpan = {}): Nominatio
   const first = span.from !== undefined && span.from > current ? span.from : current;
   let next: NominationCycle | undefined;
   for (const gasDay of [first, addDays(first, 1)]) {
-    if (span.through !== undefined && gasDay > span.through) break;
+    if (!isDate(gasDay) || (span.through !== undefined && gasDay > span.through)) break;
     for (const cycle of NOMINATION_CYCLES) {
       const dueAt = nominationsDueAt(gasDay, cycle);
       if (dueAt.getTime() <= at || (next && dueAt >= next.dueAt)) continue;

@@ -119,6 +119,8 @@ describe('the next nomination cycle of a notice', () => {
       undefined,
     );
     expect(nextCycleLine(notice('garbage', null), NOW)).toBeUndefined();
+    // Never throws on a time from upstream the calendar cannot name a gas day past.
+    expect(nextCycleLine(notice('+275760-09-13T00:00:00Z', null), NOW)).toBeUndefined();
   });
 
   it('leaves a deadline reminder to its own deadline, in the same words', () => {

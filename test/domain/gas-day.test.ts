@@ -203,8 +203,15 @@ describe('nextNominationCycle', () => {
     );
   });
 
-  it('has no next cycle for an instant that is not one', () => {
+  it('has no next cycle for an instant that is not one, nor past year 9999', () => {
     expect(nextNominationCycle(new Date(Number.NaN))).toBeUndefined();
+    expect(next('2026-11-20T18:30:00Z', { from: '9999-12-31' })).toBe(
+      'Timely 9999-12-31 9999-12-30T19:00:00.000Z',
+    );
+    expect(next('9999-12-31T23:00:00Z')).toBe('Intraday 3 9999-12-31 +010000-01-01T01:00:00.000Z');
+    expect(next('+010000-01-01T02:00:00Z')).toBeUndefined();
+    expect(next('2026-11-20T18:30:00Z', { from: '+275760-09-13' })).toBeUndefined();
+    expect(next('2026-11-20T18:30:00Z', { from: 'garbage' })).toBeUndefined();
   });
 
   it('names every cycle, with its deadline in Central Clock Time', () => {
