@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type * as HtmlToText from 'html-to-text';
 import type { AlertPayload, SilenceSummary } from '../alerts/payload.js';
 import { isOpenEnded, UNTIL_FURTHER_NOTICE } from '../domain/open-ended.js';
-import { formatTimeLeft } from '../lib/duration.js';
+import { inTimeLeft } from '../lib/duration.js';
 import { BIDI } from '../lib/terminal.js';
 import { zoneFormat } from '../lib/zone-format.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -237,8 +237,7 @@ export function deadlineLabel(p: AlertPayload, now?: string): string {
   if (!d) return 'Reminder';
   const label = DEADLINE_LABELS[d.field] ?? d.field;
   const left = timeLeftMs(p, now);
-  const when =
-    left === undefined ? `in ${d.before}` : left < 500 ? 'now' : `in ${formatTimeLeft(left)}`;
+  const when = left === undefined ? `in ${d.before}` : inTimeLeft(left);
   return `${label} ${when}${d.late ? ' (late)' : ''}`;
 }
 

@@ -26,6 +26,28 @@ const POSTING: Record<Cycle, readonly [number, number, number]> = {
   id3: [0, 22, 0],
 };
 
+/**
+ * When nominations for each cycle are due (NAESB WGQ, FERC Order 809), Central Clock
+ * Time: days relative to the gas day, h, m. A nomination counts only if it is in before
+ * the minute, so a cycle due at this instant is already closed.
+ */
+const NOMINATIONS_DUE: Record<Cycle, readonly [number, number, number]> = {
+  timely: [-1, 13, 0],
+  evening: [-1, 18, 0],
+  id1: [0, 10, 0],
+  id2: [0, 14, 30],
+  id3: [0, 19, 0],
+};
+
+/** What schedulers call each cycle: `Timely`, `Intraday 1`. */
+export const CYCLE_NAMES: Record<Cycle, string> = {
+  timely: 'Timely',
+  evening: 'Evening',
+  id1: 'Intraday 1',
+  id2: 'Intraday 2',
+  id3: 'Intraday 3',
+};
+
 /** Wall-clock parts (24-hour) in a zone, from which its offset is worked out. */
 const wallClock = zoneFormat({
   hourCycle: 'h23',
@@ -138,4 +160,58 @@ export function cycleOrderKey(gasDay: string, cycle: string): string {
     ? cyclePostedAt(gasDay, cycle)
     : zonedTime(gasDay, GAS_DAY_START_HOUR, 0, GAS_DAY_ZONE);
   return `${at.toISOString().slice(0, 19)}Z`;
+}
+
+/** The instant by which nominations for a cycle of a gas day must be in. */
+export function nominationsDueAt(gasDay: string, cycle: Cycle): Date {
+  const [days, hh, mm] = NOMINATIONS_DUE[cycle];
+  return zonedTime(addDays(gasDay, days), hh, mm, GAS_DAY_ZONE);
+}
+
+/** A nomination cycle still open: which, for which gas day, and until when. */
+export interface NominationCycle {
+  cycle: Cycle;
+  /** `Timely`, `Intraday 2`. */
+  name: string;
+  /** `YYYY-MM-DD`, the gas day the nominations are for. */
+  gasDay: string;
+  /** The nomination deadline. */
+  dueAt: Date;
+}
+
+/** Which gas days' cycles count, both ends included; either end open when not given. */
+export interface GasDaySpan {
+  from?: string | undefined;
+  through?: string | undefined;
+}
+
+/**
+ * The next nomination deadline strictly after `now`, for a gas day within `span` (any
+ * gas day when not given): what a scheduler can still act on. Deadlines of two gas days
+ * interleave (tomorrow's timely at 1:00 p.m. comes before today's ID2 at 2:30 p.m.), so
+ * the earliest one wins, not the first of a gas day. A cycle due exactly at `now` has
+ * closed. Undefined when no cycle of the span is still open (the span is over), or
+ * when its gas days lie past what a `YYYY-MM-DD` date can name (a placeholder time in
+ * year 9999): a time from upstream never makes this throw.
+ */
+export function nextNominationCycle(now: Date, span: GasDaySpan = {}): NominationCycle | undefined {
+  const at = now.getTime();
+  if (Number.isNaN(at)) return undefined;
+  if ([span.from, span.through].some((d) => d !== undefined && !isDate(d))) return undefined;
+  const current = gasDayOf(now);
+  // No gas day before `current` has a deadline left (its last, ID3, is due the evening
+  // before `current` begins). `now` is before the day after `first` begins, so that
+  // day's ID1 is still ahead, and it comes before every deadline of any later gas day:
+  // `first` and the day after hold the earliest open deadline.
+  const first = span.from !== undefined && span.from > current ? span.from : current;
+  let next: NominationCycle | undefined;
+  for (const gasDay of [first, addDays(first, 1)]) {
+    if (!isDate(gasDay) || (span.through !== undefined && gasDay > span.through)) break;
+    for (const cycle of NOMINATION_CYCLES) {
+      const dueAt = nominationsDueAt(gasDay, cycle);
+      if (dueAt.getTime() <= at || (next && dueAt >= next.dueAt)) continue;
+      next = { cycle, name: CYCLE_NAMES[cycle], gasDay, dueAt };
+    }
+  }
+  return next;
 }

@@ -66,3 +66,12 @@ export function formatTimeLeft(ms: number): string {
   if (rest > 0) parts.push(`${rest} min`);
   return parts.join(' ');
 }
+
+/**
+ * When something falls due, for people reading an alert: `in 2 h 10 min`, or `now` once
+ * less than half a second is left (a figure of `0 s` reads as a fault). The one wording
+ * of a reminder's deadline and of the next nomination cycle, so alerts say time alike.
+ */
+export function inTimeLeft(ms: number): string {
+  return Number.isFinite(ms) && ms >= 500 ? `in ${formatTimeLeft(ms)}` : 'now';
+}

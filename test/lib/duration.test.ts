@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatTimeLeft, parseDuration } from '../../src/lib/duration.js';
+import {
+  formatDuration,
+  formatTimeLeft,
+  inTimeLeft,
+  parseDuration,
+} from '../../src/lib/duration.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -49,4 +54,16 @@ describe('formatTimeLeft', () => {
     [-90_000, '0 s'],
     [Number.NaN, '0 s'],
   ])('%d ms is %s', (ms, text) => expect(formatTimeLeft(ms)).toBe(text));
+});
+
+describe('inTimeLeft', () => {
+  it.each([
+    [7_800_000, 'in 2 h 10 min'],
+    [1_800_000, 'in 30 min'],
+    [500, 'in 1 s'],
+    [499, 'now'],
+    [0, 'now'],
+    [-60_000, 'now'],
+    [Number.NaN, 'now'],
+  ])('%d ms is %s', (ms, text) => expect(inTimeLeft(ms)).toBe(text));
 });

@@ -1,14 +1,16 @@
 /**
  * The console channel's message: a first line that says everything (`ALERT <rule> →
  * <target>: <pipeline> …`), then indented detail lines: the notice's times in the
- * pipeline's zone, its link, its first lines of text, a capacity alert's locations, the
+ * pipeline's zone, the next nomination cycle at the send time (`../next-cycle.ts`), its
+ * link, its first lines of text, a capacity alert's locations, the
  * alerts a silence held back (each with its link or id, then how many more). A
  * reminder says how long is left at the send time. Control characters are removed, so
  * upstream text cannot move the cursor or fake another alert line.
  */
 import type { AlertPayload, SilenceSummary } from '../../alerts/payload.js';
-import { formatTimeLeft } from '../../lib/duration.js';
+import { inTimeLeft } from '../../lib/duration.js';
 import { quantity } from '../../lib/quantity.js';
+import { nextCycleLine } from '../next-cycle.js';
 import {
   endedHow,
   heldId,
@@ -43,9 +45,7 @@ export function alertLine(p: AlertPayload, target: string, now?: string): string
     const d = p.deadline;
     const left = timeLeftMs(p, now);
     const when =
-      left === undefined
-        ? `in ${d.before}`
-        : `due in ${formatTimeLeft(left)} (the ${d.before} reminder)`;
+      left === undefined ? `in ${d.before}` : `due ${inTimeLeft(left)} (the ${d.before} reminder)`;
     return oneLine(
       `${head} reminder${d.late ? ' (late)' : ''}: ${d.field} ${d.at} ${when} for #${p.notice.id} ${p.notice.subject}`,
     );
@@ -69,11 +69,13 @@ export function alertLine(p: AlertPayload, target: string, now?: string): string
 export function renderConsole(p: AlertPayload, target: string, now?: string): string {
   const lines = [alertLine(p, target, now)];
   const detail = (text: string) => lines.push(`    ${oneLine(text)}`);
+  const next = nextCycleLine(p, now);
   if (p.notice) {
     const times = noticeTimes(p.notice).map(
       (t) => `${t.label} ${'at' in t ? localTime(t.at, p.zone) : t.text}`,
     );
     detail(`${p.notice.category} · ${p.notice.status} · ${times.join(' · ')}`);
+    if (next) detail(next);
     if (/^https?:\/\//i.test(p.notice.url)) detail(p.notice.url);
     const text = noticeText(p.notice)
       .split('\n')
@@ -82,6 +84,7 @@ export function renderConsole(p: AlertPayload, target: string, now?: string): st
     if (text.length > TEXT_LINES) detail(`… ${text.length - TEXT_LINES} more lines`);
   }
   if (p.kind === 'capacity' && p.capacity) {
+    if (next) detail(next);
     for (const l of p.capacity.locations) {
       const unit = l.unit === 'percent' ? '% of OPC' : '';
       const repeat = l.repeat ? ' (repeat: still low)' : '';

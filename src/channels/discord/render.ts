@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { type AlertPayload, partOf } from '../../alerts/payload.js';
 import type { UtcIso } from '../../lib/time.js';
 import { capacityLines, fitLines, mergeCapacity, moreLocations } from '../capacity.js';
+import { NEXT_CYCLE_LABEL, nextCycleText } from '../next-cycle.js';
 import {
   clip,
   headline,
@@ -130,8 +131,14 @@ function noticeEmbed(p: AlertPayload, now: UtcIso): Embed {
     color: categoryColour(n.category),
     ...(url ? { url } : {}),
     description: clip(block(noticeText(n)), LIMITS.description) || '-',
-    fields: noticeFields(p),
+    fields: [...noticeFields(p), ...nextCycleField(p, now)],
   };
+}
+
+/** The next nomination cycle at `now`, a field across the embed, when the alert has one. */
+function nextCycleField(p: AlertPayload, now: UtcIso): EmbedField[] {
+  const text = nextCycleText(p, now);
+  return text ? [field(NEXT_CYCLE_LABEL, inline(text), false)] : [];
 }
 
 const DEADLINES: Record<string, { label: string; skip: string }> = {
@@ -187,7 +194,11 @@ function capacityEmbed(p: AlertPayload, now: UtcIso, max: number = LIMITS.descri
     ...base(p, now, resolved ? 'capacity recovered' : 'low capacity'),
     color: resolved ? COLOURS.resolved : COLOURS.lowCapacity,
     ...(description === undefined ? {} : { description }),
-    fields: [field('Cycle', inline(c.cycle)), field('Gas day', inline(c.gas_day))],
+    fields: [
+      field('Cycle', inline(c.cycle)),
+      field('Gas day', inline(c.gas_day)),
+      ...nextCycleField(p, now),
+    ],
   };
 }
 

@@ -13,10 +13,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
-import { formatTimeLeft } from '../../lib/duration.js';
+import { inTimeLeft } from '../../lib/duration.js';
 import { escapeHtml as esc } from '../../lib/escape-html.js';
 import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
+import { NEXT_CYCLE_LABEL, nextCycleLine, nextCycleText } from '../next-cycle.js';
 import {
   clip,
   DEADLINE_LABELS,
@@ -147,7 +148,7 @@ function sha256(text: string): string {
 
 function section(p: AlertPayload, now: string): Section {
   const heading = title(p, now);
-  if (p.kind === 'capacity' && p.capacity) return capacitySection(p, p.capacity, heading);
+  if (p.kind === 'capacity' && p.capacity) return capacitySection(p, p.capacity, heading, now);
   if (p.kind === 'silence' && p.silence) return silenceSection(p, heading);
   const n = p.notice;
   const intro: string[] = [];
@@ -158,6 +159,7 @@ function section(p: AlertPayload, now: string): Section {
     fields.push(['Type', n.type], ['Category', n.category], ['Status', n.status]);
     fields.push(['Notice', n.identifier]);
     for (const t of noticeTimes(n)) fields.push([t.label, 'at' in t ? when(t.at, p.zone) : t.text]);
+    fields.push([NEXT_CYCLE_LABEL, nextCycleText(p, now) ?? '']);
   }
   if (p.changed?.length) fields.push(['Changed', p.changed.join(', ')]);
   for (const f of operationFacts(p))
@@ -199,16 +201,16 @@ function reminderIntro(
 ): string[] {
   const label = DEADLINE_LABELS[d.field] ?? d.field;
   const left = timeLeftMs(p, now);
-  const soon = left === undefined ? `in ${d.before}` : `in ${formatTimeLeft(left)}`;
+  const soon = left === undefined ? `in ${d.before}` : inTimeLeft(left);
   const lines = [
-    `${label} ${left !== undefined && left < 500 ? 'now' : soon}: ${when(d.at, p.zone)}.`,
+    `${label} ${soon}: ${when(d.at, p.zone)}.`,
     `This is the reminder ${d.before} before the deadline.`,
   ];
   if (d.late) lines.push('This reminder is late: it came due while it could not be sent.');
   return lines;
 }
 
-function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section {
+function capacitySection(p: AlertPayload, c: Capacity, heading: string, now: string): Section {
   const firing = p.state !== 'resolved';
   const count = `${c.locations.length} location${c.locations.length === 1 ? '' : 's'}`;
   const rules = `rule${p.rule.includes(', ') ? 's' : ''} ${p.rule}`;
@@ -235,14 +237,21 @@ function capacitySection(p: AlertPayload, c: Capacity, heading: string): Section
     ...(repeats ? [l.repeat ? 'repeat' : 'new'] : []),
   ]);
   const meta = `Pipeline: ${pipelineName(p)} · Cycle: ${c.cycle} · Gas day: ${c.gas_day}`;
-  const text = [heading, '', summary, oneLine(meta), '', ...alignTable([header, ...rows], 3)].join(
-    '\n',
-  );
+  const next = nextCycleLine(p, now);
+  const text = [
+    heading,
+    '',
+    summary,
+    oneLine(meta),
+    ...(next ? [next] : []),
+    '',
+    ...alignTable([header, ...rows], 3),
+  ].join('\n');
   const color = firing ? '#b42318' : '#067647';
   const html = [
     h2(heading),
     `<p style="margin:0 0 8px;color:${color};font-weight:bold">${esc(summary)}</p>`,
-    `<p style="margin:0 0 12px;color:#57606a">${esc(meta)}</p>`,
+    `<p style="margin:0 0 12px;color:#57606a">${esc(meta)}${next ? `<br>${esc(next)}` : ''}</p>`,
     // On a phone: location, OAC with its share of OPC, the level and whether it is new.
     capacityTable(
       header,

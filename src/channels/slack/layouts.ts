@@ -3,12 +3,15 @@
  * fields (category, status, notice id, posted, effective, end, response deadline as date
  * tokens), the body, a button to the notice. A deadline reminder: what is due and when,
  * the notice's facts, a shorter body. A capacity alert: cycle and gas day, then the
- * locations as a table. An operations alert (the API's schema drifted): what changed,
- * where and when. Each ends with a context line naming the rule.
+ * locations as a table. A notice and a capacity alert say the next nomination cycle at
+ * the send time (`../next-cycle.ts`) in a context line. An operations alert (the API's
+ * schema drifted): what changed, where and when. Each ends with a context line naming
+ * the rule.
  */
 import type { AlertPayload } from '../../alerts/payload.js';
 import { grouped } from '../../lib/quantity.js';
 import type { Notice } from '../../upstream/schemas.js';
+import { nextCycleLine } from '../next-cycle.js';
 import {
   capacityState,
   deadlineLabel,
@@ -77,8 +80,8 @@ function openButton(n: Notice): Block[] {
   return url ? [linkButton('Open notice', url, 'open_notice')] : [];
 }
 
-/** A new or updated notice. */
-export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string): Block[] {
+/** A new or updated notice; at `now` (the send time), the next nomination cycle it bears on. */
+export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string, now?: string): Block[] {
   const updated = p.state === 'updated' ? 'Updated ' : '';
   const blocks: Block[] = [
     header(plainLine(`${shortPipelineName(p)}: ${updated}${noticeType(n)}`, 150), blockId),
@@ -92,6 +95,7 @@ export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string): Block
     ]),
   ];
   if (pairs.length > 0) blocks.push(fields(pairs));
+  blocks.push(...nextCycle(p, now));
   if (p.state === 'updated' && p.changed && p.changed.length > 0) {
     blocks.push(context([`Changed: ${mdLine(p.changed.join(', '), 500)}`]));
   }
@@ -116,11 +120,18 @@ export function deadlineBlocks(p: AlertPayload, n: Notice, blockId: string, now?
   return blocks;
 }
 
+/** `Next: Timely cycle for gas day …` as a context line, when the alert has one at `now`. */
+export function nextCycle(p: AlertPayload, now: string | undefined): Block[] {
+  const line = nextCycleLine(p, now);
+  return line ? [context([mdLine(line, 300)])] : [];
+}
+
 /**
  * A capacity alert: firing (OAC below the threshold) or resolved (back above), its
- * headline, then one table of its locations. A merged alert names each of its rules.
+ * headline, then one table of its locations, then the next nomination cycle at `now`.
+ * A merged alert names each of its rules.
  */
-export function capacityBlocks(p: AlertPayload): Block[] {
+export function capacityBlocks(p: AlertPayload, now?: string): Block[] {
   const c = p.capacity;
   if (!c) return [header(plainLine(`${shortPipelineName(p)}: ${capacityState(p)}`, 150))];
   const icon = p.state === 'resolved' ? '\u2705' : '\ud83d\udd3b';
@@ -130,6 +141,7 @@ export function capacityBlocks(p: AlertPayload): Block[] {
   return [
     header(plainLine(`${icon} ${shortPipelineName(p)}: ${headline(p)}`, 150)),
     section(`${lead}\n${capacityTable(c.locations, p.state, LIMITS.section - lead.length - 1)}`),
+    ...nextCycle(p, now),
     footer(p.rule.split(', ')),
   ];
 }

@@ -12,6 +12,7 @@ import type { AlertPayload } from '../../alerts/payload.js';
 import { isOpenEnded, UNTIL_FURTHER_NOTICE } from '../../domain/open-ended.js';
 import type { Notice } from '../../upstream/schemas.js';
 import { mergeCapacityPayloads } from '../capacity.js';
+import { nextCycleLine } from '../next-cycle.js';
 import { headline, operationSubject, shortPipelineName, title } from '../text.js';
 import type { Alert } from '../types.js';
 import { alertActions } from './actions.js';
@@ -109,9 +110,9 @@ function fallback(p: AlertPayload, now: string | undefined): string {
 
 function single(p: AlertPayload, now: string | undefined): Block[] {
   const n = p.notice;
-  if (p.kind === 'capacity' && p.capacity) return capacityBlocks(p);
+  if (p.kind === 'capacity' && p.capacity) return capacityBlocks(p, now);
   if (p.kind === 'deadline' && n) return deadlineBlocks(p, n, `deadline-${n.id}`, now);
-  if (p.kind === 'notice' && n) return noticeBlocks(p, n, `notice-${n.id}`);
+  if (p.kind === 'notice' && n) return noticeBlocks(p, n, `notice-${n.id}`, now);
   if (p.kind === 'silence') return silenceBlocks(p);
   return operationsBlocks(p);
 }
@@ -127,7 +128,7 @@ function digest(payloads: readonly AlertPayload[], now: string | undefined): Sla
     if (blocks.length >= LIMITS.blocks - 1) break;
     const n = p.notice;
     if (p.kind === 'capacity' && p.capacity) {
-      blocks.push(section(capacityItem(p, !onePipeline)));
+      blocks.push(section(capacityItem(p, !onePipeline, now)));
     } else if ((p.kind === 'notice' || p.kind === 'deadline') && n) {
       blocks.push(section(alertItem(p, n, !onePipeline, now), ids(`${p.kind}-${n.id}`)));
     } else if (p.kind === 'silence') {
@@ -170,7 +171,7 @@ function alertItem(
   if (p.state === 'updated' && p.changed && p.changed.length > 0) {
     facts.push(`changed: ${mdLine(p.changed.join(', '), 200)}`);
   }
-  return `*${linked}*\n${facts.join(' · ')}`;
+  return `*${linked}*\n${facts.join(' · ')}${nextLine(p, now)}`;
 }
 
 /** Any other alert in a digest (operations): its headline, and when it was seen. */
@@ -190,10 +191,20 @@ function otherItem(p: AlertPayload, withPipeline: boolean): string {
   return facts.length > 0 ? `*${label}*\n${facts.join(' · ')}` : `*${label}*`;
 }
 
-/** A (merged) capacity alert in a digest: its headline, then one table. */
-function capacityItem(p: AlertPayload, withPipeline: boolean): string {
+/**
+ * A (merged) capacity alert in a digest: its headline, the next nomination cycle at
+ * `now`, then one table.
+ */
+function capacityItem(p: AlertPayload, withPipeline: boolean, now: string | undefined): string {
   const what = headline(p);
   const heading = mdLine(withPipeline ? `${shortPipelineName(p)}: ${what}` : what, 300);
+  const lead = `*${heading}*${nextLine(p, now)}`;
   const locations = p.capacity?.locations ?? [];
-  return `*${heading}*\n${capacityTable(locations, p.state, LIMITS.section - heading.length - 10)}`;
+  return `${lead}\n${capacityTable(locations, p.state, LIMITS.section - lead.length - 10)}`;
+}
+
+/** A digest item's next nomination cycle at `now`, on a line of its own; else nothing. */
+function nextLine(p: AlertPayload, now: string | undefined): string {
+  const line = nextCycleLine(p, now);
+  return line ? `\n${mdLine(line, 300)}` : '';
 }

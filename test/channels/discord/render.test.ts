@@ -174,6 +174,7 @@ describe('layout', () => {
       'Effective',
       'End',
       'Response deadline',
+      'Next',
     ]);
     expect(fields.Category).toBe('Critical');
     expect(fields.Posted).toBe(
@@ -207,6 +208,11 @@ describe('layout', () => {
     expect(e!.fields).toEqual([
       { name: 'Cycle', value: 'timely', inline: true },
       { name: 'Gas day', value: '2026-11-21', inline: true },
+      {
+        name: 'Next',
+        value: 'Intraday 1 cycle for gas day 2026-11-20, noms due 11:00 AM EST (in 1 h)',
+        inline: false,
+      },
     ]);
     const [lead, fence, head, row, close] = e!.description!.split('\n');
     expect([lead, fence, close]).toEqual([

@@ -91,7 +91,7 @@ describe('a silence’s summary in Discord', () => {
 
   it('lists the held alerts by id when a full digest leaves no room for a whole line', () => {
     const summary = silenceAlert({ held: 25, alerts: manyHeld(20) });
-    const m = renderMessage([...Array.from({ length: 9 }, (_, i) => longNotice(i)), summary], NOW);
+    const m = renderMessage([...Array.from({ length: 8 }, (_, i) => longNotice(i)), summary], NOW);
     expectWithinLimits(m);
     const e = m.embeds.find((x) => x.title?.startsWith('Silence #12'))!;
     const lines = listLines(e.description);

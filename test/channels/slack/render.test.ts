@@ -285,7 +285,7 @@ describe('a digest', () => {
     expect(sections[2]).toContain('Updated Capacity Constraint');
     expect(sections[3]).toMatch(/^\*Response due in 1 h 30 min: .*\*\ndue <!date\^/);
     expect(sections[4]).toMatch(
-      /^\*Low OAC at 2 locations — timely cycle, gas day 2026-11-21\*\n```/,
+      /^\*Low OAC at 2 locations — timely cycle, gas day 2026-11-21\*\nNext: Timely cycle for gas day 2026-11-21, noms due 2:00 PM EST \(in 30 min\)\n```/,
     );
     expect(sections[4]).toContain('STATION 85');
     expect(sections[4]).toContain('STATION 86');

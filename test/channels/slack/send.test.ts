@@ -40,7 +40,7 @@ describe('slack', () => {
     expect(fake.posts).toHaveLength(1);
     const [post] = fake.posts;
     expect(post!.channel).toBe('C0GAS');
-    const rendered = renderSlack([alert]);
+    const rendered = renderSlack([alert], ctx.now);
     expect(post!.text).toBe(rendered.text);
     expect(post!.blocks).toEqual(JSON.parse(JSON.stringify(rendered.blocks)));
     expect(post!.args).toMatchObject({
