@@ -3,8 +3,6 @@
  * character, one-line text for titles and subjects, times in the pipeline's zone, and
  * the headline of an alert. Escaping for a platform's markup belongs to its channel.
  */
-import { createRequire } from 'node:module';
-import type * as HtmlToText from 'html-to-text';
 import type { AlertPayload, SilenceSummary } from '../alerts/payload.js';
 import { isOpenEnded, UNTIL_FURTHER_NOTICE } from '../domain/open-ended.js';
 import { formatTimeLeft } from '../lib/duration.js';
@@ -13,36 +11,7 @@ import type { Notice } from '../upstream/schemas.js';
 
 const ELLIPSIS = '…';
 
-/**
- * The HTML converter, loaded on the first notice that has only HTML: upstream sends the
- * text too, so most processes never need it.
- */
-let convert: typeof HtmlToText.convert | undefined;
-const requireConverter = createRequire(import.meta.url);
-
-/**
- * The notice's body as plain text: the `notice` field, or its HTML converted when that
- * is empty. Tags never survive: text the pipeline typed as `<script>` stays visible as
- * text only through the platform's own escaping.
- */
-export function noticeText(n: Pick<Notice, 'notice' | 'html'>): string {
-  const text = n.notice.trim() !== '' ? n.notice : htmlToText(n.html);
-  return text.replace(/\r\n?/g, '\n').trim();
-}
-
-/** HTML to readable text: links as `text [url]`, tables kept in rows, no images. */
-export function htmlToText(html: string): string {
-  if (html.trim() === '') return '';
-  convert ??= (requireConverter('html-to-text') as typeof HtmlToText).convert;
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'img', format: 'skip' },
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-      { selector: 'table', format: 'dataTable' },
-    ],
-  });
-}
+export { htmlToText, noticeText } from '../lib/html-text.js';
 
 /**
  * At most `max` characters (UTF-16 code units, which is how Slack and Discord count),
