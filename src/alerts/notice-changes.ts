@@ -21,7 +21,7 @@ import type { NoticeChange, TimeChange, ValueChange, WordPart } from './payload.
 /** Characters of each text compared. */
 export const INPUT_MAX = 10_000;
 /** Characters of HTML converted to text to compare, when a notice has only HTML. */
-const HTML_MAX = 4 * INPUT_MAX;
+const HTML_MAX = 2 * INPUT_MAX;
 /** Edits past which two texts are too different to show word by word. */
 export const MAX_EDITS = 200;
 /** Time past which the diff gives up, whatever the texts. */
@@ -113,11 +113,13 @@ function instant(value: string | null): UtcIso | null {
 
 /** The text compared: the notice's text, or its HTML as text, cut to `INPUT_MAX`. */
 function comparedText(n: Notice): { text: string; cut: boolean } {
-  const source = n.notice.trim() !== '' ? n.notice : n.html.slice(0, HTML_MAX);
-  const text = noticeText({ notice: source.slice(0, INPUT_MAX + 1), html: source });
-  return text.length > INPUT_MAX
-    ? { text: text.slice(0, text.lastIndexOf(' ', INPUT_MAX) + 1 || INPUT_MAX), cut: true }
-    : { text, cut: n.notice.trim() === '' && n.html.length > HTML_MAX };
+  const fromHtml = n.notice.trim() === '';
+  const text = fromHtml
+    ? noticeText({ notice: '', html: n.html.slice(0, HTML_MAX) })
+    : noticeText({ notice: n.notice.slice(0, INPUT_MAX + 1), html: '' });
+  if (text.length > INPUT_MAX)
+    return { text: text.slice(0, text.lastIndexOf(' ', INPUT_MAX) + 1 || INPUT_MAX), cut: true };
+  return { text, cut: fromHtml && n.html.length > HTML_MAX };
 }
 
 /**

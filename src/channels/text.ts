@@ -329,7 +329,7 @@ function timeMove(c: Extract<NoticeChange, { kind: 'time' }>, zone: string): str
     return got;
   };
   const [was, now] = [parts(c.before), parts(c.after)];
-  const years = was?.year !== now?.year;
+  const years = was !== undefined && now !== undefined && was.year !== now.year;
   const show = (
     p: Record<string, string> | undefined,
     open: boolean | undefined,
