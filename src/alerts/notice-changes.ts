@@ -90,7 +90,8 @@ function timeChange(
   const openAfter = field === 'end_at' && isOpenEnded(after);
   const was = openBefore ? null : instant(before[field]);
   const now = openAfter ? null : instant(after[field]);
-  if (was === now && openBefore === openAfter) return undefined;
+  // Times are shown to the minute: seconds moved are no move a reader could see.
+  if (was?.slice(0, 16) === now?.slice(0, 16) && openBefore === openAfter) return undefined;
   return {
     kind: 'time',
     field,

@@ -280,6 +280,11 @@ export interface ChangeMarks {
   added(safe: string): string;
   /** Words removed, already made safe: `~words~`, `[-words-]`. */
   removed(safe: string): string;
+  /**
+   * Marks format only between words (Slack's): a changed run that touches a word
+   * (`2026` then `-11-29`) is set apart by a space, or it would show unmarked.
+   */
+  apart?: boolean;
 }
 
 /** Words marked as `git diff --word-diff` does, for channels without formatting. */
@@ -355,8 +360,9 @@ function wordLine(parts: readonly WordPart[], marks: ChangeMarks): string {
   for (const part of parts) {
     const core = clip(oneLine(part.text), CHANGE_VALUE_MAX);
     if (core === '') continue;
-    const lead = /^\s/.test(part.text) ? ' ' : '';
-    const trail = /\s$/.test(part.text) ? ' ' : '';
+    const apart = marks.apart === true && part.op !== 'same';
+    const lead = apart || /^\s/.test(part.text) ? ' ' : '';
+    const trail = apart || /\s$/.test(part.text) ? ' ' : '';
     const touching = previous === 'removed' && part.op === 'added' && !lead && !/\s$/.test(out);
     const safe = marks.text(core);
     const shown = part.op === 'same' ? safe : marks[part.op](safe);

@@ -84,6 +84,7 @@ const SLACK_MARKS: ChangeMarks = {
   text: (t) => mdLine(t, 1000),
   added: (t) => `*${t}*`,
   removed: (t) => `~${t}~`,
+  apart: true,
 };
 
 /** `Supersedes: <link|Notice 26-0412: subject>`, linked when the notice has a link. */
