@@ -24,8 +24,8 @@ export const INPUT_MAX = 10_000;
 const HTML_MAX = 2 * INPUT_MAX;
 /** Edits past which two texts are too different to show word by word. */
 export const MAX_EDITS = 200;
-/** Time past which the diff gives up, whatever the texts. */
-const DIFF_TIMEOUT_MS = 50;
+/** Time past which the diff gives up whatever the texts: a backstop, wall time on a machine maybe busy; `MAX_EDITS` is the bound. */
+const DIFF_TIMEOUT_MS = 1_000;
 /** Characters of words kept, context included, over all parts. */
 export const OUTPUT_MAX = 600;
 /** Unchanged words kept on each side of a change. */

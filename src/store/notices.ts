@@ -455,10 +455,14 @@ export class NoticeStore {
       { id: number }
     >(
       this.db,
-      `SELECT id FROM (SELECT id, pipeline_slug, identifier FROM notices
-         WHERE posted_at <= @posted ORDER BY posted_at DESC, id DESC LIMIT @window)
-       WHERE pipeline_slug = @pipeline AND identifier = @identifier COLLATE NOCASE AND id <> @id
-       LIMIT 1`,
+      // The newest first, down to the posting time `window` notices back (read off the
+      // index alone), so a match near the top ends the walk at once.
+      `SELECT id FROM notices
+       WHERE posted_at <= @posted
+         AND posted_at >= coalesce((SELECT posted_at FROM notices WHERE posted_at <= @posted
+           ORDER BY posted_at DESC LIMIT 1 OFFSET @window - 1), '')
+         AND pipeline_slug = @pipeline AND identifier = @identifier COLLATE NOCASE AND id <> @id
+       ORDER BY posted_at DESC, id DESC LIMIT 1`,
     ).get({ pipeline, identifier, id: exceptId, posted: postedAt ?? '9999', window })?.id;
   }
 

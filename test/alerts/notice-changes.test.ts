@@ -234,4 +234,20 @@ describe('an alert on a changed notice', () => {
     expect(p?.supersedes).toBeUndefined();
     expect(p?.changes).toBeUndefined();
   });
+
+  it('the superseded notice is looked for among the latest notices only, not all of them', () => {
+    const engine = setup();
+    const at = (i: number) => `2026-11-20T1${i}:00:00Z`;
+    const notices = [0, 1, 2, 3].map((i) =>
+      makeNotice({ id: 20 + i, identifier: `26-0${i}`, posted_at: at(i) }),
+    );
+    sync(engine, notices, '2026-11-20T15:00:00Z');
+    const find = (identifier: string, window: number) =>
+      store.notices.supersededBy('transco', identifier, 99, at(5), window);
+    expect(find('26-03', 2)).toBe(23);
+    expect(find('26-02', 2)).toBe(22);
+    expect(find('26-01', 2)).toBeUndefined();
+    expect(find('26-01', 5)).toBe(21);
+    expect(find('26-00', 5)).toBe(20);
+  });
 });
