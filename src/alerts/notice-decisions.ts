@@ -11,8 +11,11 @@ import { formatDuration } from '../lib/duration.js';
 import { prepareNotice } from '../rules/match.js';
 import type { Notice } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
+import { noticeChanges } from './notice-changes.js';
+import type { AlertPayload } from './payload.js';
 import { cancelSuperseded, scheduleReminders } from './reminders.js';
 import type { CompiledRules } from './rules.js';
+import { supersededNotice } from './superseded.js';
 
 type Decision = Parameters<DecisionContext['store']['audit']['record']>[0]['decision'];
 
@@ -41,6 +44,32 @@ function tooOld(e: NoticeEvent, maxAlertAgeMs: number): string {
   return `too old: posted ${e.notice.posted_at}, more than ${formatDuration(maxAlertAgeMs)} ago`;
 }
 
+/**
+ * What an alert on `e` says changed, worked out once for all its rules and targets: an
+ * update against the version it replaced; a notice that supersedes a stored one links
+ * to it and, when new, is compared with it.
+ */
+function changesOf(
+  ctx: DecisionContext,
+  e: NoticeEvent,
+): Pick<AlertPayload, 'changed' | 'changes' | 'supersedes'> {
+  const prior = supersededNotice(ctx.store, e.notice);
+  const supersedes = prior && {
+    id: prior.id,
+    identifier: prior.identifier,
+    subject: prior.subject,
+    url: prior.url,
+  };
+  if (e.change === 'updated')
+    return {
+      changed: e.changedFields,
+      changes: e.previous ? noticeChanges(e.previous, e.notice) : [],
+      ...(supersedes ? { supersedes } : {}),
+    };
+  if (!prior || !supersedes) return {};
+  return { changes: noticeChanges(prior, e.notice, 'superseded'), supersedes };
+}
+
 /** Decides every notice event of one page. Call inside the page's transaction. */
 export function decideNotices(
   ctx: DecisionContext,
@@ -53,6 +82,7 @@ export function decideNotices(
     const n = e.notice;
     const prepared = prepareNotice(n);
     let where: ReturnType<typeof pipelineOf> | undefined;
+    let changes: ReturnType<typeof changesOf> | undefined;
 
     // A filter mismatch is not written: `why` works it out from the rules.
     for (const { group: g, excluded } of rules.notices.matches(prepared)) {
@@ -76,6 +106,7 @@ export function decideNotices(
           continue;
         }
         where ??= pipelineOf(ctx, n);
+        changes ??= changesOf(ctx, e);
         const outcome = enqueueAll(
           ctx,
           r.name,
@@ -88,7 +119,7 @@ export function decideNotices(
             rule: r.name,
             ...where,
             notice: n,
-            ...(e.change === 'updated' ? { changed: e.changedFields } : {}),
+            ...changes,
           },
           e.version,
         );

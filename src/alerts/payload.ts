@@ -55,6 +55,64 @@ export interface SilenceSummary {
   alerts: HeldAlert[];
 }
 
+/** A notice field a reader looks at, its value before and after: `Status: Initiate → Revised`. */
+export interface ValueChange {
+  kind: 'value';
+  field: 'subject' | 'type' | 'category' | 'status' | 'identifier';
+  /** `Status`. */
+  label: string;
+  /** On one line, at most `VALUE_MAX` characters. */
+  before: string;
+  after: string;
+}
+
+/** A notice time before and after: `Ends: Sun Nov 22, 9 AM → Mon Nov 23, 9 AM CST`. */
+export interface TimeChange {
+  kind: 'time';
+  field: 'posted_at' | 'effective_at' | 'end_at' | 'response_at';
+  /** `Ends`. */
+  label: string;
+  /** Null: none, or a placeholder end for "until further notice" (then `open_ended_…`). */
+  before: UtcIso | null;
+  after: UtcIso | null;
+  open_ended_before?: true;
+  open_ended_after?: true;
+}
+
+/** One run of words of a text diff. */
+export interface WordPart {
+  /** `same`: unchanged words kept around a change, `…` where more were left out. */
+  op: 'same' | 'added' | 'removed';
+  /** On one line; a space at either end where the text had spacing there. */
+  text: string;
+}
+
+/** The words of the notice's text that were added and removed, with a little context. */
+export interface TextChange {
+  kind: 'text';
+  field: 'notice';
+  label: string;
+  /** In reading order; empty when the texts were too different to compare word by word. */
+  parts: WordPart[];
+  /** Words added and removed over the whole compared text. */
+  added: number;
+  removed: number;
+  /** False: the text was longer than is compared, or more changed than is shown. */
+  complete: boolean;
+}
+
+/** One change of a notice as a reader sees it. */
+export type NoticeChange = ValueChange | TimeChange | TextChange;
+
+/** The notice an alerted notice supersedes, as pipewatch stores it. */
+export interface SupersededNotice {
+  id: number;
+  identifier: string;
+  subject: string;
+  /** Its link on the pipeline's site, as the API gave it; may be empty. */
+  url: string;
+}
+
 /** The stored payload of one alert. */
 export interface AlertPayload {
   version: 1;
@@ -82,8 +140,15 @@ export interface AlertPayload {
   operations?: OperationPayload;
   /** For `silence`: what a silence held back while it lasted. */
   silence?: SilenceSummary;
-  /** For `updated`: the fields that changed. */
+  /** For `updated`: the fields that changed (API names, every field). */
   changed?: string[];
+  /**
+   * What changed as a reader sees it (`notice-changes.ts`): for `updated`, against the
+   * version it replaced; for a notice that supersedes a stored one, against that one.
+   */
+  changes?: NoticeChange[];
+  /** The stored notice this one says it supersedes (`This notice supersedes Notice ID 26-0412.`). */
+  supersedes?: SupersededNotice;
   /** IANA zone to show the pipeline's local times in. */
   zone: string;
 }

@@ -4,6 +4,8 @@
  * deadlines are no longer reminded.
  */
 import { keepNewest } from '../lib/bounded-map.js';
+import type { Store } from '../store/index.js';
+import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 
 /**
@@ -64,4 +66,24 @@ export class RecentSuperseders {
 /** How a reminder cancelled or never planned for a superseded notice says why. */
 export function supersededReason(by: { id: number; status: string }): string {
   return `superseded by notice #${by.id} (${by.status || 'no status'})`;
+}
+
+/**
+ * The stored notice `notice` says it supersedes, if one is: the first it names that is
+ * stored, the latest of that pipeline and identifier posted before it (`supersededBy`).
+ * A notice naming its own identifier (a revision posted under the same number) finds
+ * the one posted before it.
+ */
+export function supersededNotice(store: Store, notice: Notice): StoredNotice | undefined {
+  for (const identifier of priorIdentifiers(notice)) {
+    const id = store.notices.supersededBy(
+      notice.pipeline_slug,
+      identifier,
+      notice.id,
+      notice.posted_at ?? notice.service_created_at,
+    );
+    const found = id === undefined ? undefined : store.notices.get(id);
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -3,9 +3,7 @@
  * character, one-line text for titles and subjects, times in the pipeline's zone, and
  * the headline of an alert. Escaping for a platform's markup belongs to its channel.
  */
-import { createRequire } from 'node:module';
-import type * as HtmlToText from 'html-to-text';
-import type { AlertPayload, SilenceSummary } from '../alerts/payload.js';
+import type { AlertPayload, NoticeChange, SilenceSummary, WordPart } from '../alerts/payload.js';
 import { isOpenEnded, UNTIL_FURTHER_NOTICE } from '../domain/open-ended.js';
 import { inTimeLeft } from '../lib/duration.js';
 import { BIDI } from '../lib/terminal.js';
@@ -14,36 +12,7 @@ import type { Notice } from '../upstream/schemas.js';
 
 const ELLIPSIS = '…';
 
-/**
- * The HTML converter, loaded on the first notice that has only HTML: upstream sends the
- * text too, so most processes never need it.
- */
-let convert: typeof HtmlToText.convert | undefined;
-const requireConverter = createRequire(import.meta.url);
-
-/**
- * The notice's body as plain text: the `notice` field, or its HTML converted when that
- * is empty. Tags never survive: text the pipeline typed as `<script>` stays visible as
- * text only through the platform's own escaping.
- */
-export function noticeText(n: Pick<Notice, 'notice' | 'html'>): string {
-  const text = n.notice.trim() !== '' ? n.notice : htmlToText(n.html);
-  return text.replace(/\r\n?/g, '\n').trim();
-}
-
-/** HTML to readable text: links as `text [url]`, tables kept in rows, no images. */
-export function htmlToText(html: string): string {
-  if (html.trim() === '') return '';
-  convert ??= (requireConverter('html-to-text') as typeof HtmlToText).convert;
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'img', format: 'skip' },
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-      { selector: 'table', format: 'dataTable' },
-    ],
-  });
-}
+export { htmlToText, noticeText } from '../lib/html-text.js';
 
 /**
  * At most `max` characters (UTF-16 code units, which is how Slack and Discord count),
@@ -302,4 +271,104 @@ export function webUrl(url: string, maxLength = 2048): string | undefined {
   parsed.username = '';
   parsed.password = '';
   return parsed.href.length <= maxLength ? parsed.href : undefined;
+}
+
+/** How a channel writes the words of a text change: escaped, and marked added or removed. */
+export interface ChangeMarks {
+  /** Upstream text made safe for the channel. */
+  text(text: string): string;
+  /** Words added, already made safe: `*words*`, `{+words+}`. */
+  added(safe: string): string;
+  /** Words removed, already made safe: `~words~`, `[-words-]`. */
+  removed(safe: string): string;
+  /**
+   * Marks format only between words (Slack's): a changed run that touches a word
+   * (`2026` then `-11-29`) is set apart by a space, or it would show unmarked.
+   */
+  apart?: boolean;
+}
+
+/** Words marked as `git diff --word-diff` does, for channels without formatting. */
+export const PLAIN_MARKS: ChangeMarks = {
+  text: (t) => t,
+  added: (t) => `{+${t}+}`,
+  removed: (t) => `[-${t}-]`,
+};
+
+/** Characters of a value or of the words of a change as a line shows it. */
+const CHANGE_VALUE_MAX = 200;
+
+/**
+ * What changed in an updated notice, or since the notice it supersedes, one line each
+ * as label and value, the value made safe by `marks`: `Status`, `Initiate → Revised`;
+ * `Ends`, `Sun Nov 22, 9 AM → Mon Nov 23, 9 AM CST` (in `zone`); `Text`, the words
+ * removed and added with a few around them. Empty when the alert carries none.
+ */
+export function changeLines(p: AlertPayload, marks: ChangeMarks): Array<[string, string]> {
+  return (p.changes ?? []).map((c): [string, string] => {
+    if (c.kind === 'value') {
+      const v = (s: string) => marks.text(clip(oneLine(s), CHANGE_VALUE_MAX) || '(none)');
+      return [c.label, `${v(c.before)} → ${v(c.after)}`];
+    }
+    if (c.kind === 'time') return [c.label, timeMove(c, p.zone)];
+    if (c.parts.length === 0) return [c.label, 'rewritten, too different to show word by word'];
+    return [c.label, wordLine(c.parts, marks) + (c.complete ? '' : ' …')];
+  });
+}
+
+const shortFormat = zoneFormat({
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** `Sun Nov 22, 9 AM → Mon Nov 23, 9 AM CST`: the year only when they differ, the zone once. */
+function timeMove(c: Extract<NoticeChange, { kind: 'time' }>, zone: string): string {
+  const parts = (iso: string | null) => {
+    if (iso === null || Number.isNaN(Date.parse(iso))) return undefined;
+    const got: Record<string, string> = {};
+    for (const part of shortFormat(zone).formatToParts(new Date(iso))) got[part.type] = part.value;
+    return got;
+  };
+  const [was, now] = [parts(c.before), parts(c.after)];
+  const years = was !== undefined && now !== undefined && was.year !== now.year;
+  const show = (
+    p: Record<string, string> | undefined,
+    open: boolean | undefined,
+    last: boolean,
+  ) => {
+    if (!p) return open ? UNTIL_FURTHER_NOTICE : 'none';
+    const minutes = p.minute === '00' ? '' : `:${p.minute}`;
+    const year = years ? `, ${p.year}` : '';
+    const zoneName = last || was?.timeZoneName !== now?.timeZoneName ? ` ${p.timeZoneName}` : '';
+    return `${p.weekday} ${p.month} ${p.day}${year}, ${p.hour}${minutes} ${p.dayPeriod}${zoneName}`;
+  };
+  return `${show(was, c.open_ended_before, !now)} → ${show(now, c.open_ended_after, true)}`;
+}
+
+/**
+ * The words of a text change on one line: unchanged words as they are, changed ones
+ * marked, the spacing of the text kept around them, and a space between words removed
+ * and words added that touch.
+ */
+function wordLine(parts: readonly WordPart[], marks: ChangeMarks): string {
+  let out = '';
+  let previous: WordPart['op'] | undefined;
+  for (const part of parts) {
+    const core = clip(oneLine(part.text), CHANGE_VALUE_MAX);
+    if (core === '') continue;
+    const apart = marks.apart === true && part.op !== 'same';
+    const lead = apart || /^\s/.test(part.text) ? ' ' : '';
+    const trail = apart || /\s$/.test(part.text) ? ' ' : '';
+    const touching = previous === 'removed' && part.op === 'added' && !lead && !/\s$/.test(out);
+    const safe = marks.text(core);
+    const shown = part.op === 'same' ? safe : marks[part.op](safe);
+    out += `${touching ? ' ' : ''}${lead}${shown}${trail}`;
+    previous = part.op;
+  }
+  return out.replace(/ {2,}/g, ' ').trim();
 }

@@ -95,6 +95,9 @@ const FIELDS = [
   'service_updated_at',
 ] as const satisfies readonly (keyof Notice)[];
 
+/** How many of the latest notices `supersededBy` looks among. */
+export const SUPERSEDED_WINDOW = 5_000;
+
 const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
 /** The fields whose words `vocabulary` gives. */
 const WORD_FIELDS = ['type', 'category', 'status'] as const;
@@ -122,6 +125,11 @@ export function noticeHash(notice: Notice): string {
 export function prunedText(prunedAt: string, url: string): string {
   const where = url ? `; the pipeline shows it at ${url}` : '';
   return `[text pruned ${prunedAt.slice(0, 10)} by PIPEWATCH_RETENTION${where}]`;
+}
+
+/** Whether a text is what `prunedText` wrote in place of a pruned one: no text to compare. */
+export function isPrunedText(text: string): boolean {
+  return /^\[text pruned \d{4}-\d{2}-\d{2} by PIPEWATCH_RETENTION[;\]]/.test(text);
 }
 
 interface Row extends Omit<StoredNotice, 'baseline' | 'text_pruned_at'> {
@@ -425,6 +433,37 @@ export class NoticeStore {
        WHERE identifier = @identifier COLLATE NOCASE AND (@pipeline IS NULL OR pipeline_slug = @pipeline)
        ORDER BY posted_at DESC, id DESC LIMIT @limit`,
     ).all({ identifier, pipeline: pipeline ?? null, limit });
+  }
+
+  /**
+   * The notice a notice of `pipeline` posted at `postedAt` replaces when it says it
+   * supersedes `identifier`: the latest other notice of that pipeline and identifier
+   * among the `window` notices posted last up to then, by its id. Looked for in a window,
+   * not in every notice: it runs while a page of notices is stored and decided, and a
+   * notice it names that is not stored would otherwise cost a scan of them all (no
+   * index by identifier, see `withIdentifier`).
+   */
+  supersededBy(
+    pipeline: string,
+    identifier: string,
+    exceptId: number,
+    postedAt: string | null,
+    window = SUPERSEDED_WINDOW,
+  ): number | undefined {
+    return statement<
+      { pipeline: string; identifier: string; id: number; posted: string; window: number },
+      { id: number }
+    >(
+      this.db,
+      // The newest first, down to the posting time `window` notices back (read off the
+      // index alone), so a match near the top ends the walk at once.
+      `SELECT id FROM notices
+       WHERE posted_at <= @posted
+         AND posted_at >= coalesce((SELECT posted_at FROM notices WHERE posted_at <= @posted
+           ORDER BY posted_at DESC LIMIT 1 OFFSET @window - 1), '')
+         AND pipeline_slug = @pipeline AND identifier = @identifier COLLATE NOCASE AND id <> @id
+       ORDER BY posted_at DESC, id DESC LIMIT 1`,
+    ).get({ pipeline, identifier, id: exceptId, posted: postedAt ?? '9999', window })?.id;
   }
 
   /** Number of stored notices. */

@@ -4,6 +4,7 @@
  * `test/fixtures/payloads/` is rendered from. A reminder's notice is the stored one,
  * with its bookkeeping, as the reminder decisions read it from the database.
  */
+import { noticeChanges } from '../../src/alerts/notice-changes.js';
 import type { AlertPayload } from '../../src/alerts/payload.js';
 import type { Alert } from '../../src/channels/types.js';
 import { toUtcIso } from '../../src/lib/time.js';
@@ -127,6 +128,13 @@ const LEVELS = { threshold: 50_000, clear_above: 60_000, unit: 'absolute' as con
 
 function payloads(): Record<Single, AlertPayload> {
   const constraint = notice({});
+  const updated = notice({
+    status: 'Supersede',
+    notice: `${constraint.notice.replace('at 0%', 'at 50%')}\n\nUpdate: the limit now runs through gas day November 23.`,
+    html: `${constraint.html.replace('at 0%', 'at 50%')}<p><b>Update:</b> the limit now runs through gas day November 23.</p>`,
+    end_at: '2026-11-23T15:00:00Z',
+    service_updated_at: '2026-11-20T17:45:12Z',
+  });
   const flowOrder = storedFlowOrder();
   const reminder: AlertPayload = {
     version: 1,
@@ -161,14 +169,9 @@ function payloads(): Record<Single, AlertPayload> {
       state: 'updated',
       rule: 'transco-constraints',
       ...TRANSCO,
-      notice: notice({
-        status: 'Supersede',
-        notice: `${constraint.notice}\n\nUpdate: the limit now runs through gas day November 23.`,
-        html: `${constraint.html}<p><b>Update:</b> the limit now runs through gas day November 23.</p>`,
-        end_at: '2026-11-23T15:00:00Z',
-        service_updated_at: '2026-11-20T17:45:12Z',
-      }),
+      notice: updated,
       changed: ['status', 'notice', 'html', 'end_at', 'service_updated_at'],
+      changes: noticeChanges(constraint, updated),
     },
     'notice-open-ended': {
       version: 1,

@@ -21,11 +21,13 @@ import {
   unlisted,
 } from '../silence.js';
 import {
+  changeLines,
   clip,
   localTime,
   noticeText,
   noticeTimes,
   oneLine,
+  PLAIN_MARKS,
   silenceHeadline,
   timeLeftMs,
 } from '../text.js';
@@ -36,7 +38,7 @@ const TEXT_LINES = 3;
 export function alertLine(p: AlertPayload, target: string, now?: string): string {
   const head = `ALERT ${p.rule} → ${target}: ${p.pipeline.slug}`;
   if (p.kind === 'notice' && p.notice) {
-    const changed = p.changed ? ` (changed: ${p.changed.join(', ')})` : '';
+    const changed = changedNames(p);
     return oneLine(
       `${head} ${p.state} notice #${p.notice.id} [${p.notice.type}] ${p.notice.subject}${changed}`,
     );
@@ -76,6 +78,7 @@ export function renderConsole(p: AlertPayload, target: string, now?: string): st
     );
     detail(`${p.notice.category} · ${p.notice.status} · ${times.join(' · ')}`);
     if (next) detail(next);
+    for (const line of changeDetails(p)) detail(line);
     if (/^https?:\/\//i.test(p.notice.url)) detail(p.notice.url);
     const text = noticeText(p.notice)
       .split('\n')
@@ -95,6 +98,28 @@ export function renderConsole(p: AlertPayload, target: string, now?: string): st
   }
   if (p.kind === 'silence' && p.silence) lines.push(...silenceDetails(p, p.silence));
   return lines.join('\n');
+}
+
+/** ` (changed: Status, Ends, Text)`: what changed by name, or the API's names on an alert without `changes`. */
+function changedNames(p: AlertPayload): string {
+  const names = p.changes ? p.changes.map((c) => c.label) : p.changed;
+  return names && names.length > 0 ? ` (changed: ${clip(names.join(', '), 200)})` : '';
+}
+
+/**
+ * What changed, a line each (`Status: Initiate → Revised`, words as `[-removed-]
+ * {+added+}`), after the notice it supersedes and its link.
+ */
+function changeDetails(p: AlertPayload): string[] {
+  const lines = changeLines(p, PLAIN_MARKS).map(([label, value]) => `${label}: ${value}`);
+  const s = p.supersedes;
+  if (s) {
+    const link = /^https?:\/\//i.test(s.url) ? ` ${clip(s.url, 300)}` : '';
+    lines.unshift(
+      `Supersedes notice ${s.identifier || `#${s.id}`}: ${clip(oneLine(s.subject), 120)}${link}`,
+    );
+  }
+  return lines;
 }
 
 /** When the silence lasted, then one line per held alert it lists, then how many more. */

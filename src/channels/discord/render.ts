@@ -15,6 +15,8 @@ import type { UtcIso } from '../../lib/time.js';
 import { capacityLines, fitLines, mergeCapacity, moreLocations } from '../capacity.js';
 import { NEXT_CYCLE_LABEL, nextCycleText } from '../next-cycle.js';
 import {
+  type ChangeMarks,
+  changeLines,
   clip,
   headline,
   localTime,
@@ -116,9 +118,39 @@ function noticeFields(p: AlertPayload, skip: string[] = []): EmbedField[] {
     const value = 'at' in t ? when(t.at, p.zone, relative) : t.text;
     fields.push(field(TIME_NAMES[t.label] ?? t.label, value));
   }
-  if (p.state === 'updated' && p.changed && p.changed.length > 0) {
-    fields.push(field('Changed', inline(p.changed.join(', ')), false));
+  fields.push(...changeFields(p));
+  return fields;
+}
+
+/** Words removed struck through, words added in bold. */
+const DISCORD_MARKS: ChangeMarks = {
+  text: inline,
+  added: (t) => `**${t}**`,
+  removed: (t) => `~~${t}~~`,
+};
+
+/**
+ * What changed, a field each (`Status`: `Initiate → Revised`), after the notice it
+ * supersedes; an alert without `changes` names the fields the API changed, as before.
+ */
+function changeFields(p: AlertPayload): EmbedField[] {
+  const fields = changeLines(p, DISCORD_MARKS).map(([label, value]) =>
+    field(`Changed: ${label}`, value, false),
+  );
+  const s = p.supersedes;
+  if (s) {
+    const label = inline(`Notice ${s.identifier || `#${s.id}`}: ${s.subject}`);
+    const url = safeUrl(s.url);
+    fields.unshift(
+      field(
+        'Supersedes',
+        url ? `[${clip(label, 300)}](${url.replace(/\(/g, '%28').replace(/\)/g, '%29')})` : label,
+        false,
+      ),
+    );
   }
+  if (fields.length === 0 && p.state === 'updated' && p.changed && p.changed.length > 0)
+    fields.push(field('Changed', inline(p.changed.join(', ')), false));
   return fields;
 }
 

@@ -19,6 +19,8 @@ import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
 import { NEXT_CYCLE_LABEL, nextCycleLine, nextCycleText } from '../next-cycle.js';
 import {
+  type ChangeMarks,
+  changeLines,
   clip,
   DEADLINE_LABELS,
   localTime,
@@ -26,6 +28,7 @@ import {
   noticeTimes,
   oneLine,
   operationFacts,
+  PLAIN_MARKS,
   pipelineName,
   timeLeftMs,
   title,
@@ -161,18 +164,20 @@ function section(p: AlertPayload, now: string): Section {
     for (const t of noticeTimes(n)) fields.push([t.label, 'at' in t ? when(t.at, p.zone) : t.text]);
     fields.push([NEXT_CYCLE_LABEL, nextCycleText(p, now) ?? '']);
   }
-  if (p.changed?.length) fields.push(['Changed', p.changed.join(', ')]);
+  if (!p.changes && p.changed?.length) fields.push(['Changed', p.changed.join(', ')]);
   for (const f of operationFacts(p))
     fields.push([f.label, 'at' in f ? when(f.at, p.zone) : f.text]);
   const shown = fields.filter(([, v]) => v.trim() !== '').map(([l, v]): Field => [l, oneLine(v)]);
   const link = n ? safeUrl(n.url) : undefined;
   const bodyText = n ? clip(noticeText(n), BODY_MAX) : '';
+  const changes = changeSection(p);
   const text = [
     heading,
     '',
     ...intro,
     ...(intro.length ? [''] : []),
     ...alignFields(shown),
+    ...changes.text,
     ...(link ? [`Link:         ${link}`] : []),
     ...(bodyText ? ['', bodyText] : []),
   ].join('\n');
@@ -180,6 +185,7 @@ function section(p: AlertPayload, now: string): Section {
     h2(heading),
     ...intro.map((line) => `<p style="margin:0 0 12px">${esc(line)}</p>`),
     fieldTable(shown),
+    ...(changes.html ? [changes.html] : []),
     link
       ? `<p style="margin:0 0 12px"><a href="${esc(link)}" rel="noopener noreferrer" target="_blank" style="color:#0b5cad">View the notice on ${esc(pipelineName(p))}'s site</a></p>`
       : '',
@@ -188,6 +194,44 @@ function section(p: AlertPayload, now: string): Section {
       : '',
   ].join('\n');
   return { text, html };
+}
+
+/** Words removed struck through on red, words added on green. */
+const HTML_MARKS: ChangeMarks = {
+  text: esc,
+  added: (t) => `<ins style="background:#dafbe1;text-decoration:none">${t}</ins>`,
+  removed: (t) => `<del style="background:#ffebe9">${t}</del>`,
+};
+
+/**
+ * What changed, under `What changed:`, a line each (`Status: Initiate → Revised`, words
+ * as `[-removed-] {+added+}` in text, struck and highlighted in HTML), after the notice it
+ * supersedes and its link. Nothing when the alert carries no changes.
+ */
+function changeSection(p: AlertPayload): { text: string[]; html: string } {
+  const plain = changeLines(p, PLAIN_MARKS).map(([l, v]): Field => [l, oneLine(v)]);
+  const marked = changeLines(p, HTML_MARKS);
+  const s = p.supersedes;
+  const url = s ? safeUrl(s.url) : undefined;
+  const name = s ? oneLine(`Notice ${s.identifier || `#${s.id}`}: ${clip(s.subject, 200)}`) : '';
+  if (s) plain.unshift(['Supersedes', url ? `${name} (${url})` : name]);
+  if (plain.length === 0) return { text: [], html: '' };
+  const cell = 'padding:2px 12px 2px 0;color:#57606a;vertical-align:top;white-space:nowrap';
+  const rows = marked.map(
+    ([l, v]) => `<tr><td style="${cell}">${esc(l)}</td><td style="padding:2px 0">${v}</td></tr>`,
+  );
+  if (s) {
+    const linked = url
+      ? `<a href="${esc(url)}" rel="noopener noreferrer" target="_blank" style="color:#0b5cad">${esc(name)}</a>`
+      : esc(name);
+    rows.unshift(
+      `<tr><td style="${cell}">Supersedes</td><td style="padding:2px 0">${linked}</td></tr>`,
+    );
+  }
+  return {
+    text: ['', 'What changed:', ...alignFields(plain)],
+    html: `<p style="margin:0 0 4px;font-weight:600">What changed</p><table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 12px;font-size:14px">${rows.join('')}</table>`,
+  };
 }
 
 /**

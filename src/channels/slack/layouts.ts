@@ -13,7 +13,9 @@ import { grouped } from '../../lib/quantity.js';
 import type { Notice } from '../../upstream/schemas.js';
 import { nextCycleLine } from '../next-cycle.js';
 import {
+  type ChangeMarks,
   capacityState,
+  changeLines,
   deadlineLabel,
   headline,
   noticeText,
@@ -26,7 +28,7 @@ import type { AlertButtons } from './actions.js';
 import type { Block } from './blocks.js';
 import { context, fields, header, LIMITS, linkButton, plainSection, section } from './blocks.js';
 import { capacityTable } from './capacity.js';
-import { escapeText, mdLine, plainBlock, plainLine, safeUrl, slackDate } from './escape.js';
+import { escapeText, mdLine, mdLink, plainBlock, plainLine, safeUrl, slackDate } from './escape.js';
 
 /** Characters of notice text in a notice alert and in a reminder. */
 const BODY_MAX = 3000;
@@ -80,6 +82,37 @@ function openButton(n: Notice): Block[] {
   return url ? [linkButton('Open notice', url, 'open_notice')] : [];
 }
 
+/** Words removed struck through, words added in bold. */
+const SLACK_MARKS: ChangeMarks = {
+  text: (t) => mdLine(t, 1000),
+  added: (t) => `*${t}*`,
+  removed: (t) => `~${t}~`,
+  apart: true,
+};
+
+/** `Supersedes: <link|Notice 26-0412: subject>`, linked when the notice has a link. */
+function supersedesLine(p: AlertPayload): string | undefined {
+  const s = p.supersedes;
+  if (!s) return undefined;
+  const label = mdLine(`Notice ${s.identifier || `#${s.id}`}: ${s.subject}`, 300);
+  const url = safeUrl(s.url);
+  return `*Supersedes:* ${url ? mdLink(url, label) : label}`;
+}
+
+/**
+ * What changed, a line each (`*Status:* Initiate → Revised`), after the notice it
+ * supersedes; an alert without `changes` names the fields the API changed, as before.
+ */
+export function changeBlocks(p: AlertPayload): Block[] {
+  const lines = changeLines(p, SLACK_MARKS).map(([label, value]) => `*${label}:* ${value}`);
+  const supersedes = supersedesLine(p);
+  if (supersedes) lines.unshift(supersedes);
+  if (lines.length > 0) return [section(lines.join('\n'))];
+  if (p.state === 'updated' && p.changed && p.changed.length > 0)
+    return [context([`Changed: ${mdLine(p.changed.join(', '), 500)}`])];
+  return [];
+}
+
 /** A new or updated notice; at `now` (the send time), the next nomination cycle it bears on. */
 export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string, now?: string): Block[] {
   const updated = p.state === 'updated' ? 'Updated ' : '';
@@ -96,9 +129,7 @@ export function noticeBlocks(p: AlertPayload, n: Notice, blockId: string, now?: 
   ];
   if (pairs.length > 0) blocks.push(fields(pairs));
   blocks.push(...nextCycle(p, now));
-  if (p.state === 'updated' && p.changed && p.changed.length > 0) {
-    blocks.push(context([`Changed: ${mdLine(p.changed.join(', '), 500)}`]));
-  }
+  blocks.push(...changeBlocks(p));
   blocks.push(...body(n, BODY_MAX, safeUrl(n.url) !== undefined), ...openButton(n));
   blocks.push(footer([p.rule]));
   return blocks;

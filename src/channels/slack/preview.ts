@@ -18,10 +18,13 @@ function decodeEntities(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-/** `*bold*`, `_italic_` and `~strike~` that Slack would format, as their text. */
+/**
+ * `*bold*` and `_italic_` that Slack would format, as their text; `~strike~` (words a
+ * notice no longer says) as `[-strike-]`, so the words removed still read as removed.
+ */
 function unformat(text: string): string {
-  let out = text;
-  for (const mark of ['\\*', '_', '~']) {
+  let out = text.replace(/(^|[^\p{L}\p{N}])~([^\n]+?)~(?![\p{L}\p{N}])/gmu, '$1[-$2-]');
+  for (const mark of ['\\*', '_']) {
     const pair = new RegExp(`(^|[^\\p{L}\\p{N}])${mark}([^\\n]+?)${mark}(?![\\p{L}\\p{N}])`, 'gmu');
     out = out.replace(pair, '$1$2');
   }

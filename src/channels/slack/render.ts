@@ -168,9 +168,11 @@ function alertItem(
     else if (n.end_at) facts.push(`ends ${slackDate(n.end_at, p.zone)}`);
     if (n.response_at) facts.push(`response due ${slackDate(n.response_at, p.zone)}`);
   }
-  if (p.state === 'updated' && p.changed && p.changed.length > 0) {
-    facts.push(`changed: ${mdLine(p.changed.join(', '), 200)}`);
-  }
+  const names = p.changes ? p.changes.map((c) => c.label.toLowerCase()) : (p.changed ?? []);
+  if (p.state === 'updated' && names.length > 0)
+    facts.push(`changed: ${mdLine(names.join(', '), 200)}`);
+  if (p.supersedes)
+    facts.push(`supersedes ${mdLine(p.supersedes.identifier || `#${p.supersedes.id}`, 60)}`);
   return `*${linked}*\n${facts.join(' · ')}${nextLine(p, now)}`;
 }
 

@@ -51,6 +51,8 @@ function draftOf(p: AlertPayload, sentAt: UtcIso): Record<string, unknown> {
   return {
     ...p,
     notice: p.notice && withOpenEnd(p.notice),
+    // An update queued before alerts carried their changes: none known.
+    changes: p.state === 'updated' ? (p.changes ?? []) : p.changes,
     deadline: p.deadline && { ...p.deadline, late: p.deadline.late === true ? true : undefined },
     silence: p.silence && { ...p.silence, alerts: listed(p.silence) },
     sent_at: sentAt,
@@ -67,6 +69,15 @@ function contractFields(schema: z.core.$ZodType, value: unknown): unknown {
     return value === undefined || value === null ? value : contractFields(schema.unwrap(), value);
   if (schema instanceof z.ZodArray && Array.isArray(value))
     return value.map((item) => contractFields(schema.element, item));
+  if (schema instanceof z.ZodDiscriminatedUnion && typeof value === 'object' && value !== null) {
+    // The branch its discriminator names (`kind: 'time'`); none: left for the check to refuse.
+    const key = schema.def.discriminator;
+    const tag = (value as Record<string, unknown>)[key];
+    const branch = schema.options.find(
+      (o) => o instanceof z.ZodObject && o.shape[key]?.safeParse(tag).success,
+    );
+    return branch ? contractFields(branch, value) : value;
+  }
   if (schema instanceof z.ZodObject && typeof value === 'object' && value !== null) {
     const source = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
