@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { StoredCapacityLocationSchema, StoredNoticeSchema } from '../upstream/schemas.js';
+import { noticeChangeSchema, supersededNoticeSchema } from './notice-change-schema.js';
 import {
   OPERATION_EVENTS,
   type OperationEvent,
@@ -15,15 +16,7 @@ import {
   type OperationShape,
   operationShape,
 } from './operation-events.js';
-import type {
-  AlertKind,
-  AlertPayload,
-  AlertState,
-  HeldAlert,
-  NoticeChange,
-  SilenceSummary,
-  SupersededNotice,
-} from './payload.js';
+import type { AlertKind, AlertPayload, AlertState, HeldAlert, SilenceSummary } from './payload.js';
 
 /** Every kind, once: the compiler holds this list to `AlertKind`. */
 const KINDS = {
@@ -112,42 +105,6 @@ const capacity = z.looseObject({
   ),
 });
 
-/** What changed in a notice, as `notice-changes.ts` writes it. */
-const noticeChange = z.discriminatedUnion('kind', [
-  z.looseObject({
-    kind: z.literal('value'),
-    field: z.enum(['subject', 'type', 'category', 'status', 'identifier']),
-    label: z.string(),
-    before: z.string(),
-    after: z.string(),
-  }),
-  z.looseObject({
-    kind: z.literal('time'),
-    field: z.enum(['posted_at', 'effective_at', 'end_at', 'response_at']),
-    label: z.string(),
-    before: instant.nullable(),
-    after: instant.nullable(),
-    open_ended_before: z.literal(true).optional(),
-    open_ended_after: z.literal(true).optional(),
-  }),
-  z.looseObject({
-    kind: z.literal('text'),
-    field: z.literal('notice'),
-    label: z.string(),
-    parts: z.array(z.looseObject({ op: z.enum(['same', 'added', 'removed']), text: z.string() })),
-    added: z.number(),
-    removed: z.number(),
-    complete: z.boolean(),
-  }),
-]) satisfies z.ZodType<NoticeChange>;
-
-const supersededNotice = z.looseObject({
-  id: z.number(),
-  identifier: z.string(),
-  subject: z.string(),
-  url: z.string(),
-}) satisfies z.ZodType<SupersededNotice>;
-
 /** The part each kind of alert cannot be rendered without. */
 const REQUIRED: Readonly<Record<AlertKind, ReadonlyArray<keyof AlertPayload>>> = {
   notice: ['notice'],
@@ -178,8 +135,8 @@ export const alertPayloadSchema = z
     operations: operations.optional(),
     silence: silence.optional(),
     changed: z.array(z.string()).optional(),
-    changes: z.array(noticeChange).optional(),
-    supersedes: supersededNotice.optional(),
+    changes: z.array(noticeChangeSchema).optional(),
+    supersedes: supersededNoticeSchema.optional(),
     zone: z.string(),
   })
   .superRefine((p, ctx) => {

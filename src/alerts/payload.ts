@@ -6,6 +6,7 @@
 
 import type { UtcIso } from '../lib/time.js';
 import type { CapacityLocation, Notice } from '../upstream/schemas.js';
+import type { NoticeChange, SupersededNotice } from './notice-change-schema.js';
 import type { OperationPayload } from './operation-events.js';
 
 export type AlertKind = 'notice' | 'deadline' | 'capacity' | 'operations' | 'silence';
@@ -55,63 +56,14 @@ export interface SilenceSummary {
   alerts: HeldAlert[];
 }
 
-/** A notice field a reader looks at, its value before and after: `Status: Initiate → Revised`. */
-export interface ValueChange {
-  kind: 'value';
-  field: 'subject' | 'type' | 'category' | 'status' | 'identifier';
-  /** `Status`. */
-  label: string;
-  /** On one line, at most `VALUE_MAX` characters. */
-  before: string;
-  after: string;
-}
-
-/** A notice time before and after: `Ends: Sun Nov 22, 9 AM → Mon Nov 23, 9 AM CST`. */
-export interface TimeChange {
-  kind: 'time';
-  field: 'posted_at' | 'effective_at' | 'end_at' | 'response_at';
-  /** `Ends`. */
-  label: string;
-  /** Null: none, or a placeholder end for "until further notice" (then `open_ended_…`). */
-  before: UtcIso | null;
-  after: UtcIso | null;
-  open_ended_before?: true;
-  open_ended_after?: true;
-}
-
-/** One run of words of a text diff. */
-export interface WordPart {
-  /** `same`: unchanged words kept around a change, `…` where more were left out. */
-  op: 'same' | 'added' | 'removed';
-  /** On one line; a space at either end where the text had spacing there. */
-  text: string;
-}
-
-/** The words of the notice's text that were added and removed, with a little context. */
-export interface TextChange {
-  kind: 'text';
-  field: 'notice';
-  label: string;
-  /** In reading order; empty when the texts were too different to compare word by word. */
-  parts: WordPart[];
-  /** Words added and removed over the whole compared text. */
-  added: number;
-  removed: number;
-  /** False: the text was longer than is compared, or more changed than is shown. */
-  complete: boolean;
-}
-
-/** One change of a notice as a reader sees it. */
-export type NoticeChange = ValueChange | TimeChange | TextChange;
-
-/** The notice an alerted notice supersedes, as pipewatch stores it. */
-export interface SupersededNotice {
-  id: number;
-  identifier: string;
-  subject: string;
-  /** Its link on the pipeline's site, as the API gave it; may be empty. */
-  url: string;
-}
+export type {
+  NoticeChange,
+  SupersededNotice,
+  TextChange,
+  TimeChange,
+  ValueChange,
+  WordPart,
+} from './notice-change-schema.js';
 
 /** The stored payload of one alert. */
 export interface AlertPayload {

@@ -9,6 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { noticeChangeSchema, supersededNoticeSchema } from '../../alerts/notice-change-schema.js';
 import { operationsBranches } from './operations-schema.js';
 import {
   doc,
@@ -98,88 +99,6 @@ const location = doc(
   'CapacityLocation',
 );
 
-const change = doc(
-  z.discriminatedUnion('kind', [
-    doc(
-      z.strictObject({
-        kind: z.literal('value'),
-        field: doc(
-          z.enum(['subject', 'type', 'category', 'status', 'identifier']),
-          'The notice field.',
-        ),
-        label: text('How a person names it: `Status`, `Notice ID`.'),
-        before: text('On one line, at most 300 characters.'),
-        after: text('On one line, at most 300 characters.'),
-      }),
-      'A value changed: `Status: Initiate → Revised`.',
-      'ValueChange',
-    ),
-    doc(
-      z.strictObject({
-        kind: z.literal('time'),
-        field: doc(
-          z.enum(['posted_at', 'effective_at', 'end_at', 'response_at']),
-          'The notice field.',
-        ),
-        label: text('`Posted`, `Effective`, `Ends`, `Response due`.'),
-        before: utcOrNull(
-          'Null: none, or a placeholder end for "until further notice" (then `open_ended_before`).',
-        ),
-        after: utcOrNull(
-          'Null: none, or a placeholder end for "until further notice" (then `open_ended_after`).',
-        ),
-        open_ended_before: doc(
-          z.literal(true),
-          'The end before was "until further notice".',
-        ).optional(),
-        open_ended_after: doc(z.literal(true), 'The end now is "until further notice".').optional(),
-      }),
-      'A time moved: `Ends: Sun Nov 22, 9 AM → Mon Nov 23, 9 AM CST`.',
-      'TimeChange',
-    ),
-    doc(
-      z.strictObject({
-        kind: z.literal('text'),
-        field: z.literal('notice'),
-        label: text('`Text`.'),
-        parts: doc(
-          z.array(
-            z.strictObject({
-              op: doc(
-                z.enum(['same', 'added', 'removed']),
-                '`same`: unchanged words kept around a change, `…` where more were left out.',
-              ),
-              text: text('On one line; a space at either end where the text had spacing there.'),
-            }),
-          ),
-          'The word diff in reading order, trimmed to what changed with a few words around it, at most about 600 characters. Empty when the texts were too different to compare word by word.',
-        ),
-        added: doc(z.int().min(0), 'Words added over the compared text.'),
-        removed: doc(z.int().min(0), 'Words removed over the compared text.'),
-        complete: doc(
-          z.boolean(),
-          'False: the text was longer than is compared (10,000 characters), too different, or more changed than `parts` shows.',
-        ),
-      }),
-      "The words of the notice's text added and removed (the HTML and mobile copies are not compared).",
-      'TextChange',
-    ),
-  ]),
-  'One change of a notice as a reader sees it.',
-  'NoticeChange',
-);
-
-const supersedes = doc(
-  z.strictObject({
-    id: doc(z.int(), 'The API id of the superseded notice.'),
-    identifier: text("Its pipeline's own number: `26-0412`."),
-    subject: z.string(),
-    url: text("Its link on the pipeline's site, as the API gave it; may be empty."),
-  }),
-  'The stored notice this one says it supersedes ("This notice supersedes Notice ID 26-0412.").',
-  'SupersededNotice',
-);
-
 const noticeNew = doc(
   z.strictObject({
     version,
@@ -189,10 +108,10 @@ const noticeNew = doc(
     pipeline,
     notice,
     changes: doc(
-      z.array(change),
+      z.array(noticeChangeSchema),
       'Present when the notice supersedes a stored one (`supersedes`): what differs from it, in reading order.',
     ).optional(),
-    supersedes: supersedes.optional(),
+    supersedes: supersededNoticeSchema.optional(),
     sent_at: sentAt,
   }),
   'A notice new to pipewatch matched a notice rule.',
@@ -212,10 +131,10 @@ const noticeUpdated = doc(
       'The notice fields whose values changed, by their API names (every field, `html` and `service_updated_at` too).',
     ),
     changes: doc(
-      z.array(change),
+      z.array(noticeChangeSchema),
       'What changed as a reader sees it, in reading order: values, times, the words of the text. Empty when only fields no reader looks at changed (`html`, `mobile`, `service_updated_at`).',
     ),
-    supersedes: supersedes.optional(),
+    supersedes: supersededNoticeSchema.optional(),
     sent_at: sentAt,
   }),
   'A notice already seen changed, and a rule with `on: [updated]` matched it.',

@@ -1,31 +1,13 @@
 /**
  * The pieces every branch of the webhook body schema (`body-schema.ts`) shares: the
- * registry of names and descriptions the JSON Schema is generated with, instants in
- * UTC seconds, the pipeline, the version and `sent_at`. Kept apart so a branch can live
+ * registry of names and descriptions the JSON Schema is generated with and its helpers
+ * (from `lib/schema-docs.ts`), the pipeline, the version and `sent_at`. Kept apart so a branch can live
  * in a file of its own (`silence-schema.ts`) and still read as the others do.
  */
 import { z } from 'zod';
-import { utcInstant } from '../../lib/zod-checks.js';
+import { doc, text, utc } from '../../lib/schema-docs.js';
 
-/** Names and descriptions for the JSON Schema, kept off zod's global registry. */
-export const docs = z.registry<{ id?: string; title?: string; description?: string }>();
-
-/** `schema`, described (and, with `id`, named) in the JSON Schema. */
-export function doc<T extends z.ZodType>(schema: T, description: string, id?: string): T {
-  docs.add(schema, id === undefined ? { description } : { id, description });
-  return schema;
-}
-
-/** `2026-11-20T14:00:00Z`: pipewatch writes every instant so, in UTC, to the second. */
-export const instant = utcInstant;
-/** A described instant. */
-export const utc = (description: string) => doc(instant(), description);
-/** A described instant, or `null`. */
-export const utcOrNull = (description: string) => doc(instant().nullable(), description);
-/** A described string. */
-export const text = (description: string) => doc(z.string(), description);
-/** A described quantity in Dth, or `null`. */
-export const quantity = (description: string) => doc(z.number().nullable(), description);
+export { doc, docs, instant, quantity, text, utc, utcOrNull } from '../../lib/schema-docs.js';
 
 /** `pipeline`, in every branch. */
 export const pipeline = doc(
