@@ -18,7 +18,6 @@ import { Storyline } from '../../src/simulator/storyline.js';
 import { STORIES } from '../fakes/demo-process.js';
 import { ManualClock } from '../support/clock.js';
 
-
 /** Real milliseconds between two passes: five simulated minutes at the demo's speed. */
 const PASS_MS = 5_000;
 

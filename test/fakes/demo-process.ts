@@ -33,19 +33,28 @@ export interface DemoProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the demo from the sources (`node --import tsx src/main.ts demo [args]`). */
-export function startDemo(env: NodeJS.ProcessEnv = {}, args: string[] = []): DemoProcess {
+/**
+ * Starts the demo from the sources (`node --import tsx src/main.ts demo [args]`), or with
+ * `executable` (an installed `pipewatch`, started by its first line) that program.
+ */
+export function startDemo(
+  env: NodeJS.ProcessEnv = {},
+  args: string[] = [],
+  executable?: string,
+): DemoProcess {
   const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-demo-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    // tsx by its full address: the demo's folder has no node_modules to find it in.
-    ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'main.ts'), 'demo', ...args],
-    {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const [command, commandArgs]: [string, string[]] = executable
+    ? [executable, ['demo', ...args]]
+    : // tsx by its full address: the demo's folder has no node_modules to find it in.
+      [
+        process.execPath,
+        ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'main.ts'), 'demo', ...args],
+      ];
+  const child: ChildProcess = spawn(command, commandArgs, {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let bannerAt: number | undefined;
