@@ -9,7 +9,7 @@
  * alerts they cause come through the real engine and outbox, and for platforms that are
  * not configured are printed as they would look there.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
@@ -18,12 +18,15 @@ import { targetKey } from '../domain/targets.js';
 import type { FeedSettings } from '../ingest/feeds.js';
 import { NOTICES_FEED } from '../ingest/notice-sync.js';
 import { acceleratedClock } from '../lib/clock.js';
+import { errorCode } from '../lib/error-text.js';
 import { grouped } from '../lib/quantity.js';
+import { inlineText } from '../lib/terminal.js';
 import { counted } from '../lib/words.js';
 import type { Simulator } from '../simulator/index.js';
 import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
 import type { CliContext } from './context.js';
 import type { Daemon } from './daemon.js';
+import { BadInputError } from './errors.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
 /** Simulated seconds per real second. */
@@ -99,7 +102,7 @@ export function demoCommand(ctx: CliContext): Command {
 export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise<Daemon> {
   // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
   const dataDir = join(cwd, 'data', 'demo');
-  rmSync(dataDir, { recursive: true, force: true });
+  clearDemoData(dataDir, cwd);
   const [{ openApi }, { Daemon }] = await Promise.all([
     import('./api-target.js'),
     import('./daemon.js'),
@@ -145,6 +148,33 @@ export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise
     await api.close();
     throw error;
   }
+}
+
+/** What the demo writes in its data folder: the database and SQLite's files beside it. */
+const DEMO_FILES = new Set(['pipewatch.db', 'pipewatch.db-wal', 'pipewatch.db-shm']);
+
+/**
+ * Removes the last demo's database. An installed `pipewatch demo` runs in any folder, and
+ * a `data/demo` there may be someone's own: one holding anything else is left alone and
+ * the demo refuses to start, naming what it found.
+ */
+export function clearDemoData(dataDir: string, cwd: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const others = names.filter((name) => !DEMO_FILES.has(name)).sort();
+  if (others.length > 0) {
+    const shown = relative(cwd, dataDir);
+    const listed = others.slice(0, 5).map(inlineText).join(', ') + (others.length > 5 ? ', …' : '');
+    throw new BadInputError([
+      `${shown} holds files the demo did not write (${listed}): the demo starts from a fresh database there and would delete them; move them, or run the demo in another folder`,
+    ]);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 const NO_SIMULATOR = 'the demo watches the built-in simulator, which did not start';
