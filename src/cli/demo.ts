@@ -1,27 +1,32 @@
 /**
  * `pipewatch demo` (what `npm start` runs): the simulator in live mode on a clock sixty
  * times faster than real time, the daemon against it with short intervals, the example
- * rules and a fresh database under `data/demo/`. Right after the baseline, and every
- * minute and a half after that, the simulator plays an act of its storyline
+ * rules that ship with pipewatch (its `rules/` folder, wherever it is installed) and a
+ * fresh database under `data/demo/` of the working directory. Right after the baseline,
+ * and every minute and a half after that, the simulator plays an act of its storyline
  * (src/simulator/storyline.ts): a Transco constraint, a Texas Eastern order that needs a
  * response within the reminder window, and an OAC drop (or recovery) at Station 85. The
  * alerts they cause come through the real engine and outbox, and for platforms that are
  * not configured are printed as they would look there.
  */
-import { rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { secretValues } from '../config/index.js';
 import { targetKey } from '../domain/targets.js';
 import type { FeedSettings } from '../ingest/feeds.js';
 import { NOTICES_FEED } from '../ingest/notice-sync.js';
 import { acceleratedClock } from '../lib/clock.js';
+import { errorCode } from '../lib/error-text.js';
 import { grouped } from '../lib/quantity.js';
+import { inlineText } from '../lib/terminal.js';
 import { counted } from '../lib/words.js';
 import type { Simulator } from '../simulator/index.js';
 import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
 import type { CliContext } from './context.js';
 import type { Daemon } from './daemon.js';
+import { BadInputError } from './errors.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
 /** Simulated seconds per real second. */
@@ -32,6 +37,12 @@ const NOTICES_PER_HOUR = 10;
 export const STORY_EVERY_MS = 90_000;
 
 const MINUTE = 60_000;
+
+/**
+ * The example rules, from the package's own folder rather than the working directory: the
+ * storyline is written for them, and an installed `pipewatch demo` runs anywhere.
+ */
+export const EXAMPLE_RULES_DIR = fileURLToPath(new URL('../../rules', import.meta.url));
 
 /**
  * Short intervals, so the demo moves; real deployments keep the defaults. They are in
@@ -84,14 +95,14 @@ export function demoCommand(ctx: CliContext): Command {
 /**
  * The demo's daemon, wired and not yet running: the simulator (always, whatever
  * `PIPEWATCH_API_URL` says: the storyline is played on it) starting at `at` (default
- * now) on a clock `SPEED` times faster than the context's, the example rules of
- * `cwd/rules`, a fresh database in `cwd/data/demo`, and alerts for platforms that are not
- * set up printed. What `pipewatch demo` runs, and what tests run at any instant.
+ * now) on a clock `SPEED` times faster than the context's, the example rules
+ * (`EXAMPLE_RULES_DIR`), a fresh database in `cwd/data/demo`, and alerts for platforms
+ * that are not set up printed. What `pipewatch demo` runs, and what tests run at any instant.
  */
 export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise<Daemon> {
   // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
   const dataDir = join(cwd, 'data', 'demo');
-  rmSync(dataDir, { recursive: true, force: true });
+  clearDemoData(dataDir, cwd);
   const [{ openApi }, { Daemon }] = await Promise.all([
     import('./api-target.js'),
     import('./daemon.js'),
@@ -114,7 +125,7 @@ export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise
     return await Daemon.create(ctx, {
       settings: DEMO_SETTINGS,
       dataDir,
-      rulesDir: join(cwd, 'rules'),
+      rulesDir: EXAMPLE_RULES_DIR,
       httpPort: 0,
       alertsIntervalMs: 2 * MINUTE,
       channels: ctx.config,
@@ -139,6 +150,33 @@ export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise
   }
 }
 
+/** What the demo writes in its data folder: the database and SQLite's files beside it. */
+const DEMO_FILES = new Set(['pipewatch.db', 'pipewatch.db-wal', 'pipewatch.db-shm']);
+
+/**
+ * Removes the last demo's database. An installed `pipewatch demo` runs in any folder, and
+ * a `data/demo` there may be someone's own: one holding anything else is left alone and
+ * the demo refuses to start, naming what it found.
+ */
+export function clearDemoData(dataDir: string, cwd: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const others = names.filter((name) => !DEMO_FILES.has(name)).sort();
+  if (others.length > 0) {
+    const shown = relative(cwd, dataDir);
+    const listed = others.slice(0, 5).map(inlineText).join(', ') + (others.length > 5 ? ', …' : '');
+    throw new BadInputError([
+      `${shown} holds files the demo did not write (${listed}): the demo starts from a fresh database there and would delete them; move them, or run the demo in another folder`,
+    ]);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
 const NO_SIMULATOR = 'the demo watches the built-in simulator, which did not start';
 
 /** The simulator the demo's daemon watches: always there (see `openDemo`). */
@@ -149,7 +187,11 @@ function simulatorOf(daemon: Daemon): Simulator {
 }
 
 function banner(ctx: CliContext, daemon: Daemon): void {
-  const shown = (path: string) => relative(ctx.io.cwd, path) || '.';
+  // Relative inside the working directory, absolute outside it (an installed package).
+  const shown = (path: string) => {
+    const inside = relative(ctx.io.cwd, path);
+    return inside.startsWith('..') || isAbsolute(inside) ? path : inside || '.';
+  };
   const { rulesDir, dataDir } = daemon.setup;
   ctx.out(
     `pipewatch demo: watching the built-in simulator at ${simulatorOf(daemon).url}, its clock ${SPEED} times faster than real time.`,

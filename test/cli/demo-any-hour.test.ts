@@ -7,19 +7,16 @@
  * email the drop at Station 85; after the second, email its recovery. Time is a manual
  * clock: nothing waits.
  */
-import { cpSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CliContext } from '../../src/cli/context.js';
 import { openDemo } from '../../src/cli/demo.js';
 import { Storyline } from '../../src/simulator/storyline.js';
 import { STORIES } from '../fakes/demo-process.js';
 import { ManualClock } from '../support/clock.js';
-
-const RULES = fileURLToPath(new URL('../../rules', import.meta.url));
 
 /** Real milliseconds between two passes: five simulated minutes at the demo's speed. */
 const PASS_MS = 5_000;
@@ -43,7 +40,6 @@ function alertsSince(out: string, from: number): string[] {
 /** Plays the demo at `at`; returns what each act brought, as alert lines and email subjects. */
 async function playAt(at: string) {
   const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-demo-hour-'));
-  cpSync(RULES, join(cwd, 'rules'), { recursive: true });
   const clock = new ManualClock(at);
   const stdout = new Capture();
   const stderr = new Capture();

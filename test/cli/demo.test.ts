@@ -1,4 +1,8 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clearDemoData } from '../../src/cli/demo.js';
 import { type DemoProcess, STORIES, startDemo } from '../fakes/demo-process.js';
 import { cli } from './run-cli.js';
 
@@ -79,5 +83,38 @@ describe('pipewatch demo --at', () => {
       );
       expect(run.stdout).not.toMatch(/pipewatch demo: watching/);
     }
+  });
+});
+
+describe('pipewatch demo and the data/demo folder it starts afresh', () => {
+  const folder = (files: Record<string, string>) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-demo-data-'));
+    mkdirSync(join(cwd, 'data', 'demo'), { recursive: true });
+    for (const [name, text] of Object.entries(files))
+      writeFileSync(join(cwd, 'data', 'demo', name), text);
+    return cwd;
+  };
+
+  it('replaces the last demo database', () => {
+    const cwd = folder({ 'pipewatch.db': 'old', 'pipewatch.db-wal': '', 'pipewatch.db-shm': '' });
+    clearDemoData(join(cwd, 'data', 'demo'), cwd);
+    expect(existsSync(join(cwd, 'data', 'demo'))).toBe(false);
+    // Nothing there yet is no reason to stop.
+    clearDemoData(join(cwd, 'data', 'demo'), cwd);
+  });
+
+  it('refuses one holding files it did not write, naming them, and deletes nothing', async () => {
+    const cwd = folder({ 'pipewatch.db': 'old', 'notes.txt': 'mine', 'a\nb.csv': '' });
+    const run = await cli(['demo'], {}, { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'pipewatch: data/demo holds files the demo did not write (a\\nb.csv, notes.txt): the demo starts from a fresh database there and would delete them; move them, or run the demo in another folder\n',
+    );
+    expect(readdirSync(join(cwd, 'data', 'demo')).sort()).toEqual([
+      'a\nb.csv',
+      'notes.txt',
+      'pipewatch.db',
+    ]);
+    expect(run.stdout).not.toMatch(/pipewatch demo: watching/);
   });
 });

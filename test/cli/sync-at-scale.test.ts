@@ -11,10 +11,6 @@
  * daemon for seconds. The bounds are for a hang only: every wait ends on what the daemon
  * or the fake says.
  */
-import { existsSync, statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { storeMutes, storeReminders } from '../../bench/chat-state.js';
 import { benchChannel, subscribeText } from '../../bench/subscriptions.js';
@@ -24,7 +20,7 @@ import { toUtcIso } from '../../src/lib/time.js';
 import { PIPELINES } from '../../src/simulator/pipelines.js';
 import { Store } from '../../src/store/index.js';
 import {
-  BUILT_MAIN,
+  assertBuilt,
   type DaemonProcess,
   STEP_HANG_MS,
   STORY_HANG_MS,
@@ -49,18 +45,6 @@ const ANSWER_MS = 1_000;
 let api: SimulatedApi;
 let slack: SlackFake;
 const running: DaemonProcess[] = [];
-
-/** Fails when `dist/` is older than a source file: the test would run code that is gone. */
-async function assertBuilt(): Promise<void> {
-  const src = fileURLToPath(new URL('../../src', import.meta.url));
-  if (!existsSync(BUILT_MAIN)) throw new Error('dist/main.js is missing: run `npm run build`');
-  const built = statSync(BUILT_MAIN).mtimeMs;
-  for (const entry of await readdir(src, { recursive: true })) {
-    const path = join(src, entry);
-    if (path.endsWith('.ts') && (await stat(path)).mtimeMs > built)
-      throw new Error(`${entry} is newer than dist/main.js: run \`npm run build\``);
-  }
-}
 
 beforeAll(async () => {
   await assertBuilt();

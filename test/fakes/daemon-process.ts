@@ -7,7 +7,8 @@
  * daemon said.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +61,18 @@ export interface DaemonProcess {
 
 /** The built program (`npm run build`), as users run it. */
 export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+/** Fails when `dist/` is missing or older than a source file: a test would run code that is gone. */
+export async function assertBuilt(): Promise<void> {
+  const src = fileURLToPath(new URL('../../src', import.meta.url));
+  if (!existsSync(BUILT_MAIN)) throw new Error('dist/main.js is missing: run `npm run build`');
+  const built = statSync(BUILT_MAIN).mtimeMs;
+  for (const entry of await readdir(src, { recursive: true })) {
+    const path = join(src, entry);
+    if (path.endsWith('.ts') && (await stat(path)).mtimeMs > built)
+      throw new Error(`${entry} is newer than dist/main.js: run \`npm run build\``);
+  }
+}
 
 /**
  * Which pipewatch a process runs: `sources` is `src/main.ts` under tsx, as the tests start

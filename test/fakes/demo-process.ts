@@ -1,10 +1,10 @@
 /**
- * `pipewatch demo` as a user starts it: a process of its own in a fresh folder holding a
- * copy of the example rules, watched for the three stories pipewatch exists for. Used by
- * the demo test and the demo benchmark.
+ * `pipewatch demo` as a user starts it: a process of its own in a fresh, empty folder (the
+ * example rules come with pipewatch, not from the folder), watched for the three stories
+ * pipewatch exists for. Used by the demo test and the demo benchmark.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,20 +33,28 @@ export interface DemoProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the demo from the sources (`node --import tsx src/main.ts demo [args]`). */
-export function startDemo(env: NodeJS.ProcessEnv = {}, args: string[] = []): DemoProcess {
+/**
+ * Starts the demo from the sources (`node --import tsx src/main.ts demo [args]`), or with
+ * `executable` (an installed `pipewatch`, started by its first line) that program.
+ */
+export function startDemo(
+  env: NodeJS.ProcessEnv = {},
+  args: string[] = [],
+  executable?: string,
+): DemoProcess {
   const cwd = mkdtempSync(join(tmpdir(), 'pipewatch-demo-'));
-  cpSync(join(ROOT, 'rules'), join(cwd, 'rules'), { recursive: true });
-  const child: ChildProcess = spawn(
-    process.execPath,
-    // tsx by its full address: the demo's folder has no node_modules to find it in.
-    ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'main.ts'), 'demo', ...args],
-    {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const [command, commandArgs]: [string, string[]] = executable
+    ? [executable, ['demo', ...args]]
+    : // tsx by its full address: the demo's folder has no node_modules to find it in.
+      [
+        process.execPath,
+        ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'main.ts'), 'demo', ...args],
+      ];
+  const child: ChildProcess = spawn(command, commandArgs, {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let bannerAt: number | undefined;
