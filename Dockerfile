@@ -26,6 +26,11 @@ ENV NODE_ENV=production \
     PIPEWATCH_HTTP_PORT=8080 \
     PIPEWATCH_HTTP_HOST=0.0.0.0
 WORKDIR /app
+# A font for the labels of OAC charts: the slim image has none, and a chart without
+# labels is not sent (see src/chart/oac-chart.ts).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
