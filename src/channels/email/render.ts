@@ -17,6 +17,7 @@ import { formatTimeLeft } from '../../lib/duration.js';
 import { escapeHtml as esc } from '../../lib/escape-html.js';
 import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
+import { type ChartImage, chartsOf } from '../charts.js';
 import {
   clip,
   DEADLINE_LABELS,
@@ -31,7 +32,15 @@ import {
   webUrl,
 } from '../text.js';
 import type { Alert } from '../types.js';
-import { type Field, fieldTable, h2, layout, type Section, sanitizeNoticeHtml } from './html.js';
+import {
+  type Field,
+  fieldTable,
+  h2,
+  layout,
+  type Section,
+  sanitizeNoticeHtml,
+  withCharts,
+} from './html.js';
 import { silenceSection } from './silence.js';
 
 export { sanitizeNoticeHtml } from './html.js';
@@ -64,6 +73,8 @@ export interface RenderOptions {
   now: string;
   /** The unsubscribe link, shown in the footer of both parts (see `unsubscribe.ts`). */
   unsubscribeUrl?: string | undefined;
+  /** The OAC charts the message carries, each shown under its alert (`charts.ts`). */
+  charts?: readonly ChartImage[] | undefined;
 }
 
 /** Most thread roots a message names, so a digest's headers stay short. */
@@ -85,7 +96,8 @@ export function renderEmail(alerts: readonly Alert[], options: RenderOptions): E
   const rules = [...new Set(original.map((p) => p.rule))];
   const keys = alerts.map((a) => a.key).sort();
   const footer = `pipewatch · rule${rules.length === 1 ? '' : 's'} ${rules.join(', ')} · sent ${options.now}`;
-  const sections = payloads.map((p) => section(p, options.now));
+  const charts = options.charts ?? [];
+  const sections = payloads.map((p) => withCharts(section(p, options.now), chartsOf(charts, p)));
   return {
     subject,
     text: [
