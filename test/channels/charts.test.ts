@@ -8,11 +8,13 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChartSource } from '../../src/channels/charts.js';
 import { storedCharts } from '../../src/channels/charts.js';
+import { createDiscordChannels } from '../../src/channels/discord/index.js';
 import { createEmailChannel } from '../../src/channels/email/index.js';
 import type { Channel } from '../../src/channels/types.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { capacityAlert, location, memoryThreads } from '../fakes/alerts.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
+import { FAKE_CHANNEL, startDiscordFake } from '../fakes/discord.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -148,5 +150,33 @@ describe('CapacityStore.oacHistory', () => {
       '2026-11-21 evening 50000',
       '2026-11-21 id1 45000',
     ]);
+  });
+});
+
+describe('OAC charts on Discord', () => {
+  it('sends the chart as a file of the message, shown as the image of its embed', async () => {
+    storeHistory();
+    const fake = await startDiscordFake();
+    const history = temp.store.capacity.oacHistory.bind(temp.store.capacity);
+    const { discord } = createDiscordChannels(
+      { token: fake.token, apiUrl: fake.url },
+      { clock: systemClock, logger: capturedLogger().logger, charts: storedCharts(() => history) },
+    );
+    try {
+      const target = { kind: 'discord' as const, channel: FAKE_CHANNEL };
+      await discord.send(target, [capacityAlert([location({ oac: 45_000 })])], {
+        now: NOW,
+        threads: memoryThreads(),
+      });
+      const [message] = fake.messages;
+      expect(message.attachments.map((a) => [a.filename, a.content_type])).toEqual([
+        ['oac-transco-1001234.png', 'image/png'],
+      ]);
+      expect(message.attachments[0].size).toBeGreaterThan(1_000);
+      expect(message.embeds[0].image).toEqual({ url: 'attachment://oac-transco-1001234.png' });
+    } finally {
+      await discord.close?.();
+      await fake.close();
+    }
   });
 });
