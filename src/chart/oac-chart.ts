@@ -58,8 +58,22 @@ const GREEN = '#067647';
 const BLUE = '#1f6feb';
 const DAY_MS = 86_400_000;
 
+/**
+ * Where resvg looks for fonts: the system's (the default), and font directories. Tests
+ * point it at an empty directory alone to see the refusal a machine without fonts gets.
+ */
+export interface ChartFonts {
+  system: boolean;
+  dirs: readonly string[];
+}
+
+const SYSTEM_FONTS: ChartFonts = { system: true, dirs: [] };
+
 /** PNG bytes of the chart; a `ChartError` when it cannot be drawn. */
-export async function drawOacChart(input: OacChartInput): Promise<Uint8Array> {
+export async function drawOacChart(
+  input: OacChartInput,
+  fonts: ChartFonts = SYSTEM_FONTS,
+): Promise<Uint8Array> {
   const points = input.points.filter((p) => Number.isFinite(p.value));
   if (points.length === 0) throw new ChartError('no stored OAC to draw', 'NO_POINTS');
   const [vl, vega, resvg] = await Promise.all([
@@ -67,7 +81,7 @@ export async function drawOacChart(input: OacChartInput): Promise<Uint8Array> {
     import('vega'),
     import('@resvg/resvg-js'),
   ]);
-  if (!(await hasFont(resvg))) {
+  if (!(await hasFont(resvg, fonts))) {
     throw new ChartError(
       'no font to draw the chart labels with (install fonts-dejavu-core or any TrueType font)',
       'NO_FONT',
@@ -78,7 +92,7 @@ export async function drawOacChart(input: OacChartInput): Promise<Uint8Array> {
     const view = new vega.View(vega.parse(spec), { renderer: 'none', logLevel: vega.None });
     const svg = await view.toSVG();
     view.finalize();
-    const png = await resvg.renderAsync(svg, resvgOptions());
+    const png = await resvg.renderAsync(svg, resvgOptions(fonts));
     return png.asPng();
   } catch (err) {
     throw new ChartError(`the chart could not be drawn: ${String(err)}`, 'DRAW_FAILED', {
@@ -246,11 +260,12 @@ export function thin<T extends { value: number }>(points: readonly T[]): T[] {
 
 type Resvg = typeof import('@resvg/resvg-js');
 
-function resvgOptions() {
+function resvgOptions(fonts: ChartFonts) {
   return {
     fitTo: { mode: 'zoom' as const, value: SCALE },
     font: {
-      loadSystemFonts: true,
+      loadSystemFonts: fonts.system,
+      fontDirs: [...fonts.dirs],
       defaultFontFamily: 'DejaVu Sans',
       sansSerifFamily: 'DejaVu Sans',
     },
@@ -258,19 +273,24 @@ function resvgOptions() {
   };
 }
 
-let fontFound: Promise<boolean> | undefined;
+/** Whether each set of fonts has one, by `fontsKey`. */
+const fontFound = new Map<string, Promise<boolean>>();
 
 /**
  * Whether resvg finds any font to draw text with: a word drawn once, its pixels looked
- * at. Asked once per process.
+ * at. Asked once per process and set of fonts.
  */
-function hasFont(resvg: Resvg): Promise<boolean> {
-  fontFound ??= (async () => {
+function hasFont(resvg: Resvg, fonts: ChartFonts): Promise<boolean> {
+  const key = JSON.stringify([fonts.system, fonts.dirs]);
+  const known = fontFound.get(key);
+  if (known) return known;
+  const found = (async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><text x="2" y="15" font-family="${FONT}" font-size="14">OAC</text></svg>`;
-    const image = (await resvg.renderAsync(svg, { ...resvgOptions(), fitTo: { mode: 'original' } }))
-      .pixels;
+    const options = { ...resvgOptions(fonts), fitTo: { mode: 'original' as const } };
+    const image = (await resvg.renderAsync(svg, options)).pixels;
     for (let i = 3; i < image.length; i += 4) if (image[i] !== 0) return true;
     return false;
   })();
-  return fontFound;
+  fontFound.set(key, found);
+  return found;
 }

@@ -3,6 +3,9 @@
  * long history is thinned, the line broken where days are missing, and a clear refusal
  * when there is nothing to draw. One chart is drawn here; the rest read the spec.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ChartError,
@@ -56,6 +59,25 @@ describe('drawOacChart', () => {
     });
     await expect(refused).rejects.toBeInstanceOf(ChartError);
     await expect(refused).rejects.toMatchObject({ code: 'NO_POINTS' });
+  });
+
+  it('refuses with NO_FONT, saying what to install, on a machine without a font', async () => {
+    // resvg pointed at an empty font directory alone: what a machine without fonts has.
+    const empty = mkdtempSync(join(tmpdir(), 'pipewatch-no-fonts-'));
+    try {
+      const refused = drawOacChart(
+        { points: history(1, () => 1), threshold: 1, clear: 2, unit: 'absolute', title: 'x' },
+        { system: false, dirs: [empty] },
+      );
+      await expect(refused).rejects.toMatchObject({
+        name: 'ChartError',
+        code: 'NO_FONT',
+        message:
+          'no font to draw the chart labels with (install fonts-dejavu-core or any TrueType font)',
+      });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
