@@ -9,6 +9,7 @@ import { ChartError, drawOacChart } from '../chart/oac-chart.js';
 import { addDays } from '../domain/gas-day.js';
 import { didYouMean } from '../lib/suggest.js';
 import type { ChartOptions } from './chart.js';
+import { chartLevels } from './chart-levels.js';
 import type { CliContext } from './context.js';
 import { BadInputError } from './errors.js';
 import { openExistingStore } from './open-store.js';
@@ -23,7 +24,7 @@ export async function writeChart(
   const toStdout = opts.output === undefined;
   if (toStdout && (ctx.io.stdout as { isTTY?: boolean }).isTTY) {
     throw new BadInputError([
-      'pipewatch chart: not writing PNG bytes to a terminal; give -o file.png or redirect stdout',
+      'not writing PNG bytes to a terminal: give -o file.png, or send stdout to a pipe or a file',
     ]);
   }
   const store = openExistingStore(ctx);
@@ -35,7 +36,7 @@ export async function writeChart(
     if (!latest) {
       const known = slugs.includes(slug) ? ': no capacity of it is stored yet' : ' is not tracked';
       throw new BadInputError([
-        `pipewatch chart: pipeline ${pipelineArg}${known}${slugs.includes(slug) ? '' : didYouMean(slug, slugs)}`,
+        `pipeline ${pipelineArg}${known}${slugs.includes(slug) ? '' : didYouMean(slug, slugs)}`,
       ]);
     }
     const seen = store.capacity.locationsSeenSince(slug, '0000');
@@ -46,11 +47,12 @@ export async function writeChart(
     if (!found) {
       const names = [...new Set(seen.flatMap((l) => [l.identifier, l.location]))].filter(Boolean);
       throw new BadInputError([
-        `pipewatch chart: no location ${locationArg} in ${slug}'s stored capacity${didYouMean(locationArg, names)}`,
+        `no location ${locationArg} in ${slug}'s stored capacity${didYouMean(locationArg, names)}`,
       ]);
     }
     const key = found.identifier || found.location;
-    const unit = opts.percent ? 'percent' : 'absolute';
+    const { threshold, clear, unit, said } = chartLevels(ctx, slug, found, opts);
+    if (said) ctx.err(said);
     const to = latest.gas_day;
     const rows = store.capacity.oacHistory(slug, key, addDays(to, 1 - opts.days), to, MAX_ROWS);
     const label =
@@ -61,13 +63,14 @@ export async function writeChart(
     try {
       png = await drawOacChart({
         points: locationPoints(rows, unit),
-        threshold: opts.threshold ?? null,
-        clear: opts.clear ?? null,
+        threshold,
+        clear,
         unit,
         title: `OAC at ${label}, ${latest.pipeline_name}, last ${opts.days} gas days to ${to}`,
       });
     } catch (err) {
-      if (err instanceof ChartError) throw new BadInputError([`pipewatch chart: ${err.message}`]);
+      if (err instanceof ChartError)
+        throw new BadInputError([`cannot draw the chart: ${err.message}`]);
       throw err;
     }
     if (toStdout) {

@@ -43,6 +43,15 @@ export function chartCommand(ctx: CliContext): Command {
     .option('--threshold <n>', 'draw a threshold line at this level', level)
     .option('--clear <n>', 'draw a clear line at this level', level)
     .option('--percent', 'show OAC as a percentage of OPC, as a percentage rule compares it')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Lines: without --threshold and --clear, the chart draws the threshold and clear',
+        'level (and unit) of the first capacity rule in PIPEWATCH_RULES_DIR whose locations',
+        'name the location, and says on stderr which rule; with either, only those given.',
+      ].join('\n'),
+    )
     .action(async (pipeline: string, location: string, opts: ChartOptions) =>
       (await import('./chart-action.js')).writeChart(ctx, pipeline, location, opts),
     );
