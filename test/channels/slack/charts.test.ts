@@ -100,6 +100,7 @@ describe('OAC charts on Slack', () => {
     expect(file?.name).toBe('oac-transco-1001234.png');
     expect([...(file?.bytes ?? Buffer.alloc(0)).subarray(0, 8)]).toEqual(PNG_SIGNATURE);
     expect(file?.bytes?.length).toBe(file?.length);
+    expect(file?.contentType).toBe('application/octet-stream');
     expect(file?.alt).toMatch(/^OAC at STATION 85 \(1001234\) over the last 7 gas days: 3 cycles/);
     expect(file?.shared).toMatchObject({
       channel: 'C0GAS',
