@@ -39,6 +39,11 @@ ENV NODE_ENV=production \
     PIPEWATCH_HTTP_PORT=8080 \
     PIPEWATCH_HTTP_HOST=0.0.0.0
 WORKDIR /app
+# A font for the labels of OAC charts: the slim image has none, and a chart without
+# labels is not sent (see src/chart/oac-chart.ts).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=install /opt/pipewatch /opt/pipewatch
 # Rules that print to the container's log and need no credentials, so that the container
 # starts with none; mount your own over /app/rules (README, Docker).

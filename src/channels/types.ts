@@ -11,6 +11,7 @@ import type { Target, TargetKind } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { UtcIso } from '../lib/time.js';
+import type { ChartSource } from './charts.js';
 
 /** One alert to deliver, as the outbox holds it. */
 export interface Alert {
@@ -143,6 +144,8 @@ export interface ChannelDeps {
    * whatever the speed of the machine.
    */
   deadlineClock?: Clock | undefined;
+  /** The OAC charts capacity alerts carry (`charts.ts`); unset: alerts go without. */
+  charts?: ChartSource | undefined;
 }
 
 /** A delivery channel for one target kind. */

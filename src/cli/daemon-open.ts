@@ -3,6 +3,7 @@
  * act on, and closing what it opened: the rules read, the channels opened and checked
  * against them, the store and the API opened.
  */
+import { storedCharts } from '../channels/charts.js';
 import type { ChatCore } from '../chat/service.js';
 import { ConfigError } from '../config/index.js';
 import { Channels } from '../delivery/channels.js';
@@ -35,11 +36,16 @@ export async function openChannels(
   ctx: CliContext,
   setup: DaemonSetup,
   rules: readonly Rule[],
-  late: { chat?: ChatCore; linkKey?: string },
+  late: { chat?: ChatCore; linkKey?: string; store?: Store },
 ): Promise<Channels> {
+  // Charts read the store once it is open; alerts sent before then go without.
+  const history = () => {
+    const capacity = late.store?.capacity;
+    return capacity ? capacity.oacHistory.bind(capacity) : undefined;
+  };
   const channels = await Channels.create(
     setup.channels,
-    { clock: ctx.clock, logger: ctx.logger },
+    { clock: ctx.clock, logger: ctx.logger, charts: storedCharts(history) },
     {
       print: setup.print,
       standIn: setup.standIn ?? false,

@@ -84,11 +84,12 @@ export class Daemon {
     const rules = rulesInForce(ctx, setup);
     // Filled in once the store is open: a channel gone before then is retold on the next
     // send, and emails are rendered only once the unsubscribe links' key is known.
-    const late: { chat?: ChatCore; linkKey?: string } = {};
+    const late: { chat?: ChatCore; linkKey?: string; store?: Store } = {};
     const channels = await openChannels(ctx, setup, rules, late);
     const clock = setup.clock ?? ctx.clock;
     const { store, target } = await openStoreAndApi(ctx, setup, channels);
     late.linkKey = unsubscribeKey(store, setup.secretKey, clock);
+    late.store = store;
     const daemon = Daemon.assemble(ctx, setup, { rules, channels, store, target, clock });
     late.chat = daemon.chatCore;
     daemon.engine.checkPipelines();

@@ -9,6 +9,7 @@ import { ZodError } from 'zod';
 import { errorMessage, errorName } from '../lib/error-text.js';
 import { VERSION } from '../lib/version.js';
 import { apiCommand } from './api.js';
+import { chartCommand } from './chart.js';
 import { CliContext, type CliIo } from './context.js';
 import { demoCommand } from './demo.js';
 import { discordCommand } from './discord.js';
@@ -39,6 +40,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     sendTestCommand(ctx),
     rulesCommand(ctx),
     whyCommand(ctx),
+    chartCommand(ctx),
     subsCommand(ctx),
     silenceCommand(ctx),
     discordCommand(ctx),

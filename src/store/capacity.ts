@@ -70,6 +70,14 @@ const POSTING_RANK = `CASE cycle WHEN 'timely' THEN 1 WHEN 'evening' THEN 2 WHEN
 /** Newest first: later gas day, then later in posting order, then the higher API id. */
 const NEWEST_FIRST = `gas_day DESC, ${POSTING_RANK} DESC, id DESC`;
 
+/** One cycle's figures at one location, for a chart. */
+export interface OacRow {
+  gas_day: string;
+  cycle: string;
+  oac: number | null;
+  opc: number | null;
+}
+
 const STORED_COLUMNS = `id, pipeline_id, pipeline_name, pipeline_slug, identifier, cycle, gas_day,
   service_created_at, service_updated_at, location_count, content_hash, version, first_seen_at,
   last_seen_at`;
@@ -216,6 +224,31 @@ export class CapacityStore {
        JOIN capacity_locations l ON l.cycle_id = c.id
        WHERE c.pipeline_slug = ? AND c.last_seen_at >= ?`,
     ).all(pipelineSlug, since);
+  }
+
+  /**
+   * One location's OAC and OPC in each stored cycle of the gas days `from` to `to`
+   * (inclusive), oldest first, at most `limit` rows (the newest): what its chart is drawn
+   * from. The location is named by its identifier, or by its name when it has none, as
+   * capacity decisions name it.
+   */
+  oacHistory(
+    pipelineSlug: string,
+    location: string,
+    from: string,
+    to: string,
+    limit: number,
+  ): OacRow[] {
+    return statement<[string, string, string, string, string, number], OacRow>(
+      this.db,
+      `SELECT c.gas_day, c.cycle, l.oac, l.opc FROM capacity_cycles c
+       JOIN capacity_locations l ON l.cycle_id = c.id
+       WHERE c.pipeline_slug = ? AND c.gas_day >= ? AND c.gas_day <= ?
+         AND (l.identifier = ? OR (l.identifier = '' AND l.location = ?))
+       ORDER BY c.gas_day DESC, ${POSTING_RANK} DESC, c.id DESC LIMIT ?`,
+    )
+      .all(pipelineSlug, from, to, location, location, limit)
+      .reverse();
   }
 
   /** Number of stored cycles. */

@@ -51,7 +51,18 @@ export interface FakeMessage {
   nonce?: string | number;
   message_reference?: { message_id: string };
   allowed_mentions?: unknown;
+  /** Files sent with the message (multipart `files[n]`), as Discord lists them, with their bytes. */
+  attachments: FakeAttachment[];
   edits: number;
+}
+
+/** A file a message carries. */
+export interface FakeAttachment {
+  id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  bytes: Uint8Array;
 }
 
 export interface FakeCall {
@@ -204,6 +215,10 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   const dmUser = (channel: string) => [...dms].find(([, id]) => id === channel)?.[0];
   const messageJson = (m: FakeMessage) => ({
     ...m,
+    attachments: m.attachments.map(({ bytes: _bytes, ...a }) => ({
+      ...a,
+      url: `https://cdn.discordapp.com/attachments/${m.channel_id}/${a.id}/${a.filename}`,
+    })),
     type: m.message_reference ? 19 : 0,
     author: FAKE_USER,
   });
@@ -226,7 +241,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
     return { headers };
   }
 
-  function route(method: string, path: string, body: Json): Reply {
+  function route(method: string, path: string, body: Json, files: FakeAttachment[] = []): Reply {
     if (method === 'GET' && path === '/users/@me') return { status: 200, body: FAKE_USER };
     if (method === 'POST' && path === '/users/@me/channels') {
       const user = String(body.recipient_id ?? '');
@@ -274,6 +289,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       ...(body.nonce !== undefined ? { nonce: body.nonce as string } : {}),
       ...(ref && exists ? { message_reference: { message_id: ref.message_id! } } : {}),
       allowed_mentions: body.allowed_mentions,
+      attachments: files,
       edits: 0,
     };
     messages.push(message);
@@ -284,7 +300,11 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    const raw = Buffer.concat(chunks);
+    // A message with files comes as multipart/form-data, as Discord takes it: the JSON in
+    // the `payload_json` part, each file in a part `files[n]`.
+    const multipart = await formParts(raw, req.headers['content-type']);
+    const text = multipart ? multipart.json : raw.toString('utf8');
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname.replace(/^\/api/, '');
     const call: FakeCall = {
@@ -346,7 +366,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
       });
     }
     call.body = body;
-    const reply = route(req.method ?? 'GET', route_, body);
+    const reply = route(req.method ?? 'GET', route_, body, multipart?.files ?? []);
     send({ ...reply, headers: { ...limited.headers, ...reply.headers } });
   }
 
@@ -393,3 +413,29 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
 }
 
 export type DiscordFake = Awaited<ReturnType<typeof startDiscordFake>>;
+
+/**
+ * The parts of a multipart/form-data body: the `payload_json` text and the files of the
+ * `files[n]` parts, in order; undefined for any other body.
+ */
+async function formParts(
+  raw: Buffer,
+  contentType: string | undefined,
+): Promise<{ json: string; files: FakeAttachment[] } | undefined> {
+  if (!contentType?.startsWith('multipart/form-data')) return undefined;
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  const files: FakeAttachment[] = [];
+  for (const [name, value] of form.entries()) {
+    if (!/^files\[\d+\]$/.test(name) || typeof value === 'string') continue;
+    const bytes = new Uint8Array(await value.arrayBuffer());
+    files.push({
+      id: snowflake(),
+      filename: value.name,
+      content_type: value.type,
+      size: bytes.length,
+      bytes,
+    });
+  }
+  const json = form.get('payload_json');
+  return { json: typeof json === 'string' ? json : '', files };
+}

@@ -7,16 +7,18 @@
  * `Retry-After`, and what Block Kit rejects (`slack-blocks.ts`). The other methods
  * (`auth.test`, `conversations.open`, `users.lookupByEmail`, and for the Slack app
  * `views.publish`, `users.conversations`, `conversations.info`, `chat.postEphemeral`) are
- * in `slack-methods.ts`. `apps.connections.open` takes only the app-level token, in the
- * header, and hands out a URL of the Socket Mode server on the same port
- * (`slack-socket.ts`); response URLs are served on the same port too
- * (`slack-response-urls.ts`). The workspace has channels (by id and `#name`; some the bot
+ * in `slack-methods.ts`; files upload v2 (`files.getUploadURLExternal`, the upload URL,
+ * `files.completeUploadExternal`) in `slack-files.ts`, its upload URLs on the same port.
+ * `apps.connections.open` takes only the app-level token, in the header, and hands out a
+ * URL of the Socket Mode server on the same port (`slack-socket.ts`); response URLs are
+ * served on the same port too (`slack-response-urls.ts`). The workspace has channels (by id and `#name`; some the bot
  * is not in, some archived, each with its members) and users (by id and email), which a
  * test may change. It fails on demand (`inject`) and keeps every accepted message.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createWaiters } from '../support/waiters.js';
+import { createFiles, type FakeFile } from './slack-files.js';
 import { createMessaging } from './slack-messages.js';
 import { createMethods, type FakeEphemeral, type FakeHomeView } from './slack-methods.js';
 import {
@@ -26,6 +28,7 @@ import {
 } from './slack-response-urls.js';
 import { createSocketModeFake, type SocketModeFake } from './slack-socket.js';
 
+export type { FakeFile } from './slack-files.js';
 export type { FakeEphemeral, FakeHomeView } from './slack-methods.js';
 export type { FakeResponse, ResponseUrlContext } from './slack-response-urls.js';
 
@@ -55,6 +58,10 @@ export interface SlackFakeOptions {
   users?: FakeUser[];
   /** Posting limit per channel; default 1 a second with a burst of 3. */
   rate?: { perSecond: number; burst: number };
+  /** The bot token's scopes, as the files methods check them; default `FAKE_SCOPES`. */
+  scopes?: string[];
+  /** Limit of each files method for the workspace; default Tier 4, 100 a minute, burst 20. */
+  filesRate?: { perMinute: number; burst: number };
   /**
    * The time the posting limit runs on, messages are stamped with and response URLs
    * expire on; default real time. A test that paces on a manual clock gives the fake the
@@ -124,6 +131,8 @@ export interface SlackFake {
   publishes: FakeHomeView[];
   /** Every POST to a response URL, accepted or refused. */
   responses: FakeResponse[];
+  /** Every file shared by `files.completeUploadExternal`, oldest first. */
+  uploads: FakeFile[];
   calls: FakeCall[];
   /** HTTP 429 answers so far. */
   readonly http429: number;
@@ -151,6 +160,18 @@ export const FAKE_TEAM = { id: 'T0ACME', domain: 'acme-gas', name: 'Acme Gas' };
 export const FAKE_APP_ID = 'A0PIPEWATCH';
 /** The bot's own user: the `user_id` of `auth.test`. */
 export const FAKE_BOT_USER = 'U0BOT';
+
+/** The bot token's scopes: those `slack-app-manifest.yaml` asks for. */
+export const FAKE_SCOPES = [
+  'chat:write',
+  'commands',
+  'im:write',
+  'users:read',
+  'users:read.email',
+  'channels:read',
+  'groups:read',
+  'files:write',
+];
 
 export const FAKE_CHANNELS: FakeChannel[] = [
   { id: 'C0GAS', name: 'gas', members: ['U0ALICE', 'W0BOB'] },
@@ -223,6 +244,12 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const messaging = createMessaging(world, rate);
   const { posts, updates } = messaging;
   const methods = createMethods(world);
+  const filing = createFiles(world, {
+    scopes: options.scopes ?? FAKE_SCOPES,
+    perMinute: options.filesRate?.perMinute ?? 100,
+    burst: options.filesRate?.burst ?? 20,
+    origin: () => origin,
+  });
   const { ephemerals, views, publishes } = methods;
   const respond = createResponseUrls(world, () => origin);
   const socket = createSocketModeFake({ appId: FAKE_APP_ID, origin: () => origin });
@@ -232,6 +259,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     if (method === 'chat.postMessage') return messaging.postMessage(args);
     if (method === 'chat.update') return messaging.update(args);
     if (method === 'apps.connections.open') return { body: { ok: true, url: socket.issueUrl() } };
+    if (method === 'files.getUploadURLExternal') return filing.getUploadURL(args);
+    if (method === 'files.completeUploadExternal') return filing.complete(args);
     return methods.answer(method, args) ?? fail('unknown_method', 404);
   }
 
@@ -289,8 +318,17 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const uploadTo = /^\/upload\/v1\/(\w+)$/.exec(path)?.[1];
+    if (uploadTo !== undefined && req.method === 'POST') {
+      const auth = req.headers.authorization === `Bearer ${token}`;
+      const out = filing.receive(uploadTo, bytes, String(req.headers['content-type'] ?? ''), auth);
+      calls.push({ method: 'upload', status: out.status ?? 200, contentType: '', at: now() });
+      send(res, out);
+      return;
+    }
     const respondTo = /^\/respond\/([\w-]+)$/.exec(path)?.[1];
     if (respondTo !== undefined) {
       send(res, respond.handle(respondTo, req.method ?? 'GET', raw));
@@ -325,6 +363,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     views,
     publishes,
     responses: respond.responses,
+    uploads: filing.uploads,
     calls,
     get http429() {
       return http429;

@@ -13,18 +13,21 @@
  * post refused because the channel is gone or closed to the bot is reported through
  * `onChannelGone` besides failing as usual.
  */
-import { REST } from '@discordjs/rest';
+import { type RawFile, REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { targetKey } from '../../domain/targets.js';
 import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
+import { mergeCapacity } from '../capacity.js';
 import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';
+import { type ChartImage, chartsFor, chartsOf } from '../charts.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext } from '../types.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import { goneReason } from './channel-gone.js';
 import { noToken, toDeliveryError } from './errors.js';
+import type { Embed } from './limits.js';
 import { MAX_DIGEST, nonceFor, renderMessage } from './render.js';
 import { NoticeMessages, type Posted, remember } from './threads.js';
 
@@ -104,6 +107,24 @@ export function createDiscordChannels(options: DiscordOptions, deps: ChannelDeps
       close,
     },
   };
+}
+
+/**
+ * The charts as files of the message, each alert's first one shown as the image of its
+ * embed (`attachment://…`, Discord's way to show a file of the message in an embed); the
+ * embeds are changed in place. `shown[i]` is the alert of `embeds[i]`.
+ */
+function withChartImages(
+  embeds: Embed[],
+  shown: readonly Alert[],
+  charts: readonly ChartImage[],
+): RawFile[] {
+  embeds.forEach((e, i) => {
+    const alert = shown[i];
+    const first = alert ? chartsOf(charts, alert.payload)[0] : undefined;
+    if (first) e.image = { url: `attachment://${first.name}` };
+  });
+  return charts.map((c) => ({ name: c.name, data: Buffer.from(c.png), contentType: 'image/png' }));
 }
 
 /** Refuses, for good, an id that cannot be Discord's. */
@@ -202,7 +223,13 @@ class DiscordSender {
         ? { message_reference: { message_id: replyTo.message, fail_if_not_exists: false } }
         : {}),
     };
-    const sent = await this.post(channel, where, body, ctx, toChannel);
+    const charts = await chartsFor(
+      mergeCapacity(alerts).map((a) => a.payload),
+      this.deps.charts,
+      this.log,
+    );
+    const files = withChartImages(message.embeds, mergeCapacity(alerts), charts);
+    const sent = await this.post(channel, where, body, ctx, toChannel, files);
     const previous = this.notices.posted(
       { target, channel, id: sent.id, embeds: message.embeds },
       alerts,
@@ -239,13 +266,17 @@ class DiscordSender {
     body: Record<string, unknown>,
     ctx: SendContext,
     toChannel: boolean,
+    files: RawFile[] = [],
   ): Promise<{ id: string }> {
+    const upload = files.length > 0 ? { files } : {};
     return this.call<{ id: string }>(where, ctx, (scoped) =>
-      this.rest.post(Routes.channelMessages(channel), { body, signal: scoped }).catch((err) => {
-        const gone = toChannel ? goneReason(err) : undefined;
-        if (gone) this.channelGone(channel, gone);
-        throw err;
-      }),
+      this.rest
+        .post(Routes.channelMessages(channel), { body, ...upload, signal: scoped })
+        .catch((err) => {
+          const gone = toChannel ? goneReason(err) : undefined;
+          if (gone) this.channelGone(channel, gone);
+          throw err;
+        }),
     );
   }
 

@@ -178,3 +178,28 @@ ${body.join('\n')}
 }
 
 const PAD = 'padding:16px 24px';
+
+/** The Content-ID an email gives a chart it carries, to show it inline (`cid:`). */
+export function chartCid(name: string): string {
+  return `${name}@pipewatch`;
+}
+
+/**
+ * A section with its OAC charts under it: inline images the message carries as
+ * attachments, as wide as the message on a phone, each with its figures as alt text and
+ * in the plain-text part.
+ */
+export function withCharts(
+  s: Section,
+  charts: ReadonlyArray<{ name: string; alt: string }>,
+): Section {
+  if (charts.length === 0) return s;
+  const images = charts.map(
+    (c) =>
+      `<p style="margin:12px 0 0"><img src="cid:${escapeHtml(chartCid(c.name))}" alt="${escapeHtml(c.alt)}" width="600" style="display:block;width:100%;max-width:600px;height:auto;border:0"></p>`,
+  );
+  return {
+    text: [s.text, '', ...charts.map((c) => `Chart: ${c.alt}`)].join('\n'),
+    html: [s.html, ...images].join('\n'),
+  };
+}

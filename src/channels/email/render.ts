@@ -17,6 +17,7 @@ import { inTimeLeft } from '../../lib/duration.js';
 import { escapeHtml as esc } from '../../lib/escape-html.js';
 import { quantity } from '../../lib/quantity.js';
 import { mergeCapacityPayloads } from '../capacity.js';
+import { type ChartImage, chartsOf } from '../charts.js';
 import { NEXT_CYCLE_LABEL, nextCycleLine, nextCycleText } from '../next-cycle.js';
 import {
   type ChangeMarks,
@@ -43,6 +44,7 @@ import {
   layout,
   type Section,
   sanitizeNoticeHtml,
+  withCharts,
 } from './html.js';
 import { silenceSection } from './silence.js';
 
@@ -76,6 +78,8 @@ export interface RenderOptions {
   now: string;
   /** The unsubscribe link, shown in the footer of both parts (see `unsubscribe.ts`). */
   unsubscribeUrl?: string | undefined;
+  /** The OAC charts the message carries, each shown under its alert (`charts.ts`). */
+  charts?: readonly ChartImage[] | undefined;
 }
 
 /** Most thread roots a message names, so a digest's headers stay short. */
@@ -97,7 +101,8 @@ export function renderEmail(alerts: readonly Alert[], options: RenderOptions): E
   const rules = [...new Set(original.map((p) => p.rule))];
   const keys = alerts.map((a) => a.key).sort();
   const footer = `pipewatch · rule${rules.length === 1 ? '' : 's'} ${rules.join(', ')} · sent ${options.now}`;
-  const sections = payloads.map((p) => section(p, options.now));
+  const charts = options.charts ?? [];
+  const sections = payloads.map((p) => withCharts(section(p, options.now), chartsOf(charts, p)));
   return {
     subject,
     text: [

@@ -15,6 +15,8 @@
 import { createTransport, type NodemailerError } from 'nodemailer';
 import { redactor } from '../../lib/redact.js';
 import { listHeaders, unsubscribeLink } from '../../unsubscribe/links.js';
+import { mergeCapacityPayloads } from '../capacity.js';
+import { chartsFor } from '../charts.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { clip, oneLine } from '../text.js';
 import {
@@ -27,6 +29,7 @@ import {
   type SendContext,
   type TargetOf,
 } from '../types.js';
+import { chartCid } from './html.js';
 import { EMAIL_MAX_DIGEST, type EmailMessage, renderEmail } from './render.js';
 
 /** Longest reason or detail, in characters. */
@@ -148,9 +151,16 @@ export function createEmailChannel(
         unsubscribeUrl = unsubscribeLink(publicUrl, target.to, payloads, secret);
         list = listHeaders(publicUrl, unsubscribeUrl);
       }
+      const merged = mergeCapacityPayloads(alerts.map((a) => a.payload));
+      const charts = await chartsFor(merged, deps.charts, log);
       let message: EmailMessage;
       try {
-        message = renderEmail(alerts, { from: options.from, now: ctx.now, unsubscribeUrl });
+        message = renderEmail(alerts, {
+          from: options.from,
+          now: ctx.now,
+          unsubscribeUrl,
+          charts,
+        });
       } catch (err) {
         const why = oneLine(err instanceof Error ? err.message : String(err));
         throw new DeliveryError(clip(`email: cannot render: ${why}`, TEXT_MAX), {
@@ -178,6 +188,12 @@ export function createEmailChannel(
             ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
             ...(message.references ? { references: message.references } : {}),
             headers: { ...message.headers, ...list },
+            attachments: charts.map((c) => ({
+              filename: c.name,
+              content: Buffer.from(c.png),
+              contentType: 'image/png',
+              cid: chartCid(c.name),
+            })),
             date: new Date(ctx.now),
             signal,
           }),

@@ -6,18 +6,22 @@
  * updated notice is posted in the thread of the notice's first message, which is then
  * edited to say it was superseded. Messages to channels carry buttons when the Slack app
  * answers them (`interactive`), and a post refused because the channel is gone or the bot
- * is no longer in it is reported through `onChannelGone` besides failing as usual.
+ * is no longer in it is reported through `onChannelGone` besides failing as usual. A
+ * capacity alert's OAC charts follow its message as files (`chart-upload.ts`), once the
+ * message is posted: an upload that fails is a warning, never a failed send.
  */
 import * as webApi from '@slack/web-api';
 import { targetKey } from '../../domain/targets.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notice } from '../../upstream/schemas.js';
+import { mergeCapacityPayloads } from '../capacity.js';
 import { channelGoneReporter, type OnChannelGone } from '../channel-gone.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { oneLine } from '../text.js';
 import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } from '../types.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import { goneReason } from './channel-gone.js';
+import { ChartUploads } from './chart-upload.js';
 import { clientLogger } from './client-log.js';
 import { failureOf, toDeliveryError, where } from './errors.js';
 import { fetchWithin } from './fetch-within.js';
@@ -123,6 +127,7 @@ class SlackSender {
   private readonly timeoutMs: number;
   private readonly client: webApi.WebClient;
   private readonly pacer: Pacer;
+  private readonly charts: ChartUploads;
   private readonly dmChannels = new Map<string, Promise<string>>();
   /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
   private readonly channelGone: ReturnType<typeof channelGoneReporter>;
@@ -143,6 +148,16 @@ class SlackSender {
     });
     this.pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
     this.channelGone = channelGoneReporter('Slack', options.onChannelGone, this.log);
+    this.charts = new ChartUploads({
+      client: this.client,
+      token: options.token,
+      apiUrl: options.apiUrl,
+      charts: deps.charts,
+      timeoutMs: this.timeoutMs,
+      clock: deps.clock,
+      deadlineClock: deps.deadlineClock,
+      log: this.log,
+    });
   }
 
   /**
@@ -162,6 +177,7 @@ class SlackSender {
     const threaded = await this.postInThread(key, channel, destination, alerts, message, ctx);
     if (threaded) return threaded;
     const res = await this.post(channel, destination, { ...postFields(message), channel }, ctx);
+    this.shareCharts(key, res.channel, undefined, alerts);
     const earlier = this.updatedElsewhere(key, alerts, res.ts, ctx);
     this.rememberFirstMessages(key, alerts, message, res, ctx);
     for (const ref of earlier) await this.supersede(key, ref, ctx);
@@ -197,9 +213,21 @@ class SlackSender {
       throw error;
     });
     if (!reply) return undefined;
+    this.shareCharts(key, reply.channel, root.ts, alerts);
     ctx.threads.set(key, supersededSubject(n.id), { threaded: 'yes', ts: reply.ts });
     await this.supersede(key, root, ctx);
     return { detail: `ok channel=${reply.channel} ts=${reply.ts} thread=${root.ts}` };
+  }
+
+  /** Starts sharing the OAC charts of the capacity alerts just posted, beside the send. */
+  private shareCharts(
+    target: string,
+    channel: string,
+    threadTs: string | undefined,
+    alerts: readonly Alert[],
+  ): void {
+    const payloads = mergeCapacityPayloads(alerts.map((a) => a.payload));
+    this.charts.start({ target, channel, threadTs, payloads });
   }
 
   /**
@@ -385,7 +413,7 @@ class SlackSender {
   }
 
   close(): Promise<void> {
-    this.closed ??= this.pacer.close();
+    this.closed ??= Promise.all([this.pacer.close(), this.charts.close()]).then(() => undefined);
     return this.closed;
   }
 

@@ -24,6 +24,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
   'conversations.open': ['im:write'],
+  'files.completeUploadExternal': ['files:write'],
+  'files.getUploadURLExternal': ['files:write'],
   'users.lookupByEmail': ['users:read', 'users:read.email'],
   'users.conversations': ['channels:read', 'groups:read'],
   'views.publish': [],
