@@ -8,7 +8,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 # Scripts are skipped here because `prepare` needs the sources; the addons are built explicitly.
-RUN npm ci --ignore-scripts && npm rebuild better-sqlite3 re2
+RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
