@@ -9,13 +9,13 @@
  * Why RE2JS and not RE2 itself (`re2`, a native addon) or `re2-wasm`, measured with
  * `npm run bench regex` and `rules` on each (CPU time; docs/PATTERN-ENGINE.md has the
  * figures): `re2` compiles from source wherever its prebuilt binary cannot be fetched,
- * minutes of a compiler at every `npm ci`, 90 MB and `node-gyp` in production; RE2JS
- * installs in seconds, 0.9 MB, no compiler. It is slower per character (ordinary
- * patterns: about 7 µs a notice in one pass against RE2's 2; the worst automaton allowed,
- * 1.2 s of CPU over 64 K characters against 0.4 s), which the rule figures show is small
- * beside the rest of judging a notice. `re2-wasm` has no set, so every pattern would
- * take a pass of its own, and its 16 MB heap never frees a pattern: the process aborts
- * after some 2,600 compilations.
+ * 5 minutes of CPU at every `npm ci`, 100 MB and `node-gyp` in production; RE2JS installs
+ * in about a second of CPU, 0.9 MB, no compiler. It is slower per character: 7.4 µs a
+ * notice for 10 ordinary patterns in one pass against RE2's 2.3, and about 3 times RE2's
+ * time per notice with 10,000 rules (14 µs against 5); an automaton of 1,000 instructions
+ * over 64 K hostile characters, 1.2 s of CPU against 0.3 s. `re2-wasm` has no set, so
+ * every pattern would take a pass of its own, and its 16 MB heap never frees a pattern:
+ * the process aborts after some 2,600 compilations.
  *
  * Semantics stay those of JavaScript's `new RegExp(source, 'iu')`: case-insensitive, a
  * match anywhere in the text, `^` and `$` at its ends, `\s` with Unicode's spaces.
@@ -31,9 +31,10 @@ export const TEXT_LIMIT = 65_536;
 
 /**
  * The most instructions a pattern's automaton may have. Matching is linear in the text,
- * and its worst case grows with the automaton: `a[ab]{990}c` (994 instructions) takes about
- * 0.9 s of CPU over 64 K characters that keep every thread alive. The bound keeps a hostile
- * pattern to a few seconds a notice; ordinary patterns have under a hundred.
+ * and its worst case grows with the automaton: `a[ab]{990}c` (994 instructions) takes
+ * about 1.2 s of CPU over 64 K characters that keep every thread alive (`npm run bench
+ * regex`), so a pattern at the bound about twice that. RE2JS has no memory budget to
+ * refuse a larger one; ordinary patterns have under a hundred instructions.
  */
 export const PROGRAM_LIMIT = 2_000;
 
