@@ -16,8 +16,8 @@ COPY docker/rules ./docker/rules
 COPY docs/webhook.schema.json ./docs/
 RUN npm pack --pack-destination /tmp && mv /tmp/pipewatch-*.tgz /tmp/pipewatch.tgz
 
-# Install: the tarball as users install it, under /opt/pipewatch. Its native addons
-# (better-sqlite3, re2) are built here, for this Node.js, with the compilers.
+# Install: the tarball as users install it, under /opt/pipewatch. Its native addon
+# (better-sqlite3) is built here, for this Node.js, with the compilers.
 FROM ${NODE_IMAGE} AS install
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \

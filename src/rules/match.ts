@@ -7,7 +7,7 @@
  *
  * A notice is prepared once (lower-cased fields, their words, memoised pattern results,
  * the text patterns read) and then checked against every candidate rule, so the cost of a
- * rule is a few set lookups. Text patterns are RE2's (see `pattern.ts`).
+ * rule is a few set lookups. Text patterns are RE2JS's (see `pattern.ts`).
  */
 import type { Notice } from '../upstream/schemas.js';
 import { compilePattern, type Pattern, type PatternSet, patternText } from './pattern.js';

@@ -1,15 +1,26 @@
 /**
- * The `text:` patterns of rules, matched by RE2: its automata take time linear in the
- * text whatever the pattern, so neither a user's pattern nor a pipeline's text can hold
- * the daemon up the way a backtracking engine can (`(a+)+$` against a line of `a`s, or
- * `force.*majeure` against a long body). The price is the features that need
- * backtracking: look-ahead, look-behind and back-references, which validation refuses
- * with the reason.
+ * The `text:` patterns of rules, matched by RE2JS, the JavaScript port of RE2: its automata
+ * take time linear in the text whatever the pattern, so neither a user's pattern nor a
+ * pipeline's text can hold the daemon up the way a backtracking engine can (`(a+)+$`
+ * against a line of `a`s, or `force.*majeure` against a long body). The price is the
+ * features that need backtracking: look-ahead, look-behind and back-references, which
+ * validation refuses with the reason.
  *
- * Semantics stay those of JavaScript's `new RegExp(source, 'i')`: case-insensitive, a
+ * Why RE2JS and not RE2 itself (`re2`, a native addon) or `re2-wasm`, measured with
+ * `npm run bench regex` and `rules` on each (CPU time; docs/PATTERN-ENGINE.md has the
+ * figures): `re2` compiles from source wherever its prebuilt binary cannot be fetched,
+ * 5 minutes of CPU at every `npm ci`, 100 MB and `node-gyp` in production; RE2JS installs
+ * in about a second of CPU, 0.9 MB, no compiler. It is slower per character: 7.4 µs a
+ * notice for 10 ordinary patterns in one pass against RE2's 2.3, and about 3 times RE2's
+ * time per notice with 10,000 rules (14 µs against 5); an automaton of 1,000 instructions
+ * over 64 K hostile characters, 1.2 s of CPU against 0.3 s. `re2-wasm` has no set, so
+ * every pattern would take a pass of its own, and its 16 MB heap never frees a pattern:
+ * the process aborts after some 2,600 compilations.
+ *
+ * Semantics stay those of JavaScript's `new RegExp(source, 'iu')`: case-insensitive, a
  * match anywhere in the text, `^` and `$` at its ends, `\s` with Unicode's spaces.
  */
-import RE2 from 're2';
+import { RE2JS, RE2JSSyntaxException, RE2Set } from 're2js';
 import { errorMessage } from '../lib/error-text.js';
 
 /** The longest pattern a rule may have, in characters. */
@@ -18,19 +29,83 @@ export const PATTERN_MAX_LENGTH = 1_000;
 /** How much of a notice's subject, and of its text, a pattern reads: the first 64 K characters. */
 export const TEXT_LIMIT = 65_536;
 
-/** Case-insensitive, on code points; without `m`, so `^` and `$` are the text's ends. */
-const FLAGS = 'iu';
+/**
+ * The most instructions a pattern's automaton may have. Matching is linear in the text,
+ * and its worst case grows with the automaton: `a[ab]{990}c` (994 instructions) takes
+ * about 1.2 s of CPU over 64 K characters that keep every thread alive (`npm run bench
+ * regex`), so a pattern at the bound about twice that. RE2JS has no memory budget to
+ * refuse a larger one; ordinary patterns have under a hundred instructions.
+ */
+export const PROGRAM_LIMIT = 2_000;
+
+/** Case-insensitive; without `m`, so `^` and `$` are the text's ends. RE2JS is always Unicode. */
+const FLAGS = RE2JS.CASE_INSENSITIVE;
 
 /**
  * The spaces JavaScript's `\s` means, as the inside of a class: RE2's `\s` has only
  * `\t\n\f\r` and space. It ends with a class escape so that a `-` after it stays literal.
  */
-const JS_SPACE = '\\v\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\s';
+const JS_SPACE =
+  '\\v\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}\\s';
+
+/** JavaScript's long names of general categories (`\p{Letter}`), as RE2 spells them. */
+const CATEGORY: Record<string, string> = {
+  Letter: 'L',
+  Cased_Letter: 'LC',
+  Uppercase_Letter: 'Lu',
+  Lowercase_Letter: 'Ll',
+  Titlecase_Letter: 'Lt',
+  Modifier_Letter: 'Lm',
+  Other_Letter: 'Lo',
+  Mark: 'M',
+  Combining_Mark: 'M',
+  Nonspacing_Mark: 'Mn',
+  Spacing_Mark: 'Mc',
+  Enclosing_Mark: 'Me',
+  Number: 'N',
+  Decimal_Number: 'Nd',
+  digit: 'Nd',
+  Letter_Number: 'Nl',
+  Other_Number: 'No',
+  Punctuation: 'P',
+  punct: 'P',
+  Connector_Punctuation: 'Pc',
+  Dash_Punctuation: 'Pd',
+  Open_Punctuation: 'Ps',
+  Close_Punctuation: 'Pe',
+  Initial_Punctuation: 'Pi',
+  Final_Punctuation: 'Pf',
+  Other_Punctuation: 'Po',
+  Symbol: 'S',
+  Math_Symbol: 'Sm',
+  Currency_Symbol: 'Sc',
+  Modifier_Symbol: 'Sk',
+  Other_Symbol: 'So',
+  Separator: 'Z',
+  Space_Separator: 'Zs',
+  Line_Separator: 'Zl',
+  Paragraph_Separator: 'Zp',
+  Other: 'C',
+  Control: 'Cc',
+  cntrl: 'Cc',
+  Format: 'Cf',
+  Surrogate: 'Cs',
+  Private_Use: 'Co',
+  Unassigned: 'Cn',
+};
+
+/** `\p{…}`'s name as RE2 spells it: `Script=Greek` and `sc=Greek` are `Greek`, `Letter` is `L`. */
+function propertyName(name: string): string {
+  const value = /^(?:Script|sc|General_Category|gc)=(.+)$/.exec(name)?.[1] ?? name;
+  return CATEGORY[value] ?? value;
+}
 
 /**
- * `source` with `\s` and `\S` spelled out as JavaScript means them, so that a rule's
- * `force\s+majeure` still matches across the no-break space of an HTML-derived text.
- * Nothing else changes. Inside a class `\S` stays RE2's (it then also takes Unicode spaces).
+ * `source` in RE2's syntax, read as JavaScript reads it: `\s` and `\S` spelled out as
+ * JavaScript means them, so that a rule's `force\s+majeure` still matches across the
+ * no-break space of an HTML-derived text; `\u00e9`, `\u{1F600}` and `\cA` as `\x{…}`;
+ * `\p{Letter}` and `\p{Script=Greek}` by RE2's names. Nothing else changes. Inside a
+ * class `\S` stays RE2's (it then also takes Unicode spaces).
  */
 export function re2Source(source: string): string {
   let out = '';
@@ -52,6 +127,27 @@ export function re2Source(source: string): string {
         out += inClass ? JS_SPACE : `[${JS_SPACE}]`;
       } else if (next === 'S' && !inClass) {
         out += `[^${JS_SPACE}]`;
+      } else if (next === 'u') {
+        const code = /^u(?:([0-9a-fA-F]{4})|\{([0-9a-fA-F]+)\})/.exec(source.slice(i + 1, i + 16));
+        if (code) {
+          out += `\\x{${code[1] ?? code[2]}}`;
+          i += code[0].length;
+          continue;
+        }
+        out += c + next;
+      } else if (next === 'c' && /[a-zA-Z]/.test(source[i + 2] ?? '')) {
+        out += `\\x{${((source.charCodeAt(i + 2) % 32) | 0).toString(16)}}`;
+        i += 2;
+        continue;
+      } else if ((next === 'p' || next === 'P') && source[i + 2] === '{') {
+        const close = source.indexOf('}', i + 3);
+        if (close < 0) {
+          out += c + next;
+        } else {
+          out += `\\${next}{${propertyName(source.slice(i + 3, close))}}`;
+          i = close;
+          continue;
+        }
       } else {
         out += c + next;
       }
@@ -80,15 +176,42 @@ export function re2Source(source: string): string {
   return out;
 }
 
+/** RE2JS's refusal as one line: what is wrong, and the part of the pattern it is about. */
+function refusal(error: unknown): string {
+  if (error instanceof RE2JSSyntaxException) {
+    return error.input ? `${error.error}: ${error.input}` : error.error;
+  }
+  return errorMessage(error);
+}
+
+/**
+ * RE2JS's automaton for `source` (already in RE2's syntax); throws a `SyntaxError` with
+ * RE2JS's reason, or "pattern too large" past `PROGRAM_LIMIT`.
+ */
+function compileRe2(source: string, flags: number): RE2JS {
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(source, flags);
+  } catch (error) {
+    throw new SyntaxError(refusal(error));
+  }
+  // RE2JS has no size in its interface; its compiled program (`re2Input`) tells it.
+  const size = re.re2Input.prog.numInst();
+  if (size > PROGRAM_LIMIT) {
+    throw new SyntaxError(`pattern too large: ${size} instructions, more than ${PROGRAM_LIMIT}`);
+  }
+  return re;
+}
+
 /** A rule's pattern, compiled once; `test` takes a text cut by `patternText`. */
 export interface Pattern {
-  test(text: Buffer | string): boolean;
+  test(text: Uint8Array | string): boolean;
 }
 
 /**
  * Compiled patterns by source, held weakly: thousands of rules often share a few dozen
- * patterns, and each RE2 object costs tens of kilobytes. Sharing is safe since a pattern
- * has no `g` or `y` flag, so `test` keeps no state between calls.
+ * patterns, and each automaton costs kilobytes. Sharing is safe since a pattern keeps no
+ * state between calls to `test`.
  */
 const compiled = new Map<string, WeakRef<Pattern>>();
 const forget = new FinalizationRegistry<string>((source) => {
@@ -102,7 +225,7 @@ const forget = new FinalizationRegistry<string>((source) => {
 export function compilePattern(source: string): Pattern {
   const held = compiled.get(source)?.deref();
   if (held) return held;
-  const pattern: Pattern = new RE2(re2Source(source), FLAGS);
+  const pattern: Pattern = compileRe2(re2Source(source), FLAGS);
   compiled.set(source, new WeakRef(pattern));
   forget.register(pattern, source);
   return pattern;
@@ -116,24 +239,27 @@ export function compilePattern(source: string): Pattern {
 export class PatternSet {
   private constructor(
     readonly sources: readonly string[],
-    private readonly set: InstanceType<typeof RE2.Set>,
+    private readonly set: { match(text: Uint8Array | string): number[] },
   ) {}
 
-  /** The set of `sources`, or null when they are fewer than two or RE2 cannot build it. */
+  /** The set of `sources`, or null when they are fewer than two or their automaton is too large. */
   static of(sources: readonly string[]): PatternSet | null {
     if (sources.length < 2) return null;
     try {
-      return new PatternSet(sources, new RE2.Set(sources.map(re2Source), FLAGS));
+      const set = new RE2Set(RE2Set.UNANCHORED, FLAGS);
+      for (const source of sources) set.add(re2Source(source));
+      set.compile();
+      return new PatternSet(sources, set);
     } catch {
       return null;
     }
   }
 
   /**
-   * The indexes in `sources` of the patterns that match `text`, or null when the set ran
-   * out of automaton memory on it (each pattern then decides alone, in linear time too).
+   * The indexes in `sources` of the patterns that match `text`, in increasing order, or
+   * null when the set could not tell (each pattern then decides alone, in linear time too).
    */
-  match(text: Buffer | string): number[] | null {
+  match(text: Uint8Array | string): number[] | null {
     try {
       return this.set.match(text);
     } catch {
@@ -161,29 +287,32 @@ const CUT = '\uffff';
 
 const WHY = 'patterns run in linear time, which rules out look-around and back-references';
 
-/** RE2's refusals that have a reason a rule writer can act on, by the start of its message. */
+/** RE2JS's refusals that have a reason a rule writer can act on, by the start of its message. */
 const EXPLAINED: Array<[RegExp, (m: RegExpExecArray) => string]> = [
-  [/^invalid perl operator: \(\?=/, () => `look-ahead (?=…) is not supported: ${WHY}`],
   [
-    /^invalid perl operator: \(\?!/,
+    /^invalid or unsupported Perl syntax: `?\(\?=/,
+    () => `look-ahead (?=…) is not supported: ${WHY}`,
+  ],
+  [
+    /^invalid or unsupported Perl syntax: `?\(\?!/,
     () => `negative look-ahead (?!…) is not supported: ${WHY}; leave notices out with not: text:`,
   ],
-  [/^invalid perl operator: \(\?<=/, () => `look-behind (?<=…) is not supported: ${WHY}`],
+  [/^invalid named capture: `?\(\?<=/, () => `look-behind (?<=…) is not supported: ${WHY}`],
   [
-    /^invalid perl operator: \(\?<!/,
+    /^invalid named capture: `?\(\?<!/,
     () => `negative look-behind (?<!…) is not supported: ${WHY}; leave notices out with not: text:`,
   ],
   [
-    /^invalid escape sequence: (\\[1-9])/,
+    /^invalid escape sequence: `?(\\[1-9])/,
     (m) => `back-reference ${m[1]} is not supported: ${WHY}; repeat the text instead`,
   ],
-  [/^invalid escape sequence: \\k/, () => `back-reference \\k<…> is not supported: ${WHY}`],
+  [/^invalid escape sequence: `?\\k/, () => `back-reference \\k<…> is not supported: ${WHY}`],
   [
-    /^invalid repetition size: (\{[^}]*\})/,
+    /^invalid repeat count: `?(\{[^}]*\})/,
     (m) => `repetition ${m[1]} is too large: at most 1000 repeats, nested counts multiplied`,
   ],
   [
-    /^pattern too large/,
+    /^(?:pattern|expression) too large/,
     () => 'is too large to match in linear time; use fewer or smaller counted repetitions',
   ],
 ];
@@ -209,8 +338,8 @@ function findProblem(source: string): string | undefined {
     return `is ${source.length} characters long; a pattern may have at most ${PATTERN_MAX_LENGTH}`;
   }
   try {
-    // The source as written first, so that RE2's message quotes what the user wrote.
-    new RE2(source, FLAGS);
+    // Without the case flag first, so that the message quotes the pattern, not a `(?i)` before it.
+    compileRe2(re2Source(source), 0);
     compilePattern(source);
     return undefined;
   } catch (error) {

@@ -28,7 +28,7 @@ const HEAVY = [
 ];
 
 /** What only the commands that read the database or the rule files need. */
-const STORE_AND_RULES = ['better-sqlite3', 'yaml', 're2'];
+const STORE_AND_RULES = ['better-sqlite3', 'yaml', 're2js'];
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -205,7 +205,7 @@ describe('parseRuleFile: problems, each at its line and column', () => {
       problems(
         rule('    notices:\n      text: "force (majeure"\n    notify: [{ console: true }]\n'),
       ),
-    ).toEqual(['r.yaml:4:13: text: not a valid regular expression: missing ): force (majeure']);
+    ).toEqual(['r.yaml:4:13: text: not a valid regular expression: missing closing ): force (majeure']);
   });
 
   it('a pattern that needs backtracking, with why, at its text value, in not: too', () => {
@@ -340,7 +340,7 @@ describe('parseRuleFile: problems, each at its line and column', () => {
 `;
     const parsed = parseRuleFile(text, 'r.yaml');
     expect(parsed.problems.map(formatProblem)).toEqual([
-      'r.yaml:6:43: text: not a valid regular expression: missing ): (',
+      'r.yaml:6:43: text: not a valid regular expression: missing closing ): (',
       "r.yaml:7:16: unknown target 'slak' — did you mean 'slack'?",
       "r.yaml:8:5: missing 'name' in a rule",
       "r.yaml:8:27: before[0]: '1x' is not a duration (a number and a unit: s, m, h or d, such as 24h)",

@@ -3,6 +3,7 @@ import { compileFilter, prepareNotice } from '../../src/rules/match.js';
 import {
   compilePattern,
   PATTERN_MAX_LENGTH,
+  PROGRAM_LIMIT,
   patternProblem,
   patternText,
   re2Source,
@@ -42,15 +43,26 @@ describe('the engine is linear: what only backtracking can do is refused', () =>
     expect(patternProblem('a{1001}')).toBe(
       'repetition {1001} is too large: at most 1000 repeats, nested counts multiplied',
     );
-    expect(patternProblem('(\\pL{30}){30}')).toBe(
+    expect(patternProblem('(a{1000}){2}')).toBe(
+      'repetition {2} is too large: at most 1000 repeats, nested counts multiplied',
+    );
+    expect(patternProblem('(\\pL{50}){20}'.repeat(3))).toBe(
       'is too large to match in linear time; use fewer or smaller counted repetitions',
     );
     expect(patternProblem('force (majeure')).toBe(
-      'not a valid regular expression: missing ): force (majeure',
+      'not a valid regular expression: missing closing ): force (majeure',
     );
     expect(patternProblem('a**')).toBe(
-      'not a valid regular expression: bad repetition operator: **',
+      'not a valid regular expression: invalid nested repetition operator: **',
     );
+  });
+
+  it(`limits its automaton to ${PROGRAM_LIMIT} instructions, which bounds its cost per character`, () => {
+    expect(patternProblem('a{1000}|b{900}')).toBeUndefined();
+    expect(patternProblem('a{1000}|b{1000}')).toBe(
+      'is too large to match in linear time; use fewer or smaller counted repetitions',
+    );
+    expect(() => compilePattern('a{1000}|b{1000}')).toThrow(SyntaxError);
   });
 
   it(`limits a pattern to ${PATTERN_MAX_LENGTH} characters`, () => {
@@ -113,6 +125,14 @@ describe("today's semantics", () => {
     ['station\\b', 'stationary', false],
     ['\\d{3}', 'Station 165', true],
     ['😀', 'smile 😀', true],
+    ['\\u00e9t\\u00e9', 'ÉTÉ', true],
+    ['\\u{1F600}', 'smile 😀', true],
+    ['[\\u00a0]', 'force\u00a0majeure', true],
+    ['\\cJ', 'line\nbreak', true],
+    ['\\p{Letter}{3}\\p{Nd}', 'abc1', true],
+    ['\\p{Script=Greek}', 'Ωmega', true],
+    ['\\p{sc=Greek}', 'omega', false],
+    ['\\p{General_Category=Uppercase_Letter}', 'ÀÉÎ', true],
   ])('%s against %s: %s', (pattern, text, expected) => {
     expect(matches(pattern, text)).toBe(expected);
     expect(matches(pattern, 'Subject', text)).toBe(expected);
@@ -156,7 +176,8 @@ describe("today's semantics", () => {
   });
 
   it('spells \\s out as JavaScript means it, and nothing else', () => {
-    const space = '\\v\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\s';
+    const space =
+      '\\v\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}\\s';
     expect(re2Source('a\\sb')).toBe(`a[${space}]b`);
     expect(re2Source('a\\Sb')).toBe(`a[^${space}]b`);
     expect(re2Source('[\\s-]')).toBe(`[${space}-]`);
