@@ -116,7 +116,13 @@ describe('every wrong word gets a problem at its column, with the word meant whe
     [
       'a pattern that is no regular expression',
       'subscribe transco text:"(unclosed"',
-      [['text: not a valid regular expression: missing closing ): (unclosed', 'text:"(unclosed"', 19]],
+      [
+        [
+          'text: not a valid regular expression: missing closing ): (unclosed',
+          'text:"(unclosed"',
+          19,
+        ],
+      ],
     ],
     [
       'an empty pattern',

@@ -205,7 +205,9 @@ describe('parseRuleFile: problems, each at its line and column', () => {
       problems(
         rule('    notices:\n      text: "force (majeure"\n    notify: [{ console: true }]\n'),
       ),
-    ).toEqual(['r.yaml:4:13: text: not a valid regular expression: missing closing ): force (majeure']);
+    ).toEqual([
+      'r.yaml:4:13: text: not a valid regular expression: missing closing ): force (majeure',
+    ]);
   });
 
   it('a pattern that needs backtracking, with why, at its text value, in not: too', () => {
