@@ -65,7 +65,7 @@ export interface PreparedNotice {
   /** Regex results by source, computed on first use. */
   texts: Map<string, boolean>;
   /** Subject and notice text as patterns read them (`patternText`), made on first use. */
-  patternTexts: readonly [Buffer, Buffer] | undefined;
+  patternTexts: readonly [string, string] | undefined;
 }
 
 /** Prepares a notice once for all the rules it meets. */
@@ -100,7 +100,7 @@ function matchesText(pattern: Pattern, n: PreparedNotice): boolean {
   return pattern.test(subject) || pattern.test(text);
 }
 
-function patternTexts(n: PreparedNotice): readonly [Buffer, Buffer] {
+function patternTexts(n: PreparedNotice): readonly [string, string] {
   n.patternTexts ??= [patternText(n.notice.subject), patternText(n.notice.notice)];
   return n.patternTexts;
 }

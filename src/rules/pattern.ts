@@ -270,16 +270,17 @@ export class PatternSet {
 
 /**
  * What a pattern reads of a subject or notice text: its first `TEXT_LIMIT` characters (a
- * surrogate pair is not split), as UTF-8, made once per text for all the patterns that
- * read it. Matching time is then bounded whatever a pipeline posts. A text that goes on
- * past the bound is followed by U+FFFF, a noncharacter, so that `$` does not take the cut
- * for the text's end.
+ * surrogate pair is not split), made once per text for all the patterns that read it.
+ * Matching time is then bounded whatever a pipeline posts. A text that goes on past the
+ * bound is followed by U+FFFF, a noncharacter, so that `$` does not take the cut for the
+ * text's end. It stays a JavaScript string: RE2JS reads one about a third faster than
+ * the same text as UTF-8 bytes.
  */
-export function patternText(text: string): Buffer {
-  if (text.length <= TEXT_LIMIT) return Buffer.from(text, 'utf8');
+export function patternText(text: string): string {
+  if (text.length <= TEXT_LIMIT) return text;
   const last = text.charCodeAt(TEXT_LIMIT - 1);
   const end = last >= 0xd800 && last <= 0xdbff ? TEXT_LIMIT - 1 : TEXT_LIMIT;
-  return Buffer.from(`${text.slice(0, end)}${CUT}`, 'utf8');
+  return `${text.slice(0, end)}${CUT}`;
 }
 
 /** What follows a text cut at the bound. */
