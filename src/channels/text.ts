@@ -316,22 +316,12 @@ export function changeLines(p: AlertPayload, marks: ChangeMarks): Array<[string,
   });
 }
 
-const shortFormat = zoneFormat({
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
-
 /** `Sun Nov 22, 9 AM → Mon Nov 23, 9 AM CST`: the year only when they differ, the zone once. */
 function timeMove(c: Extract<NoticeChange, { kind: 'time' }>, zone: string): string {
   const parts = (iso: string | null) => {
     if (iso === null || Number.isNaN(Date.parse(iso))) return undefined;
     const got: Record<string, string> = {};
-    for (const part of shortFormat(zone).formatToParts(new Date(iso))) got[part.type] = part.value;
+    for (const part of localFormat(zone).formatToParts(new Date(iso))) got[part.type] = part.value;
     return got;
   };
   const [was, now] = [parts(c.before), parts(c.after)];
