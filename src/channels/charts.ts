@@ -17,21 +17,9 @@ import { quantity } from '../lib/quantity.js';
 import type { OacRow } from '../store/capacity.js';
 import { type CapacityEntry, locationLabel } from './capacity.js';
 import { clip } from './text.js';
+import type { ChartImage, ChartSource } from './types.js';
 
-/** One chart, ready to attach. */
-export interface ChartImage {
-  /** `oac-transco-1001234.png`: a file name every platform takes. */
-  name: string;
-  png: Uint8Array;
-  /** What the chart shows, in words: the alt text, and the figures for those without images. */
-  alt: string;
-  /** The alert it belongs to, and the location within it. */
-  pipeline: string;
-  location: string;
-}
-
-/** Where charts come from; a channel without one sends no charts. */
-export type ChartSource = (payload: AlertPayload) => Promise<ChartImage[]>;
+export type { ChartImage, ChartSource } from './types.js';
 
 /** The stored history a source reads: `CapacityStore.oacHistory`. */
 export type OacHistory = (

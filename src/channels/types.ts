@@ -11,7 +11,21 @@ import type { Target, TargetKind } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { UtcIso } from '../lib/time.js';
-import type { ChartSource } from './charts.js';
+
+/** One chart, ready to attach. */
+export interface ChartImage {
+  /** `oac-transco-1001234.png`: a file name every platform takes. */
+  name: string;
+  png: Uint8Array;
+  /** What the chart shows, in words: the alt text, and the figures for those without images. */
+  alt: string;
+  /** The alert it belongs to, and the location within it. */
+  pipeline: string;
+  location: string;
+}
+
+/** Where charts come from; a channel without one sends no charts. */
+export type ChartSource = (payload: AlertPayload) => Promise<ChartImage[]>;
 
 /** One alert to deliver, as the outbox holds it. */
 export interface Alert {

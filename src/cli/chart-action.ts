@@ -8,7 +8,7 @@ import { locationPoints, MAX_ROWS } from '../channels/charts.js';
 import { ChartError, drawOacChart } from '../chart/oac-chart.js';
 import { addDays } from '../domain/gas-day.js';
 import { didYouMean } from '../lib/suggest.js';
-import type { ChartOptions } from './chart.js';
+import type { ChartOptions } from './chart-levels.js';
 import { chartLevels } from './chart-levels.js';
 import type { CliContext } from './context.js';
 import { BadInputError } from './errors.js';

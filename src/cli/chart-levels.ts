@@ -8,8 +8,16 @@ import { loadRules } from '../rules/loader.js';
 import { textListMatcher } from '../rules/match.js';
 import type { CapacityRule } from '../rules/types.js';
 import { formatProblem } from '../rules/types.js';
-import type { ChartOptions } from './chart.js';
 import type { CliContext } from './context.js';
+
+/** Options of `chart`. */
+export interface ChartOptions {
+  days: number;
+  output?: string;
+  threshold?: number;
+  clear?: number;
+  percent?: boolean;
+}
 
 /** What the chart draws its lines at, and why. */
 export interface ChartLevels {

@@ -4,16 +4,8 @@
  * not a terminal). The drawing loads with the command.
  */
 import { Command, InvalidArgumentError } from 'commander';
+import type { ChartOptions } from './chart-levels.js';
 import type { CliContext } from './context.js';
-
-/** Options of `chart`. */
-export interface ChartOptions {
-  days: number;
-  output?: string;
-  threshold?: number;
-  clear?: number;
-  percent?: boolean;
-}
 
 /** Longest history `--days` takes: a year; the chart thins it to a few hundred points. */
 export const MAX_CHART_DAYS = 366;
