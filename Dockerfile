@@ -13,7 +13,7 @@ COPY tsconfig.json tsconfig.build.json LICENSE README.md slack-app-manifest.yaml
 COPY src ./src
 COPY rules ./rules
 COPY docker/rules ./docker/rules
-COPY docs/webhook.schema.json ./docs/
+COPY docs ./docs
 RUN npm pack --pack-destination /tmp && mv /tmp/pipewatch-*.tgz /tmp/pipewatch.tgz
 
 # Install: the tarball as users install it, under /opt/pipewatch. Its native addon
@@ -46,7 +46,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=install /opt/pipewatch /opt/pipewatch
 # Rules that print to the container's log and need no credentials, so that the container
-# starts with none; mount your own over /app/rules (README, Docker).
+# starts with none; mount your own over /app/rules (docs/operations.md, Docker).
 COPY --from=install /opt/pipewatch/lib/node_modules/pipewatch/docker/rules /app/rules
 # Owner-only, as pipewatch makes a data directory itself; a new named volume copies this.
 RUN install -d -m 0700 -o node -g node /app/data

@@ -81,7 +81,7 @@ describe('npm pack', () => {
     expect(paths.filter((p) => p.startsWith('dist/') && !p.endsWith('.js'))).toEqual([]);
   });
 
-  it('carries the example rules, the container rules, the Slack manifest and the licence', () => {
+  it('carries the example rules, the container rules, the Slack manifest, the docs and the licence', () => {
     for (const path of [
       'rules/gas-constraints.yaml',
       'rules/low-oac.yaml',
@@ -89,6 +89,8 @@ describe('npm pack', () => {
       'rules/schema.json',
       'docker/rules/console.yaml',
       'docs/webhook.schema.json',
+      'docs/configuration.md',
+      'docs/rules.md',
       'slack-app-manifest.yaml',
       'README.md',
       'LICENSE',

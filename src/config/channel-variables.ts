@@ -1,15 +1,15 @@
 /**
  * The variables that connect pipewatch to its delivery platforms (Slack, Discord, SMTP):
  * tokens, signing keys and API base URLs. They are a block of the one table in
- * `variables.ts`, which places them where the README lists them; a variable of this kind
- * is added here, and as a row of the README's configuration table.
+ * `variables.ts`, which places them where docs/configuration.md lists them; a variable of this kind
+ * is added here, and as a row of the table in docs/configuration.md.
  */
 import { z } from 'zod';
 import { httpUrl } from '../lib/zod-checks.js';
 import { boolean, emailAddress, prefixed, smtpUrl } from './parsers.js';
 import { variable } from './variable.js';
 
-/** The channel variables, in the order the README lists them. */
+/** The channel variables, in the order docs/configuration.md lists them. */
 export const CHANNEL_VARIABLES = {
   slackBotToken: variable({
     name: 'SLACK_BOT_TOKEN',

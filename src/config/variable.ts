@@ -1,6 +1,6 @@
 /**
  * How a variable of the table is declared: its default given once, as data, so that the
- * parser uses it and the README's default column can be checked against it.
+ * parser uses it and the default column of docs/configuration.md can be checked against it.
  */
 import type { z } from 'zod';
 import { optionalText } from './parsers.js';

@@ -1,7 +1,7 @@
 /**
  * Every environment variable pipewatch reads: its zod schema, default, an example of a
  * good value, and whether it is a secret. This table is the single source for parsing,
- * for error messages and for the README's configuration table (a test keeps them equal,
+ * for error messages and for the table in docs/configuration.md (a test keeps them equal,
  * defaults included, and fails on an environment read anywhere else in the code). The
  * delivery platforms' variables are declared as a block in `channel-variables.ts`.
  */
@@ -25,7 +25,7 @@ import { variable } from './variable.js';
 
 export type { Variable } from './variable.js';
 
-/** All variables, in the order the README lists them. */
+/** All variables, in the order docs/configuration.md lists them. */
 export const VARIABLES = {
   apiUrl: variable({
     name: 'PIPEWATCH_API_URL',

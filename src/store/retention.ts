@@ -1,7 +1,7 @@
 /**
  * What `PIPEWATCH_RETENTION` removes, and the incremental vacuum that gives the space
  * back. Every table that grows with time or with use of chat is pruned here or bounded by
- * design (README, Storage); everything a pending delivery or a reminder still to be sent
+ * design (docs/operations.md, Storage); everything a pending delivery or a reminder still to be sent
  * needs stays until it is done.
  *
  * A notice not seen for the retention is removed but for a tombstone (its id, content

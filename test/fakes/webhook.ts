@@ -1,6 +1,6 @@
 /**
  * A webhook receiver on loopback: records each POST with its headers and raw body,
- * checks `X-Pipewatch-Signature-V1` when given the secret, as the README tells receivers to
+ * checks `X-Pipewatch-Signature-V1` when given the secret, as docs/security.md tells receivers to
  * (`verifyWebhookSignature`), refusing a bad one with 401, and answers with scripted
  * statuses (`fail`) before accepting again. Given a clock, it refuses a signature made
  * more than five minutes from its time too; without one it checks the HMAC only, since

@@ -3,7 +3,7 @@
  * (`t=<unix seconds>,v1=<hex>`) must hold an HMAC-SHA256, under the shared secret, of
  * `"<t>.<raw body>"`, compared in constant time, and `t` must be within five minutes of
  * the receiver's clock, so that a request recorded on the way cannot be played again
- * later. The README's verification snippet is this code in plain JavaScript; it depends
+ * later. The verification snippet in docs/security.md is this code in plain JavaScript; it depends
  * on node:crypto alone so that it can be copied as it is. The test fake of a webhook
  * receiver verifies with it.
  */

@@ -2,7 +2,7 @@
  * Webhook signatures a receiver can trust: `t=<seconds>,v1=<HMAC of "t.body">`, checked
  * in constant time and refused when `t` is more than five minutes off, so a recorded
  * request played again, or a body changed on the way, is refused. The receiver fake
- * checks with the same code as the README's snippet, on the channel's own clock.
+ * checks with the same code as the snippet in docs/security.md, on the channel's own clock.
  */
 import { createHmac } from 'node:crypto';
 import { request } from 'undici';

@@ -1,5 +1,5 @@
 /**
- * The README's configuration table and the code agree in both directions: every row
+ * The configuration table of docs/configuration.md and the code agree in both directions: every row
  * names variables the code knows, with the code's default; every variable of the code has
  * a row; and no file reads an environment variable that the table does not hold.
  */
@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { VARIABLES } from '../../src/config/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const PAGE = 'docs/configuration.md';
+const page = readFileSync(join(root, PAGE), 'utf8');
 
 interface Row {
   names: string[];
@@ -18,11 +19,11 @@ interface Row {
   line: number;
 }
 
-/** The rows of the table under `## Configuration`. */
+/** The rows of the table under the page's title, before its first section. */
 function configurationRows(text: string): Row[] {
   const lines = text.split('\n');
-  const start = lines.indexOf('## Configuration');
-  if (start < 0) throw new Error('README has no "## Configuration" section');
+  const start = lines.indexOf('# Configuration');
+  if (start < 0) throw new Error(`${PAGE} has no "# Configuration" title`);
   const rows: Row[] = [];
   for (let i = start + 1; i < lines.length && !lines[i]?.startsWith('## '); i++) {
     const line = lines[i] ?? '';
@@ -70,19 +71,19 @@ function sourceFiles(dir: string): string[] {
 }
 
 const known = Object.values(VARIABLES).map((v) => v.name);
-const rows = configurationRows(readme);
+const rows = configurationRows(page);
 const sources = sourceFiles(join(root, 'src')).map((path) => ({
   file: relative(root, path),
   text: readFileSync(path, 'utf8'),
 }));
 
-describe('README configuration table', () => {
+describe('the configuration table of docs/configuration.md', () => {
   it('names only variables the code knows, each once, in the code order', () => {
     expect(rows.length).toBeGreaterThan(0);
     const documented = rows.flatMap((r) => r.names);
     for (const row of rows) {
-      expect(row.names.length, `README line ${row.line} names no variable`).toBeGreaterThan(0);
-      for (const name of row.names) expect(known, `README line ${row.line}`).toContain(name);
+      expect(row.names.length, `${PAGE} line ${row.line} names no variable`).toBeGreaterThan(0);
+      for (const name of row.names) expect(known, `${PAGE} line ${row.line}`).toContain(name);
     }
     expect(documented).toEqual(known);
   });
@@ -91,7 +92,7 @@ describe('README configuration table', () => {
     const byName = new Map(Object.values(VARIABLES).map((v) => [v.name, v.default]));
     for (const row of rows) {
       const said = documentedDefault(row.default);
-      expect(said, `README line ${row.line}`).not.toBeInstanceOf(Error);
+      expect(said, `${PAGE} line ${row.line}`).not.toBeInstanceOf(Error);
       for (const name of row.names) expect(said, name).toBe(byName.get(name));
     }
   });
