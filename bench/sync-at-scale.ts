@@ -22,7 +22,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { AlertEngine } from '../src/alerts/engine.js';
 import { ChatCore } from '../src/chat/service.js';
@@ -120,7 +120,7 @@ export function daemonSide(url: string, dir: string) {
     }
   };
   /** What one sync of the notices just published cost and decided. */
-  const sync = async (delay: IntervalHistogram) => {
+  const sync = async (delay: ReturnType<typeof monitorEventLoopDelay>) => {
     const before = counts(store);
     delay.reset();
     const cpu = process.cpuUsage();
