@@ -117,29 +117,26 @@ function stationOac(oac: number): void {
 
 type CycleRef = { gasDay: string; cycle: Cycle };
 let lastStoryCycle: CycleRef | undefined;
-const order = (r: CycleRef) => `${r.gasDay}#${NOMINATION_CYCLES.indexOf(r.cycle)}`;
+const postedAt = (r: CycleRef) => cyclePostedAt(r.gasDay, r.cycle).getTime();
 
 /**
- * Where Station 85's next figure is posted, at once: the cycle after the newest one out,
- * by gas day. Capacity rules follow cycles in gas-day order, and that cycle is also the
- * latest by posting time, which is what the daemon polls first; the cycle posted last by
- * the clock is not always it (between 17:00 and 22:00 Central, tomorrow's timely and
- * evening cycles come out before today's ID2 and ID3), and the test runs at whatever
- * hour it is started.
+ * Where Station 85's next figure is posted, at once: the cycle due to be posted after the
+ * newest one out. "After" is by posting time, the order capacity rules follow and the
+ * simulator's `latest` serves, not by gas day: between 17:00 and 22:00 Central,
+ * tomorrow's timely and evening cycles come out before today's ID2 and ID3, so the cycle
+ * after today's ID3 is tomorrow's ID1, not its timely one (which a rule would take as
+ * older than ID3 and ignore). The test runs at whatever hour it is started.
  */
 function nextStoryCycle(): CycleRef {
-  const now = api.sim.now();
-  const today = gasDayOf(now);
-  const scheduled = [addDays(today, 1), today]
-    .flatMap((gasDay) => [...NOMINATION_CYCLES].reverse().map((cycle) => ({ gasDay, cycle })))
-    .find(({ gasDay, cycle }) => cyclePostedAt(gasDay, cycle) <= now)!;
+  const now = api.sim.now().getTime();
+  const today = gasDayOf(new Date(now));
+  const byPosting = [-1, 0, 1, 2, 3]
+    .flatMap((d) => NOMINATION_CYCLES.map((cycle) => ({ gasDay: addDays(today, d), cycle })))
+    .sort((a, b) => postedAt(a) - postedAt(b));
+  const scheduled = byPosting.filter((r) => postedAt(r) <= now).at(-1)!;
   const newest =
-    lastStoryCycle && order(lastStoryCycle) > order(scheduled) ? lastStoryCycle : scheduled;
-  const i = NOMINATION_CYCLES.indexOf(newest.cycle);
-  lastStoryCycle =
-    i + 1 < NOMINATION_CYCLES.length
-      ? { gasDay: newest.gasDay, cycle: NOMINATION_CYCLES[i + 1]! }
-      : { gasDay: addDays(newest.gasDay, 1), cycle: NOMINATION_CYCLES[0]! };
+    lastStoryCycle && postedAt(lastStoryCycle) > postedAt(scheduled) ? lastStoryCycle : scheduled;
+  lastStoryCycle = byPosting.find((r) => postedAt(r) > postedAt(newest))!;
   return lastStoryCycle;
 }
 

@@ -96,6 +96,17 @@ export function programCommand(program: Program, args: string[]): [string, strin
 }
 
 /**
+ * libfaketime's variables, when the tests run under it, so the daemon keeps the tests'
+ * clock: `DONT_FAKE_MONOTONIC=1 faketime -f +3600s npx vitest run test/cli/acceptance.test.ts`
+ * plays a test that runs on the real clock an hour from now (docs/development.md).
+ */
+function fakeTime(): Record<string, string> {
+  const { FAKETIME, LD_PRELOAD } = process.env;
+  if (!FAKETIME || !LD_PRELOAD) return {};
+  return { FAKETIME, LD_PRELOAD, DONT_FAKE_MONOTONIC: '1' };
+}
+
+/**
  * Starts `pipewatch run` with `env` (PATH and HOME are added) and an HTTP port of its
  * choosing, from the sources unless told which `program` (the benchmarks measure what
  * users run).
@@ -110,6 +121,7 @@ export function startDaemon(
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? cwd,
+      ...fakeTime(),
       PIPEWATCH_HTTP_PORT: '0',
       LOG_LEVEL: 'info',
       ...env,
