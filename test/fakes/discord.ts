@@ -2,7 +2,9 @@
  * A Discord REST API on loopback, speaking the real wire format under `{url}/v10`:
  * `POST`/`PATCH` channel messages, `POST /users/@me/channels` (DMs) and
  * `GET /users/@me`. It checks `Authorization: Bot <token>`, answers unknown channels
- * with 404 (10003) and channels without access with 403 (50001), sends `X-RateLimit-*`
+ * with 404 (10003) and channels without access with 403 (50001), refuses posts where the
+ * bot lacks Send Messages, and messages with files where it lacks Attach Files, with 403
+ * (50013), sends `X-RateLimit-*`
  * headers with a per-channel bucket and a global limit (429 with `retry_after`), honours
  * `nonce` with `enforce_nonce`, rejects bodies over Discord's embed limits (400, 50035)
  * and empty messages (400, 50006), and can be told to fail the next requests.
@@ -27,6 +29,13 @@ export interface DiscordFakeOptions {
   channels?: string[];
   /** Channels that exist but the bot cannot see: 403 Missing Access. */
   forbidden?: string[];
+  /** Channels where the bot may not post (no Send Messages): any post is 403 50013. */
+  noSendMessages?: string[];
+  /**
+   * Channels where the bot may post but not attach files (no Attach Files): a message with
+   * files is 403 50013, one without goes through.
+   */
+  noAttachFiles?: string[];
   /** Users whose DMs are closed: 403 50007. */
   blockedUsers?: string[];
   /** Per channel (messages routes); default 5 per 5 s. */
@@ -196,6 +205,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   const token = options.token ?? FAKE_TOKEN;
   const channels = new Set(options.channels ?? [FAKE_CHANNEL]);
   const forbidden = new Set(options.forbidden ?? []);
+  const noSend = new Set(options.noSendMessages ?? []);
+  const noAttach = new Set(options.noAttachFiles ?? []);
   const blocked = new Set(options.blockedUsers ?? []);
   const bucket = options.bucket ?? { limit: 5, resetAfterMs: 5000 };
   const globalLimit = options.global ?? { limit: 50, windowMs: 1000 };
@@ -257,6 +268,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
     if (forbidden.has(channel)) return err(403, 50001, 'Missing Access');
     if (!channels.has(channel) && !user) return err(404, 10003, 'Unknown Channel');
     if (user && blocked.has(user)) return err(403, 50007, 'Cannot send messages to this user');
+    if (method === 'POST' && (noSend.has(channel) || (files.length > 0 && noAttach.has(channel))))
+      return err(403, 50013, 'Missing Permissions');
     const invalid = validate(body, method === 'POST');
     if (invalid) return invalid;
     if (method === 'PATCH') {
@@ -388,6 +401,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
     calls,
     /** User id → DM channel id, as opened. */
     dms,
+    /** Channels where the bot may not attach files (`noAttachFiles`), to change mid-test. */
+    noAttachFiles: noAttach,
     /** The next `times` requests (after the token check) fail with `fault`. */
     inject(fault: DiscordFault, times = 1): void {
       for (let i = 0; i < times; i++) faults.push(fault);

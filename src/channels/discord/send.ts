@@ -11,7 +11,8 @@
  * message that showed the previous version is edited to say it was superseded. Messages
  * to channels carry components when the Discord app answers them (`interactive`), and a
  * post refused because the channel is gone or closed to the bot is reported through
- * `onChannelGone` besides failing as usual.
+ * `onChannelGone` besides failing as usual. A capacity alert's charts are files of its
+ * message; where the bot may not attach files, the message goes again without them.
  */
 import { type RawFile, REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
@@ -27,6 +28,7 @@ import type { Alert, Channel, ChannelDeps, Delivered, SendContext } from '../typ
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import { goneReason } from './channel-gone.js';
 import { noToken, toDeliveryError } from './errors.js';
+import { dropFileImages, FilesRefused, missingPermissions } from './files-refused.js';
 import type { Embed } from './limits.js';
 import { MAX_DIGEST, nonceFor, renderMessage } from './render.js';
 import { NoticeMessages, type Posted, remember } from './threads.js';
@@ -48,7 +50,8 @@ export interface DiscordOptions {
    * Told when a post to a channel is refused because the channel no longer takes the
    * bot's messages (10003 Unknown Channel, 50001 Missing Access, 50013 Missing
    * Permissions): `reason` says so in words and names the code, `channel` is the
-   * target's channel id.
+   * target's channel id. A message refused only for its files is not reported: it is
+   * posted again without them, and only a refusal of that one is.
    */
   onChannelGone?: OnChannelGone | undefined;
 }
@@ -175,6 +178,8 @@ class DiscordSender {
   private readonly scrub: (text: string) => string;
   /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
   private readonly channelGone: ReturnType<typeof channelGoneReporter>;
+  /** Channels whose messages go without their files, and the warning that says so. */
+  private readonly filesRefused: FilesRefused;
   /** Discord refused the token: no later request can do better until a restart. */
   private unauthorized = false;
 
@@ -187,6 +192,7 @@ class DiscordSender {
     this.rest = restClient(options, this.timeoutMs, this.log);
     this.scrub = redactor([options.token]);
     this.channelGone = channelGoneReporter('Discord', options.onChannelGone, this.log);
+    this.filesRefused = new FilesRefused(this.log);
   }
 
   /**
@@ -259,25 +265,46 @@ class DiscordSender {
     }
   }
 
-  /** Posts a message body to `channel`; a target channel that refuses it as gone is reported. */
-  private post(
+  /**
+   * Posts a message body to `channel`; a target channel that refuses it as gone is
+   * reported. A message with files refused for want of a permission (50013) goes again
+   * without them and without the images that show them (see `files-refused.ts`): only a
+   * refusal of that one says the channel is gone.
+   */
+  private async post(
     channel: string,
     where: string,
-    body: Record<string, unknown>,
+    body: Record<string, unknown> & { embeds: Embed[] },
     ctx: SendContext,
     toChannel: boolean,
     files: RawFile[] = [],
   ): Promise<{ id: string }> {
-    const upload = files.length > 0 ? { files } : {};
-    return this.call<{ id: string }>(where, ctx, (scoped) =>
-      this.rest
-        .post(Routes.channelMessages(channel), { body, ...upload, signal: scoped })
-        .catch((err) => {
-          const gone = toChannel ? goneReason(err) : undefined;
-          if (gone) this.channelGone(channel, gone);
-          throw err;
-        }),
-    );
+    const withFiles = files.length > 0;
+    let filesRefused = false;
+    try {
+      const sent = await this.call<{ id: string }>(where, ctx, (scoped) =>
+        this.rest
+          .post(Routes.channelMessages(channel), {
+            body,
+            ...(withFiles ? { files } : {}),
+            signal: scoped,
+          })
+          .catch((err) => {
+            filesRefused = withFiles && missingPermissions(err);
+            const gone = toChannel && !filesRefused ? goneReason(err) : undefined;
+            if (gone) this.channelGone(channel, gone);
+            throw err;
+          }),
+      );
+      if (withFiles) this.filesRefused.accepted(channel);
+      return sent;
+    } catch (err) {
+      if (!filesRefused) throw err;
+    }
+    dropFileImages(body.embeds);
+    const sent = await this.post(channel, where, body, ctx, toChannel);
+    this.filesRefused.left(channel, where, toChannel);
+    return sent;
   }
 
   /** Greys out the messages that showed the previous versions of updated notices. */
