@@ -16,11 +16,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/pipewatch-node${version}-XXXXXX")"
 trap 'status=$?; if [ "$status" -eq 0 ]; then rm -rf "$work"; else echo "test-on-node: failed (exit $status); the clone is kept in $work" >&2; fi' EXIT
 
-package="node-$(node -p process.platform)-$(node -p process.arch)"
-echo "test-on-node: ${package}@${version} from the registry" >&2
-npm install --prefix "$work/runtime" --no-save --no-audit --no-fund --loglevel=error \
-  "${package}@${version}" >&2
-runtime="$work/runtime/node_modules/${package}"
+runtime="$("$root/scripts/node-from-registry.sh" "$version" "$work/runtime")"
 export PATH="$runtime/bin:$PATH"
 export npm_config_nodedir="$runtime"
 echo "test-on-node: node $(node -v), npm $(npm -v), clone of $(git -C "$root" rev-parse --short HEAD) in $work/pipewatch" >&2
