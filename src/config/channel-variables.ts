@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { httpUrl } from '../lib/zod-checks.js';
-import { boolean, emailAddress, prefixed, smtpUrl } from './parsers.js';
+import { boolean, emailAddress, prefixed } from './parsers.js';
+import { shownSmtpUrl, smtpUrl } from './smtp-url.js';
 import { variable } from './variable.js';
 
 /** The channel variables, in the order docs/configuration.md lists them. */
@@ -74,6 +75,7 @@ export const CHANNEL_VARIABLES = {
     parse: smtpUrl,
     example: 'smtps://user:password@smtp.example.com:465',
     secret: true,
+    shown: shownSmtpUrl,
     description: '`smtp://user:pass@host:port` or `smtps://…`',
   }),
   smtpAllowPlaintext: variable({

@@ -184,7 +184,11 @@ export function loadConfig(
     const result = spec.schema.safeParse(raw);
     if (result.success) return result.data as VariableValue<K>;
     const problem = result.error.issues[0]?.message ?? 'is invalid';
-    const value = spec.secret ? '(value hidden)' : show(raw ?? '');
+    const value = !spec.secret
+      ? show(raw ?? '')
+      : spec.shown
+        ? show(spec.shown(raw ?? ''))
+        : '(value hidden)';
     const verb = /^(is|must)\b/.test(problem) ? problem : `is invalid: ${problem}`;
     errors.push(`${spec.name} ${verb}; got ${value} (example: ${spec.name}=${spec.example})`);
     return undefined as VariableValue<K>;

@@ -102,16 +102,6 @@ export function prefixed(prefix: string, what: string) {
     .refine((v) => v.startsWith(prefix), `must be ${what} starting with "${prefix}"`);
 }
 
-/** An `smtp://` or `smtps://` URL with a host. */
-export const smtpUrl = z.string().refine((v) => {
-  try {
-    const url = new URL(v);
-    return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}, 'must be an smtp:// or smtps:// URL with a host');
-
 /** `true` or `false`, in any case. */
 export const boolean = z
   .string()

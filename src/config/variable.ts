@@ -15,6 +15,11 @@ export interface Variable<T> {
   example: string;
   /** Never echo the value: not in errors, not in logs. */
   secret: boolean;
+  /**
+   * A secret variable's value as an error may show it, the secret taken out (the user
+   * and host of a URL help to find what is wrong with it); without it, nothing is shown.
+   */
+  shown?: ((raw: string) => string) | undefined;
   description: string;
 }
 
@@ -26,6 +31,7 @@ interface VariableSpec<T> {
   parse: z.ZodType<T, string>;
   example: string;
   secret: boolean;
+  shown?: (raw: string) => string;
   description: string;
 }
 

@@ -22,7 +22,7 @@ import type { Alert, Channel, ChannelDeps, Delivered, SendContext, ThreadRef } f
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import { goneReason } from './channel-gone.js';
 import { ChartUploads } from './chart-upload.js';
-import { clientLogger } from './client-log.js';
+import { clientLogging } from './client-log.js';
 import { failureOf, toDeliveryError, where } from './errors.js';
 import { fetchWithin } from './fetch-within.js';
 import { DEFAULT_PACE, type PaceOptions, Pacer } from './pacing.js';
@@ -141,10 +141,9 @@ class SlackSender {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
     this.client = new webApi.WebClient(options.token, {
       slackApiUrl: options.apiUrl || undefined,
-      logger: clientLogger(this.log, options.token),
+      ...clientLogging(this.log, options.token, fetchWithin(this.timeoutMs, deps.deadlineClock)),
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
-      fetch: fetchWithin(this.timeoutMs, deps.deadlineClock),
     });
     this.pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
     this.channelGone = channelGoneReporter('Slack', options.onChannelGone, this.log);

@@ -14,7 +14,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
-import { clientLogger } from '../../channels/slack/client-log.js';
+import { clientLogger, clientLogging } from '../../channels/slack/client-log.js';
 import { failureOf } from '../../channels/slack/errors.js';
 import { fetchWithin } from '../../channels/slack/fetch-within.js';
 import { DeliveryErrorCode } from '../../channels/types.js';
@@ -101,7 +101,11 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
   }
   const log = options.logger.child({ component: 'slack-app' });
   const timeoutMs = options.timeoutMs ?? DEFAULT_APP_TIMEOUT_MS;
-  const boltLogger = clientLogger(log, token);
+  const { logger: boltLogger, fetch: clientFetch } = clientLogging(
+    log,
+    token,
+    fetchWithin(timeoutMs),
+  );
   const redact = redactor([token, appToken, signingSecret]);
   const clientOptions: webApi.WebClientOptions = {
     slackApiUrl: options.apiUrl || undefined,
@@ -109,7 +113,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: timeoutMs,
-    fetch: fetchWithin(timeoutMs),
+    fetch: clientFetch,
   };
   const web = new webApi.WebClient(token, clientOptions);
   const me = await web.auth.test().catch((error: unknown) => {
@@ -134,9 +138,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<SlackApp>
         appToken,
         logger: clientLogger(log, appToken),
         // The Socket Mode client opens its connection with `apps.connections.open`
-        // through a Web API client made from these options.
+        // through a Web API client made from these options; a request of it that gets no
+        // answer is logged with its method and host, as the other clients' are.
         installerOptions: {
-          clientOptions: { slackApiUrl: options.apiUrl || undefined, retryConfig: { retries: 2 } },
+          clientOptions: {
+            slackApiUrl: options.apiUrl || undefined,
+            retryConfig: { retries: 2 },
+            ...clientLogging(log, appToken, fetch),
+          },
         },
       })
     : undefined;
