@@ -36,6 +36,12 @@ export interface DiscordFakeOptions {
    * files is 403 50013, one without goes through.
    */
   noAttachFiles?: string[];
+  /**
+   * Channels where the bot may post but not read the message history (no Read Message
+   * History): a reply (`message_reference`) is 403 50013, a message that is none goes
+   * through.
+   */
+  noReadHistory?: string[];
   /** Users whose DMs are closed: 403 50007. */
   blockedUsers?: string[];
   /** Per channel (messages routes); default 5 per 5 s. */
@@ -207,6 +213,7 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
   const forbidden = new Set(options.forbidden ?? []);
   const noSend = new Set(options.noSendMessages ?? []);
   const noAttach = new Set(options.noAttachFiles ?? []);
+  const noHistory = new Set(options.noReadHistory ?? []);
   const blocked = new Set(options.blockedUsers ?? []);
   const bucket = options.bucket ?? { limit: 5, resetAfterMs: 5000 };
   const globalLimit = options.global ?? { limit: 50, windowMs: 1000 };
@@ -268,8 +275,11 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
     if (forbidden.has(channel)) return err(403, 50001, 'Missing Access');
     if (!channels.has(channel) && !user) return err(404, 10003, 'Unknown Channel');
     if (user && blocked.has(user)) return err(403, 50007, 'Cannot send messages to this user');
-    if (method === 'POST' && (noSend.has(channel) || (files.length > 0 && noAttach.has(channel))))
-      return err(403, 50013, 'Missing Permissions');
+    const refused =
+      noSend.has(channel) ||
+      (files.length > 0 && noAttach.has(channel)) ||
+      (body.message_reference !== undefined && noHistory.has(channel));
+    if (method === 'POST' && refused) return err(403, 50013, 'Missing Permissions');
     const invalid = validate(body, method === 'POST');
     if (invalid) return invalid;
     if (method === 'PATCH') {
@@ -403,6 +413,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}) {
     dms,
     /** Channels where the bot may not attach files (`noAttachFiles`), to change mid-test. */
     noAttachFiles: noAttach,
+    /** Channels where the bot may not read the history (`noReadHistory`), to change mid-test. */
+    noReadHistory: noHistory,
     /** The next `times` requests (after the token check) fail with `fault`. */
     inject(fault: DiscordFault, times = 1): void {
       for (let i = 0; i < times; i++) faults.push(fault);

@@ -3,8 +3,9 @@
  * (it was deleted, or the bot lost sight of it or the right to post there), so that what
  * is subscribed there can pause instead of failing on every alert. A direct message
  * refused (50007) is a person's choice, not a channel gone, and is never read so. A
- * message with files refused with 50013 may lack only Attach Files: the sender posts it
- * again without them (`files-refused.ts`) and reads only that refusal here.
+ * message with files or a reply refused with 50013 may lack only Attach Files or Read
+ * Message History: the sender posts it again without them (`left-out.ts`) and reads only
+ * that refusal here.
  */
 import { DiscordAPIError } from '@discordjs/rest';
 

@@ -28,7 +28,7 @@ import type { Alert, Channel, ChannelDeps, Delivered, SendContext } from '../typ
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
 import { goneReason } from './channel-gone.js';
 import { noToken, toDeliveryError } from './errors.js';
-import { dropFileImages, FilesRefused, missingPermissions } from './files-refused.js';
+import { dropFileImages, type Extras, LeftOut, missingPermissions } from './left-out.js';
 import type { Embed } from './limits.js';
 import { MAX_DIGEST, nonceFor, renderMessage } from './render.js';
 import { NoticeMessages, type Posted, remember } from './threads.js';
@@ -179,7 +179,7 @@ class DiscordSender {
   /** Tells `onChannelGone`, whose failure never changes the send's outcome. */
   private readonly channelGone: ReturnType<typeof channelGoneReporter>;
   /** Channels whose messages go without their files, and the warning that says so. */
-  private readonly filesRefused: FilesRefused;
+  private readonly leftOut: LeftOut;
   /** Discord refused the token: no later request can do better until a restart. */
   private unauthorized = false;
 
@@ -192,7 +192,7 @@ class DiscordSender {
     this.rest = restClient(options, this.timeoutMs, this.log);
     this.scrub = redactor([options.token]);
     this.channelGone = channelGoneReporter('Discord', options.onChannelGone, this.log);
-    this.filesRefused = new FilesRefused(this.log);
+    this.leftOut = new LeftOut(this.log);
   }
 
   /**
@@ -243,7 +243,7 @@ class DiscordSender {
       ctx.threads,
     );
     if (previous.length > 0) await this.supersede(previous, sent.id, ctx);
-    const reply = replyTo ? ` reply_to=${replyTo.message}` : '';
+    const reply = replyTo && !sent.without?.reply ? ` reply_to=${replyTo.message}` : '';
     this.log.debug({ target, message: sent.id, alerts: alerts.length }, 'discord: message posted');
     return { detail: `ok channel=${channel} message=${sent.id}${reply}` };
   }
@@ -267,9 +267,10 @@ class DiscordSender {
 
   /**
    * Posts a message body to `channel`; a target channel that refuses it as gone is
-   * reported. A message with files refused for want of a permission (50013) goes again
-   * without them and without the images that show them (see `files-refused.ts`): only a
-   * refusal of that one says the channel is gone.
+   * reported. A message with extras (chart files, a reply to an earlier message) refused
+   * for want of a permission (50013) goes again without them, and without the images
+   * that show the files (see `left-out.ts`): only a refusal of that one says the channel
+   * is gone.
    */
   private async post(
     channel: string,
@@ -278,33 +279,34 @@ class DiscordSender {
     ctx: SendContext,
     toChannel: boolean,
     files: RawFile[] = [],
-  ): Promise<{ id: string }> {
-    const withFiles = files.length > 0;
-    let filesRefused = false;
+  ): Promise<{ id: string; without?: Extras }> {
+    const extras = { chart: files.length > 0, reply: body.message_reference !== undefined };
+    let extrasRefused = false;
     try {
       const sent = await this.call<{ id: string }>(where, ctx, (scoped) =>
         this.rest
           .post(Routes.channelMessages(channel), {
             body,
-            ...(withFiles ? { files } : {}),
+            ...(extras.chart ? { files } : {}),
             signal: scoped,
           })
           .catch((err) => {
-            filesRefused = withFiles && missingPermissions(err);
-            const gone = toChannel && !filesRefused ? goneReason(err) : undefined;
+            extrasRefused = (extras.chart || extras.reply) && missingPermissions(err);
+            const gone = toChannel && !extrasRefused ? goneReason(err) : undefined;
             if (gone) this.channelGone(channel, gone);
             throw err;
           }),
       );
-      if (withFiles) this.filesRefused.accepted(channel);
+      this.leftOut.accepted(channel, extras);
       return sent;
     } catch (err) {
-      if (!filesRefused) throw err;
+      if (!extrasRefused) throw err;
     }
     dropFileImages(body.embeds);
-    const sent = await this.post(channel, where, body, ctx, toChannel);
-    this.filesRefused.left(channel, where, toChannel);
-    return sent;
+    const { message_reference: _reply, ...plain } = body;
+    const sent = await this.post(channel, where, plain, ctx, toChannel);
+    this.leftOut.left(channel, where, toChannel, extras);
+    return { ...sent, without: extras };
   }
 
   /** Greys out the messages that showed the previous versions of updated notices. */
