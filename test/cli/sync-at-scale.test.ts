@@ -5,8 +5,8 @@
  * the daemon starts, as chat stores them (`bench/chat-state.ts`). The simulator holds 20
  * new notices for the daemon's first sync, which queues thousands of alerts to the 200
  * channels (delivered meanwhile to the Slack fake); meanwhile `/healthz` and a signed
- * Slack `/pipewatch help` are asked again and again, and each must be answered within a
- * second (Slack gives up after three). Before silences were looked up by what they match,
+ * Slack `/pipewatch help` are asked again and again, and each must be answered while the
+ * sync runs, within the 3 seconds Slack waits. Before silences were looked up by what they match,
  * a sync worked in slices and each message went out in a turn of its own, this held the
  * daemon for seconds. The bounds are for a hang only: every wait ends on what the daemon
  * or the fake says.
@@ -39,8 +39,13 @@ const CHANNELS = 200;
 const REMINDERS = 2_000;
 const MUTES = 5_000;
 const NOTICES = 20;
-/** How long an answer may take: a third of what Slack waits for. */
-const ANSWER_MS = 1_000;
+/**
+ * How long an answer may take: what Slack waits for, the contract. The figure to beat
+ * is the event loop's longest hold during such a sync, which `npm run bench
+ * sync_at_scale` measures in CPU terms (`block_ms`); a wall-clock bound tighter than the
+ * contract fails on a machine busy with other work, and says nothing about pipewatch.
+ */
+const ANSWER_MS = 3_000;
 
 let api: SimulatedApi;
 let slack: SlackFake;
