@@ -143,7 +143,9 @@ describe('a server that answers a byte at a time', () => {
     await expect(starting).rejects.toThrow(
       'the Slack app could not start: slack: no complete answer within 250ms (auth.test); check the network and SLACK_API_URL',
     );
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // A bound for a hang, not a speed: the drip never ends, and the app's start loads
+    // Bolt, seconds on a busy machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
     await until(() => server.abandoned === 1, 'the connection to be dropped');
   });
 

@@ -109,9 +109,8 @@ describe('the heartbeat', () => {
     const r = await receiver({ hang: true });
     const { logger } = logged();
     const beat = new Heartbeat(`${r.url}/ping/uuid`, { logger, timeoutMs: 300 });
-    const started = performance.now();
-    beat.beat(true);
-    expect(performance.now() - started).toBeLessThan(50);
+    // Nothing to await: the call is over while the receiver still hangs.
+    expect(beat.beat(true)).toBeUndefined();
     await beat.flush();
     r.release();
   });
