@@ -56,6 +56,19 @@ describe('the Teams channel', () => {
     await teams.close?.();
   });
 
+  it('sends a 200 KB notice within the 28 KB Teams takes', async () => {
+    const teams = channel();
+    const huge = 'Receipt meter 4012 scheduled at 50%. '.repeat(6000);
+    await teams.send(target(), [noticeAlert({ notice: huge, html: '' })], ctx());
+    expect(workflow.refused).toEqual([]);
+    expect(workflow.received[0]?.bytes).toBeLessThanOrEqual(28 * 1024);
+    expect(workflow.received[0]?.bytes).toBeGreaterThan(20 * 1024);
+    // The workflow itself refuses what is larger.
+    const over = await fetch(workflow.url, { method: 'POST', body: 'x'.repeat(28 * 1024 + 1) });
+    expect(over.status).toBe(413);
+    await teams.close?.();
+  });
+
   it('retries a 429 after its Retry-After, holding the workflow meanwhile, and a 5xx', async () => {
     const clock = new ManualClock();
     const teams = createTeamsChannel({ pace: FAST }, { clock, logger: silentLogger });
