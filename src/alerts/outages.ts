@@ -257,11 +257,11 @@ function tell(
 }
 
 /**
- * A target as an alert key may name it: its key, but for a webhook, whose URL often
- * holds its token, the host and a hash of the URL.
+ * A target as an alert key may name it: its key, but for a webhook or a Teams workflow,
+ * whose URL often holds its token, the host and a hash of the URL.
  */
 function targetId(target: Target): string {
-  if (target.kind !== 'webhook') return targetKey(target);
+  if (target.kind !== 'webhook' && target.kind !== 'teams') return targetKey(target);
   const hash = createHash('sha256').update(target.url).digest('hex').slice(0, 16);
   return `${targetLabel(target)}#${hash}`;
 }

@@ -101,6 +101,26 @@ export function capacityLines(
   state: AlertPayload['state'],
   options: TableOptions = {},
 ): string[] {
+  const [head = [], ...rows] = capacityCells(locations, state, options);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const left = (i: number) => i < 2 || i === 5;
+  return [head, ...rows].map((r) =>
+    r
+      .map((c, i) => (left(i) ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/**
+ * The same table as cells, the heading row first, for a channel that lays out tables
+ * itself (a Teams card's `Table`): the columns and values of `capacityLines`, unaligned.
+ */
+export function capacityCells(
+  locations: readonly CapacityEntry[],
+  state: AlertPayload['state'],
+  options: TableOptions = {},
+): string[][] {
   const width = options.locationWidth ?? 34;
   const resolved = state === 'resolved';
   const repeats = !resolved && locations.some((l) => l.repeat === true);
@@ -117,14 +137,7 @@ export function capacityLines(
     if (repeats) row.push(l.repeat ? 'repeat' : 'new');
     return row;
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const left = (i: number) => i < 2 || i === 5;
-  return [head, ...rows].map((r) =>
-    r
-      .map((c, i) => (left(i) ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join('  ')
-      .trimEnd(),
-  );
+  return [head, ...rows];
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 
 import type { Target, TargetKind } from '../domain/targets.js';
-import { targetKey } from '../domain/targets.js';
+import { targetKey, targetLabel } from '../domain/targets.js';
 import { terminalSafe } from '../lib/terminal.js';
 import { renderConsole } from './console/render.js';
 import { previewDiscord } from './discord/preview.js';
@@ -21,6 +21,7 @@ import { previewEmail } from './email/preview.js';
 import { EMAIL_MAX_DIGEST } from './email/render.js';
 import { previewSlack } from './slack/preview.js';
 import { MAX_DIGEST as slackDigest } from './slack/render.js';
+import { previewTeams } from './teams/preview.js';
 import { oneLine } from './text.js';
 import type { Alert, Channel } from './types.js';
 import { previewWebhook } from './webhook/preview.js';
@@ -28,6 +29,7 @@ import { previewWebhook } from './webhook/preview.js';
 export { previewDiscord } from './discord/preview.js';
 export { previewEmail } from './email/preview.js';
 export { previewSlack } from './slack/preview.js';
+export { previewTeams } from './teams/preview.js';
 export { previewWebhook } from './webhook/preview.js';
 
 /** Options of `previewMessage`. */
@@ -52,6 +54,8 @@ export function previewBody(kind: TargetKind, alerts: readonly Alert[], now: str
       return previewEmail(alerts, now);
     case 'webhook':
       return previewWebhook(alerts, now);
+    case 'teams':
+      return previewTeams(alerts, now);
     case 'console':
       return alerts.map((a) => renderConsole(a.payload, 'console', now)).join('\n');
   }
@@ -68,7 +72,9 @@ export function previewMessage(
   now: string,
   options: PreviewOptions = {},
 ): string {
-  const where = `${targetKey(target)}${options.note ?? ''}`;
+  // A Teams workflow's URL holds its signature: shown by scheme and host.
+  const shown = target.kind === 'teams' ? targetLabel(target) : targetKey(target);
+  const where = `${shown}${options.note ?? ''}`;
   if (target.kind === 'console') {
     return terminalSafe(alerts.map((a) => renderConsole(a.payload, where, now)).join('\n'));
   }
@@ -88,6 +94,7 @@ const DIGEST_SIZE: Record<TargetKind, number> = {
   discord_dm: discordDigest,
   email: EMAIL_MAX_DIGEST,
   webhook: 1,
+  teams: 1,
   console: 1,
 };
 

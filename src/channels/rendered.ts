@@ -1,11 +1,12 @@
 /**
  * What one message to one target would be, exactly as its channel would send it, without
  * sending: Slack's `chat.postMessage` arguments, Discord's message body, an email's
- * subject and parts, a webhook's requests with their headers, the console's block. Built
+ * subject and parts, a webhook's requests with their headers, a Teams workflow's cards,
+ * the console's block. Built
  * from each channel's own pure renderers, so a dry run shows what the daemon sends.
  */
 
-import { type Target, targetKey } from '../domain/targets.js';
+import { type Target, targetKey, targetLabel } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import { VERSION } from '../lib/version.js';
 import { renderConsole } from './console/render.js';
@@ -13,6 +14,7 @@ import { type DiscordMessage, nonceFor, renderMessage } from './discord/render.j
 import { renderEmail } from './email/render.js';
 import type { Block } from './slack/blocks.js';
 import { renderSlack } from './slack/render.js';
+import { renderTeams, type TeamsMessage } from './teams/render.js';
 import type { Alert } from './types.js';
 import { renderWebhookRequest, signRequest } from './webhook/render.js';
 
@@ -59,6 +61,13 @@ export type Rendered =
       headers: Record<string, string>;
     }
   | { kind: 'webhook'; target: string; requests: WebhookRequest[] }
+  | {
+      kind: 'teams';
+      /** As `targetLabel` shows it: the workflow's URL holds its signature. */
+      target: string;
+      /** One `POST` to the workflow per alert, each a card. */
+      messages: TeamsMessage[];
+    }
   | { kind: 'console'; target: string; text: string };
 
 /** What rendering needs besides the alerts: the send time and the channels' settings. */
@@ -126,6 +135,12 @@ export function renderFor(
         kind: 'webhook',
         target: key,
         requests: alerts.map((a) => webhookRequest(target.url, a, options)),
+      };
+    case 'teams':
+      return {
+        kind: 'teams',
+        target: targetLabel(target),
+        messages: alerts.map((a) => renderTeams(a.payload, options.now)),
       };
     case 'console':
       return {

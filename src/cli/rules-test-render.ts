@@ -135,6 +135,8 @@ export function renderedText(r: RenderedOut, by = '    '): string {
           ].join('\n'),
         )
         .join('\n');
+    case 'teams':
+      return r.messages.map((m) => `${by}→ ${r.target}: POST\n${json(m)}`).join('\n');
     case 'console':
       return `${by}→ ${r.target}:\n${indent(printable(r.text), `${by}  `)}`;
   }

@@ -113,15 +113,17 @@ export function matchesEverything(m: SilenceMatchers): boolean {
 }
 
 /**
- * A target key as it may be shown: a webhook by its scheme and host only (its path may
- * hold its token), as everywhere else pipewatch prints targets.
+ * A target key as it may be shown: a webhook or a Teams workflow by its scheme and host
+ * only (its path or query may hold its token), as everywhere else pipewatch prints
+ * targets.
  */
 export function shownTarget(key: string): string {
-  if (!key.startsWith('webhook:')) return key;
+  const kind = ['webhook', 'teams'].find((k) => key.startsWith(`${k}:`));
+  if (kind === undefined) return key;
   try {
     return targetLabel(parseTarget(key));
   } catch {
-    return 'webhook:…';
+    return `${kind}:…`;
   }
 }
 

@@ -22,6 +22,7 @@ export type Target =
   | { kind: 'discord_dm'; user: string }
   | { kind: 'email'; to: string[] }
   | { kind: 'webhook'; url: string }
+  | { kind: 'teams'; url: string }
   | { kind: 'console' };
 
 export type TargetKind = Target['kind'];
@@ -38,7 +39,8 @@ export function targetKey(t: Target): string {
     case 'email':
       return `email:${t.to.join(',')}`;
     case 'webhook':
-      return `webhook:${t.url}`;
+    case 'teams':
+      return `${t.kind}:${t.url}`;
     case 'console':
       return 'console';
   }
@@ -48,15 +50,16 @@ export function targetKey(t: Target): string {
  * The target as it may be shown, in output, logs and the audit trail:
  * `slack:#gas-constraints`, `email:ops@example.com`, and webhooks as
  * `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo often
- * hold its token. `targetKey` stays the target's identity in keys and the database.
+ * hold its token (a Teams workflow's URL its `sig`). `targetKey` stays the target's
+ * identity in keys and the database.
  */
 export function targetLabel(target: Target): string {
-  if (target.kind !== 'webhook') return targetKey(target);
+  if (target.kind !== 'webhook' && target.kind !== 'teams') return targetKey(target);
   try {
     const url = new URL(target.url);
-    return `webhook:${url.protocol}//${url.host}/…`;
+    return `${target.kind}:${url.protocol}//${url.host}/…`;
   } catch {
-    return 'webhook:…';
+    return `${target.kind}:…`;
   }
 }
 
@@ -76,8 +79,13 @@ export const TARGET_KINDS = [
   'discord_dm',
   'email',
   'webhook',
+  'teams',
   'console',
 ] as const;
+
+/** The hosts of Teams workflows (Power Automate, Logic Apps), by which a bare URL is recognised. */
+const TEAMS_HOST =
+  /^https?:\/\/[^/?#]*\.(?:powerplatform\.com|logic\.azure\.com)(?::\d+)?(?:[/?#]|$)/i;
 
 const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{4,})$/;
 const slackUser = /^[UW][A-Z0-9]{4,}$/;
@@ -112,6 +120,9 @@ export const targetSchema = z
       .describe('address or list of addresses')
       .optional(),
     webhook: httpUrl.describe('URL to POST the alert to').optional(),
+    teams: httpUrl
+      .describe('URL of a Teams workflow ("Post to a channel when a webhook request is received")')
+      .optional(),
     console: z
       .union([z.literal(true), z.strictObject({})], { error: 'must be true (or {})' })
       .describe('print the alert on stdout')
@@ -133,6 +144,7 @@ export const targetSchema = z
     if (t.discord_dm !== undefined) return { kind: 'discord_dm', user: t.discord_dm };
     if (t.email !== undefined) return { kind: 'email', to: [t.email].flat() };
     if (t.webhook !== undefined) return { kind: 'webhook', url: t.webhook };
+    if (t.teams !== undefined) return { kind: 'teams', url: t.teams };
     return { kind: 'console' };
   });
 
@@ -148,6 +160,7 @@ export const storedTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('discord_dm'), user: z.string() }),
   z.object({ kind: z.literal('email'), to: z.array(z.string()) }),
   z.object({ kind: z.literal('webhook'), url: z.string() }),
+  z.object({ kind: z.literal('teams'), url: z.string() }),
   z.object({ kind: z.literal('console') }),
 ]) satisfies z.ZodType<Target>;
 
@@ -159,6 +172,7 @@ const KIND_VALUES: Record<Exclude<TargetKind, 'console'>, string> = {
   discord_dm: 'a user id: discord_dm:123456789012345678',
   email: 'an address: email:ops@example.com (or several, comma-separated)',
   webhook: 'a URL: webhook:https://hooks.example.com/…',
+  teams: "a workflow's URL: teams:https://….powerplatform.com/…",
 };
 
 const KINDS_LINE = `write kind:value with one of ${TARGET_KINDS.filter((k) => k !== 'console').join(', ')}, or console`;
@@ -187,7 +201,9 @@ function notATarget(text: string, colon: number): string {
     return `'${t}' has no kind: write discord:${t} for a channel, discord_dm:${t} for a user`;
   // A URL is not echoed: its path and query often hold a webhook's token.
   if (/^https?$/i.test(kind) && text.slice(colon, colon + 3) === '://')
-    return 'a URL alone has no kind: write webhook: before it';
+    return TEAMS_HOST.test(text)
+      ? "a URL alone has no kind: write teams: before a Teams workflow's URL"
+      : 'a URL alone has no kind: write webhook: before it';
   const meant = suggest(known, TARGET_KINDS);
   return `unknown kind '${echo(kind)}'${meant ? ` (did you mean '${meant}'?)` : ''}; ${KINDS_LINE}`;
 }
@@ -199,7 +215,8 @@ function echo(text: string): string {
 
 /**
  * A target written on one line: `slack:#ops`, `slack_dm:U0123ABCD`, `discord:<id>`,
- * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`, `console`;
+ * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`,
+ * `teams:https://…` (a Teams workflow's URL), `console`;
  * the kind in any letter case and with `-` for `_` (`Slack:#ops`, `slack-dm:U0123ABCD`).
  * Throws with the same message a rule file would get, or, for what is not a target at
  * all, one saying what it most likely meant.

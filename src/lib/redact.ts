@@ -4,7 +4,8 @@
  * It replaces the secrets pipewatch was given (the API key, tokens, the SMTP password,
  * the webhook and status secrets) wherever they appear, and whatever looks like a
  * credential even when pipewatch was not given it: the password of a URL, a Slack
- * token, the value of an `Authorization` header, a Discord bot token.
+ * token, the value of an `Authorization` header, a Discord bot token, the `sig` of a
+ * signed URL (a Teams workflow's, an Azure shared access signature).
  *
  * Redact first, shorten after: a secret cut in half no longer matches its value, and
  * half a token is still most of one.
@@ -19,8 +20,8 @@ const MIN_SECRET = 4;
 /**
  * Credentials recognised by their form, with what each is replaced by: a URL's password
  * (its user is kept, to say which account), Slack tokens (`xoxb-…`, `xapp-…`), the
- * credentials of `Authorization: Basic|Bearer …`, and Discord bot tokens (three
- * base64url parts joined by dots).
+ * credentials of `Authorization: Basic|Bearer …`, Discord bot tokens (three base64url
+ * parts joined by dots), and the `sig=` of a signed URL's query (a Teams workflow's).
  */
 const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]+@/gi, `$1${REDACTED}@`],
@@ -28,6 +29,7 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/(?<![A-Za-z0-9])xapp-[A-Za-z0-9-]+/g, REDACTED],
   [/\b(Basic|Bearer)\s+[A-Za-z0-9._~+/-]{8,}=*/gi, `$1 ${REDACTED}`],
   [/\b[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}/g, REDACTED],
+  [/([?&](?:amp;)?sig=)[^&\s"'<>]+/gi, `$1${REDACTED}`],
 ];
 
 /** Redacts text with the secrets it was built with. */

@@ -4,8 +4,9 @@
  * for the shared samples (`payload-samples.ts`) is written there. Formats: Slack's `chat.postMessage` text and blocks and Discord's message body as
  * indented JSON; an email's headers, then its text and HTML parts; a webhook request's
  * headers (all but the timed `X-Pipewatch-Signature-V1`, added as it leaves), a blank
- * line, then the body exactly as sent, on one line; the console's block. Webhooks and
- * the console send one alert per message, so they have no digests.
+ * line, then the body exactly as sent, on one line; the message a Teams workflow is
+ * posted, as indented JSON; the console's block. Webhooks, Teams and the console send
+ * one alert per message, so they have no digests.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { renderConsole } from '../../src/channels/console/render.js';
 import { renderMessage } from '../../src/channels/discord/render.js';
 import { renderEmail } from '../../src/channels/email/render.js';
 import { renderSlack } from '../../src/channels/slack/render.js';
+import { renderTeams } from '../../src/channels/teams/render.js';
 import type { Alert } from '../../src/channels/types.js';
 import { renderWebhookRequest } from '../../src/channels/webhook/render.js';
 import { DIGESTS, SAMPLE_KINDS, type SampleKind, SENT_AT } from './payload-samples.js';
@@ -94,6 +96,13 @@ export const CHANNELS: Record<string, Fixture> = {
         '\n',
       );
     },
+  },
+  /** The message a Teams workflow is posted: one card per alert. */
+  teams: {
+    target: 'teams:https://example.powerplatform.com/workflows/pipewatch',
+    ext: 'json',
+    digest: false,
+    render: (alerts) => json(renderTeams(alerts[0]!.payload, SENT_AT)),
   },
   console: {
     target: 'console',

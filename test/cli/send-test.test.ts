@@ -3,7 +3,8 @@
  * error (exit 2) naming what to set, not a failure to try again. A target as people type
  * it: a kind alone is told what it needs, a kind in capitals is taken.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTeamsWorkflow, type TeamsWorkflow, workflowError } from '../fakes/teams.js';
 import { cli } from './run-cli.js';
 
 describe('send-test without the channel credentials', () => {
@@ -50,5 +51,34 @@ describe('send-test with a target as people type it', () => {
       'pipewatch: slack:#gas: slack is not configured; set SLACK_BOT_TOKEN\n',
     );
     expect((await cli(['send-test', 'CONSOLE'], {})).code).toBe(0);
+  });
+});
+
+describe('send-test to a Teams workflow', () => {
+  let workflow: TeamsWorkflow;
+  beforeEach(async () => {
+    workflow = await startTeamsWorkflow();
+  });
+  afterEach(() => workflow.close());
+
+  it('posts a sample card the workflow accepts, naming the workflow by host only', async () => {
+    const run = await cli(['send-test', `teams:${workflow.url}`, '--kind', 'capacity'], {
+      LOG_LEVEL: 'debug',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`teams:${workflow.origin}/…: ok HTTP 202 teams:${workflow.origin}/…\n`);
+    expect(workflow.received).toHaveLength(1);
+    expect(workflow.received[0]?.card.body[0]?.text).toMatch(/Low OAC/);
+    expect(run.stdout + run.stderr).not.toContain(workflow.sig);
+  });
+
+  it("says why the workflow refused, in Teams' words, exit 1", async () => {
+    workflow.fail(400, { body: workflowError('InvalidRequestContent', 'The card is not valid.') });
+    const run = await cli(['send-test', `teams:${workflow.url}`], { LOG_LEVEL: 'debug' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `teams:${workflow.origin}/…: failed: teams: HTTP 400 InvalidRequestContent: The card is not valid. (teams:${workflow.origin}/…)\n`,
+    );
+    expect(run.stdout + run.stderr).not.toContain(workflow.sig);
   });
 });

@@ -273,6 +273,25 @@ describe('subs add', () => {
     ]);
   });
 
+  it('stores a subscription to a Teams workflow, showing the workflow by host only', async () => {
+    const dir = dataDirWith({ pipelines: ['transco'] });
+    const url =
+      'https://x.powerplatform.com:443/powerautomate/automations/direct/workflows/1/triggers/manual/paths/invoke?api-version=1&sv=1.0&sig=Wq3v8kTz0pL2xYc7';
+    const made = await cli(
+      ['subs', 'add', `teams:${url}`, 'subscribe', 'transco', 'text:force majeure'],
+      envFor(dir),
+      at,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^sub-1: .*→ teams:https:\/\/x\.powerplatform\.com\/…\n$/);
+    const listed = await cli(['subs', 'list'], envFor(dir), at);
+    expect(listed.stdout).toContain('teams:https://x.powerplatform.com/…');
+    expect(made.stdout + made.stderr + listed.stdout + listed.stderr).not.toContain('Wq3v8kTz');
+    expect(readStore(dir, (s) => s.subscriptions.all().map((r) => r.rule.notify))).toEqual([
+      [{ teams: url }],
+    ]);
+  });
+
   it('an oac location no capacity of the pipeline has is refused with the one meant, exit 2, nothing stored', async () => {
     const dir = dataDirWith({
       pipelines: ['transco'],

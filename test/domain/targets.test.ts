@@ -3,7 +3,7 @@
  * is not a target, a message saying what was most likely meant.
  */
 import { describe, expect, it } from 'vitest';
-import { parseTarget } from '../../src/domain/targets.js';
+import { keyLabel, parseTarget, targetLabel } from '../../src/domain/targets.js';
 
 describe('parseTarget', () => {
   it.each([
@@ -15,6 +15,13 @@ describe('parseTarget', () => {
       { kind: 'email', to: ['a@example.com', 'b@example.com'] },
     ],
     ['Console', { kind: 'console' }],
+    [
+      'teams:https://x.powerplatform.com/workflows/1/triggers/manual/paths/invoke?sig=s3cret',
+      {
+        kind: 'teams',
+        url: 'https://x.powerplatform.com/workflows/1/triggers/manual/paths/invoke?sig=s3cret',
+      },
+    ],
   ])('%s', (text, target) => {
     expect(parseTarget(text)).toEqual(target);
   });
@@ -34,15 +41,33 @@ describe('parseTarget', () => {
     ],
     ['https://hooks.example.com/T0/B0/s3cret', 'a URL alone has no kind: write webhook: before it'],
     [
+      'https://x.westus.logic.azure.com:443/workflows/1/triggers/manual/paths/invoke?sig=s3cret',
+      "a URL alone has no kind: write teams: before a Teams workflow's URL",
+    ],
+    ['teams', "teams needs a workflow's URL: teams:https://….powerplatform.com/…"],
+    ['teams:not a url', 'teams: '],
+    [
       'discrod:123456789012345678',
-      "unknown kind 'discrod' (did you mean 'discord'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, or console",
+      "unknown kind 'discrod' (did you mean 'discord'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, or console",
     ],
     [
       'constructor',
-      "unknown kind 'constructor'; write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, or console",
+      "unknown kind 'constructor'; write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, or console",
     ],
     [`${'x'.repeat(100)}:y`, `unknown kind '${'x'.repeat(59)}…'; write kind:value`],
   ])('%s: %s', (text, message) => {
     expect(() => parseTarget(text)).toThrow(message);
+  });
+});
+
+describe('targetLabel', () => {
+  it('shows a Teams workflow by scheme and host, never its path or signature', () => {
+    const url =
+      'https://x.powerplatform.com:443/powerautomate/workflows/1/invoke?sv=1.0&sig=s3cret';
+    const target = parseTarget(`teams:${url}`);
+    expect(targetLabel(target)).toBe('teams:https://x.powerplatform.com/…');
+    expect(keyLabel(`rule|notice:1:v1|teams:${url}`, target)).toBe(
+      'rule|notice:1:v1|teams:https://x.powerplatform.com/…',
+    );
   });
 });

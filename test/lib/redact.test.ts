@@ -41,6 +41,14 @@ describe('redactor', () => {
     expect(
       redactPatterns('bot MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GhIjKl.abcdefghijklmnopqrstuvwxyz01234 ok'),
     ).toBe(`bot ${REDACTED} ok`);
+    const workflow =
+      'https://default0a1b.2c.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/0c1d/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=Wq3v8kTz0pL2xYc7RbN5mD1sFh9gJ4aE6uI-oK_tQ0w';
+    expect(redactPatterns(`POST ${workflow} failed`)).toBe(
+      `POST ${workflow.replace(/sig=.*/, `sig=${REDACTED}`)} failed`,
+    );
+    expect(redactPatterns('"url":"https://x.logic.azure.com/w?sv=1.0&amp;sig=abc-DEF_123"')).toBe(
+      `"url":"https://x.logic.azure.com/w?sv=1.0&amp;sig=${REDACTED}"`,
+    );
   });
 
   it('leaves ordinary text alone', () => {

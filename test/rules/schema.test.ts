@@ -34,6 +34,7 @@ describe('rules/schema.json', () => {
       'discord_dm',
       'email',
       'webhook',
+      'teams',
       'console',
     ]);
     expect(rule.properties.notify.items.maxProperties).toBe(1);

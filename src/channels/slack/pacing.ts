@@ -35,12 +35,14 @@ export class Pacer {
   /** Each destination's bucket (see `paceTurn`); a full one is dropped. */
   private readonly buckets = new Map<string, number>();
 
+  /** `platform` names the channel in its reasons (`teams: ratelimited, …`). */
   constructor(
     private readonly pace: PaceOptions,
     private readonly clock: Clock,
+    private readonly platform = 'slack',
   ) {
     if (!(pace.perSecond > 0) || !(pace.burst >= 1)) {
-      throw new RangeError('slack pacing needs perSecond > 0 and burst >= 1');
+      throw new RangeError(`${platform} pacing needs perSecond > 0 and burst >= 1`);
     }
     this.group = new Bottleneck.Group({ maxConcurrent: 1, timeout: IDLE_MS });
   }
@@ -96,7 +98,7 @@ export class Pacer {
       }
       if (wait > MAX_INLINE_HOLD_MS)
         throw new DeliveryError(
-          `slack: ratelimited, held for ${formatDuration(wait)} more (${destination.slice(0, 100)})`,
+          `${this.platform}: ratelimited, held for ${formatDuration(wait)} more (${destination.slice(0, 100)})`,
           { code: DeliveryErrorCode.RateLimited, permanent: false, retryAfterMs: wait },
         );
       const signals = signal ? [signal, this.closing.signal] : [this.closing.signal];
