@@ -258,11 +258,13 @@ function tell(
 
 /**
  * A target as an alert key may name it: its key, but for a webhook, whose URL often
- * holds its token, the host and a hash of the URL.
+ * holds its token, the host and a hash of the URL; for PagerDuty, whose integration key is
+ * a secret, its label and a hash of the key.
  */
 function targetId(target: Target): string {
-  if (target.kind !== 'webhook') return targetKey(target);
-  const hash = createHash('sha256').update(target.url).digest('hex').slice(0, 16);
+  if (target.kind !== 'webhook' && target.kind !== 'pagerduty') return targetKey(target);
+  const secret = target.kind === 'webhook' ? target.url : target.routingKey;
+  const hash = createHash('sha256').update(secret).digest('hex').slice(0, 16);
   return `${targetLabel(target)}#${hash}`;
 }
 

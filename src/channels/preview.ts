@@ -12,13 +12,14 @@
  */
 
 import type { Target, TargetKind } from '../domain/targets.js';
-import { targetKey } from '../domain/targets.js';
+import { targetKey, targetLabel } from '../domain/targets.js';
 import { terminalSafe } from '../lib/terminal.js';
 import { renderConsole } from './console/render.js';
 import { previewDiscord } from './discord/preview.js';
 import { MAX_DIGEST as discordDigest } from './discord/render.js';
 import { previewEmail } from './email/preview.js';
 import { EMAIL_MAX_DIGEST } from './email/render.js';
+import { previewPagerDuty } from './pagerduty/render.js';
 import { previewSlack } from './slack/preview.js';
 import { MAX_DIGEST as slackDigest } from './slack/render.js';
 import { oneLine } from './text.js';
@@ -52,6 +53,8 @@ export function previewBody(kind: TargetKind, alerts: readonly Alert[], now: str
       return previewEmail(alerts, now);
     case 'webhook':
       return previewWebhook(alerts, now);
+    case 'pagerduty':
+      return previewPagerDuty(alerts, now);
     case 'console':
       return alerts.map((a) => renderConsole(a.payload, 'console', now)).join('\n');
   }
@@ -68,7 +71,9 @@ export function previewMessage(
   now: string,
   options: PreviewOptions = {},
 ): string {
-  const where = `${targetKey(target)}${options.note ?? ''}`;
+  // A PagerDuty integration key is a secret: shown as its label.
+  const shown = target.kind === 'pagerduty' ? targetLabel(target) : targetKey(target);
+  const where = `${shown}${options.note ?? ''}`;
   if (target.kind === 'console') {
     return terminalSafe(alerts.map((a) => renderConsole(a.payload, where, now)).join('\n'));
   }
@@ -88,6 +93,7 @@ const DIGEST_SIZE: Record<TargetKind, number> = {
   discord_dm: discordDigest,
   email: EMAIL_MAX_DIGEST,
   webhook: 1,
+  pagerduty: 1,
   console: 1,
 };
 

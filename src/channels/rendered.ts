@@ -5,12 +5,17 @@
  * from each channel's own pure renderers, so a dry run shows what the daemon sends.
  */
 
-import { type Target, targetKey } from '../domain/targets.js';
+import { type Target, targetKey, targetLabel } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import { VERSION } from '../lib/version.js';
 import { renderConsole } from './console/render.js';
 import { type DiscordMessage, nonceFor, renderMessage } from './discord/render.js';
 import { renderEmail } from './email/render.js';
+import {
+  PAGERDUTY_API_URL,
+  type PagerDutyEvent,
+  renderPagerDutyEvents,
+} from './pagerduty/render.js';
 import type { Block } from './slack/blocks.js';
 import { renderSlack } from './slack/render.js';
 import type { Alert } from './types.js';
@@ -59,6 +64,14 @@ export type Rendered =
       headers: Record<string, string>;
     }
   | { kind: 'webhook'; target: string; requests: WebhookRequest[] }
+  | {
+      kind: 'pagerduty';
+      /** `pagerduty:…a1b2`: the integration key is a secret, shown by its last characters. */
+      target: string;
+      url: string;
+      /** The events, each posted alone; `routing_key` shown as the target is. */
+      events: PagerDutyEvent[];
+    }
   | { kind: 'console'; target: string; text: string };
 
 /** What rendering needs besides the alerts: the send time and the channels' settings. */
@@ -69,6 +82,8 @@ export interface RenderOptions {
   emailFrom?: string | undefined;
   /** PIPEWATCH_WEBHOOK_SECRET: signs webhook bodies when set. */
   webhookSecret?: string | undefined;
+  /** PAGERDUTY_API_URL; PagerDuty's own when unset. */
+  pagerdutyApiUrl?: string | undefined;
 }
 
 /** The message `alerts` (one alert, or a digest the channel takes, all for `target`) would be. */
@@ -126,6 +141,13 @@ export function renderFor(
         kind: 'webhook',
         target: key,
         requests: alerts.map((a) => webhookRequest(target.url, a, options)),
+      };
+    case 'pagerduty':
+      return {
+        kind: 'pagerduty',
+        target: targetLabel(target),
+        url: `${(options.pagerdutyApiUrl ?? PAGERDUTY_API_URL).replace(/\/+$/, '')}/v2/enqueue`,
+        events: alerts.flatMap((a) => renderPagerDutyEvents(a, targetLabel(target), options.now)),
       };
     case 'console':
       return {

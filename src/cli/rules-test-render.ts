@@ -135,6 +135,8 @@ export function renderedText(r: RenderedOut, by = '    '): string {
           ].join('\n'),
         )
         .join('\n');
+    case 'pagerduty':
+      return `${by}→ ${r.target}: POST ${r.url}\n${json(r.events)}`;
     case 'console':
       return `${by}→ ${r.target}:\n${indent(printable(r.text), `${by}  `)}`;
   }

@@ -9,7 +9,7 @@ import { SAMPLE_KINDS, type SampleKind, sampleAlert } from '../channels/sample.j
 import { DeliveryError } from '../channels/types.js';
 import { ConfigError, secretValues } from '../config/index.js';
 import { MemoryThreads } from '../delivery/threads.js';
-import { parseTarget, targetKey } from '../domain/targets.js';
+import { parseTarget, targetKey, targetLabel } from '../domain/targets.js';
 import { errorMessage } from '../lib/error-text.js';
 import { redactor } from '../lib/redact.js';
 import { toUtcIso } from '../lib/time.js';
@@ -21,7 +21,7 @@ export function sendTestCommand(ctx: CliContext): Command {
     .description('send a sample alert to one target and print what the platform answered')
     .argument(
       '<target>',
-      'slack:#ops, slack_dm:U0123ABCD, discord:<id>, email:a@b.c, webhook:https://…, console',
+      'slack:#ops, slack_dm:U0123ABCD, discord:<id>, email:a@b.c, webhook:https://…, pagerduty:<key>, console',
     )
     .addOption(
       new Option('--kind <kind>', 'which sample alert').choices(SAMPLE_KINDS).default('notice'),
@@ -43,10 +43,12 @@ export function sendTestCommand(ctx: CliContext): Command {
         { print: (t) => ctx.out(t) },
       );
       const key = targetKey(target);
+      // A PagerDuty integration key is a secret: said by its label.
+      const shown = target.kind === 'pagerduty' ? targetLabel(target) : key;
       try {
         if (!channels.configured(target.kind)) {
           throw new ConfigError([
-            `${key}: ${target.kind} is not configured; set ${CHANNEL_SETTINGS[target.kind]}`,
+            `${shown}: ${target.kind} is not configured; set ${CHANNEL_SETTINGS[target.kind]}`,
           ]);
         }
         const now = ctx.clock.now();
@@ -64,14 +66,14 @@ export function sendTestCommand(ctx: CliContext): Command {
             signal: ctx.signal,
           },
         );
-        ctx.out(`${key}: ${redactor(secretValues(config))(delivered.detail)}`);
+        ctx.out(`${shown}: ${redactor(secretValues(config))(delivered.detail)}`);
       } catch (error) {
         if (error instanceof ConfigError) throw error;
         const reason =
           error instanceof DeliveryError
             ? `${error.reason}${error.permanent ? '' : ' (temporary: try again)'}`
             : errorMessage(error);
-        ctx.err(`${key}: failed: ${redactor(secretValues(config))(reason)}`);
+        ctx.err(`${shown}: failed: ${redactor(secretValues(config))(reason)}`);
         ctx.exitCode = 1;
       } finally {
         await channels.close();

@@ -82,6 +82,10 @@ export interface Config {
     publicKey: string | undefined;
     apiUrl: string | undefined;
   };
+  /** PagerDuty's integration keys are in the rules; only where its Events API is. */
+  pagerduty: {
+    apiUrl: string | undefined;
+  };
   email: {
     smtpUrl: string | undefined;
     from: string | undefined;
@@ -244,6 +248,9 @@ export function loadConfig(
       applicationId: read('discordApplicationId'),
       publicKey: read('discordPublicKey'),
       apiUrl: read('discordApiUrl'),
+    },
+    pagerduty: {
+      apiUrl: read('pagerdutyApiUrl'),
     },
     email: {
       smtpUrl: read('smtpUrl'),

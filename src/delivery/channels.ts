@@ -9,6 +9,7 @@
  * with the Slack app; Discord needs only `@discordjs/rest`, never all of discord.js.
  */
 import { createConsoleChannel } from '../channels/console/send.js';
+import { createPagerDutyChannel } from '../channels/pagerduty/send.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
 import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
 import { createWebhookChannel } from '../channels/webhook/send.js';
@@ -19,7 +20,7 @@ import type { TargetKind } from '../domain/targets.js';
 /** The configuration channels need. */
 export type ChannelConfig = Pick<
   Config,
-  'slack' | 'discord' | 'email' | 'webhookSecret' | 'delivery' | 'publicUrl'
+  'slack' | 'discord' | 'pagerduty' | 'email' | 'webhookSecret' | 'delivery' | 'publicUrl'
 >;
 
 /** What to set to make a channel work. */
@@ -30,6 +31,7 @@ export const CHANNEL_SETTINGS: Record<TargetKind, string> = {
   discord_dm: 'DISCORD_BOT_TOKEN',
   email: 'SMTP_URL and EMAIL_FROM',
   webhook: '',
+  pagerduty: '',
   console: '',
 };
 
@@ -79,7 +81,7 @@ export class Channels implements ChannelSet {
     options: ChannelOptions,
   ): Promise<Channels> {
     const channels = new Map<TargetKind, AnyChannel>();
-    const configured = new Set<TargetKind>(['console', 'webhook']);
+    const configured = new Set<TargetKind>(['console', 'webhook', 'pagerduty']);
     const put = (c: AnyChannel) => {
       channels.set(c.kind, c);
       configured.add(c.kind);
@@ -88,6 +90,8 @@ export class Channels implements ChannelSet {
     // Each platform client's own limits follow the total time of one attempt.
     const timeout = { timeoutMs: config.delivery.timeoutMs };
     put(createWebhookChannel({ secret: config.webhookSecret, ...timeout }, deps));
+    // PagerDuty's integration key is in each target: nothing to configure.
+    put(createPagerDutyChannel({ apiUrl: config.pagerduty?.apiUrl, ...timeout }, deps));
     if (config.slack.botToken) {
       const { createSlackChannels } = await import('../channels/slack/send.js');
       const slack = createSlackChannels(

@@ -22,6 +22,7 @@ export type Target =
   | { kind: 'discord_dm'; user: string }
   | { kind: 'email'; to: string[] }
   | { kind: 'webhook'; url: string }
+  | { kind: 'pagerduty'; routingKey: string }
   | { kind: 'console' };
 
 export type TargetKind = Target['kind'];
@@ -39,6 +40,8 @@ export function targetKey(t: Target): string {
       return `email:${t.to.join(',')}`;
     case 'webhook':
       return `webhook:${t.url}`;
+    case 'pagerduty':
+      return `pagerduty:${t.routingKey}`;
     case 'console':
       return 'console';
   }
@@ -48,9 +51,12 @@ export function targetKey(t: Target): string {
  * The target as it may be shown, in output, logs and the audit trail:
  * `slack:#gas-constraints`, `email:ops@example.com`, and webhooks as
  * `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo often
- * hold its token. `targetKey` stays the target's identity in keys and the database.
+ * hold its token, and PagerDuty's as `pagerduty:…a1b2`, its integration key being a
+ * secret (its last 4 characters tell two apart). `targetKey` stays the target's identity
+ * in keys and the database.
  */
 export function targetLabel(target: Target): string {
+  if (target.kind === 'pagerduty') return pagerDutyLabel(target.routingKey);
   if (target.kind !== 'webhook') return targetKey(target);
   try {
     const url = new URL(target.url);
@@ -58,6 +64,11 @@ export function targetLabel(target: Target): string {
   } catch {
     return 'webhook:…';
   }
+}
+
+/** `pagerduty:…a1b2`: an integration key as it may be shown, its last 4 characters at most. */
+export function pagerDutyLabel(routingKey: string): string {
+  return routingKey.length >= 32 ? `pagerduty:…${routingKey.slice(-4)}` : 'pagerduty:…';
 }
 
 /**
@@ -76,12 +87,15 @@ export const TARGET_KINDS = [
   'discord_dm',
   'email',
   'webhook',
+  'pagerduty',
   'console',
 ] as const;
 
 const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{4,})$/;
 const slackUser = /^[UW][A-Z0-9]{4,}$/;
 const snowflake = /^\d{17,20}$/;
+/** A PagerDuty Events API v2 integration (routing) key: 32 characters, letters and digits. */
+const routingKey = /^[A-Za-z0-9]{32}$/;
 
 /** One `notify` item. */
 export const targetSchema = z
@@ -112,6 +126,14 @@ export const targetSchema = z
       .describe('address or list of addresses')
       .optional(),
     webhook: httpUrl.describe('URL to POST the alert to').optional(),
+    pagerduty: textValue('an integration key')
+      // The key itself is never echoed: it is a secret.
+      .refine(
+        (v) => routingKey.test(v),
+        'must be the 32-character integration key of an Events API v2 integration',
+      )
+      .describe('PagerDuty Events API v2 integration key (32 characters)')
+      .optional(),
     console: z
       .union([z.literal(true), z.strictObject({})], { error: 'must be true (or {})' })
       .describe('print the alert on stdout')
@@ -133,6 +155,7 @@ export const targetSchema = z
     if (t.discord_dm !== undefined) return { kind: 'discord_dm', user: t.discord_dm };
     if (t.email !== undefined) return { kind: 'email', to: [t.email].flat() };
     if (t.webhook !== undefined) return { kind: 'webhook', url: t.webhook };
+    if (t.pagerduty !== undefined) return { kind: 'pagerduty', routingKey: t.pagerduty };
     return { kind: 'console' };
   });
 
@@ -148,6 +171,7 @@ export const storedTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('discord_dm'), user: z.string() }),
   z.object({ kind: z.literal('email'), to: z.array(z.string()) }),
   z.object({ kind: z.literal('webhook'), url: z.string() }),
+  z.object({ kind: z.literal('pagerduty'), routingKey: z.string() }),
   z.object({ kind: z.literal('console') }),
 ]) satisfies z.ZodType<Target>;
 
@@ -159,6 +183,7 @@ const KIND_VALUES: Record<Exclude<TargetKind, 'console'>, string> = {
   discord_dm: 'a user id: discord_dm:123456789012345678',
   email: 'an address: email:ops@example.com (or several, comma-separated)',
   webhook: 'a URL: webhook:https://hooks.example.com/…',
+  pagerduty: 'an integration key: pagerduty:<32-character Events API v2 key>',
 };
 
 const KINDS_LINE = `write kind:value with one of ${TARGET_KINDS.filter((k) => k !== 'console').join(', ')}, or console`;
@@ -199,7 +224,8 @@ function echo(text: string): string {
 
 /**
  * A target written on one line: `slack:#ops`, `slack_dm:U0123ABCD`, `discord:<id>`,
- * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`, `console`;
+ * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`,
+ * `pagerduty:<integration key>`, `console`;
  * the kind in any letter case and with `-` for `_` (`Slack:#ops`, `slack-dm:U0123ABCD`).
  * Throws with the same message a rule file would get, or, for what is not a target at
  * all, one saying what it most likely meant.

@@ -4,8 +4,9 @@
  * for the shared samples (`payload-samples.ts`) is written there. Formats: Slack's `chat.postMessage` text and blocks and Discord's message body as
  * indented JSON; an email's headers, then its text and HTML parts; a webhook request's
  * headers (all but the timed `X-Pipewatch-Signature-V1`, added as it leaves), a blank
- * line, then the body exactly as sent, on one line; the console's block. Webhooks and
- * the console send one alert per message, so they have no digests.
+ * line, then the body exactly as sent, on one line; the console's block; PagerDuty's
+ * events for the alert, one JSON line each. Webhooks, PagerDuty and the console send one
+ * alert per message, so they have no digests.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { renderConsole } from '../../src/channels/console/render.js';
 import { renderMessage } from '../../src/channels/discord/render.js';
 import { renderEmail } from '../../src/channels/email/render.js';
+import { renderPagerDutyEvents } from '../../src/channels/pagerduty/render.js';
 import { renderSlack } from '../../src/channels/slack/render.js';
 import type { Alert } from '../../src/channels/types.js';
 import { renderWebhookRequest } from '../../src/channels/webhook/render.js';
@@ -94,6 +96,16 @@ export const CHANNELS: Record<string, Fixture> = {
         '\n',
       );
     },
+  },
+  /** PagerDuty's events for one alert, each as posted, one a line: a fixture's key is a made-up one. */
+  pagerduty: {
+    target: 'pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b',
+    ext: 'jsonl',
+    digest: false,
+    render: (alerts) =>
+      renderPagerDutyEvents(alerts[0]!, 'R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b', SENT_AT)
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
   },
   console: {
     target: 'console',

@@ -3,7 +3,7 @@
  * is not a target, a message saying what was most likely meant.
  */
 import { describe, expect, it } from 'vitest';
-import { parseTarget } from '../../src/domain/targets.js';
+import { keyLabel, parseTarget, targetLabel } from '../../src/domain/targets.js';
 
 describe('parseTarget', () => {
   it.each([
@@ -15,6 +15,10 @@ describe('parseTarget', () => {
       { kind: 'email', to: ['a@example.com', 'b@example.com'] },
     ],
     ['Console', { kind: 'console' }],
+    [
+      'PagerDuty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b',
+      { kind: 'pagerduty', routingKey: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b' },
+    ],
   ])('%s', (text, target) => {
     expect(parseTarget(text)).toEqual(target);
   });
@@ -35,14 +39,36 @@ describe('parseTarget', () => {
     ['https://hooks.example.com/T0/B0/s3cret', 'a URL alone has no kind: write webhook: before it'],
     [
       'discrod:123456789012345678',
-      "unknown kind 'discrod' (did you mean 'discord'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, or console",
+      "unknown kind 'discrod' (did you mean 'discord'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, pagerduty, or console",
     ],
     [
       'constructor',
-      "unknown kind 'constructor'; write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, or console",
+      "unknown kind 'constructor'; write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, pagerduty, or console",
+    ],
+    ['pagerduty', 'pagerduty needs an integration key: pagerduty:<32-character Events API v2 key>'],
+    [
+      'pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1',
+      'pagerduty: must be the 32-character integration key of an Events API v2 integration',
     ],
     [`${'x'.repeat(100)}:y`, `unknown kind '${'x'.repeat(59)}…'; write kind:value`],
   ])('%s: %s', (text, message) => {
     expect(() => parseTarget(text)).toThrow(message);
+  });
+});
+
+describe('a PagerDuty target as it may be shown', () => {
+  it('never shows its integration key, only its last 4 characters', () => {
+    const target = parseTarget('pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b');
+    expect(targetLabel(target)).toBe('pagerduty:…9a1b');
+    expect(keyLabel('rule|notice:1:v1|pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b', target)).toBe(
+      'rule|notice:1:v1|pagerduty:…9a1b',
+    );
+  });
+
+  it('a wrong key is refused without being echoed', () => {
+    expect(() => parseTarget('pagerduty:s3cretbutshort')).toThrow(
+      /^pagerduty: must be the 32-character/,
+    );
+    expect(() => parseTarget('pagerduty:s3cretbutshort')).not.toThrow(/s3cret/);
   });
 });

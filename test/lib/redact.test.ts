@@ -41,6 +41,13 @@ describe('redactor', () => {
     expect(
       redactPatterns('bot MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GhIjKl.abcdefghijklmnopqrstuvwxyz01234 ok'),
     ).toBe(`bot ${REDACTED} ok`);
+    // A PagerDuty integration key, which rule files hold: as a target, and in an event.
+    expect(redactPatterns('dead: pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b (400)')).toBe(
+      'dead: pagerduty:…9a1b (400)',
+    );
+    expect(redactPatterns('{"routing_key":"R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b","x":1}')).toBe(
+      `{"routing_key":"${REDACTED}","x":1}`,
+    );
   });
 
   it('leaves ordinary text alone', () => {
