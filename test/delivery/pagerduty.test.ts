@@ -111,7 +111,7 @@ describe('PagerDuty delivery', () => {
           }),
         ),
       );
-    return { channel, dispatcher, notice, capacity };
+    return { channel, dispatcher, engine, notice, capacity };
   }
 
   it('opens an incident for low OAC and resolves it when the OAC recovers', async () => {
@@ -163,6 +163,32 @@ describe('PagerDuty delivery', () => {
       ['resolve', 'pipewatch/notice/transco/101'],
     ]);
     expect(fake.open.size).toBe(0);
+    await w.channel.close?.();
+  });
+
+  it('resolves the incident of a notice once its end passes, once', async () => {
+    const w = wiring([constraints]);
+    const fm = makeNotice({ type: 'Force Majeure', end_at: '2026-11-20T16:00:00Z' });
+    // Open-ended: its placeholder end never passes.
+    const open = makeNotice({ id: 102, type: 'Force Majeure', end_at: '9999-12-31T00:00:00Z' });
+    w.notice(noticeEvent(fm));
+    w.notice(noticeEvent(open));
+    await w.dispatcher.drain(60_000);
+    expect(fake.open.size).toBe(2);
+    expect(w.engine.runReminders().ended).toBe(0);
+    await clock.sleep(HOUR);
+    expect(w.engine.runReminders().ended).toBe(1);
+    expect(w.engine.runReminders().ended).toBe(0);
+    expect(await w.dispatcher.drain(60_000)).toMatchObject({ sent: 1, dead: 0 });
+    expect(fake.events.map((e) => [e.event_action, e.dedup_key])).toEqual([
+      ['trigger', 'pipewatch/notice/transco/101'],
+      ['trigger', 'pipewatch/notice/transco/102'],
+      ['resolve', 'pipewatch/notice/transco/101'],
+    ]);
+    expect([...fake.open]).toEqual([`${KEY} pipewatch/notice/transco/102`]);
+    expect(temp.store.audit.forNotice(101).map((a) => [a.event, a.decision, a.reason])).toEqual([
+      ['notice-ended', 'resolved', 'its end 2026-11-20T16:00:00Z passed; resolves pagerduty:…9a1b'],
+    ]);
     await w.channel.close?.();
   });
 

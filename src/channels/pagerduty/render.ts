@@ -3,8 +3,9 @@
  * incident and what closes it is decided here, from the alert alone, by dedup key:
  *  - a notice triggers `pipewatch/notice/<pipeline>/<notice id>`, the same key for every
  *    version of the notice, so an update re-triggers the same incident; a notice whose
- *    status ends it (Terminate, Complete, Lifted, Cancelled, Withdrawn) resolves it, and
- *    a notice that supersedes a stored one resolves the one it replaces;
+ *    status ends it (Terminate, Complete, Lifted, Cancelled, Withdrawn), or whose `end_at`
+ *    has passed, resolves it, and a notice that supersedes a stored one resolves the one
+ *    it replaces;
  *  - a deadline reminder re-triggers its notice's incident;
  *  - low OAC triggers `pipewatch/capacity/<rule>/<pipeline>/<location>` per location, and
  *    `OAC recovered` resolves the same keys;
@@ -15,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import type { AlertPayload } from '../../alerts/payload.js';
 import { isTerminal } from '../../alerts/reminders.js';
+import { isOpenEnded } from '../../domain/open-ended.js';
 import { BIDI } from '../../lib/terminal.js';
 import type { Notice } from '../../upstream/schemas.js';
 import { clip, headline, noticeText, oneLine, shortPipelineName, title, webUrl } from '../text.js';
@@ -176,6 +178,16 @@ function resolve(routingKey: string, dedup: string): PagerDutyEvent {
   return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedup };
 }
 
+/**
+ * Whether the notice's end (`end_at`, not a placeholder for "until further notice") has
+ * passed at `now`: nothing is left to page about, and an alert of it resolves its
+ * incident (`alerts/notice-ends.ts` queues one as the end passes).
+ */
+function hasEnded(n: Notice, now: string): boolean {
+  if (!n.end_at || isOpenEnded(n)) return false;
+  return Date.parse(n.end_at) <= Date.parse(now);
+}
+
 /** What a notice alert (or a reminder of it) does to its incident, and to the one it replaces. */
 function noticeEvents(
   routingKey: string,
@@ -186,7 +198,8 @@ function noticeEvents(
   const slug = p.pipeline.slug;
   const key = noticeDedupKey(slug, n.id);
   const replaced = p.supersedes ? [resolve(routingKey, noticeDedupKey(slug, p.supersedes.id))] : [];
-  if (p.kind === 'notice' && isTerminal(n)) return [...replaced, resolve(routingKey, key)];
+  if (p.kind === 'notice' && (isTerminal(n) || hasEnded(n, now)))
+    return [...replaced, resolve(routingKey, key)];
   const severity = p.kind === 'deadline' ? 'warning' : noticeSeverity(n.type);
   const timestamp = n.service_updated_at ?? n.posted_at ?? now;
   const event = trigger(routingKey, key, p, severity, timestamp, {
