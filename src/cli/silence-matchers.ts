@@ -114,14 +114,16 @@ export function matchesEverything(m: SilenceMatchers): boolean {
 
 /**
  * A target key as it may be shown: a webhook by its scheme and host only (its path may
- * hold its token), as everywhere else pipewatch prints targets.
+ * hold its token), PagerDuty by the last 4 characters of its integration key, as
+ * everywhere else pipewatch prints targets.
  */
 export function shownTarget(key: string): string {
-  if (!key.startsWith('webhook:')) return key;
+  const secret = key.startsWith('webhook:') || key.startsWith('pagerduty:');
+  if (!secret) return key;
   try {
     return targetLabel(parseTarget(key));
   } catch {
-    return 'webhook:…';
+    return `${key.slice(0, key.indexOf(':'))}:…`;
   }
 }
 
