@@ -308,5 +308,6 @@ export function secretValues(config: Config): string[] {
     config.secretKey,
     config.heartbeatUrl,
     smtpPassword,
+    config.opsTarget?.kind === 'pagerduty' ? config.opsTarget.routingKey : undefined,
   ].filter((v): v is string => v !== undefined && v !== '');
 }
