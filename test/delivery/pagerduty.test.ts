@@ -11,12 +11,13 @@ import { AlertEngine } from '../../src/alerts/engine.js';
 import { createPagerDutyChannel } from '../../src/channels/pagerduty/send.js';
 import type { ChannelSet } from '../../src/channels/types.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
+import { MemoryThreads } from '../../src/delivery/threads.js';
 import type { Target } from '../../src/domain/targets.js';
 import type { NoticeEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, NoticeRule } from '../../src/rules/types.js';
 import type { CapacityLocation } from '../../src/upstream/schemas.js';
-import { noticeAlert } from '../fakes/alerts.js';
+import { capacityAlert, noticeAlert } from '../fakes/alerts.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { type PagerDutyFake, startPagerDutyFake } from '../fakes/pagerduty.js';
@@ -190,6 +191,29 @@ describe('PagerDuty delivery', () => {
       ['notice-ended', 'resolved', 'its end 2026-11-20T16:00:00Z passed; resolves pagerduty:…9a1b'],
     ]);
     await w.channel.close?.();
+  });
+
+  it('paces events per integration key: 10 at once, then one every 556 ms', async () => {
+    const one = loc(40_000);
+    const many = Array.from({ length: 12 }, (_, i) => ({
+      ...one,
+      identifier: String(1_000 + i),
+      location: `STATION ${i}`,
+    }));
+    const channel = createPagerDutyChannel(
+      { apiUrl: fake.url, paceClock: clock },
+      { clock, logger: silentLogger },
+    );
+    const other: Target = { kind: 'pagerduty', routingKey: 'OTHERKEY0OTHERKEY0OTHERKEY0OTHER' };
+    const alert = capacityAlert(many);
+    const ctx = { now: '2026-11-20T15:00:00Z', threads: new MemoryThreads() };
+    await channel.send(pd as never, [alert], ctx);
+    expect(clock.sleeps).toEqual([556, 556]);
+    // Another key has a bucket of its own.
+    await channel.send(other as never, [capacityAlert([one])], ctx);
+    expect(clock.sleeps).toEqual([556, 556]);
+    expect(fake.events).toHaveLength(13);
+    await channel.close?.();
   });
 
   it('retries a 429 later, without loss, and sends a 400 to the dead letters with its reason', async () => {
