@@ -23,6 +23,7 @@ import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
 import { LocationWatch } from './location-watch.js';
 import { decideBaseline, decideNotices } from './notice-decisions.js';
+import { resolveEndedNotices } from './notice-ends.js';
 import { decideDrift, decideUnknownPipeline } from './operations.js';
 import { scheduleReminders, sendDueReminders } from './reminders.js';
 import { type CompiledRules, compileRules, extendRules } from './rules.js';
@@ -259,13 +260,20 @@ export class AlertEngine {
     });
   }
 
-  /** Sends the reminders due now, and the summaries of silences that ended; one transaction. */
-  runReminders(): { sent: number; dropped: number; summaries: number } {
+  /**
+   * Sends the reminders due now, the summaries of silences that ended, and the resolves
+   * of the PagerDuty incidents of notices whose end passed (`ended`); one transaction.
+   */
+  runReminders(): { sent: number; dropped: number; summaries: number; ended: number } {
     this.refresh();
     return this.deps.store.transaction(() => {
       const ctx = this.context();
       const reminders = sendDueReminders(ctx, this.compiled.deadlinesByName);
-      return { ...reminders, summaries: summarizeEndedSilences(ctx) };
+      return {
+        ...reminders,
+        summaries: summarizeEndedSilences(ctx),
+        ended: resolveEndedNotices(ctx, this.compiled),
+      };
     });
   }
 }

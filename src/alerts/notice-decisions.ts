@@ -6,6 +6,7 @@
  * written to the audit trail with its reason; an alert is recorded by the outbox rows it
  * queues, which `why` reads as decisions too (`explain.ts`), and not written twice.
  */
+import { type Target, targetLabel } from '../domain/targets.js';
 import type { NoticeEvent } from '../ingest/events.js';
 import { formatDuration } from '../lib/duration.js';
 import { prepareNotice } from '../rules/match.js';
@@ -13,7 +14,7 @@ import type { Notice } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
 import { noticeChanges } from './notice-changes.js';
 import type { AlertPayload } from './payload.js';
-import { cancelSuperseded, scheduleReminders } from './reminders.js';
+import { cancelSuperseded, isTerminal, scheduleReminders } from './reminders.js';
 import type { CompiledRules } from './rules.js';
 import { supersededNotice } from './superseded.js';
 
@@ -70,6 +71,18 @@ function changesOf(
   return { changes: noticeChanges(prior, e.notice, 'superseded'), supersedes };
 }
 
+/**
+ * The targets an update that ends its notice (a status such as Terminate or Cancelled,
+ * new in this version) must reach even when the rule does not alert on updates, or the
+ * notice is too old to alert: PagerDuty's, whose incident for the notice stays open
+ * until resolved. Other targets heard of the notice once, and that is what they asked.
+ */
+function endingTargets(e: NoticeEvent, notify: readonly Target[]): Target[] {
+  if (e.change !== 'updated' || !isTerminal(e.notice)) return [];
+  if (e.previous && isTerminal(e.previous)) return [];
+  return notify.filter((t) => t.kind === 'pagerduty');
+}
+
 /** Decides every notice event of one page. Call inside the page's transaction. */
 export function decideNotices(
   ctx: DecisionContext,
@@ -91,19 +104,24 @@ export function decideNotices(
           audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
           continue;
         }
-        if (!r.on.includes(e.change)) {
+        const quiet = !r.on.includes(e.change)
+          ? `a notice ${e.change === 'new' ? 'new' : 'update'} is not in on: [${r.on.join(', ')}]`
+          : e.tooOld
+            ? tooOld(e, maxAlertAgeMs)
+            : undefined;
+        // An incident opened stays open until told: its end goes to PagerDuty regardless.
+        const targets = quiet === undefined ? r.notify : endingTargets(e, r.notify);
+        if (quiet !== undefined) {
+          const ends =
+            targets.length > 0 ? `; its end resolves ${targets.map(targetLabel).join(', ')}` : '';
           audit(
             ctx,
             e,
             r.name,
-            'not-matched',
-            `a notice ${e.change === 'new' ? 'new' : 'update'} is not in on: [${r.on.join(', ')}]`,
+            r.on.includes(e.change) ? 'suppressed' : 'not-matched',
+            quiet + ends,
           );
-          continue;
-        }
-        if (e.tooOld) {
-          audit(ctx, e, r.name, 'suppressed', tooOld(e, maxAlertAgeMs));
-          continue;
+          if (targets.length === 0) continue;
         }
         where ??= pipelineOf(ctx, n);
         changes ??= changesOf(ctx, e);
@@ -111,7 +129,7 @@ export function decideNotices(
           ctx,
           r.name,
           `notice:${n.id}:v${e.change === 'new' ? 1 : e.version}`,
-          r.notify,
+          targets,
           {
             version: 1,
             kind: 'notice',

@@ -11,7 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Target } from '../domain/targets.js';
-import { targetKey, targetLabel } from '../domain/targets.js';
+import { targetKey, targetLabel, targetSecret } from '../domain/targets.js';
 import { HEALTH_INTERVALS } from '../ingest/health.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
@@ -257,12 +257,14 @@ function tell(
 }
 
 /**
- * A target as an alert key may name it: its key, but for a webhook or a Teams workflow,
- * whose URL often holds its token, the host and a hash of the URL.
+ * A target as an alert key may name it: its key, but for one whose key holds a secret (a
+ * webhook's or a Teams workflow's URL, a PagerDuty integration key), its label and a hash
+ * of the secret.
  */
 function targetId(target: Target): string {
-  if (target.kind !== 'webhook' && target.kind !== 'teams') return targetKey(target);
-  const hash = createHash('sha256').update(target.url).digest('hex').slice(0, 16);
+  const secret = targetSecret(target);
+  if (secret === undefined) return targetKey(target);
+  const hash = createHash('sha256').update(secret).digest('hex').slice(0, 16);
   return `${targetLabel(target)}#${hash}`;
 }
 

@@ -12,13 +12,14 @@
  */
 
 import type { Target, TargetKind } from '../domain/targets.js';
-import { targetKey, targetLabel } from '../domain/targets.js';
+import { targetLabel } from '../domain/targets.js';
 import { terminalSafe } from '../lib/terminal.js';
 import { renderConsole } from './console/render.js';
 import { previewDiscord } from './discord/preview.js';
 import { MAX_DIGEST as discordDigest } from './discord/render.js';
 import { previewEmail } from './email/preview.js';
 import { EMAIL_MAX_DIGEST } from './email/render.js';
+import { previewPagerDuty } from './pagerduty/render.js';
 import { previewSlack } from './slack/preview.js';
 import { MAX_DIGEST as slackDigest } from './slack/render.js';
 import { previewTeams } from './teams/preview.js';
@@ -56,6 +57,8 @@ export function previewBody(kind: TargetKind, alerts: readonly Alert[], now: str
       return previewWebhook(alerts, now);
     case 'teams':
       return previewTeams(alerts, now);
+    case 'pagerduty':
+      return previewPagerDuty(alerts, now);
     case 'console':
       return alerts.map((a) => renderConsole(a.payload, 'console', now)).join('\n');
   }
@@ -72,8 +75,9 @@ export function previewMessage(
   now: string,
   options: PreviewOptions = {},
 ): string {
-  // A Teams workflow's URL holds its signature: shown by scheme and host.
-  const shown = target.kind === 'teams' ? targetLabel(target) : targetKey(target);
+  // A target whose key holds a secret (a workflow's URL, an integration key) is shown by
+  // its label; the others as they are.
+  const shown = targetLabel(target);
   const where = `${shown}${options.note ?? ''}`;
   if (target.kind === 'console') {
     return terminalSafe(alerts.map((a) => renderConsole(a.payload, where, now)).join('\n'));
@@ -95,6 +99,7 @@ const DIGEST_SIZE: Record<TargetKind, number> = {
   email: EMAIL_MAX_DIGEST,
   webhook: 1,
   teams: 1,
+  pagerduty: 1,
   console: 1,
 };
 

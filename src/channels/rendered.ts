@@ -12,6 +12,11 @@ import { VERSION } from '../lib/version.js';
 import { renderConsole } from './console/render.js';
 import { type DiscordMessage, nonceFor, renderMessage } from './discord/render.js';
 import { renderEmail } from './email/render.js';
+import {
+  PAGERDUTY_API_URL,
+  type PagerDutyEvent,
+  renderPagerDutyEvents,
+} from './pagerduty/render.js';
 import type { Block } from './slack/blocks.js';
 import { renderSlack } from './slack/render.js';
 import { renderTeams, type TeamsMessage } from './teams/render.js';
@@ -68,6 +73,14 @@ export type Rendered =
       /** One `POST` to the workflow per alert, each a card. */
       messages: TeamsMessage[];
     }
+  | {
+      kind: 'pagerduty';
+      /** `pagerduty:…a1b2`: the integration key is a secret, shown by its last characters. */
+      target: string;
+      url: string;
+      /** The events, each posted alone; `routing_key` shown as the target is. */
+      events: PagerDutyEvent[];
+    }
   | { kind: 'console'; target: string; text: string };
 
 /** What rendering needs besides the alerts: the send time and the channels' settings. */
@@ -78,6 +91,8 @@ export interface RenderOptions {
   emailFrom?: string | undefined;
   /** PIPEWATCH_WEBHOOK_SECRET: signs webhook bodies when set. */
   webhookSecret?: string | undefined;
+  /** PAGERDUTY_API_URL; PagerDuty's own when unset. */
+  pagerdutyApiUrl?: string | undefined;
 }
 
 /** The message `alerts` (one alert, or a digest the channel takes, all for `target`) would be. */
@@ -141,6 +156,13 @@ export function renderFor(
         kind: 'teams',
         target: targetLabel(target),
         messages: alerts.map((a) => renderTeams(a.payload, options.now)),
+      };
+    case 'pagerduty':
+      return {
+        kind: 'pagerduty',
+        target: targetLabel(target),
+        url: `${(options.pagerdutyApiUrl ?? PAGERDUTY_API_URL).replace(/\/+$/, '')}/v2/enqueue`,
+        events: alerts.flatMap((a) => renderPagerDutyEvents(a, targetLabel(target), options.now)),
       };
     case 'console':
       return {

@@ -42,6 +42,8 @@ export function notifyItem(t: Target): Record<string, unknown> {
       return { email: t.to.length === 1 ? t.to[0] : t.to };
     case 'webhook':
       return { webhook: t.url };
+    case 'pagerduty':
+      return { pagerduty: t.routingKey };
     case 'teams':
       return { teams: t.url };
     case 'console':

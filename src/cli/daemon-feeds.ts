@@ -53,8 +53,8 @@ export function daemonFeeds(
     name: 'alerts',
     intervalMs: options.alertsIntervalMs ?? 15_000,
     run: async () => {
-      const { sent, summaries } = engine.runReminders();
-      if (sent + summaries > 0) wake();
+      const { sent, summaries, ended } = engine.runReminders();
+      if (sent + summaries + ended > 0) wake();
     },
   };
   const plan = () =>

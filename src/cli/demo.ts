@@ -14,7 +14,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { secretValues } from '../config/index.js';
-import { targetKey } from '../domain/targets.js';
+import { targetLabel } from '../domain/targets.js';
 import type { FeedSettings } from '../ingest/feeds.js';
 import { NOTICES_FEED } from '../ingest/notice-sync.js';
 import { acceleratedClock } from '../lib/clock.js';
@@ -198,7 +198,7 @@ function banner(ctx: CliContext, daemon: Daemon): void {
   );
   ctx.out(`  rules from ${shown(rulesDir)}/:`);
   for (const rule of daemon.engine.rules) {
-    const to = rule.notify.map((t) => targetKey(t)).join(', ');
+    const to = rule.notify.map((t) => targetLabel(t)).join(', ');
     const configured = rule.notify.every((t) => daemon.channels.configured(t.kind));
     ctx.out(`    ${rule.name} (${rule.kind}) → ${to}${configured ? '' : ' (printed here)'}`);
   }

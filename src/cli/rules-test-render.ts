@@ -135,6 +135,8 @@ export function renderedText(r: RenderedOut, by = '    '): string {
           ].join('\n'),
         )
         .join('\n');
+    case 'pagerduty':
+      return `${by}→ ${r.target}: POST ${r.url}\n${json(r.events)}`;
     case 'teams':
       return r.messages.map((m) => `${by}→ ${r.target}: POST\n${json(m)}`).join('\n');
     case 'console':

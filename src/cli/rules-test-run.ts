@@ -98,6 +98,7 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
           now: toUtcIso(now),
           emailFrom: config.email.from,
           webhookSecret: config.webhookSecret,
+          pagerdutyApiUrl: config.pagerduty.apiUrl,
           dir: opts.renderDir === undefined ? undefined : resolve(ctx.io.cwd, opts.renderDir),
         })
       : undefined;

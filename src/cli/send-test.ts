@@ -21,7 +21,7 @@ export function sendTestCommand(ctx: CliContext): Command {
     .description('send a sample alert to one target and print what the platform answered')
     .argument(
       '<target>',
-      'slack:#ops, slack_dm:U0123ABCD, discord:<id>, email:a@b.c, webhook:https://…, teams:https://…, console',
+      'slack:#ops, slack_dm:U0123ABCD, discord:<id>, email:a@b.c, webhook:https://…, teams:https://…, pagerduty:<key>, console',
     )
     .addOption(
       new Option('--kind <kind>', 'which sample alert').choices(SAMPLE_KINDS).default('notice'),
@@ -43,12 +43,13 @@ export function sendTestCommand(ctx: CliContext): Command {
         { print: (t) => ctx.out(t) },
       );
       const key = targetKey(target);
-      // A Teams workflow's URL holds its signature: it is shown by scheme and host.
-      const shown = target.kind === 'teams' ? targetLabel(target) : key;
+      // A target whose key holds a secret (a workflow's URL, an integration key) is said
+      // by its label; the others as they are.
+      const shown = targetLabel(target);
       try {
         if (!channels.configured(target.kind)) {
           throw new ConfigError([
-            `${key}: ${target.kind} is not configured; set ${CHANNEL_SETTINGS[target.kind]}`,
+            `${shown}: ${target.kind} is not configured; set ${CHANNEL_SETTINGS[target.kind]}`,
           ]);
         }
         const now = ctx.clock.now();

@@ -113,17 +113,17 @@ export function matchesEverything(m: SilenceMatchers): boolean {
 }
 
 /**
- * A target key as it may be shown: a webhook or a Teams workflow by its scheme and host
- * only (its path or query may hold its token), as everywhere else pipewatch prints
- * targets.
+ * A target key as it may be shown, as `targetLabel` shows its target: a webhook or a
+ * Teams workflow by its scheme and host only (its path or query may hold its token),
+ * PagerDuty by the last 4 characters of its integration key. A key that does not read as
+ * a target shows its kind alone.
  */
 export function shownTarget(key: string): string {
-  const kind = ['webhook', 'teams'].find((k) => key.startsWith(`${k}:`));
-  if (kind === undefined) return key;
   try {
     return targetLabel(parseTarget(key));
   } catch {
-    return `${kind}:…`;
+    const colon = key.indexOf(':');
+    return colon < 0 ? key : `${key.slice(0, colon)}:…`;
   }
 }
 

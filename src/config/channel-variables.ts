@@ -1,5 +1,6 @@
 /**
- * The variables that connect pipewatch to its delivery platforms (Slack, Discord, SMTP):
+ * The variables that connect pipewatch to its delivery platforms (Slack, Discord,
+ * PagerDuty, SMTP):
  * tokens, signing keys and API base URLs. They are a block of the one table in
  * `variables.ts`, which places them where docs/configuration.md lists them; a variable of this kind
  * is added here, and as a row of the table in docs/configuration.md.
@@ -69,6 +70,14 @@ export const CHANNEL_VARIABLES = {
     example: 'https://discord.com/api',
     secret: false,
     description: "base URL of the Discord REST API (proxies, tests); unset: Discord's own",
+  }),
+  pagerdutyApiUrl: variable({
+    name: 'PAGERDUTY_API_URL',
+    parse: httpUrl,
+    example: 'https://events.pagerduty.com',
+    secret: false,
+    description:
+      "base URL of the PagerDuty Events API v2 (proxies, tests); events go to `<url>/v2/enqueue`; unset: PagerDuty's own",
   }),
   smtpUrl: variable({
     name: 'SMTP_URL',

@@ -82,6 +82,10 @@ export interface Config {
     publicKey: string | undefined;
     apiUrl: string | undefined;
   };
+  /** PagerDuty's integration keys are in the rules; only where its Events API is. */
+  pagerduty: {
+    apiUrl: string | undefined;
+  };
   email: {
     smtpUrl: string | undefined;
     from: string | undefined;
@@ -245,6 +249,9 @@ export function loadConfig(
       publicKey: read('discordPublicKey'),
       apiUrl: read('discordApiUrl'),
     },
+    pagerduty: {
+      apiUrl: read('pagerdutyApiUrl'),
+    },
     email: {
       smtpUrl: read('smtpUrl'),
       from: read('emailFrom'),
@@ -301,5 +308,6 @@ export function secretValues(config: Config): string[] {
     config.secretKey,
     config.heartbeatUrl,
     smtpPassword,
+    config.opsTarget?.kind === 'pagerduty' ? config.opsTarget.routingKey : undefined,
   ].filter((v): v is string => v !== undefined && v !== '');
 }

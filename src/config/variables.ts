@@ -205,7 +205,7 @@ export const VARIABLES = {
     example: 'slack:#pipewatch-ops',
     secret: false,
     description:
-      "where operational alerts go (the API's schema changed, a feed stopped succeeding, alerts stopped reaching a target), as `kind:value`: `slack:#ops`, `email:a@b.c`, `webhook:https://…`, `teams:https://…`",
+      "where operational alerts go (the API's schema changed, a feed stopped succeeding, alerts stopped reaching a target), as `kind:value`: `slack:#ops`, `email:a@b.c`, `webhook:https://…`, `teams:https://…`, `pagerduty:<integration key>`",
   }),
   heartbeatUrl: variable({
     name: 'PIPEWATCH_HEARTBEAT_URL',

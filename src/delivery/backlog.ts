@@ -17,6 +17,7 @@ const KINDS = {
   discord_dm: true,
   email: true,
   webhook: true,
+  pagerduty: true,
   teams: true,
   console: true,
 } satisfies Record<TargetKind, true>;

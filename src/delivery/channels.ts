@@ -9,6 +9,7 @@
  * with the Slack app; Discord needs only `@discordjs/rest`, never all of discord.js.
  */
 import { createConsoleChannel } from '../channels/console/send.js';
+import { createPagerDutyChannel } from '../channels/pagerduty/send.js';
 import { createTeamsChannel } from '../channels/teams/send.js';
 import type { AnyChannel, Channel, ChannelDeps, ChannelSet } from '../channels/types.js';
 import { DeliveryError, DeliveryErrorCode } from '../channels/types.js';
@@ -20,7 +21,7 @@ import type { TargetKind } from '../domain/targets.js';
 /** The configuration channels need. */
 export type ChannelConfig = Pick<
   Config,
-  'slack' | 'discord' | 'email' | 'webhookSecret' | 'delivery' | 'publicUrl'
+  'slack' | 'discord' | 'pagerduty' | 'email' | 'webhookSecret' | 'delivery' | 'publicUrl'
 >;
 
 /** What to set to make a channel work. */
@@ -32,6 +33,7 @@ export const CHANNEL_SETTINGS: Record<TargetKind, string> = {
   email: 'SMTP_URL and EMAIL_FROM',
   webhook: '',
   teams: '',
+  pagerduty: '',
   console: '',
 };
 
@@ -81,7 +83,7 @@ export class Channels implements ChannelSet {
     options: ChannelOptions,
   ): Promise<Channels> {
     const channels = new Map<TargetKind, AnyChannel>();
-    const configured = new Set<TargetKind>(['console', 'webhook', 'teams']);
+    const configured = new Set<TargetKind>(['console', 'webhook', 'teams', 'pagerduty']);
     const put = (c: AnyChannel) => {
       channels.set(c.kind, c);
       configured.add(c.kind);
@@ -91,6 +93,8 @@ export class Channels implements ChannelSet {
     const timeout = { timeoutMs: config.delivery.timeoutMs };
     put(createWebhookChannel({ secret: config.webhookSecret, ...timeout }, deps));
     put(createTeamsChannel(timeout, deps));
+    // PagerDuty's integration key is in each target: nothing to configure.
+    put(createPagerDutyChannel({ apiUrl: config.pagerduty?.apiUrl, ...timeout }, deps));
     if (config.slack.botToken) {
       const { createSlackChannels } = await import('../channels/slack/send.js');
       const slack = createSlackChannels(

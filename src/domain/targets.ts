@@ -23,6 +23,7 @@ export type Target =
   | { kind: 'email'; to: string[] }
   | { kind: 'webhook'; url: string }
   | { kind: 'teams'; url: string }
+  | { kind: 'pagerduty'; routingKey: string }
   | { kind: 'console' };
 
 export type TargetKind = Target['kind'];
@@ -41,8 +42,27 @@ export function targetKey(t: Target): string {
     case 'webhook':
     case 'teams':
       return `${t.kind}:${t.url}`;
+    case 'pagerduty':
+      return `pagerduty:${t.routingKey}`;
     case 'console':
       return 'console';
+  }
+}
+
+/**
+ * The part of a target that is a secret: a webhook's or a Teams workflow's URL (its path
+ * or query often holds a token, a workflow's its `sig`), a PagerDuty integration key.
+ * `undefined` for the kinds whose key may be shown as it is.
+ */
+export function targetSecret(target: Target): string | undefined {
+  switch (target.kind) {
+    case 'webhook':
+    case 'teams':
+      return target.url;
+    case 'pagerduty':
+      return target.routingKey;
+    default:
+      return undefined;
   }
 }
 
@@ -50,10 +70,12 @@ export function targetKey(t: Target): string {
  * The target as it may be shown, in output, logs and the audit trail:
  * `slack:#gas-constraints`, `email:ops@example.com`, and webhooks as
  * `webhook:https://hooks.example.com/…`, since a webhook's path, query and userinfo often
- * hold its token (a Teams workflow's URL its `sig`). `targetKey` stays the target's
- * identity in keys and the database.
+ * hold its token (a Teams workflow's URL its `sig`), and PagerDuty's as
+ * `pagerduty:…a1b2`, its integration key being a secret (its last 4 characters tell two
+ * apart). `targetKey` stays the target's identity in keys and the database.
  */
 export function targetLabel(target: Target): string {
+  if (target.kind === 'pagerduty') return pagerDutyLabel(target.routingKey);
   if (target.kind !== 'webhook' && target.kind !== 'teams') return targetKey(target);
   try {
     const url = new URL(target.url);
@@ -61,6 +83,11 @@ export function targetLabel(target: Target): string {
   } catch {
     return `${target.kind}:…`;
   }
+}
+
+/** `pagerduty:…a1b2`: an integration key as it may be shown, its last 4 characters at most. */
+export function pagerDutyLabel(routingKey: string): string {
+  return routingKey.length >= 32 ? `pagerduty:…${routingKey.slice(-4)}` : 'pagerduty:…';
 }
 
 /**
@@ -80,6 +107,7 @@ export const TARGET_KINDS = [
   'email',
   'webhook',
   'teams',
+  'pagerduty',
   'console',
 ] as const;
 
@@ -90,6 +118,8 @@ const TEAMS_HOST =
 const slackChannel = /^(#[a-z0-9_][a-z0-9._-]{0,79}|[CG][A-Z0-9]{4,})$/;
 const slackUser = /^[UW][A-Z0-9]{4,}$/;
 const snowflake = /^\d{17,20}$/;
+/** A PagerDuty Events API v2 integration (routing) key: 32 characters, letters and digits. */
+const routingKey = /^[A-Za-z0-9]{32}$/;
 
 /** One `notify` item. */
 export const targetSchema = z
@@ -123,6 +153,14 @@ export const targetSchema = z
     teams: httpUrl
       .describe('URL of a Teams workflow ("Post to a channel when a webhook request is received")')
       .optional(),
+    pagerduty: textValue('an integration key')
+      // The key itself is never echoed: it is a secret.
+      .refine(
+        (v) => routingKey.test(v),
+        'must be the 32-character integration key of an Events API v2 integration',
+      )
+      .describe('PagerDuty Events API v2 integration key (32 characters)')
+      .optional(),
     console: z
       .union([z.literal(true), z.strictObject({})], { error: 'must be true (or {})' })
       .describe('print the alert on stdout')
@@ -145,6 +183,7 @@ export const targetSchema = z
     if (t.email !== undefined) return { kind: 'email', to: [t.email].flat() };
     if (t.webhook !== undefined) return { kind: 'webhook', url: t.webhook };
     if (t.teams !== undefined) return { kind: 'teams', url: t.teams };
+    if (t.pagerduty !== undefined) return { kind: 'pagerduty', routingKey: t.pagerduty };
     return { kind: 'console' };
   });
 
@@ -161,6 +200,7 @@ export const storedTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('email'), to: z.array(z.string()) }),
   z.object({ kind: z.literal('webhook'), url: z.string() }),
   z.object({ kind: z.literal('teams'), url: z.string() }),
+  z.object({ kind: z.literal('pagerduty'), routingKey: z.string() }),
   z.object({ kind: z.literal('console') }),
 ]) satisfies z.ZodType<Target>;
 
@@ -173,6 +213,7 @@ const KIND_VALUES: Record<Exclude<TargetKind, 'console'>, string> = {
   email: 'an address: email:ops@example.com (or several, comma-separated)',
   webhook: 'a URL: webhook:https://hooks.example.com/…',
   teams: "a workflow's URL: teams:https://….powerplatform.com/…",
+  pagerduty: 'an integration key: pagerduty:<32-character Events API v2 key>',
 };
 
 const KINDS_LINE = `write kind:value with one of ${TARGET_KINDS.filter((k) => k !== 'console').join(', ')}, or console`;
@@ -217,6 +258,7 @@ function echo(text: string): string {
  * A target written on one line: `slack:#ops`, `slack_dm:U0123ABCD`, `discord:<id>`,
  * `discord_dm:<id>`, `email:a@example.com,b@example.com`, `webhook:https://…`,
  * `teams:https://…` (a Teams workflow's URL), `console`;
+ * `pagerduty:<integration key>`, `console`;
  * the kind in any letter case and with `-` for `_` (`Slack:#ops`, `slack-dm:U0123ABCD`).
  * Throws with the same message a rule file would get, or, for what is not a target at
  * all, one saying what it most likely meant.

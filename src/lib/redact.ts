@@ -5,7 +5,10 @@
  * the webhook and status secrets) wherever they appear, and whatever looks like a
  * credential even when pipewatch was not given it: the password of a URL, a Slack
  * token, the value of an `Authorization` header, a Discord bot token, the `sig` of a
- * signed URL (a Teams workflow's, an Azure shared access signature).
+ * signed URL (a Teams workflow's, an Azure shared access signature), and a PagerDuty
+ * integration key, which rule files hold rather than the environment: as a target
+ * (`pagerduty:…a1b2`, its last 4 characters kept to tell keys apart) and as an event's
+ * `routing_key`.
  *
  * Redact first, shorten after: a secret cut in half no longer matches its value, and
  * half a token is still most of one.
@@ -28,6 +31,8 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/(?<![A-Za-z0-9])xox[a-z]-[A-Za-z0-9-]+/g, REDACTED],
   [/(?<![A-Za-z0-9])xapp-[A-Za-z0-9-]+/g, REDACTED],
   [/\b(Basic|Bearer)\s+[A-Za-z0-9._~+/-]{8,}=*/gi, `$1 ${REDACTED}`],
+  [/\b(pagerduty:)[A-Za-z0-9]{28}([A-Za-z0-9]{4})(?![A-Za-z0-9])/gi, '$1…$2'],
+  [/("?routing_key"?\s*[:=]\s*"?)[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, `$1${REDACTED}`],
   [/\b[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}/g, REDACTED],
   [/([?&](?:amp;)?sig=)[^&\s"'<>]+/gi, `$1${REDACTED}`],
 ];

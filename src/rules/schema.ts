@@ -15,7 +15,7 @@ import { PATTERN_MAX_LENGTH, patternProblem } from './pattern.js';
 
 export { TARGET_KINDS } from '../domain/targets.js';
 
-import { targetKey } from '../domain/targets.js';
+import { targetKey, targetLabel } from '../domain/targets.js';
 import type { NoticeFilter, Rule } from './types.js';
 
 /** A rule as the schema produces it; the loader adds where it was written (`at`). */
@@ -229,7 +229,10 @@ export const ruleSchema = z
         const seen = new Set<string>();
         targets.forEach((t, i) => {
           const key = targetKey(t);
-          if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `repeats ${key}` });
+          // A PagerDuty integration key is a secret: named by its label.
+          const said = t.kind === 'pagerduty' ? targetLabel(t) : key;
+          if (seen.has(key))
+            ctx.addIssue({ code: 'custom', path: [i], message: `repeats ${said}` });
           seen.add(key);
         });
       })

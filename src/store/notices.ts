@@ -538,6 +538,20 @@ export class NoticeStore {
     for (const row of rows) yield fromRow(row);
   }
 
+  /**
+   * The notices whose `end_at` falls in `(after, until]`, for the incidents their end
+   * closes. Notices are few enough that a scan, made only while a rule pages, costs
+   * little.
+   */
+  endedBetween(after: UtcIso, until: UtcIso): StoredNotice[] {
+    return statement<[string, string], Row>(
+      this.db,
+      'SELECT * FROM notices WHERE end_at > ? AND end_at <= ? ORDER BY end_at, id',
+    )
+      .all(after, until)
+      .map(fromRow);
+  }
+
   /** The ids of the notices `postedSince(since)` gives, without their text. */
   idsPostedSince(since: UtcIso): number[] {
     return statement<[string], { id: number }>(

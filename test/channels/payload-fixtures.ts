@@ -7,6 +7,9 @@
  * line, then the body exactly as sent, on one line; the message a Teams workflow is
  * posted, as indented JSON; the console's block. Webhooks, Teams and the console send
  * one alert per message, so they have no digests.
+ * line, then the body exactly as sent, on one line; the console's block; PagerDuty's
+ * events for the alert, one JSON line each. Webhooks, PagerDuty and the console send one
+ * alert per message, so they have no digests.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { renderConsole } from '../../src/channels/console/render.js';
 import { renderMessage } from '../../src/channels/discord/render.js';
 import { renderEmail } from '../../src/channels/email/render.js';
+import { renderPagerDutyEvents } from '../../src/channels/pagerduty/render.js';
 import { renderSlack } from '../../src/channels/slack/render.js';
 import { renderTeams } from '../../src/channels/teams/render.js';
 import type { Alert } from '../../src/channels/types.js';
@@ -103,6 +107,16 @@ export const CHANNELS: Record<string, Fixture> = {
     ext: 'json',
     digest: false,
     render: (alerts) => json(renderTeams(alerts[0]!.payload, SENT_AT)),
+  },
+  /** PagerDuty's events for one alert, each as posted, one a line: a fixture's key is a made-up one. */
+  pagerduty: {
+    target: 'pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b',
+    ext: 'jsonl',
+    digest: false,
+    render: (alerts) =>
+      renderPagerDutyEvents(alerts[0]!, 'R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b', SENT_AT)
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
   },
   console: {
     target: 'console',

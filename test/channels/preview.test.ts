@@ -33,6 +33,7 @@ const TARGETS: Target[] = [
   { kind: 'email', to: ['scheduling@example.com'] },
   { kind: 'webhook', url: 'https://hooks.example.com/pipewatch' },
   { kind: 'console' },
+  { kind: 'pagerduty', routingKey: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b' },
 ];
 
 /** A notice that tries to move the cursor, recolour the terminal and fake an alert line. */
@@ -49,6 +50,16 @@ function terminalHostile(): Alert {
     'hostile|notice:990:v1|any',
   );
 }
+
+describe('the PagerDuty preview', () => {
+  it('shows the events as sent, without the integration key', () => {
+    const target = TARGETS.find((t) => t.kind === 'pagerduty')!;
+    const text = previewMessage(target, [noticeAlert()], NOW);
+    expect(text.split('\n')[0]).toBe('ALERT transco-constraints → pagerduty:…9a1b');
+    expect(text).toContain('"dedup_key": "pipewatch/notice/transco/101"');
+    expect(text).not.toContain('R0UT1NGKEY');
+  });
+});
 
 describe('the Slack preview', () => {
   it('shows the header, the text without Slack formatting, fallback times and buttons', () => {

@@ -4,6 +4,7 @@
  * it: a kind alone is told what it needs, a kind in capitals is taken.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type PagerDutyFake, startPagerDutyFake } from '../fakes/pagerduty.js';
 import { startTeamsWorkflow, type TeamsWorkflow, workflowError } from '../fakes/teams.js';
 import { cli } from './run-cli.js';
 
@@ -35,6 +36,7 @@ describe('send-test with a target as people type it', () => {
     ['discord-dm', 'discord_dm needs a user id: discord_dm:123456789012345678'],
     ['email', 'email needs an address: email:ops@example.com (or several, comma-separated)'],
     ['webhook', 'webhook needs a URL: webhook:https://hooks.example.com/…'],
+    ['pagerduty', 'pagerduty needs an integration key: pagerduty:<32-character Events API v2 key>'],
     ['#ops', "'#ops' has no kind: write slack:#ops"],
     ['slak:#ops', "unknown kind 'slak' (did you mean 'slack'?); write kind:value with one of"],
   ])('%s says what it needs, exit 2', async (target, problem) => {
@@ -80,5 +82,40 @@ describe('send-test to a Teams workflow', () => {
       `teams:${workflow.origin}/…: failed: teams: HTTP 400 InvalidRequestContent: The card is not valid. (teams:${workflow.origin}/…)\n`,
     );
     expect(run.stdout + run.stderr).not.toContain(workflow.sig);
+  });
+});
+
+describe('send-test to PagerDuty', () => {
+  const key = 'R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b';
+  let fake: PagerDutyFake;
+  beforeEach(async () => {
+    fake = await startPagerDutyFake();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it('triggers a sample event and says what PagerDuty answered, never the key', async () => {
+    const run = await cli(['send-test', `pagerduty:${key}`], {
+      PAGERDUTY_API_URL: fake.url,
+      LOG_LEVEL: 'debug',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^pagerduty:…9a1b: ok HTTP 202 trigger pipewatch\/notice\/transco\/\d+\n$/,
+    );
+    expect(fake.events).toMatchObject([
+      { routing_key: key, event_action: 'trigger', payload: { severity: 'error' } },
+    ]);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(key);
+  });
+
+  it("a refused event fails with PagerDuty's reason, exit 1", async () => {
+    fake.fail(429);
+    const run = await cli(['send-test', `pagerduty:${key}`], { PAGERDUTY_API_URL: fake.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'pagerduty:…9a1b: failed: pagerduty: HTTP 429 rate limited (pagerduty:…9a1b) (temporary: try again)\n',
+    );
   });
 });

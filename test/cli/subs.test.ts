@@ -292,6 +292,24 @@ describe('subs add', () => {
     ]);
   });
 
+  it('stores a PagerDuty target, shown by its label, never its integration key', async () => {
+    const dir = dataDirWith({ pipelines: ['transco'] });
+    const key = 'R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b';
+    const made = await cli(
+      ['subs', 'add', `pagerduty:${key}`, 'subscribe', 'transco', 'type:force'],
+      envFor(dir),
+      at,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/→ pagerduty:…9a1b\n$/);
+    const list = await cli(['subs', 'list'], envFor(dir), at);
+    expect(list.stdout).toContain('pagerduty:…9a1b');
+    for (const run of [made, list]) expect(`${run.stdout}${run.stderr}`).not.toContain(key);
+    // The export is a rule file: it keeps the key, as the rule files do.
+    const exported = await cli(['subs', 'export'], envFor(dir), at);
+    expect(exported.stdout).toContain(`pagerduty: ${key}`);
+  });
+
   it('an oac location no capacity of the pipeline has is refused with the one meant, exit 2, nothing stored', async () => {
     const dir = dataDirWith({
       pipelines: ['transco'],

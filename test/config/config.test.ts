@@ -116,6 +116,7 @@ describe('loadConfig', () => {
     ['DISCORD_APPLICATION_ID', 'my-app', /snowflake/],
     ['DISCORD_PUBLIC_KEY', 'xyz', /64 hexadecimal/],
     ['DISCORD_API_URL', 'discord', /http:\/\/ or https:\/\//],
+    ['PAGERDUTY_API_URL', 'events.pagerduty.com', /http:\/\/ or https:\/\//],
     ['SMTP_URL', 'http://mail.example.com', /smtp:\/\/ or smtps:\/\//],
     ['SMTP_ALLOW_PLAINTEXT', 'yes', /must be true or false/],
     ['EMAIL_FROM', 'alerts at example', /must be an email address/],

@@ -16,6 +16,10 @@ describe('parseTarget', () => {
     ],
     ['Console', { kind: 'console' }],
     [
+      'PagerDuty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b',
+      { kind: 'pagerduty', routingKey: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b' },
+    ],
+    [
       'teams:https://x.powerplatform.com/workflows/1/triggers/manual/paths/invoke?sig=s3cret',
       {
         kind: 'teams',
@@ -48,11 +52,16 @@ describe('parseTarget', () => {
     ['teams:not a url', 'teams: '],
     [
       'discrod:123456789012345678',
-      "unknown kind 'discrod' (did you mean 'discord'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, or console",
+      "unknown kind 'discrod' (did you mean 'discord'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, pagerduty, or console",
     ],
     [
       'constructor',
-      "unknown kind 'constructor'; write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, or console",
+      "unknown kind 'constructor'; write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, pagerduty, or console",
+    ],
+    ['pagerduty', 'pagerduty needs an integration key: pagerduty:<32-character Events API v2 key>'],
+    [
+      'pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1',
+      'pagerduty: must be the 32-character integration key of an Events API v2 integration',
     ],
     [`${'x'.repeat(100)}:y`, `unknown kind '${'x'.repeat(59)}…'; write kind:value`],
   ])('%s: %s', (text, message) => {
@@ -69,5 +78,22 @@ describe('targetLabel', () => {
     expect(keyLabel(`rule|notice:1:v1|teams:${url}`, target)).toBe(
       'rule|notice:1:v1|teams:https://x.powerplatform.com/…',
     );
+  });
+});
+
+describe('a PagerDuty target as it may be shown', () => {
+  it('never shows its integration key, only its last 4 characters', () => {
+    const target = parseTarget('pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b');
+    expect(targetLabel(target)).toBe('pagerduty:…9a1b');
+    expect(keyLabel('rule|notice:1:v1|pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b', target)).toBe(
+      'rule|notice:1:v1|pagerduty:…9a1b',
+    );
+  });
+
+  it('a wrong key is refused without being echoed', () => {
+    expect(() => parseTarget('pagerduty:s3cretbutshort')).toThrow(
+      /^pagerduty: must be the 32-character/,
+    );
+    expect(() => parseTarget('pagerduty:s3cretbutshort')).not.toThrow(/s3cret/);
   });
 });

@@ -41,6 +41,13 @@ describe('redactor', () => {
     expect(
       redactPatterns('bot MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GhIjKl.abcdefghijklmnopqrstuvwxyz01234 ok'),
     ).toBe(`bot ${REDACTED} ok`);
+    // A PagerDuty integration key, which rule files hold: as a target, and in an event.
+    expect(redactPatterns('dead: pagerduty:R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b (400)')).toBe(
+      'dead: pagerduty:…9a1b (400)',
+    );
+    expect(redactPatterns('{"routing_key":"R0UT1NGKEYR0UT1NGKEYR0UT1NGK9a1b","x":1}')).toBe(
+      `{"routing_key":"${REDACTED}","x":1}`,
+    );
     const workflow =
       'https://default0a1b.2c.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/0c1d/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=Wq3v8kTz0pL2xYc7RbN5mD1sFh9gJ4aE6uI-oK_tQ0w';
     expect(redactPatterns(`POST ${workflow} failed`)).toBe(

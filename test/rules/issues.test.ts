@@ -66,7 +66,7 @@ describe('issueProblems', () => {
       ],
       'rules:\n  - notify:\n      - pager: x\n',
       [
-        "r.yaml:3:9: unknown target 'pager'; targets are slack, slack_dm, discord, discord_dm, email, webhook, teams, console",
+        "r.yaml:3:9: unknown target 'pager'; targets are slack, slack_dm, discord, discord_dm, email, webhook, teams, pagerduty, console",
       ],
     ],
     [

@@ -176,7 +176,7 @@ describe('parseRuleFile: problems, each at its line and column', () => {
       "r.yaml:5:9: unknown target 'Slack-DM' — did you mean 'slack_dm'?",
     ]);
     expect(problems(rule('    notices: {}\n    notify:\n      - pager: x\n'))).toEqual([
-      "r.yaml:5:9: unknown target 'pager'; targets are slack, slack_dm, discord, discord_dm, email, webhook, teams, console",
+      "r.yaml:5:9: unknown target 'pager'; targets are slack, slack_dm, discord, discord_dm, email, webhook, teams, pagerduty, console",
     ]);
   });
 

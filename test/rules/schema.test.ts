@@ -34,6 +34,7 @@ describe('rules/schema.json', () => {
       'discord_dm',
       'email',
       'webhook',
+      'pagerduty',
       'teams',
       'console',
     ]);
@@ -75,7 +76,16 @@ describe('the example rules', () => {
 
 describe('suggestions', () => {
   it('offer the word meant for a near miss, and nothing for a far one', () => {
-    const targets = ['slack', 'slack_dm', 'discord', 'discord_dm', 'email', 'webhook', 'console'];
+    const targets = [
+      'slack',
+      'slack_dm',
+      'discord',
+      'discord_dm',
+      'email',
+      'webhook',
+      'pagerduty',
+      'console',
+    ];
     expect(suggest('slak', targets)).toBe('slack');
     expect(suggest('Slack-DM', targets)).toBe('slack_dm');
     expect(suggest('emial', targets)).toBe('email');
