@@ -5,6 +5,7 @@
  * the rule schema before anything is stored, and put in force at once.
  */
 import { decideChannelGone } from '../alerts/operations.js';
+import { equalMatchers } from '../alerts/silence-matchers.js';
 import { matchersText } from '../alerts/silences.js';
 import { type Target, targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
@@ -246,7 +247,10 @@ export class ChatRules {
     const targets = [channelKey(caller.platform, caller.channel)];
     if (caller.channelName && caller.platform === 'slack')
       targets.push(`slack:#${caller.channelName}`);
-    const matchers = { targets, ...(pipeline ? { pipelines: [pipeline] } : {}) };
+    const matchers = [
+      ...equalMatchers('target', targets),
+      ...(pipeline ? equalMatchers('pipeline', [pipeline]) : []),
+    ];
     const id = this.deps.store.silences.add({
       matchers,
       starts_at: now,

@@ -2,6 +2,7 @@
  * What the `silence` subcommands do once they run, on the daemon's database. Apart from
  * their definitions, so `--help` loads none of it.
  */
+import { equalValues } from '../alerts/silence-matchers.js';
 import { targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
@@ -60,10 +61,10 @@ export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOpt
     if (parsed.problems.length > 0) throw new BadInputError(parsed.problems);
     if (matchesEverything(parsed.matchers) && !opts.everything)
       throw new BadInputError([
-        'a silence needs at least one matcher (pipeline=…, target=…, rule=…); to hold back every alert, say --everything',
+        'a silence needs at least one matcher (pipeline=…, target=…, rule=…, type=…, category=…, status=…); to hold back every alert, say --everything',
       ]);
     const used = usedTargets(sources);
-    for (const t of parsed.matchers.targets ?? [])
+    for (const t of equalValues(parsed.matchers, 'target') ?? [])
       if (!used.has(t))
         ctx.err(
           `pipewatch: no rule or subscription sends to ${shownTarget(t)} now; the silence holds nothing back for it until one does`,
@@ -89,11 +90,11 @@ export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOpt
 function silenceJson(s: SilenceRow, held: number, now: UtcIso) {
   return {
     id: s.id,
-    matchers: {
-      pipelines: s.matchers.pipelines ?? null,
-      targets: s.matchers.targets?.map(shownTarget) ?? null,
-      rules: s.matchers.rules ?? null,
-    },
+    matchers: s.matchers.map((m) => ({
+      key: m.key,
+      op: m.op,
+      value: m.key === 'target' && (m.op === '=' || m.op === '!=') ? shownTarget(m.value) : m.value,
+    })),
     starts_at: s.starts_at,
     ends_at: s.ends_at,
     state: silenceState(s, now),

@@ -46,9 +46,12 @@ export function silenceCommand(ctx: CliContext): Command {
   silence
     .command('add')
     .description(
-      'silence alerts matching every key (pipeline=transco target=slack:#gas rule=…; a key twice: either value)',
+      'silence alerts matching every matcher (pipeline=transco type!~"planned.*" target=slack:#gas; = twice on a key: either value)',
     )
-    .argument('[matchers...]', 'key=value: pipeline, target or rule')
+    .argument(
+      '[matchers...]',
+      'key=value, key!=value, key=~regex, key!~regex: pipeline, target, rule, type, category, status',
+    )
     .addOption(
       new Option('--for <duration>', 'how long, at most 90d')
         .argParser(silenceDuration)

@@ -7,6 +7,7 @@
  */
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { alertLabels } from '../../src/alerts/silence-matchers.js';
 import { silenceMatches } from '../../src/alerts/silences.js';
 import { parseTarget } from '../../src/domain/targets.js';
 import { Store } from '../../src/store/index.js';
@@ -60,7 +61,10 @@ describe('pipewatch silence add', () => {
     expect(silences(dir)).toEqual([
       expect.objectContaining({
         id: 1,
-        matchers: { pipelines: ['transco'], rules: ['transco-constraints'] },
+        matchers: [
+          { key: 'pipeline', op: '=', value: 'transco' },
+          { key: 'rule', op: '=', value: 'transco-constraints' },
+        ],
         starts_at: '2026-11-25T12:00:00Z',
         ends_at: '2026-11-25T16:00:00Z',
         created_by: ME,
@@ -95,18 +99,20 @@ describe('pipewatch silence add', () => {
     );
     const [s] = silences(dir);
     const gas = parseTarget('slack:C0GAS12345');
-    expect(silenceMatches(s!, 'sub-1', 'texas-eastern', gas)).toBe(true);
-    expect(silenceMatches(s!, 'sub-1', 'transco', gas)).toBe(true);
-    expect(silenceMatches(s!, 'sub-1', 'algonquin', gas)).toBe(false);
-    expect(silenceMatches(s!, 'sub-1', 'transco', parseTarget('slack:C0OPS12345'))).toBe(false);
-    expect(silenceMatches(s!, 'transco-constraints', 'transco', gas)).toBe(false);
+    const holds = (rule: string, pipeline: string, target = gas) =>
+      silenceMatches(s!, alertLabels(rule, pipeline, target));
+    expect(holds('sub-1', 'texas-eastern')).toBe(true);
+    expect(holds('sub-1', 'transco')).toBe(true);
+    expect(holds('sub-1', 'algonquin')).toBe(false);
+    expect(holds('sub-1', 'transco', parseTarget('slack:C0OPS12345'))).toBe(false);
+    expect(holds('transco-constraints', 'transco')).toBe(false);
   });
 
   it('holds back every alert only when told --everything, and then takes no matcher', async () => {
     const { dir, env } = setup();
     const run = await cli(['silence', 'add', '--everything', '--for', '30m'], env, at());
     expect(run.stdout).toBe('silence 1: everything until 2026-11-25T12:30:00Z (30m)\n');
-    expect(silences(dir)[0]!.matchers).toEqual({});
+    expect(silences(dir)[0]!.matchers).toEqual([]);
     const both = await cli(['silence', 'add', '--everything', 'pipeline=transco'], env, at());
     expect(both).toEqual({
       code: 2,
@@ -123,14 +129,14 @@ describe('pipewatch silence add', () => {
     expect(run.stderr).toBe(
       'pipewatch: no rule or subscription sends to slack:#gas now; the silence holds nothing back for it until one does\n',
     );
-    expect(silences(dir)[0]!.matchers).toEqual({ targets: ['slack:#gas'] });
+    expect(silences(dir)[0]!.matchers).toEqual([{ key: 'target', op: '=', value: 'slack:#gas' }]);
   });
 
   const refusals: Array<[string, string[], string]> = [
     [
       'an unknown key, with the key meant',
       ['pipelin=transco'],
-      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule)",
+      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule, type, category, status)",
     ],
     [
       'a bad target, with the target parser’s message',
@@ -155,19 +161,48 @@ describe('pipewatch silence add', () => {
     [
       'no matcher at all',
       [],
-      'pipewatch: a silence needs at least one matcher (pipeline=…, target=…, rule=…); to hold back every alert, say --everything',
+      'pipewatch: a silence needs at least one matcher (pipeline=…, target=…, rule=…, type=…, category=…, status=…); to hold back every alert, say --everything',
     ],
     [
       'a word that is not a matcher',
       ['transco'],
-      "pipewatch: 'transco' is not a matcher: write key=value, such as pipeline=transco",
+      "pipewatch: 'transco' is not a matcher: write key=value, key!=value, key=~regex or key!~regex, such as pipeline=transco",
     ],
     [
-      'a regex or negative matcher',
-      ['pipeline!=transco'],
-      "pipewatch: 'pipeline!=transco': only equality matchers (key=value) are supported; for several values give the key again",
+      'a regex with a back-reference, refused as a rule pattern is',
+      ['type=~(a+)\\1'],
+      'pipewatch: type=~"(a+)\\\\1": back-reference \\1 is not supported: patterns run in linear time, which rules out look-around and back-references; repeat the text instead',
     ],
-    ['an empty value', ['pipeline='], "pipewatch: 'pipeline=': pipeline= needs a value"],
+    [
+      'a regex whose automaton is too large to match in linear time',
+      ['type=~"(a{1000}){1000}"'],
+      'pipewatch: type=~(a{1000}){1000}: repetition {1000} is too large: at most 1000 repeats, nested counts multiplied',
+    ],
+    [
+      'a regex that is not one',
+      ['type!~"(maint"'],
+      'pipewatch: type!~(maint: not a valid regular expression: missing closing ): (maint',
+    ],
+    [
+      'a key that is not one, among several matchers',
+      ['pipeline=transco', 'typo!~maint.*'],
+      "pipewatch: unknown matcher key 'typo' — did you mean 'type'? (keys: pipeline, target, rule, type, category, status)",
+    ],
+    [
+      'an unclosed quote',
+      ['type="planned maint'],
+      `pipewatch: 'type="planned maint': the quote is not closed`,
+    ],
+    [
+      'a pipeline != of a pipeline the API does not track',
+      ['pipeline!=transcoo'],
+      "pipewatch: pipeline!=transcoo: not tracked by the API — did you mean 'transco'?",
+    ],
+    [
+      'an empty value, with how to say an absent field',
+      ['pipeline='],
+      `pipewatch: 'pipeline=': pipeline= needs a value (pipeline="" for an alert without pipeline)`,
+    ],
   ];
   for (const [what, words, line] of refusals) {
     it(`refuses ${what} in one line, exit 2, storing nothing`, async () => {
@@ -187,7 +222,7 @@ describe('pipewatch silence add', () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n')).toEqual([
-      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule)",
+      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule, type, category, status)",
       'pipewatch: rule=nope: no rule of that name in the rule files or the subscriptions',
     ]);
     expect(silences(dir)).toEqual([]);
@@ -293,7 +328,7 @@ describe('pipewatch silence list and expire', () => {
     ]);
     expect(list[1]).toEqual({
       id: 2,
-      matchers: { pipelines: null, targets: null, rules: ['sub-1'] },
+      matchers: [{ key: 'rule', op: '=', value: 'sub-1' }],
       starts_at: '2026-11-25T12:00:00Z',
       ends_at: '2026-11-25T13:00:00Z',
       state: 'active',
