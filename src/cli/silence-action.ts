@@ -14,7 +14,7 @@ import { BadInputError } from './errors.js';
 import { table, toJson, when } from './format.js';
 import { loadRuleSources, type RuleSources } from './rule-sources.js';
 import { matchersLine, matchesEverything, parseMatchers, shownTarget } from './silence-matchers.js';
-import { RECENTLY_ENDED_MS } from './silence-window.js';
+import { RECENTLY_ENDED_MS, silenceWindow } from './silence-window.js';
 import { cliUser, withStore } from './store-command.js';
 
 /** `active`, `pending`, `ended`, or `lifted by alice`, at `now`. */
@@ -28,7 +28,9 @@ export function silenceState(s: SilenceRow, now: UtcIso): string {
 
 /** The options of `silence add`, as commander parses them. */
 export interface SilenceAddOptions {
-  for: number;
+  for?: number;
+  start?: Date;
+  end?: Date;
   comment?: string;
   everything?: boolean;
 }
@@ -70,18 +72,22 @@ export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOpt
           `pipewatch: no rule or subscription sends to ${shownTarget(t)} now; the silence holds nothing back for it until one does`,
         );
     const now = ctx.clock.now();
-    const startsAt = toUtcIso(now);
-    const endsAt = toUtcIso(new Date(now.getTime() + opts.for));
+    const window = silenceWindow(now, opts);
+    if ('problem' in window) throw new BadInputError([window.problem]);
+    const { startsAt, endsAt, ms } = window;
+    const createdAt = toUtcIso(now);
     const id = store.silences.add({
       matchers: parsed.matchers,
       starts_at: startsAt,
       ends_at: endsAt,
       created_by: cliUser(),
       comment: opts.comment?.trim() || null,
-      created_at: startsAt,
+      created_at: createdAt,
     });
+    const from = startsAt > createdAt ? ` from ${startsAt}` : '';
+    const pending = from ? '; pending: it holds nothing back before its start' : '';
     ctx.out(
-      `silence ${id}: ${matchersLine(parsed.matchers)} until ${endsAt} (${formatDuration(opts.for)})`,
+      `silence ${id}: ${matchersLine(parsed.matchers)}${from} until ${endsAt} (${formatDuration(ms)})${pending}`,
     );
   });
 }

@@ -8,15 +8,11 @@
 
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatDuration, parseDuration } from '../lib/duration.js';
+import { parseZonedInstant } from '../lib/time.js';
 import type { CliContext } from './context.js';
 import { parseId } from './ids.js';
 import type { SilenceAddOptions } from './silence-action.js';
-import { RECENTLY_ENDED_MS } from './silence-window.js';
-
-/** How long a silence lasts unless `--for` says otherwise: amtool's default. */
-export const DEFAULT_SILENCE_MS = 3_600_000;
-/** The longest silence: past this, remove the rule or the subscription instead. */
-export const MAX_SILENCE_MS = 90 * 86_400_000;
+import { MAX_SILENCE_MS, RECENTLY_ENDED_MS } from './silence-window.js';
 
 function silenceDuration(text: string): number {
   const ms = parseDuration(text);
@@ -30,6 +26,15 @@ function silenceDuration(text: string): number {
       `${formatDuration(ms)} is longer than ${formatDuration(MAX_SILENCE_MS)}, the longest silence; remove the rule or subscription instead`,
     );
   return ms;
+}
+
+function silenceInstant(text: string): Date {
+  const at = parseZonedInstant(text);
+  if (at === undefined)
+    throw new InvalidArgumentError(
+      `'${text}' is not an instant with its zone (such as 2026-12-01T09:00-06:00 or 2026-12-01T15:00Z)`,
+    );
+  return at;
 }
 
 function silenceId(text: string): number {
@@ -53,9 +58,20 @@ export function silenceCommand(ctx: CliContext): Command {
       'key=value, key!=value, key=~regex, key!~regex: pipeline, target, rule, type, category, status',
     )
     .addOption(
-      new Option('--for <duration>', 'how long, at most 90d')
+      new Option('--for <duration>', 'how long, at most 90d (default 1h)')
         .argParser(silenceDuration)
-        .default(DEFAULT_SILENCE_MS, '1h'),
+        .conflicts('end'),
+    )
+    .addOption(
+      new Option(
+        '--start <instant>',
+        'from when, with its zone (2026-12-01T09:00-06:00); default now',
+      ).argParser(silenceInstant),
+    )
+    .addOption(
+      new Option('--end <instant>', 'until when, with its zone, instead of --for').argParser(
+        silenceInstant,
+      ),
     )
     .option('--comment <text>', 'why, shown by silence list')
     .option('--everything', 'with no matchers: hold back every alert')

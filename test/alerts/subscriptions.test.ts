@@ -211,6 +211,44 @@ describe('silences', () => {
     expect(temp.store.outbox.forSubject('silence:')).toEqual([]);
   });
 
+  it('planned ahead hold nothing before their start, then hold, and sum up when they end', () => {
+    const { clock, engine } = setup();
+    subscribe(temp.store, constraintsToGas);
+    const id = silence({
+      matchers: [
+        { key: 'pipeline', op: '=~', value: 'trans.*' },
+        { key: 'type', op: '!~', value: 'planned maint.*' },
+      ],
+      starts_at: '2026-11-20T15:30:00Z',
+      ends_at: '2026-11-20T16:30:00Z',
+      created_at: '2026-11-20T15:00:00Z',
+    });
+    ingest(engine, makeNotice({ id: 1 }));
+    clock.set('2026-11-20T15:30:00Z');
+    ingest(engine, makeNotice({ id: 2 }));
+    // The silence holds the constraint, not maintenance: its file rule matches every type.
+    ingest(engine, makeNotice({ id: 3, type: 'Planned Maintenance' }));
+    expect(keys().filter((k) => k.includes('notice:'))).toEqual([
+      'sub-1|notice:1:v1|slack:C0GAS',
+      'file-constraints|notice:1:v1|console',
+      'file-constraints|notice:3:v1|console',
+    ]);
+    expect(temp.store.silences.heldBy(id).map((h) => h.rule)).toEqual([
+      'file-constraints',
+      'sub-1',
+    ]);
+    clock.set('2026-11-20T16:30:00Z');
+    expect(engine.runReminders().summaries).toBe(2);
+    const summary = temp.store.outbox.forSubject('silence:')[0]?.payload.silence;
+    expect(summary).toMatchObject({
+      id,
+      matchers: 'pipeline=~trans.* type!~"planned maint.*"',
+      started_at: '2026-11-20T15:30:00Z',
+      ended_at: '2026-11-20T16:30:00Z',
+      held: 1,
+    });
+  });
+
   it('do not hold what they do not match, nor after they end or are lifted', () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);

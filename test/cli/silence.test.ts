@@ -108,6 +108,105 @@ describe('pipewatch silence add', () => {
     expect(holds('transco-constraints', 'transco')).toBe(false);
   });
 
+  it('starts later with --start, for --for or until --end; list shows it pending', async () => {
+    const { dir, env } = setup();
+    const run = await cli(
+      ['silence', 'add', 'pipeline=transco', '--start', '2026-12-01T09:00-06:00', '--for', '4h'],
+      env,
+      at(),
+    );
+    expect(run).toEqual({
+      code: 0,
+      stdout:
+        'silence 1: pipeline=transco from 2026-12-01T15:00:00Z until 2026-12-01T19:00:00Z (4h); pending: it holds nothing back before its start\n',
+      stderr: '',
+    });
+    const end = await cli(
+      [
+        'silence',
+        'add',
+        'type=~"planned.*"',
+        '--start',
+        '2026-12-01T15:00Z',
+        '--end',
+        '2026-12-02T03:00:00+00:00',
+      ],
+      env,
+      at(),
+    );
+    expect(end.stdout).toMatch(/until 2026-12-02T03:00:00Z \(12h\); pending/);
+    expect(silences(dir).map((s) => [s.starts_at, s.ends_at, s.created_at])).toEqual([
+      ['2026-12-01T15:00:00Z', '2026-12-02T03:00:00Z', '2026-11-25T12:00:00Z'],
+      ['2026-12-01T15:00:00Z', '2026-12-01T19:00:00Z', '2026-11-25T12:00:00Z'],
+    ]);
+    const list = await cli(['silence', 'list'], env, at());
+    expect(list.stdout.split('\n').filter((l) => / pending /.test(l))).toHaveLength(2);
+    const started = await cli(['silence', 'list', '--json'], env, at('2026-12-01T16:00:00Z'));
+    expect(JSON.parse(started.stdout).map((s: { state: string }) => s.state)).toEqual([
+      'active',
+      'active',
+    ]);
+  });
+
+  it('takes --end without --for, and an end of --for from a start typed a minute ago', async () => {
+    const { dir, env } = setup();
+    expect(
+      (await cli(['silence', 'add', 'pipeline=transco', '--end', '2026-11-25T14:30Z'], env, at()))
+        .stdout,
+    ).toMatch(/until 2026-11-25T14:30:00Z \(2h30m\)\n$/);
+    expect(
+      (
+        await cli(
+          ['silence', 'add', 'pipeline=tennessee', '--start', '2026-11-25T11:59Z', '--for', '1h'],
+          env,
+          at(),
+        )
+      ).stdout,
+    ).toMatch(/: pipeline=tennessee until 2026-11-25T13:00:00Z \(1h\)\n$/);
+    expect(silences(dir)[0]?.starts_at).toBe('2026-11-25T12:00:00Z');
+  });
+
+  const windows: Array<[string, string[], string]> = [
+    [
+      'a start in the past',
+      ['--start', '2026-11-25T09:00Z'],
+      'pipewatch: --start 2026-11-25T09:00:00Z is in the past; a silence starts now at the earliest (leave --start out)',
+    ],
+    [
+      'a time without its zone',
+      ['--start', '2026-12-01T09:00'],
+      "error: option '--start <instant>' argument '2026-12-01T09:00' is invalid. '2026-12-01T09:00' is not an instant with its zone (such as 2026-12-01T09:00-06:00 or 2026-12-01T15:00Z)",
+    ],
+    [
+      'an end before the start',
+      ['--start', '2026-12-01T15:00Z', '--end', '2026-12-01T09:00-06:00'],
+      'pipewatch: --end 2026-12-01T15:00:00Z is not after the start, 2026-12-01T15:00:00Z',
+    ],
+    [
+      'more than 90 days from the start to the end',
+      ['--start', '2026-12-01T15:00Z', '--end', '2027-03-01T15:00:01Z'],
+      'pipewatch: 90d1s from 2026-12-01T15:00:00Z to 2027-03-01T15:00:01Z is longer than 90d, the longest silence; remove the rule or subscription instead',
+    ],
+    [
+      'a start more than 90 days ahead',
+      ['--start', '2027-03-01T00:00Z'],
+      'pipewatch: --start 2027-03-01T00:00:00Z is more than 90d ahead; make the silence nearer the time',
+    ],
+    [
+      'both --for and --end',
+      ['--for', '2h', '--end', '2026-12-01T15:00Z'],
+      "error: option '--for <duration>' cannot be used with option '--end <instant>'",
+    ],
+  ];
+  for (const [what, args, line] of windows) {
+    it(`refuses ${what}, storing nothing`, async () => {
+      const { dir, env } = setup();
+      const run = await cli(['silence', 'add', 'pipeline=transco', ...args], env, at());
+      expect(run).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining(line) });
+      expect(silences(dir)).toEqual([]);
+    });
+  }
+
   it('holds back every alert only when told --everything, and then takes no matcher', async () => {
     const { dir, env } = setup();
     const run = await cli(['silence', 'add', '--everything', '--for', '30m'], env, at());
