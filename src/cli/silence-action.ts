@@ -181,3 +181,58 @@ export function expireSilence(ctx: CliContext, id: number): void {
     ctx.out(`silence ${id} lifted: ${matchersLine(s.matchers)}; ${what}`);
   });
 }
+
+/**
+ * `silence extend`: a new end for a silence in force or pending. `--for` counts from its
+ * start, as amtool's `silence update --duration` does, so it says how long the silence
+ * lasts in all; `--end` names the end. An ended, lifted or endless one is refused.
+ */
+export function extendSilence(
+  ctx: CliContext,
+  id: number,
+  opts: { for?: number | undefined; end?: Date | undefined },
+): void {
+  if (opts.for === undefined && opts.end === undefined)
+    throw new BadInputError([
+      'silence extend needs --for DURATION (from its start) or --end INSTANT',
+    ]);
+  withStore(ctx, (store) => {
+    const s = store.silences.get(id);
+    if (!s) {
+      ctx.err(`pipewatch: no silence ${id} (see 'pipewatch silence list --all')`);
+      ctx.exitCode = 1;
+      return;
+    }
+    const now = toUtcIso(ctx.clock.now());
+    const state = silenceState(s, now);
+    if (state !== 'active' && state !== 'pending') {
+      ctx.err(
+        state === 'ended'
+          ? `pipewatch: silence ${id} already ended at ${silenceEnd(s)}; add a new one`
+          : `pipewatch: silence ${id} was ${state} at ${s.lifted_at}; add a new one`,
+      );
+      ctx.exitCode = 1;
+      return;
+    }
+    if (s.ends_at === null) {
+      ctx.err(`pipewatch: silence ${id} has no end to move: it lasts until lifted`);
+      ctx.exitCode = 1;
+      return;
+    }
+    const start = new Date(s.starts_at);
+    const window = silenceWindow(start, { for: opts.for, end: opts.end });
+    if ('problem' in window) throw new BadInputError([window.problem]);
+    if (window.endsAt <= now)
+      throw new BadInputError([
+        `silence ${id} would end at ${window.endsAt}, before now (it started at ${s.starts_at}; --for counts from its start); to end it now, 'pipewatch silence expire ${id}'`,
+      ]);
+    if (!store.silences.setEnd(id, window.endsAt, now)) {
+      ctx.err(`pipewatch: silence ${id} ended meanwhile; add a new one`);
+      ctx.exitCode = 1;
+      return;
+    }
+    ctx.out(
+      `silence ${id}: ${matchersLine(s.matchers)} from ${s.starts_at} until ${window.endsAt} (${formatDuration(window.ms)} in all; was until ${s.ends_at})`,
+    );
+  });
+}

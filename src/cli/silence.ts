@@ -1,5 +1,5 @@
 /**
- * `pipewatch silence add|list|expire`: silences from the command line, as amtool makes
+ * `pipewatch silence add|list|extend|expire`: silences from the command line, as amtool makes
  * them for Alertmanager. A silence holds back, for a while, the alerts its matchers
  * match; the daemon reads the silences in force at each decision, so one added or
  * lifted here takes effect at once, even while the daemon runs on the same database.
@@ -87,6 +87,21 @@ export function silenceCommand(ctx: CliContext): Command {
     .option('--json', 'print them as JSON')
     .action(async (opts: { json?: boolean; all?: boolean }) =>
       (await import('./silence-action.js')).listSilences(ctx, opts),
+    );
+  silence
+    .command('extend')
+    .description(
+      'give a silence in force or pending a new end: --for from its start, as amtool silence update --duration, or --end',
+    )
+    .argument('<id>', 'the silence id', silenceId)
+    .addOption(
+      new Option('--for <duration>', 'how long from its start, at most 90d')
+        .argParser(silenceDuration)
+        .conflicts('end'),
+    )
+    .addOption(new Option('--end <instant>', 'until when, with its zone').argParser(silenceInstant))
+    .action(async (id: number, opts: { for?: number; end?: Date }) =>
+      (await import('./silence-action.js')).extendSilence(ctx, id, opts),
     );
   silence
     .command('expire')

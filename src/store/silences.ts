@@ -205,6 +205,20 @@ export class SilenceStore {
     );
   }
 
+  /**
+   * Moves the end of a silence not ended at `now` (nor lifted, nor endless) to `endsAt`;
+   * false when there is none such by that id.
+   */
+  setEnd(id: number, endsAt: UtcIso, now: UtcIso): boolean {
+    return (
+      statement(
+        this.db,
+        `UPDATE silences SET ends_at = ?
+         WHERE id = ? AND lifted_at IS NULL AND ends_at IS NOT NULL AND ends_at > ?`,
+      ).run(endsAt, id, now).changes > 0
+    );
+  }
+
   /** Silences that have ended by `now` and whose summary is not decided yet. */
   endedUnsummarized(now: UtcIso): SilenceRow[] {
     return statement<{ now: string }, Row>(
