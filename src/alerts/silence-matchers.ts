@@ -17,6 +17,7 @@
  */
 import { type Target, targetKey } from '../domain/targets.js';
 import { didYouMean } from '../lib/suggest.js';
+import { words as wordsOf } from '../rules/match.js';
 import { compilePattern, type Pattern, patternProblem, patternText } from '../rules/pattern.js';
 import {
   MATCHER_LABELS,
@@ -121,6 +122,25 @@ export function equalValues(matchers: SilenceMatchers, key: MatcherLabel): strin
 /** One `=` matcher of `key` per value: any of them matches. */
 export function equalMatchers(key: MatcherLabel, values: readonly string[]): SilenceMatcher[] {
   return values.map((value) => ({ key, op: '=', value }));
+}
+
+/** Between the words of an entry, and around it: not a letter, digit or hyphen. */
+const NOT_WORD = '[^\\p{L}\\p{N}-]';
+
+/**
+ * A `=~` matcher that matches a value as a rule list does (`rules/match.ts`): equal to an
+ * entry or containing it as whole words, a word a run of letters, digits and hyphens, so
+ * that chat's `mute … type:maintenance` holds back `Planned Maintenance` but `critical`
+ * not `Non-Critical`.
+ */
+export function wholeWordsMatcher(key: MatcherLabel, entries: readonly string[]): SilenceMatcher {
+  // Words are letters, digits and hyphens: none is special in a regex outside a class.
+  const alternatives = entries.map((e) => wordsOf(e).join(`${NOT_WORD}+`));
+  return {
+    key,
+    op: '=~',
+    value: `(?:.*${NOT_WORD})?(?:${alternatives.join('|')})(?:${NOT_WORD}.*)?`,
+  };
 }
 
 /** Needs quotes to read back as one value: empty, or spaces, quotes, `|`, `,` or a backslash. */
