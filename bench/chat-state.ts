@@ -5,6 +5,7 @@
  * (the same rule items, the same matchers) but written straight into the store, so that
  * whatever limits chat puts on one person do not decide what is measured here.
  */
+import { equalMatchers } from '../src/alerts/silence-matchers.js';
 import { type ChatRuleCommand, chatRuleItem, parseChatCommand } from '../src/chat/grammar.js';
 import { notifyItem } from '../src/chat/subscribe.js';
 import type { UtcIso } from '../src/lib/time.js';
@@ -78,10 +79,10 @@ export function storeMutes(
       const pipeline = i % 50 === 0 ? undefined : slugs[(i * 7) % slugs.length]!;
       store.silences.add({
         ...common,
-        matchers: {
-          targets: [`slack:${benchChannel(n)}`, `slack:#gas-desk-${n}`],
-          ...(pipeline ? { pipelines: [pipeline] } : {}),
-        },
+        matchers: [
+          ...equalMatchers('target', [`slack:${benchChannel(n)}`, `slack:#gas-desk-${n}`]),
+          ...(pipeline ? equalMatchers('pipeline', [pipeline]) : []),
+        ],
         ends_at: iso(now.getTime() + (1 + (i % 30)) * 86_400_000),
       });
     }
@@ -89,10 +90,10 @@ export function storeMutes(
       store.silences.add({
         ...common,
         created_by: 'cli:operator',
-        matchers: {
-          rules: [`sub-${900_000 + i}`],
-          ...(i % 2 === 0 ? { pipelines: [slugs[i % slugs.length]!] } : {}),
-        },
+        matchers: [
+          ...equalMatchers('rule', [`sub-${900_000 + i}`]),
+          ...(i % 2 === 0 ? equalMatchers('pipeline', [slugs[i % slugs.length]!]) : []),
+        ],
         ends_at: iso(now.getTime() + 7 * 86_400_000),
       });
   });

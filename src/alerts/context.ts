@@ -12,6 +12,7 @@ import type { SilenceRow } from '../store/silences.js';
 import type { Notice } from '../upstream/schemas.js';
 import type { AlertPayload } from './payload.js';
 import { type SilenceCache, SilenceIndex } from './silence-index.js';
+import { alertLabels } from './silence-matchers.js';
 import { heldAlert, mutedReason } from './silences.js';
 import type { RecentSuperseders } from './superseded.js';
 
@@ -62,7 +63,10 @@ function silenceFor(
 ): SilenceRow | undefined {
   // What a silence says when it ends, and operations alerts, are never held.
   if (payload.kind === 'operations' || payload.kind === 'silence') return undefined;
-  return silencesOf(ctx).first(ctx.now, payload.rule, payload.pipeline.slug, target);
+  return silencesOf(ctx).first(
+    ctx.now,
+    alertLabels(payload.rule, payload.pipeline.slug, target, payload.notice),
+  );
 }
 
 /** What became of one payload's targets: labels queued, labels decided before, and those held back. */

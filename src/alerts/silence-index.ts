@@ -4,27 +4,24 @@
  * store thousands of mutes, and a sync decides thousands of alerts.
  *
  * A silence goes in one bucket per combination of the values it matches by equality
- * (its targets, pipelines and rules, each a list any of whose values matches); an alert
+ * (its `=` matchers of target, pipeline and rule, any of a key's values matching); an alert
  * looks in the one bucket of each shape present that its own values name. A matcher the
- * index cannot use by equality (one of too many values, or any matcher but those lists)
+ * index cannot use by equality (one of too many values, or any other matcher: `!=`, a
+ * regex, a notice field)
  * is left out of the silence's bucket key and checked in full with the rest of the
  * silence (`silenceMatches`), so such a silence still holds back exactly what it says,
  * from a bucket shared with fewer others; one with no usable matcher at all lands in the
  * bucket every alert looks in. What each silence holds back is decided by
  * `silenceMatches` alone: the index only chooses which silences to ask.
  */
-import { type Target, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import type { Store } from '../store/index.js';
-import type { SilenceMatchers, SilenceRow } from '../store/silences.js';
+import type { MatcherLabel, SilenceMatchers, SilenceRow } from '../store/silences.js';
+import { type AlertLabels, equalValues } from './silence-matchers.js';
 import { silenceMatches } from './silences.js';
 
 /** The matchers the index sorts by, in the order of a bucket key. */
-const DIMENSIONS = [
-  'targets',
-  'pipelines',
-  'rules',
-] as const satisfies readonly (keyof SilenceMatchers)[];
+const DIMENSIONS = ['target', 'pipeline', 'rule'] as const satisfies readonly MatcherLabel[];
 
 /**
  * A silence names at most this many buckets: a matcher whose values would take it past
@@ -33,14 +30,16 @@ const DIMENSIONS = [
  */
 const MAX_BUCKETS_PER_SILENCE = 64;
 
-/** The values of a matcher that the index may use, each once, or undefined when it may not. */
+/**
+ * The `=` values of a key that the index may use, in lower case (matchers ignore case),
+ * each once, or undefined when the silence has none.
+ */
 function equalityValues(
   m: SilenceMatchers,
   dimension: (typeof DIMENSIONS)[number],
 ): readonly string[] | undefined {
-  const values: unknown = m[dimension];
-  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) return undefined;
-  return values.length < 2 ? values : [...new Set<string>(values)];
+  const values = equalValues(m, dimension);
+  return values && [...new Set(values.map((v) => v.toLowerCase()))];
 }
 
 /** Whether `s` is in force at `now`. */
@@ -96,12 +95,12 @@ export class SilenceIndex {
   }
 
   /**
-   * The oldest silence in force at `now` that holds back an alert of `rule` about
-   * `pipeline` to `target`, if any: the one a check of every silence in order would find.
+   * The oldest silence in force at `now` that holds back an alert with these values, if
+   * any: the one a check of every silence in order would find.
    */
-  first(now: UtcIso, rule: string, pipeline: string, target: Target): SilenceRow | undefined {
+  first(now: UtcIso, labels: AlertLabels): SilenceRow | undefined {
     if (this.shapes.length === 0) return undefined;
-    const values = [targetKey(target), pipeline, rule];
+    const values = DIMENSIONS.map((d) => labels[d].toLowerCase());
     let found: SilenceRow | undefined;
     for (const shape of this.shapes) {
       let key = String(shape);
@@ -110,7 +109,7 @@ export class SilenceIndex {
       if (!bucket) continue;
       for (const s of bucket) {
         if (found && s.id >= found.id) break;
-        if (inForce(s, now) && silenceMatches(s, rule, pipeline, target)) {
+        if (inForce(s, now) && silenceMatches(s, labels)) {
           found = s;
           break;
         }

@@ -9,6 +9,7 @@ import { silenceEnd } from '../store/silences.js';
 import { type DecisionContext, enqueueAll } from './context.js';
 import type { HeldAlert } from './payload.js';
 import { heldAlertSchema } from './payload-schema.js';
+import { equalValues } from './silence-matchers.js';
 import { matchersText } from './silences.js';
 
 /** The most held alerts a summary lists; the rest are counted. */
@@ -29,7 +30,9 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
       const alert = heldAlertSchema.safeParse(h.alert);
       if (alert.success) entry.alerts.push(alert.data);
     }
-    const pipelines = s.matchers.pipelines;
+    const pipelines = s.matchers.some((m) => m.key === 'pipeline' && m.op !== '=')
+      ? undefined
+      : equalValues(s.matchers, 'pipeline');
     const pipeline =
       pipelines?.length === 1
         ? {

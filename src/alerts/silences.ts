@@ -1,47 +1,47 @@
 /**
  * Silences at decision time: an alert to a target that a silence in force matches (by
- * pipeline, target and rule) is held back instead of queued, under the key it would have
+ * pipeline, target, rule and the notice's type, category and status) is held back instead of queued, under the key it would have
  * had, so it is decided once like any other (`context.ts`); `why` says which silence held
  * it. Operations alerts and silence summaries are never held.
  */
-import { type Target, targetKey, targetLabel } from '../domain/targets.js';
+import { parseTarget, type Target, targetLabel } from '../domain/targets.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import { quantity } from '../lib/quantity.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { AlertPayload, HeldAlert } from './payload.js';
+import { type AlertLabels, matchersLine, matchersMatch } from './silence-matchers.js';
 
-/** Whether `s` matches an alert of `rule` about `pipeline` to `target`. */
-export function silenceMatches(
-  s: Pick<SilenceRow, 'matchers'>,
-  rule: string,
-  pipeline: string,
-  target: Target,
-): boolean {
-  const m = s.matchers;
-  return (
-    (!m.rules || m.rules.includes(rule)) &&
-    (!m.pipelines || m.pipelines.includes(pipeline)) &&
-    (!m.targets || m.targets.includes(targetKey(target)))
+/** Whether `s` holds back an alert with these values (`silence-matchers.ts`). */
+export function silenceMatches(s: Pick<SilenceRow, 'matchers'>, labels: AlertLabels): boolean {
+  return matchersMatch(s.matchers, labels);
+}
+
+/**
+ * A target key as it may be shown, as `targetLabel` shows its target: a webhook or a
+ * Teams workflow by its scheme and host only (its path or query may hold its token),
+ * PagerDuty by the last 4 characters of its integration key. A key that does not read as
+ * a target shows its kind alone.
+ */
+export function shownTarget(key: string): string {
+  try {
+    return targetLabel(parseTarget(key));
+  } catch {
+    const colon = key.indexOf(':');
+    return colon < 0 ? key : `${key.slice(0, colon)}:…`;
+  }
+}
+
+/** `pipeline=transco target=slack:C0GAS type!~maintenance`, as amtool writes matchers. */
+export function matchersText(s: Pick<SilenceRow, 'matchers'>): string {
+  return matchersLine(s.matchers, (m) =>
+    m.key === 'target' && (m.op === '=' || m.op === '!=') ? shownTarget(m.value) : m.value,
   );
 }
 
-/** `pipeline=transco target=slack:C0GAS rule=gas-constraints`, as amtool writes matchers. */
-export function matchersText(s: Pick<SilenceRow, 'matchers'>): string {
-  const parts: string[] = [];
-  for (const [key, values] of [
-    ['pipeline', s.matchers.pipelines],
-    ['target', s.matchers.targets],
-    ['rule', s.matchers.rules],
-  ] as const) {
-    if (values && values.length > 0) parts.push(`${key}=${values.join('|')}`);
-  }
-  return parts.length > 0 ? parts.join(' ') : 'everything';
-}
-
-/** `muted by silence 12 until 2026-11-25T14:00:00Z for slack:C0GAS`. */
+/** `muted by silence 12 (pipeline=transco) until 2026-11-25T14:00:00Z for slack:C0GAS`. */
 export function mutedReason(s: SilenceRow, target: Target): string {
   const until = s.ends_at === null ? 'until lifted' : `until ${s.ends_at}`;
-  return `muted by silence ${s.id} ${until} for ${targetLabel(target)}`;
+  return `muted by silence ${s.id} (${matchersText(s)}) ${until} for ${targetLabel(target)}`;
 }
 
 const DEADLINE_LABELS: Record<string, string> = {

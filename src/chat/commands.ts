@@ -5,8 +5,10 @@
  * import it and it imports none of them.
  */
 import type { z } from 'zod';
+import type { UtcIso } from '../lib/time.js';
 import type { KnownLocation } from '../rules/location-check.js';
 import type { ruleSchema } from '../rules/schema.js';
+import type { SilenceMatcher } from '../store/silences.js';
 import type { ChatProblem } from './words.js';
 
 /** The commands, in the order usage lists them. */
@@ -51,9 +53,24 @@ export type ChatCommand =
   /** One subscription (or reminder) by id, or all of this channel's and the caller's. */
   | { verb: 'unsubscribe'; id: number | 'all' }
   /** No pipeline: the whole channel. */
-  | { verb: 'mute'; pipeline?: string; forMs: number }
+  | ({ verb: 'mute' } & MuteInput)
   | { verb: 'unmute'; id?: number }
   | { verb: 'help'; topic?: Verb };
+
+/**
+ * What a mute holds back and when: a pipeline, matchers on the notice's fields (`type:`
+ * as the words typed, `fields`), and `forMs` or `until`, from now or `from`.
+ */
+export interface MuteInput {
+  pipeline?: string;
+  /** Matchers on type, category and status; `fields` is how they were typed (`type:maintenance`). */
+  matchers?: SilenceMatcher[];
+  fields?: string;
+  forMs?: number;
+  /** Instants the user gave, in UTC. */
+  from?: UtcIso;
+  until?: UtcIso;
+}
 
 /** The commands that make a rule. */
 export type ChatRuleCommand = Extract<ChatCommand, { verb: 'subscribe' | 'remind' | 'oac' }>;

@@ -4,7 +4,9 @@
  * command's values are kept with where each was written, so that the rule schema's
  * verdict on a value can be shown at its word.
  */
+import { wholeWordsMatcher } from '../alerts/silence-matchers.js';
 import { formatDuration, parseDuration } from '../lib/duration.js';
+import { parseZonedInstant, toUtcIso, type UtcIso } from '../lib/time.js';
 import { findLocation } from '../rules/location-check.js';
 import type {
   CapacityInput,
@@ -44,7 +46,12 @@ export const KEYS: Record<Verb, Keys> = {
   },
   list: { keys: [] },
   unsubscribe: { keys: ['id'] },
-  mute: { keys: ['pipeline', 'for'], aliases: { pipelines: 'pipeline' }, bare: ['for'] },
+  mute: {
+    keys: ['pipeline', 'type', 'category', 'status', 'for', 'from', 'until'],
+    aliases: { pipelines: 'pipeline', types: 'type', categories: 'category', statuses: 'status' },
+    lists: ['type', 'category', 'status'],
+    bare: ['for', 'from', 'until'],
+  },
   unmute: { keys: ['id'] },
   help: { keys: ['command'] },
 };
@@ -146,14 +153,31 @@ function knownLocation(r: Reading, at: WordPart, slug: string): void {
   );
 }
 
+/** `from:` or `until:` as an instant with its zone, or a problem at its word. */
+function instant(r: Reading, key: 'from' | 'until'): UtcIso | undefined {
+  const option = r.args.options.get(key);
+  if (!option) return undefined;
+  const at = parseZonedInstant(option.value.text);
+  if (at === undefined) {
+    r.problem(
+      option.value,
+      `${key}: '${option.value.text}' is not a time with its zone, such as 2026-12-01T09:00-06:00 or 2026-12-01T15:00Z`,
+    );
+    return undefined;
+  }
+  return toUtcIso(at);
+}
+
 function mute(r: Reading): ChatCommand | undefined {
   const during = r.args.options.get('for');
-  if (!r.args.written.has('for')) {
+  const hasUntil = r.args.written.has('until');
+  if (!r.args.written.has('for') && !hasUntil) {
     const i = r.args.positionals.findIndex((w) => parseDuration(w.text) !== undefined);
     const w = i < 0 ? undefined : r.args.positionals.splice(i, 1)[0];
     if (w) r.problem(w, `write for before the duration: mute … for ${w.text}`, `for ${w.text}`);
-    else r.missing('mute needs for DURATION: mute transco for 4h, or mute for 1h');
+    else r.missing('mute needs for DURATION or until TIME: mute transco for 4h, or mute for 1h');
   }
+  if (during && hasUntil) r.problem(during.word, 'mute takes for DURATION or until TIME, not both');
   const at = r.slot('pipeline');
   r.extra();
   let pipeline: string | undefined;
@@ -165,18 +189,49 @@ function mute(r: Reading): ChatCommand | undefined {
       r.problem(at, `'${at.text}' is not a pipeline slug such as 'texas-eastern'`);
     }
   }
-  if (!during) return undefined;
-  const ms = parseDuration(during.value.text);
-  if (ms === undefined) {
-    r.problem(during.value, `for: '${during.value.text}' is not a duration, such as 30m, 4h or 2d`);
-    return undefined;
+  const lists: Record<string, unknown> = {};
+  r.entries(lists);
+  const fields = FIELDS.flatMap(([key, field]) => {
+    const values = lists[field];
+    return Array.isArray(values) && values.length > 0 ? [{ key, values: values as string[] }] : [];
+  });
+  const from = instant(r, 'from');
+  const until = instant(r, 'until');
+  let ms: number | undefined;
+  if (during) {
+    ms = parseDuration(during.value.text);
+    if (ms === undefined) {
+      r.problem(
+        during.value,
+        `for: '${during.value.text}' is not a duration, such as 30m, 4h or 2d`,
+      );
+    } else if (ms < MUTE_MIN_MS || ms > MUTE_MAX_MS) {
+      const range = `from ${formatDuration(MUTE_MIN_MS)} to ${formatDuration(MUTE_MAX_MS)}`;
+      r.problem(during.value, `for: a mute lasts ${range}, not ${during.value.text}`);
+    }
   }
-  if (ms < MUTE_MIN_MS || ms > MUTE_MAX_MS) {
-    const range = `from ${formatDuration(MUTE_MIN_MS)} to ${formatDuration(MUTE_MAX_MS)}`;
-    r.problem(during.value, `for: a mute lasts ${range}, not ${during.value.text}`);
-  }
-  return { verb: 'mute', ...(pipeline === undefined ? {} : { pipeline }), forMs: ms };
+  if (ms === undefined && until === undefined) return undefined;
+  return {
+    verb: 'mute',
+    ...(pipeline === undefined ? {} : { pipeline }),
+    ...(fields.length > 0
+      ? {
+          matchers: fields.map(({ key, values }) => wholeWordsMatcher(key, values)),
+          fields: fields.map(({ key, values }) => `${key}:${values.join(',')}`).join(' '),
+        }
+      : {}),
+    ...(ms === undefined ? {} : { forMs: ms }),
+    ...(from === undefined ? {} : { from }),
+    ...(until === undefined ? {} : { until }),
+  };
 }
+
+/** The notice fields a mute takes, by option and by the list `entries` fills. */
+const FIELDS = [
+  ['type', 'types'],
+  ['category', 'categories'],
+  ['status', 'statuses'],
+] as const;
 
 function unsubscribe(r: Reading): ChatCommand | undefined {
   const at = r.slot('id');

@@ -5,6 +5,7 @@
  * the rule schema before anything is stored, and put in force at once.
  */
 import { decideChannelGone } from '../alerts/operations.js';
+import { equalMatchers } from '../alerts/silence-matchers.js';
 import { matchersText } from '../alerts/silences.js';
 import { type Target, targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
@@ -13,6 +14,7 @@ import { compileFilter, prepareNotice } from '../rules/match.js';
 import { ruleSummary } from '../rules/summary.js';
 import type { Rule } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
+import type { MuteInput } from './commands.js';
 import type { ChatCoreDeps } from './deps.js';
 import { type ChatRuleCommand, DEFAULT_BEFORE } from './grammar.js';
 import { hint } from './hints.js';
@@ -25,6 +27,7 @@ import {
   silenceAuthor,
   workspaceKey,
 } from './limits.js';
+import { muteWindow } from './mute-window.js';
 import { refusal } from './permissions.js';
 import { channelKey, storeSubscription } from './subscribe.js';
 import type { ChatAnswer, ChatCaller, ChatPlatform, ChatReply } from './types.js';
@@ -233,8 +236,11 @@ export class ChatRules {
     return reply(own, `Removed #${id}.`);
   }
 
-  /** `mute [PIPELINE] for DURATION`, and the Mute button: a silence on this channel. */
-  mute(caller: ChatCaller, pipeline: string | undefined, forMs: number): ChatReply {
+  /**
+   * `mute [PIPELINE] [type:T] for DURATION | until TIME [from TIME]`, and the Mute button:
+   * a silence on this channel, from now or a later start.
+   */
+  mute(caller: ChatCaller, input: MuteInput): ChatReply {
     const now = this.now();
     const limited = this.check.silence(caller, now);
     if (limited)
@@ -242,14 +248,22 @@ export class ChatRules {
         true,
         `Not muted: ${limited.problem}. Nothing was stored; ${hint('unmute ID')} ends one (${hint('list')} shows them).`,
       );
-    const ends = `${new Date(Date.parse(now) + forMs).toISOString().slice(0, 19)}Z`;
+    const window = muteWindow(now, input);
+    if ('problem' in window)
+      return reply(true, `Not muted: ${window.problem}. Nothing was stored.`);
+    const { starts, ends, ms } = window;
     const targets = [channelKey(caller.platform, caller.channel)];
     if (caller.channelName && caller.platform === 'slack')
       targets.push(`slack:#${caller.channelName}`);
-    const matchers = { targets, ...(pipeline ? { pipelines: [pipeline] } : {}) };
+    const { pipeline } = input;
+    const matchers = [
+      ...equalMatchers('target', targets),
+      ...(pipeline ? equalMatchers('pipeline', [pipeline]) : []),
+      ...(input.matchers ?? []),
+    ];
     const id = this.deps.store.silences.add({
       matchers,
-      starts_at: now,
+      starts_at: starts,
       ends_at: ends,
       created_by: silenceAuthor(caller),
       comment: null,
@@ -257,9 +271,14 @@ export class ChatRules {
       workspace: workspaceKey(caller),
     });
     const who = caller.userName ?? caller.user;
+    const what = `${pipeline ?? 'every pipeline'}${input.fields ? ` ${input.fields}` : ''}`;
+    const when =
+      starts > now
+        ? `from ${starts} until ${ends} (${formatDuration(ms)}; nothing is held back before then)`
+        : `for ${formatDuration(ms)}, until ${ends}`;
     return reply(
       false,
-      `${who} muted ${pipeline ?? 'every pipeline'} here for ${formatDuration(forMs)}, until ${ends} (silence #${id}). What it holds back is summed up when it ends; ${hint(`unmute ${id}`)} ends it now.`,
+      `${who} muted ${what} here ${when} (silence #${id}). What it holds back is summed up when it ends; ${hint(`unmute ${id}`)} ends it now.`,
     );
   }
 

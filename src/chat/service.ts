@@ -200,7 +200,7 @@ export class ChatCore implements ChatService {
       case 'unsubscribe':
         return { reply: this.rules.unsubscribe(caller, c.id) };
       case 'mute':
-        return { reply: this.rules.mute(caller, c.pipeline, c.forMs) };
+        return { reply: this.rules.mute(caller, c) };
       case 'unmute':
         return { reply: this.rules.unmute(caller, c.id) };
       case 'help':
@@ -223,7 +223,9 @@ export class ChatCore implements ChatService {
       case 'mute': {
         const refused = refusal(caller, this.deps.policy);
         if (refused) return { reply: privateReply(`Not muted: ${refused}.`) };
-        return { reply: this.rules.mute(caller, action.pipeline, action.forMs) };
+        return {
+          reply: this.rules.mute(caller, { pipeline: action.pipeline, forMs: action.forMs }),
+        };
       }
       case 'remind':
         return { reply: this.rules.remindMe(caller, action.noticeId) };

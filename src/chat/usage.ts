@@ -71,12 +71,20 @@ const USAGE: Record<Verb, { forms: string[]; does: string[]; example: string }> 
     example: 'unsubscribe #12',
   },
   mute: {
-    forms: ['mute [PIPELINE] for DURATION'],
+    forms: [
+      'mute [PIPELINE] [type:T,…] [category:C,…] [status:S,…]',
+      '     for DURATION | until TIME [from TIME]',
+    ],
     does: [
       "Holds back this channel's alerts (of one pipeline, or all)",
       'for 1m to 30d; then one message says what was held back.',
+      '  type:      notice types, as whole words (maintenance',
+      '             holds Planned Maintenance); also category:,',
+      '             status:. A capacity alert has none: not held',
+      '  from:      a later start: 2026-12-01T09:00-06:00',
+      '  until:     the end instead of for, with its zone',
     ],
-    example: 'mute transco for 4h',
+    example: 'mute transco type:maintenance for 4h',
   },
   unmute: {
     forms: ['unmute [ID]'],

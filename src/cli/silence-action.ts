@@ -2,6 +2,7 @@
  * What the `silence` subcommands do once they run, on the daemon's database. Apart from
  * their definitions, so `--help` loads none of it.
  */
+import { equalValues } from '../alerts/silence-matchers.js';
 import { targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
@@ -13,7 +14,7 @@ import { BadInputError } from './errors.js';
 import { table, toJson, when } from './format.js';
 import { loadRuleSources, type RuleSources } from './rule-sources.js';
 import { matchersLine, matchesEverything, parseMatchers, shownTarget } from './silence-matchers.js';
-import { RECENTLY_ENDED_MS } from './silence-window.js';
+import { RECENTLY_ENDED_MS, silenceWindow } from './silence-window.js';
 import { cliUser, withStore } from './store-command.js';
 
 /** `active`, `pending`, `ended`, or `lifted by alice`, at `now`. */
@@ -27,7 +28,9 @@ export function silenceState(s: SilenceRow, now: UtcIso): string {
 
 /** The options of `silence add`, as commander parses them. */
 export interface SilenceAddOptions {
-  for: number;
+  for?: number;
+  start?: Date;
+  end?: Date;
   comment?: string;
   everything?: boolean;
 }
@@ -60,27 +63,31 @@ export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOpt
     if (parsed.problems.length > 0) throw new BadInputError(parsed.problems);
     if (matchesEverything(parsed.matchers) && !opts.everything)
       throw new BadInputError([
-        'a silence needs at least one matcher (pipeline=…, target=…, rule=…); to hold back every alert, say --everything',
+        'a silence needs at least one matcher (pipeline=…, target=…, rule=…, type=…, category=…, status=…); to hold back every alert, say --everything',
       ]);
     const used = usedTargets(sources);
-    for (const t of parsed.matchers.targets ?? [])
+    for (const t of equalValues(parsed.matchers, 'target') ?? [])
       if (!used.has(t))
         ctx.err(
           `pipewatch: no rule or subscription sends to ${shownTarget(t)} now; the silence holds nothing back for it until one does`,
         );
     const now = ctx.clock.now();
-    const startsAt = toUtcIso(now);
-    const endsAt = toUtcIso(new Date(now.getTime() + opts.for));
+    const window = silenceWindow(now, opts);
+    if ('problem' in window) throw new BadInputError([window.problem]);
+    const { startsAt, endsAt, ms } = window;
+    const createdAt = toUtcIso(now);
     const id = store.silences.add({
       matchers: parsed.matchers,
       starts_at: startsAt,
       ends_at: endsAt,
       created_by: cliUser(),
       comment: opts.comment?.trim() || null,
-      created_at: startsAt,
+      created_at: createdAt,
     });
+    const from = startsAt > createdAt ? ` from ${startsAt}` : '';
+    const pending = from ? '; pending: it holds nothing back before its start' : '';
     ctx.out(
-      `silence ${id}: ${matchersLine(parsed.matchers)} until ${endsAt} (${formatDuration(opts.for)})`,
+      `silence ${id}: ${matchersLine(parsed.matchers)}${from} until ${endsAt} (${formatDuration(ms)})${pending}`,
     );
   });
 }
@@ -89,11 +96,11 @@ export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOpt
 function silenceJson(s: SilenceRow, held: number, now: UtcIso) {
   return {
     id: s.id,
-    matchers: {
-      pipelines: s.matchers.pipelines ?? null,
-      targets: s.matchers.targets?.map(shownTarget) ?? null,
-      rules: s.matchers.rules ?? null,
-    },
+    matchers: s.matchers.map((m) => ({
+      key: m.key,
+      op: m.op,
+      value: m.key === 'target' && (m.op === '=' || m.op === '!=') ? shownTarget(m.value) : m.value,
+    })),
     starts_at: s.starts_at,
     ends_at: s.ends_at,
     state: silenceState(s, now),
@@ -172,5 +179,60 @@ export function expireSilence(ctx: CliContext, id: number): void {
         ? 'it held nothing back'
         : `it held back ${counted(held, 'alert')}, which the daemon sums up to their targets`;
     ctx.out(`silence ${id} lifted: ${matchersLine(s.matchers)}; ${what}`);
+  });
+}
+
+/**
+ * `silence extend`: a new end for a silence in force or pending. `--for` counts from its
+ * start, as amtool's `silence update --duration` does, so it says how long the silence
+ * lasts in all; `--end` names the end. An ended, lifted or endless one is refused.
+ */
+export function extendSilence(
+  ctx: CliContext,
+  id: number,
+  opts: { for?: number | undefined; end?: Date | undefined },
+): void {
+  if (opts.for === undefined && opts.end === undefined)
+    throw new BadInputError([
+      'silence extend needs --for DURATION (from its start) or --end INSTANT',
+    ]);
+  withStore(ctx, (store) => {
+    const s = store.silences.get(id);
+    if (!s) {
+      ctx.err(`pipewatch: no silence ${id} (see 'pipewatch silence list --all')`);
+      ctx.exitCode = 1;
+      return;
+    }
+    const now = toUtcIso(ctx.clock.now());
+    const state = silenceState(s, now);
+    if (state !== 'active' && state !== 'pending') {
+      ctx.err(
+        state === 'ended'
+          ? `pipewatch: silence ${id} already ended at ${silenceEnd(s)}; add a new one`
+          : `pipewatch: silence ${id} was ${state} at ${s.lifted_at}; add a new one`,
+      );
+      ctx.exitCode = 1;
+      return;
+    }
+    if (s.ends_at === null) {
+      ctx.err(`pipewatch: silence ${id} has no end to move: it lasts until lifted`);
+      ctx.exitCode = 1;
+      return;
+    }
+    const start = new Date(s.starts_at);
+    const window = silenceWindow(start, { for: opts.for, end: opts.end });
+    if ('problem' in window) throw new BadInputError([window.problem]);
+    if (window.endsAt <= now)
+      throw new BadInputError([
+        `silence ${id} would end at ${window.endsAt}, before now (it started at ${s.starts_at}; --for counts from its start); to end it now, 'pipewatch silence expire ${id}'`,
+      ]);
+    if (!store.silences.setEnd(id, window.endsAt, now)) {
+      ctx.err(`pipewatch: silence ${id} ended meanwhile; add a new one`);
+      ctx.exitCode = 1;
+      return;
+    }
+    ctx.out(
+      `silence ${id}: ${matchersLine(s.matchers)} from ${s.starts_at} until ${window.endsAt} (${formatDuration(window.ms)} in all; was until ${s.ends_at})`,
+    );
   });
 }

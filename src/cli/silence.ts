@@ -1,5 +1,5 @@
 /**
- * `pipewatch silence add|list|expire`: silences from the command line, as amtool makes
+ * `pipewatch silence add|list|extend|expire`: silences from the command line, as amtool makes
  * them for Alertmanager. A silence holds back, for a while, the alerts its matchers
  * match; the daemon reads the silences in force at each decision, so one added or
  * lifted here takes effect at once, even while the daemon runs on the same database.
@@ -8,15 +8,11 @@
 
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatDuration, parseDuration } from '../lib/duration.js';
+import { parseZonedInstant } from '../lib/time.js';
 import type { CliContext } from './context.js';
 import { parseId } from './ids.js';
 import type { SilenceAddOptions } from './silence-action.js';
-import { RECENTLY_ENDED_MS } from './silence-window.js';
-
-/** How long a silence lasts unless `--for` says otherwise: amtool's default. */
-export const DEFAULT_SILENCE_MS = 3_600_000;
-/** The longest silence: past this, remove the rule or the subscription instead. */
-export const MAX_SILENCE_MS = 90 * 86_400_000;
+import { MAX_SILENCE_MS, RECENTLY_ENDED_MS } from './silence-window.js';
 
 function silenceDuration(text: string): number {
   const ms = parseDuration(text);
@@ -30,6 +26,15 @@ function silenceDuration(text: string): number {
       `${formatDuration(ms)} is longer than ${formatDuration(MAX_SILENCE_MS)}, the longest silence; remove the rule or subscription instead`,
     );
   return ms;
+}
+
+function silenceInstant(text: string): Date {
+  const at = parseZonedInstant(text);
+  if (at === undefined)
+    throw new InvalidArgumentError(
+      `'${text}' is not an instant with its zone (such as 2026-12-01T09:00-06:00 or 2026-12-01T15:00Z)`,
+    );
+  return at;
 }
 
 function silenceId(text: string): number {
@@ -46,13 +51,27 @@ export function silenceCommand(ctx: CliContext): Command {
   silence
     .command('add')
     .description(
-      'silence alerts matching every key (pipeline=transco target=slack:#gas rule=…; a key twice: either value)',
+      'silence alerts matching every matcher (pipeline=transco type!~"planned.*" target=slack:#gas; = twice on a key: either value)',
     )
-    .argument('[matchers...]', 'key=value: pipeline, target or rule')
+    .argument(
+      '[matchers...]',
+      'key=value, key!=value, key=~regex, key!~regex: pipeline, target, rule, type, category, status',
+    )
     .addOption(
-      new Option('--for <duration>', 'how long, at most 90d')
+      new Option('--for <duration>', 'how long, at most 90d (default 1h)')
         .argParser(silenceDuration)
-        .default(DEFAULT_SILENCE_MS, '1h'),
+        .conflicts('end'),
+    )
+    .addOption(
+      new Option(
+        '--start <instant>',
+        'from when, with its zone (2026-12-01T09:00-06:00); default now',
+      ).argParser(silenceInstant),
+    )
+    .addOption(
+      new Option('--end <instant>', 'until when, with its zone, instead of --for').argParser(
+        silenceInstant,
+      ),
     )
     .option('--comment <text>', 'why, shown by silence list')
     .option('--everything', 'with no matchers: hold back every alert')
@@ -68,6 +87,21 @@ export function silenceCommand(ctx: CliContext): Command {
     .option('--json', 'print them as JSON')
     .action(async (opts: { json?: boolean; all?: boolean }) =>
       (await import('./silence-action.js')).listSilences(ctx, opts),
+    );
+  silence
+    .command('extend')
+    .description(
+      'give a silence in force or pending a new end: --for from its start, as amtool silence update --duration, or --end',
+    )
+    .argument('<id>', 'the silence id', silenceId)
+    .addOption(
+      new Option('--for <duration>', 'how long from its start, at most 90d')
+        .argParser(silenceDuration)
+        .conflicts('end'),
+    )
+    .addOption(new Option('--end <instant>', 'until when, with its zone').argParser(silenceInstant))
+    .action(async (id: number, opts: { for?: number; end?: Date }) =>
+      (await import('./silence-action.js')).extendSilence(ctx, id, opts),
     );
   silence
     .command('expire')

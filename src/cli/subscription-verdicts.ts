@@ -9,6 +9,7 @@
 import { type ExplainOptions, explainNotice, type Verdict } from '../alerts/explain.js';
 import { type Combination, IndexedExplainer } from '../alerts/explain-index.js';
 import { type CompiledRules, compileRules } from '../alerts/rules.js';
+import { alertLabels } from '../alerts/silence-matchers.js';
 import { mutedReason, silenceMatches } from '../alerts/silences.js';
 import type { Rule } from '../rules/types.js';
 import type { StoredNotice } from '../store/notices.js';
@@ -86,7 +87,9 @@ function withSilences(
   const now =
     v.outcome === 'fires'
       ? rule.notify.flatMap((t) => {
-          const s = o.silences.find((x) => silenceMatches(x, rule.name, n.pipeline_slug, t));
+          const s = o.silences.find((x) =>
+            silenceMatches(x, alertLabels(rule.name, n.pipeline_slug, t, n)),
+          );
           return s ? [mutedReason(s, t)] : [];
         })
       : [];

@@ -6,6 +6,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { cycleOrderKey, isDate, NOMINATION_CYCLES } from '../domain/gas-day.js';
 import { convertNoticeTexts } from './notice-texts-migration.js';
+import { convertSilenceMatchers } from './silence-matchers-migration.js';
 
 type Db = BetterSqlite3.Database;
 
@@ -563,5 +564,16 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE reminders.status = 'scheduled' AND reminders.pipeline_slug = ''
           AND reminders.identifier = '' AND n.id = reminders.notice_id;
     `,
+  },
+  {
+    version: 19,
+    name: 'silence matchers as written, with their operators',
+    sql: `
+      -- A silence matched by lists of equal values (pipelines, targets, rules, any of a
+      -- list's values). It now keeps each matcher as written, with its operator (=, !=,
+      -- =~, !~) and on more keys; each value of a list becomes an = matcher of its key,
+      -- and = matchers of one key are alternatives, so each silence matches what it did.
+    `,
+    run: convertSilenceMatchers,
   },
 ];

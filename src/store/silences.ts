@@ -11,13 +11,27 @@ import type { UtcIso } from '../lib/time.js';
 import { type Db, expectRow, statement } from './database.js';
 import { parseStored, readJson, readStoredTarget, StoredDataError } from './stored-json.js';
 
-/** What a silence matches: each given list must contain the alert's value; absent: any. */
-export interface SilenceMatchers {
-  pipelines?: string[];
-  /** Target keys (`slack:C0GAS`, `slack:#gas`). */
-  targets?: string[];
-  rules?: string[];
+/** What a matcher compares: the alert's pipeline slug, target key, rule name, and notice fields. */
+export const MATCHER_LABELS = ['pipeline', 'target', 'rule', 'type', 'category', 'status'] as const;
+export type MatcherLabel = (typeof MATCHER_LABELS)[number];
+
+/** How, as Alertmanager's matchers: equal, not equal, matches a regex, does not match one. */
+export const MATCHER_OPS = ['=', '!=', '=~', '!~'] as const;
+export type MatcherOp = (typeof MATCHER_OPS)[number];
+
+/**
+ * One matcher as it was written (`type!~"planned maint.*"`): the value is the literal or
+ * the regular expression the user gave, so `silence list` shows what they said. Target
+ * values of `=` and `!=` are target keys (`slack:C0GAS`, `slack:#gas`).
+ */
+export interface SilenceMatcher {
+  key: MatcherLabel;
+  op: MatcherOp;
+  value: string;
 }
+
+/** What a silence matches: every matcher, except that `=` matchers of one key are alternatives. */
+export type SilenceMatchers = SilenceMatcher[];
 
 /** A row of `silences`. */
 export interface SilenceRow {
@@ -56,11 +70,9 @@ export interface HeldRow {
   at: UtcIso;
 }
 
-const matchersSchema = z.object({
-  pipelines: z.array(z.string()).optional(),
-  targets: z.array(z.string()).optional(),
-  rules: z.array(z.string()).optional(),
-}) satisfies z.ZodType<SilenceMatchers>;
+const matchersSchema = z.array(
+  z.object({ key: z.enum(MATCHER_LABELS), op: z.enum(MATCHER_OPS), value: z.string() }),
+) satisfies z.ZodType<SilenceMatchers>;
 
 interface Row extends Omit<SilenceRow, 'matchers'> {
   matchers_json: string;
@@ -136,8 +148,9 @@ export class SilenceStore {
       `SELECT ${COLUMNS} FROM silences
        WHERE starts_at <= @now AND (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
          AND (created_by = @by OR EXISTS (
-           SELECT 1 FROM json_each(matchers_json, '$.targets') t
-           WHERE t.value IN (SELECT value FROM json_each(@targets))))
+           SELECT 1 FROM json_each(matchers_json) m
+           WHERE m.value ->> '$.key' = 'target' AND m.value ->> '$.op' = '='
+             AND m.value ->> '$.value' IN (SELECT value FROM json_each(@targets))))
        ORDER BY id`,
     )
       .all({ now, targets: JSON.stringify(targets), by: by ?? null })
@@ -189,6 +202,20 @@ export class SilenceStore {
         `UPDATE silences SET lifted_at = ?, lifted_by = ?
          WHERE id = ? AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?)`,
       ).run(now, by, id, now).changes > 0
+    );
+  }
+
+  /**
+   * Moves the end of a silence not ended at `now` (nor lifted, nor endless) to `endsAt`;
+   * false when there is none such by that id.
+   */
+  setEnd(id: number, endsAt: UtcIso, now: UtcIso): boolean {
+    return (
+      statement(
+        this.db,
+        `UPDATE silences SET ends_at = ?
+         WHERE id = ? AND lifted_at IS NULL AND ends_at IS NOT NULL AND ends_at > ?`,
+      ).run(endsAt, id, now).changes > 0
     );
   }
 

@@ -7,6 +7,7 @@
  * are left out, and with none left no silence is made.
  */
 import { randomBytes } from 'node:crypto';
+import { equalMatchers, equalValues } from '../alerts/silence-matchers.js';
 import { targetKey } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
@@ -52,10 +53,12 @@ export function unsubscribeKey(store: Store, configured: string | undefined, clo
 /** An endless silence in force that holds every alert of `rule` (undefined: any) to `target`. */
 function holds(s: SilenceRow, target: string, rule: string | undefined): boolean {
   const m = s.matchers;
-  if (s.ends_at !== null || (m.pipelines && m.pipelines.length > 0)) return false;
-  if (!m.targets?.includes(target)) return false;
-  if (!m.rules || m.rules.length === 0) return true;
-  return rule !== undefined && m.rules.includes(rule);
+  if (s.ends_at !== null || m.some((x) => x.op !== '=' || (x.key !== 'target' && x.key !== 'rule')))
+    return false;
+  if (!equalValues(m, 'target')?.includes(target)) return false;
+  const rules = equalValues(m, 'rule');
+  if (!rules) return true;
+  return rule !== undefined && rules.includes(rule);
 }
 
 /** What of `scope` is held back already at `now`, and what is not; changes nothing. */
@@ -98,8 +101,11 @@ export function unsubscribe(store: Store, scope: UnsubscribeScope, now: UtcIso):
       created = store.silences.add({
         matchers:
           state.remaining === 'all'
-            ? { targets: [state.target] }
-            : { targets: [state.target], rules: state.remaining },
+            ? equalMatchers('target', [state.target])
+            : [
+                ...equalMatchers('target', [state.target]),
+                ...equalMatchers('rule', state.remaining),
+              ],
         starts_at: now,
         ends_at: null,
         created_by: UNSUBSCRIBE_AUTHOR,

@@ -15,6 +15,7 @@ import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
+import { listMatchers } from '../support/silence-matchers.js';
 import { useTempStore } from '../support/temp-store.js';
 
 const temp = useTempStore('pipewatch-subs-');
@@ -147,7 +148,7 @@ describe('subscriptions', () => {
 describe('silences', () => {
   const silence = (over: Record<string, unknown> = {}) =>
     temp.store.silences.add({
-      matchers: { pipelines: ['transco'], targets: ['slack:C0GAS'] },
+      matchers: listMatchers({ pipelines: ['transco'], targets: ['slack:C0GAS'] }),
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T16:00:00Z',
       created_by: 'U0ALICE',
@@ -165,7 +166,7 @@ describe('silences', () => {
     expect(keys()).toEqual(['file-constraints|notice:101:v1|console']);
     const muted = temp.store.audit.forNotice(101).filter((a) => a.decision === 'muted');
     expect(muted.map((a) => a.reason)).toEqual([
-      `muted by silence ${id} until 2026-11-20T16:00:00Z for slack:C0GAS`,
+      `muted by silence ${id} (pipeline=transco target=slack:C0GAS) until 2026-11-20T16:00:00Z for slack:C0GAS`,
     ]);
     expect(temp.store.silences.heldBy(id)).toHaveLength(1);
     expect(temp.store.silences.heldBy(id)[0]?.alert).toMatchObject({
@@ -210,10 +211,48 @@ describe('silences', () => {
     expect(temp.store.outbox.forSubject('silence:')).toEqual([]);
   });
 
+  it('planned ahead hold nothing before their start, then hold, and sum up when they end', () => {
+    const { clock, engine } = setup();
+    subscribe(temp.store, constraintsToGas);
+    const id = silence({
+      matchers: [
+        { key: 'pipeline', op: '=~', value: 'trans.*' },
+        { key: 'type', op: '!~', value: 'planned maint.*' },
+      ],
+      starts_at: '2026-11-20T15:30:00Z',
+      ends_at: '2026-11-20T16:30:00Z',
+      created_at: '2026-11-20T15:00:00Z',
+    });
+    ingest(engine, makeNotice({ id: 1 }));
+    clock.set('2026-11-20T15:30:00Z');
+    ingest(engine, makeNotice({ id: 2 }));
+    // The silence holds the constraint, not maintenance: its file rule matches every type.
+    ingest(engine, makeNotice({ id: 3, type: 'Planned Maintenance' }));
+    expect(keys().filter((k) => k.includes('notice:'))).toEqual([
+      'sub-1|notice:1:v1|slack:C0GAS',
+      'file-constraints|notice:1:v1|console',
+      'file-constraints|notice:3:v1|console',
+    ]);
+    expect(temp.store.silences.heldBy(id).map((h) => h.rule)).toEqual([
+      'file-constraints',
+      'sub-1',
+    ]);
+    clock.set('2026-11-20T16:30:00Z');
+    expect(engine.runReminders().summaries).toBe(2);
+    const summary = temp.store.outbox.forSubject('silence:')[0]?.payload.silence;
+    expect(summary).toMatchObject({
+      id,
+      matchers: 'pipeline=~trans.* type!~"planned maint.*"',
+      started_at: '2026-11-20T15:30:00Z',
+      ended_at: '2026-11-20T16:30:00Z',
+      held: 1,
+    });
+  });
+
   it('do not hold what they do not match, nor after they end or are lifted', () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
-    const id = silence({ matchers: { pipelines: ['tgp'] } });
+    const id = silence({ matchers: listMatchers({ pipelines: ['tgp'] }) });
     ingest(engine, makeNotice({ id: 1 }));
     temp.store.silences.lift(id, 'U0ALICE', '2026-11-20T15:00:00Z');
     silence({ ends_at: '2026-11-20T15:30:00Z' });
@@ -231,7 +270,7 @@ describe('when a silence ends', () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const id = temp.store.silences.add({
-      matchers: { pipelines: ['transco'] },
+      matchers: listMatchers({ pipelines: ['transco'] }),
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T16:00:00Z',
       created_by: 'slack:U0ALICE',
@@ -272,7 +311,7 @@ describe('when a silence ends', () => {
     subscribe(temp.store, constraintsToGas);
     for (const ends of ['2026-11-20T15:30:00Z', '2026-11-20T18:00:00Z'])
       temp.store.silences.add({
-        matchers: { targets: ['slack:C0GAS'] },
+        matchers: listMatchers({ targets: ['slack:C0GAS'] }),
         starts_at: '2026-11-20T14:00:00Z',
         ends_at: ends,
         created_by: 'cli',
@@ -288,7 +327,7 @@ describe('when a silence ends', () => {
     const { engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const quiet = temp.store.silences.add({
-      matchers: { pipelines: ['tgp'] },
+      matchers: listMatchers({ pipelines: ['tgp'] }),
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T15:00:00Z',
       created_by: 'cli',
@@ -296,7 +335,7 @@ describe('when a silence ends', () => {
       created_at: '2026-11-20T14:00:00Z',
     });
     const lifted = temp.store.silences.add({
-      matchers: { targets: ['slack:C0GAS'] },
+      matchers: listMatchers({ targets: ['slack:C0GAS'] }),
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: '2026-11-20T18:00:00Z',
       created_by: 'cli',

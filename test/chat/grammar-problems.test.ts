@@ -280,7 +280,7 @@ describe('every wrong word gets a problem at its column, with the word meant whe
     [
       'no duration at all',
       'mute transco',
-      [['mute needs for DURATION: mute transco for 4h, or mute for 1h', '', 14]],
+      [['mute needs for DURATION or until TIME: mute transco for 4h, or mute for 1h', '', 14]],
     ],
     [
       'a repeated option',

@@ -175,10 +175,11 @@ describe('mute, unmute', () => {
     expect(said.text).toMatch(
       /muted transco here for 4h, until 2026-11-20T19:00:00Z \(silence #1\)/,
     );
-    expect(store.silences.active(NOW)[0]?.matchers).toEqual({
-      targets: ['slack:C0GAS', 'slack:#gas'],
-      pipelines: ['transco'],
-    });
+    expect(store.silences.active(NOW)[0]?.matchers).toEqual([
+      { key: 'target', op: '=', value: 'slack:C0GAS' },
+      { key: 'target', op: '=', value: 'slack:#gas' },
+      { key: 'pipeline', op: '=', value: 'transco' },
+    ]);
     expect(chat.command(alice, 'unmute').reply.text).toMatch(/ended silence #1/);
     expect(store.silences.active(NOW)).toEqual([]);
   });

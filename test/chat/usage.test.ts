@@ -4,7 +4,7 @@ import { helpReply, usage } from '../../src/chat/usage.js';
 
 const STORE = {
   pipelines: ['transco', 'texas-eastern'],
-  types: ['Capacity Constraint'],
+  types: ['Capacity Constraint', 'Planned Maintenance'],
   categories: [],
   statuses: [],
 };
@@ -37,6 +37,8 @@ describe('usage', () => {
       sections: [{ kind: 'code', text: usage() }],
     });
     expect(helpReply('mute').sections).toEqual([{ kind: 'code', text: usage('mute') }]);
-    expect(usage('mute')).toMatch(/^mute \[PIPELINE\] for DURATION\n/);
+    expect(usage('mute')).toMatch(
+      /^mute \[PIPELINE\] \[type:T,…\].*\n +for DURATION \| until TIME/,
+    );
   });
 });

@@ -7,6 +7,7 @@
  */
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { alertLabels } from '../../src/alerts/silence-matchers.js';
 import { silenceMatches } from '../../src/alerts/silences.js';
 import { parseTarget } from '../../src/domain/targets.js';
 import { Store } from '../../src/store/index.js';
@@ -60,7 +61,10 @@ describe('pipewatch silence add', () => {
     expect(silences(dir)).toEqual([
       expect.objectContaining({
         id: 1,
-        matchers: { pipelines: ['transco'], rules: ['transco-constraints'] },
+        matchers: [
+          { key: 'pipeline', op: '=', value: 'transco' },
+          { key: 'rule', op: '=', value: 'transco-constraints' },
+        ],
         starts_at: '2026-11-25T12:00:00Z',
         ends_at: '2026-11-25T16:00:00Z',
         created_by: ME,
@@ -95,18 +99,119 @@ describe('pipewatch silence add', () => {
     );
     const [s] = silences(dir);
     const gas = parseTarget('slack:C0GAS12345');
-    expect(silenceMatches(s!, 'sub-1', 'texas-eastern', gas)).toBe(true);
-    expect(silenceMatches(s!, 'sub-1', 'transco', gas)).toBe(true);
-    expect(silenceMatches(s!, 'sub-1', 'algonquin', gas)).toBe(false);
-    expect(silenceMatches(s!, 'sub-1', 'transco', parseTarget('slack:C0OPS12345'))).toBe(false);
-    expect(silenceMatches(s!, 'transco-constraints', 'transco', gas)).toBe(false);
+    const holds = (rule: string, pipeline: string, target = gas) =>
+      silenceMatches(s!, alertLabels(rule, pipeline, target));
+    expect(holds('sub-1', 'texas-eastern')).toBe(true);
+    expect(holds('sub-1', 'transco')).toBe(true);
+    expect(holds('sub-1', 'algonquin')).toBe(false);
+    expect(holds('sub-1', 'transco', parseTarget('slack:C0OPS12345'))).toBe(false);
+    expect(holds('transco-constraints', 'transco')).toBe(false);
   });
+
+  it('starts later with --start, for --for or until --end; list shows it pending', async () => {
+    const { dir, env } = setup();
+    const run = await cli(
+      ['silence', 'add', 'pipeline=transco', '--start', '2026-12-01T09:00-06:00', '--for', '4h'],
+      env,
+      at(),
+    );
+    expect(run).toEqual({
+      code: 0,
+      stdout:
+        'silence 1: pipeline=transco from 2026-12-01T15:00:00Z until 2026-12-01T19:00:00Z (4h); pending: it holds nothing back before its start\n',
+      stderr: '',
+    });
+    const end = await cli(
+      [
+        'silence',
+        'add',
+        'type=~"planned.*"',
+        '--start',
+        '2026-12-01T15:00Z',
+        '--end',
+        '2026-12-02T03:00:00+00:00',
+      ],
+      env,
+      at(),
+    );
+    expect(end.stdout).toMatch(/until 2026-12-02T03:00:00Z \(12h\); pending/);
+    expect(silences(dir).map((s) => [s.starts_at, s.ends_at, s.created_at])).toEqual([
+      ['2026-12-01T15:00:00Z', '2026-12-02T03:00:00Z', '2026-11-25T12:00:00Z'],
+      ['2026-12-01T15:00:00Z', '2026-12-01T19:00:00Z', '2026-11-25T12:00:00Z'],
+    ]);
+    const list = await cli(['silence', 'list'], env, at());
+    expect(list.stdout.split('\n').filter((l) => / pending /.test(l))).toHaveLength(2);
+    const started = await cli(['silence', 'list', '--json'], env, at('2026-12-01T16:00:00Z'));
+    expect(JSON.parse(started.stdout).map((s: { state: string }) => s.state)).toEqual([
+      'active',
+      'active',
+    ]);
+  });
+
+  it('takes --end without --for, and an end of --for from a start typed a minute ago', async () => {
+    const { dir, env } = setup();
+    expect(
+      (await cli(['silence', 'add', 'pipeline=transco', '--end', '2026-11-25T14:30Z'], env, at()))
+        .stdout,
+    ).toMatch(/until 2026-11-25T14:30:00Z \(2h30m\)\n$/);
+    expect(
+      (
+        await cli(
+          ['silence', 'add', 'pipeline=tennessee', '--start', '2026-11-25T11:59Z', '--for', '1h'],
+          env,
+          at(),
+        )
+      ).stdout,
+    ).toMatch(/: pipeline=tennessee until 2026-11-25T13:00:00Z \(1h\)\n$/);
+    expect(silences(dir)[0]?.starts_at).toBe('2026-11-25T12:00:00Z');
+  });
+
+  const windows: Array<[string, string[], string]> = [
+    [
+      'a start in the past',
+      ['--start', '2026-11-25T09:00Z'],
+      'pipewatch: --start 2026-11-25T09:00:00Z is in the past; a silence starts now at the earliest (leave --start out)',
+    ],
+    [
+      'a time without its zone',
+      ['--start', '2026-12-01T09:00'],
+      "error: option '--start <instant>' argument '2026-12-01T09:00' is invalid. '2026-12-01T09:00' is not an instant with its zone (such as 2026-12-01T09:00-06:00 or 2026-12-01T15:00Z)",
+    ],
+    [
+      'an end before the start',
+      ['--start', '2026-12-01T15:00Z', '--end', '2026-12-01T09:00-06:00'],
+      'pipewatch: --end 2026-12-01T15:00:00Z is not after the start, 2026-12-01T15:00:00Z',
+    ],
+    [
+      'more than 90 days from the start to the end',
+      ['--start', '2026-12-01T15:00Z', '--end', '2027-03-01T15:00:01Z'],
+      'pipewatch: 90d1s from 2026-12-01T15:00:00Z to 2027-03-01T15:00:01Z is longer than 90d, the longest silence; remove the rule or subscription instead',
+    ],
+    [
+      'a start more than 90 days ahead',
+      ['--start', '2027-03-01T00:00Z'],
+      'pipewatch: --start 2027-03-01T00:00:00Z is more than 90d ahead; make the silence nearer the time',
+    ],
+    [
+      'both --for and --end',
+      ['--for', '2h', '--end', '2026-12-01T15:00Z'],
+      "error: option '--for <duration>' cannot be used with option '--end <instant>'",
+    ],
+  ];
+  for (const [what, args, line] of windows) {
+    it(`refuses ${what}, storing nothing`, async () => {
+      const { dir, env } = setup();
+      const run = await cli(['silence', 'add', 'pipeline=transco', ...args], env, at());
+      expect(run).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining(line) });
+      expect(silences(dir)).toEqual([]);
+    });
+  }
 
   it('holds back every alert only when told --everything, and then takes no matcher', async () => {
     const { dir, env } = setup();
     const run = await cli(['silence', 'add', '--everything', '--for', '30m'], env, at());
     expect(run.stdout).toBe('silence 1: everything until 2026-11-25T12:30:00Z (30m)\n');
-    expect(silences(dir)[0]!.matchers).toEqual({});
+    expect(silences(dir)[0]!.matchers).toEqual([]);
     const both = await cli(['silence', 'add', '--everything', 'pipeline=transco'], env, at());
     expect(both).toEqual({
       code: 2,
@@ -123,14 +228,14 @@ describe('pipewatch silence add', () => {
     expect(run.stderr).toBe(
       'pipewatch: no rule or subscription sends to slack:#gas now; the silence holds nothing back for it until one does\n',
     );
-    expect(silences(dir)[0]!.matchers).toEqual({ targets: ['slack:#gas'] });
+    expect(silences(dir)[0]!.matchers).toEqual([{ key: 'target', op: '=', value: 'slack:#gas' }]);
   });
 
   const refusals: Array<[string, string[], string]> = [
     [
       'an unknown key, with the key meant',
       ['pipelin=transco'],
-      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule)",
+      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule, type, category, status)",
     ],
     [
       'a bad target, with the target parser’s message',
@@ -155,19 +260,48 @@ describe('pipewatch silence add', () => {
     [
       'no matcher at all',
       [],
-      'pipewatch: a silence needs at least one matcher (pipeline=…, target=…, rule=…); to hold back every alert, say --everything',
+      'pipewatch: a silence needs at least one matcher (pipeline=…, target=…, rule=…, type=…, category=…, status=…); to hold back every alert, say --everything',
     ],
     [
       'a word that is not a matcher',
       ['transco'],
-      "pipewatch: 'transco' is not a matcher: write key=value, such as pipeline=transco",
+      "pipewatch: 'transco' is not a matcher: write key=value, key!=value, key=~regex or key!~regex, such as pipeline=transco",
     ],
     [
-      'a regex or negative matcher',
-      ['pipeline!=transco'],
-      "pipewatch: 'pipeline!=transco': only equality matchers (key=value) are supported; for several values give the key again",
+      'a regex with a back-reference, refused as a rule pattern is',
+      ['type=~(a+)\\1'],
+      'pipewatch: type=~"(a+)\\\\1": back-reference \\1 is not supported: patterns run in linear time, which rules out look-around and back-references; repeat the text instead',
     ],
-    ['an empty value', ['pipeline='], "pipewatch: 'pipeline=': pipeline= needs a value"],
+    [
+      'a regex whose automaton is too large to match in linear time',
+      ['type=~"(a{1000}){1000}"'],
+      'pipewatch: type=~(a{1000}){1000}: repetition {1000} is too large: at most 1000 repeats, nested counts multiplied',
+    ],
+    [
+      'a regex that is not one',
+      ['type!~"(maint"'],
+      'pipewatch: type!~(maint: not a valid regular expression: missing closing ): (maint',
+    ],
+    [
+      'a key that is not one, among several matchers',
+      ['pipeline=transco', 'typo!~maint.*'],
+      "pipewatch: unknown matcher key 'typo' — did you mean 'type'? (keys: pipeline, target, rule, type, category, status)",
+    ],
+    [
+      'an unclosed quote',
+      ['type="planned maint'],
+      `pipewatch: 'type="planned maint': the quote is not closed`,
+    ],
+    [
+      'a pipeline != of a pipeline the API does not track',
+      ['pipeline!=transcoo'],
+      "pipewatch: pipeline!=transcoo: not tracked by the API — did you mean 'transco'?",
+    ],
+    [
+      'an empty value, with how to say an absent field',
+      ['pipeline='],
+      `pipewatch: 'pipeline=': pipeline= needs a value (pipeline="" for an alert without pipeline)`,
+    ],
   ];
   for (const [what, words, line] of refusals) {
     it(`refuses ${what} in one line, exit 2, storing nothing`, async () => {
@@ -187,7 +321,7 @@ describe('pipewatch silence add', () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n')).toEqual([
-      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule)",
+      "pipewatch: unknown matcher key 'pipelin' — did you mean 'pipeline'? (keys: pipeline, target, rule, type, category, status)",
       'pipewatch: rule=nope: no rule of that name in the rule files or the subscriptions',
     ]);
     expect(silences(dir)).toEqual([]);
@@ -293,7 +427,7 @@ describe('pipewatch silence list and expire', () => {
     ]);
     expect(list[1]).toEqual({
       id: 2,
-      matchers: { pipelines: null, targets: null, rules: ['sub-1'] },
+      matchers: [{ key: 'rule', op: '=', value: 'sub-1' }],
       starts_at: '2026-11-25T12:00:00Z',
       ends_at: '2026-11-25T13:00:00Z',
       state: 'active',

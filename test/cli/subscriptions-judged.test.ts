@@ -21,6 +21,8 @@ import { FILE_RULES } from './subscription-fixture.js';
 const START = new Date('2026-11-20T15:00:00Z');
 const RUN_AT = new Date(START.getTime() + 60_000);
 const SILENCE_END = '2026-11-20T19:01:00Z';
+/** Its type matcher a regex, matched in any letter case against the whole type. */
+const SILENCE_1 = 'rule=transco-constraints type=~"capacity .*"';
 const STATUS_TOKEN = 'status-token-of-the-subscriptions-test';
 
 let sim: Simulator;
@@ -83,11 +85,20 @@ beforeAll(async () => {
     'slack:C0GONE1234',
   );
   const silence = await cli(
-    ['silence', 'add', 'rule=transco-constraints', '--for', '4h', '--comment', 'storm'],
+    [
+      'silence',
+      'add',
+      'rule=transco-constraints',
+      'type=~"capacity .*"',
+      '--for',
+      '4h',
+      '--comment',
+      'storm',
+    ],
     env,
     at(RUN_AT),
   );
-  expect(silence.stdout).toBe(`silence 1: rule=transco-constraints until ${SILENCE_END} (4h)\n`);
+  expect(silence.stdout).toBe(`silence 1: ${SILENCE_1} until ${SILENCE_END} (4h)\n`);
   expect((await cli(['silence', 'add', 'rule=sub-3', '--for', '4h'], env, at(RUN_AT))).code).toBe(
     0,
   );
@@ -127,14 +138,14 @@ describe('pipewatch why, with subscriptions and silences', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       new RegExp(
-        `transco-constraints +notice-new +muted +muted by silence 1 until ${SILENCE_END} for console`,
+        `transco-constraints +notice-new +muted +muted by silence 1 \\(${SILENCE_1.replace('.*', '\\.\\*')}\\) until ${SILENCE_END} for console`,
       ),
     );
     expect(run.stdout).toMatch(
       /sub-1 \(cli by alice, 2026-11-20\) +notice-new +alert +matched; to console/,
     );
     expect(run.stdout).toContain(
-      `  transco-constraints: no: muted at 2026-11-20T15:01:00Z: muted by silence 1 until ${SILENCE_END} for console`,
+      `  transco-constraints: no: muted at 2026-11-20T15:01:00Z: muted by silence 1 (${SILENCE_1}) until ${SILENCE_END} for console`,
     );
     expect(run.stdout).toContain(
       '  sub-1 (cli by alice, 2026-11-20): no: already alerted: v1 → console sent 2026-11-20T15:01:00Z',
@@ -164,12 +175,12 @@ describe('pipewatch why, with subscriptions and silences', () => {
   it('says what a silence held back of a rule that alerts otherwise', async () => {
     const run = await cli(['why', String(ids.ofo)], env, at(RUN_AT));
     expect(run.stdout).toMatch(
-      /sub-3 \(cli by erin, 2026-11-20\) +deadline +muted +2h reminder muted by silence 2 until/,
+      /sub-3 \(cli by erin, 2026-11-20\) +deadline +muted +2h reminder muted by silence 2 \(rule=sub-3\) until/,
     );
     expect(run.stdout).toContain(
       '  sub-3 (cli by erin, 2026-11-20): reminders ahead → console (response_at 2026-11-20T16:30:00Z: ' +
-        `2h before: held back: muted by silence 2 until ${SILENCE_END} for console; 30m before: at 2026-11-20T16:00:00Z; ` +
-        `held back before: 2h reminder muted by silence 2 until ${SILENCE_END} for console)`,
+        `2h before: held back: muted by silence 2 (rule=sub-3) until ${SILENCE_END} for console; 30m before: at 2026-11-20T16:00:00Z; ` +
+        `held back before: 2h reminder muted by silence 2 (rule=sub-3) until ${SILENCE_END} for console)`,
     );
   });
 
@@ -199,7 +210,7 @@ describe('pipewatch why, with subscriptions and silences', () => {
       expect.objectContaining({
         rule: 'transco-constraints',
         decision: 'muted',
-        reason: `muted by silence 1 until ${SILENCE_END} for console`,
+        reason: `muted by silence 1 (${SILENCE_1}) until ${SILENCE_END} for console`,
       }),
     );
     const source = (rule: string) => why.verdicts.find((v) => v.rule === rule)?.source;
@@ -256,7 +267,7 @@ describe('pipewatch rules test, with subscriptions and silences', () => {
     const verdicts = report.notices[0]!.verdicts;
     expect(verdicts.find((v) => v.rule === 'transco-constraints')).toMatchObject({
       outcome: 'fires',
-      reason: `matches, judged as new (the notice is not stored); held back if it fired now: muted by silence 1 until ${SILENCE_END} for console`,
+      reason: `matches, judged as new (the notice is not stored); held back if it fired now: muted by silence 1 (${SILENCE_1}) until ${SILENCE_END} for console`,
       source: expect.stringMatching(/rules\.yaml:2:\d+$/),
     });
     // A subscription made after it, for a notice judged as new: it fires.

@@ -19,6 +19,7 @@ import { location } from '../fakes/alerts.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
+import { listMatchers } from '../support/silence-matchers.js';
 import { useTempStore } from '../support/temp-store.js';
 
 const DAY = 86_400_000;
@@ -249,7 +250,7 @@ describe('chat state', () => {
   it('prunes silences that ended and were summed up before the cutoff; keeps the rest', async () => {
     const silence = (over: { ends_at: UtcIso | null; summarized: boolean; lifted?: UtcIso }) => {
       const id = store.silences.add({
-        matchers: { targets: ['slack:C0GAS'] },
+        matchers: listMatchers({ targets: ['slack:C0GAS'] }),
         starts_at: daysAgo(60),
         ends_at: over.ends_at,
         created_by: 'slack:U0ALICE',

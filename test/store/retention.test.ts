@@ -16,6 +16,7 @@ import { DATABASE_FILE } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
+import { listMatchers } from '../support/silence-matchers.js';
 import { useTempStore } from '../support/temp-store.js';
 
 const DAY = 86_400_000;
@@ -133,7 +134,7 @@ describe('retention', () => {
       reason: 'matched',
     });
     const silence = temp.store.silences.add({
-      matchers: { targets: ['console'] },
+      matchers: listMatchers({ targets: ['console'] }),
       starts_at: now(),
       ends_at: null,
       created_by: 'unsubscribe',

@@ -14,6 +14,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { StoredDataError } from '../../src/store/stored-json.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { ManualClock } from '../support/clock.js';
+import { listMatchers } from '../support/silence-matchers.js';
 import { useTempStore } from '../support/temp-store.js';
 
 const temp = useTempStore('pipewatch-stored-json-');
@@ -25,7 +26,7 @@ const damage = (sql: string, ...params: unknown[]) => temp.store.db.prepare(sql)
 
 function addSilence(endsAt: string | null = '2026-11-20T16:00:00Z'): number {
   return temp.store.silences.add({
-    matchers: { pipelines: ['transco'] },
+    matchers: listMatchers({ pipelines: ['transco'] }),
     starts_at: '2026-11-20T14:00:00Z',
     ends_at: endsAt,
     created_by: 'slack:U0ALICE',
@@ -37,10 +38,14 @@ function addSilence(endsAt: string | null = '2026-11-20T16:00:00Z'): number {
 describe('a value damaged in its column', () => {
   it("a silence's matchers of another shape: an error naming the silence and the field", () => {
     const id = addSilence();
-    damage('UPDATE silences SET matchers_json = ? WHERE id = ?', '{"pipelines":"transco"}', id);
+    damage(
+      'UPDATE silences SET matchers_json = ? WHERE id = ?',
+      '[{"key":"pipelines","op":"=","value":"transco"}]',
+      id,
+    );
     expect(() => temp.store.silences.active(NOW)).toThrow(StoredDataError);
     expect(() => temp.store.silences.active(NOW)).toThrow(
-      `the database holds the matchers of silence ${id}, which is not what pipewatch stores there: pipelines: `,
+      `the database holds the matchers of silence ${id}, which is not what pipewatch stores there: [0].key: `,
     );
   });
 

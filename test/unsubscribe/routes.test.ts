@@ -22,6 +22,7 @@ import { makeNotice, noticeEvent } from '../fakes/notice.js';
 import { type SmtpFake, startSmtpFake } from '../fakes/smtp.js';
 import { InstantClock } from '../support/clock.js';
 import { serveRoutes } from '../support/http-server.js';
+import { listMatchers } from '../support/silence-matchers.js';
 import { useTempStore } from '../support/temp-store.js';
 import { UNSAFE_IN_MESSAGES } from '../support/unsafe-text.js';
 
@@ -146,7 +147,7 @@ describe('an unsubscribe link', () => {
     expect(temp.store.silences.list()).toEqual([
       expect.objectContaining({
         id: 1,
-        matchers: { targets: [`email:${ALICE}`], rules: ['transco-constraints'] },
+        matchers: listMatchers({ targets: [`email:${ALICE}`], rules: ['transco-constraints'] }),
         starts_at: NOW,
         ends_at: null,
         created_by: 'unsubscribe link',
@@ -330,7 +331,9 @@ describe('an unsubscribe link', () => {
     expect(after).toContain('<strong>ecilamoc.elpmaxe@x</strong>');
     for (const html of [before, after]) expect(html).not.toMatch(UNSAFE_IN_MESSAGES);
     // The silence is made for the address as signed: it is what the alerts are sent to.
-    expect(temp.store.silences.list()[0]!.matchers.targets).toEqual([`email:${address}`]);
+    expect(temp.store.silences.list()[0]!.matchers).toEqual(
+      listMatchers({ targets: [`email:${address}`], rules: ['r.1'] }),
+    );
   });
 
   it('answers with a page, not a trace, when the database fails', async () => {

@@ -15,6 +15,7 @@ import {
   unsubscribeState,
 } from '../../src/unsubscribe/silences.js';
 import { ManualClock } from '../support/clock.js';
+import { listMatchers, type MatcherLists } from '../support/silence-matchers.js';
 import { useTempStores } from '../support/temp-store.js';
 
 const NOW = '2026-11-20T15:00:00Z';
@@ -55,9 +56,9 @@ describe('the key of unsubscribe links', () => {
 });
 
 describe('unsubscribe', () => {
-  const silence = (store: Store, matchers: object, ends: string | null = null) =>
+  const silence = (store: Store, matchers: MatcherLists, ends: string | null = null) =>
     store.silences.add({
-      matchers,
+      matchers: listMatchers(matchers),
       starts_at: '2026-11-20T14:00:00Z',
       ends_at: ends,
       created_by: 'someone',
@@ -76,7 +77,7 @@ describe('unsubscribe', () => {
     expect(result.created).toBeDefined();
     expect(result.silences).toEqual([endless, result.created]);
     expect(store.silences.get(result.created!)).toMatchObject({
-      matchers: { targets: [TARGET], rules: ['b', 'c'] },
+      matchers: listMatchers({ targets: [TARGET], rules: ['b', 'c'] }),
       ends_at: null,
       created_by: UNSUBSCRIBE_AUTHOR,
       comment: 'unsubscribed with the link in an email to ops@example.com',
@@ -89,9 +90,9 @@ describe('unsubscribe', () => {
     const { store } = open();
     const scope = { addresses: ['ops@example.com', 'gas@example.com'], rules: 'all' as const };
     const { created } = unsubscribe(store, scope, NOW);
-    expect(store.silences.get(created!)?.matchers).toEqual({
-      targets: ['email:ops@example.com,gas@example.com'],
-    });
+    expect(store.silences.get(created!)?.matchers).toEqual(
+      listMatchers({ targets: ['email:ops@example.com,gas@example.com'] }),
+    );
     const one = { addresses: scope.addresses, rules: ['x'] };
     expect(unsubscribeState(store, one, NOW).remaining).toEqual([]);
     expect(unsubscribe(store, one, NOW)).toMatchObject({ created: undefined, silences: [created] });

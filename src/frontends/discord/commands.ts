@@ -77,7 +77,6 @@ const REQUIRED: Partial<Record<Verb, readonly string[]>> = {
   remind: ['pipelines'],
   oac: ['pipeline', 'location', 'below'],
   unsubscribe: ['id'],
-  mute: ['for'],
 };
 
 /** Options whose values are the tracked pipelines and their locations (`chat/suggest.ts`). */
@@ -103,7 +102,12 @@ const WRITTEN: Readonly<Record<string, string>> = {
   'oac.pipeline': "the pipeline's slug (one pipeline: a location belongs to one)",
   'oac.location': "the location's name or id",
   'mute.pipeline': "one pipeline's slug; without it, every alert of this channel",
-  'mute.for': `how long: ${formatDuration(MUTE_MIN_MS)} to ${formatDuration(MUTE_MAX_MS)}, such as 30m, 4h or 2d`,
+  'mute.for': `how long: ${formatDuration(MUTE_MIN_MS)} to ${formatDuration(MUTE_MAX_MS)}, such as 30m, 4h or 2d; or give until`,
+  'mute.category': 'notice categories, as whole words; an alert without one is not held',
+  'mute.status': 'notice statuses, as whole words; an alert without one is not held',
+  'mute.type': 'notice types, as whole words (maintenance holds Planned Maintenance)',
+  'mute.from': 'a later start, with its zone: 2026-12-01T09:00-06:00; without it, now',
+  'mute.until': 'the end instead of for, with its zone: 2026-12-01T13:00-06:00',
   'unsubscribe.id': 'the id list shows (12 or #12), or all',
   'unmute.id': "the silence's id as list shows it; without it, every silence of this channel",
   help: 'How to write each /pipewatch command, with an example each.',

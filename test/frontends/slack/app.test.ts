@@ -36,7 +36,11 @@ describe('the /pipewatch command', () => {
     });
     expect(t.store.silences.active(NOW)).toMatchObject([
       {
-        matchers: { targets: ['slack:C0GAS', 'slack:#gas'], pipelines: ['transco'] },
+        matchers: [
+          { key: 'target', op: '=', value: 'slack:C0GAS' },
+          { key: 'target', op: '=', value: 'slack:#gas' },
+          { key: 'pipeline', op: '=', value: 'transco' },
+        ],
         created_by: 'slack:U0ALICE',
       },
     ]);
@@ -257,7 +261,10 @@ describe('buttons', () => {
       text: expect.stringMatching(/^alice muted transco here for 4h/),
     });
     expect(t.store.silences.active(NOW)).toMatchObject([
-      { matchers: { pipelines: ['transco'] }, ends_at: '2026-11-20T19:00:00Z' },
+      {
+        matchers: expect.arrayContaining([{ key: 'pipeline', op: '=', value: 'transco' }]),
+        ends_at: '2026-11-20T19:00:00Z',
+      },
     ]);
     // It counts toward the limits of the workspace the click came from.
     expect(t.store.db.prepare('SELECT workspace FROM silences').all()).toEqual([
