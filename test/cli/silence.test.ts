@@ -240,7 +240,7 @@ describe('pipewatch silence add', () => {
     [
       'a bad target, with the target parser’s message',
       ['target=slak:#gas'],
-      "pipewatch: target=slak:#gas: unknown kind 'slak' (did you mean 'slack'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, pagerduty, or console",
+      "pipewatch: target=slak:#gas: unknown kind 'slak' (did you mean 'slack'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, pagerduty, or console",
     ],
     [
       'a bad Slack channel, with the target parser’s message',

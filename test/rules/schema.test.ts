@@ -34,8 +34,8 @@ describe('rules/schema.json', () => {
       'discord_dm',
       'email',
       'webhook',
-      'pagerduty',
       'teams',
+      'pagerduty',
       'console',
     ]);
     expect(rule.properties.notify.items.maxProperties).toBe(1);
