@@ -135,7 +135,7 @@ describe('pipewatch silence add', () => {
     [
       'a bad target, with the target parser’s message',
       ['target=slak:#gas'],
-      "pipewatch: target=slak:#gas: unknown kind 'slak' (did you mean 'slack'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, or console",
+      "pipewatch: target=slak:#gas: unknown kind 'slak' (did you mean 'slack'?); write kind:value with one of slack, slack_dm, discord, discord_dm, email, webhook, teams, or console",
     ],
     [
       'a bad Slack channel, with the target parser’s message',
