@@ -192,6 +192,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes a Teams workflow as the operations target', () => {
+    const url = 'https://x.powerplatform.com/workflows/1/triggers/manual/paths/invoke?sig=abc123';
+    expect(loadConfig({ PIPEWATCH_OPS_TARGET: `teams:${url}` }, '/').opsTarget).toEqual({
+      kind: 'teams',
+      url,
+    });
+  });
+
   it('takes listening addresses, a status token and SMTP_ALLOW_PLAINTEXT', () => {
     for (const host of ['0.0.0.0', '::', '::1', '10.0.0.5', 'localhost']) {
       expect(loadConfig({ PIPEWATCH_HTTP_HOST: host }, '/').httpHost).toBe(host);

@@ -3,8 +3,11 @@
  * workflow takes: `{"type":"message","attachments":[{"contentType":
  * "application/vnd.microsoft.card.adaptive","contentUrl":null,"content":<card>}]}`, the
  * body of the "Post to a channel when a webhook request is received" template. Text
- * given to these builders must already be safe (`escape.ts`).
+ * given to these builders must already be safe (`escape.ts`), but for `when` and
+ * `footer`, which make safe what they are given.
  */
+import { localTime } from '../text.js';
+import { inline } from './escape.js';
 
 /** A line or paragraph of (safe) Markdown. */
 export interface TextBlock {
@@ -33,6 +36,7 @@ export interface Table {
   gridStyle: 'default';
 }
 
+/** What a card's body holds. */
 export type CardElement = TextBlock | FactSet | Table;
 
 /** A button that opens a link. */
@@ -78,6 +82,22 @@ export function message(body: CardElement[], actions: OpenUrl[] = []): TeamsMess
       { contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card },
     ],
   };
+}
+
+/** An instant in the pipeline's zone, in UTC when the zone is unknown. */
+export function when(iso: string, zone: string): string {
+  if (Number.isNaN(Date.parse(iso))) return inline(iso, 60);
+  try {
+    return localTime(iso, zone);
+  } catch {
+    return localTime(iso, 'UTC');
+  }
+}
+
+/** `pipewatch · rule transco-constraints`. */
+export function footer(rules: readonly string[]): CardElement {
+  const names = [...new Set(rules)].map((r) => inline(r, 100));
+  return note(`pipewatch · rule${names.length === 1 ? '' : 's'} ${names.join(', ')}`);
 }
 
 /** The card's first line: what happened, large and bold. */

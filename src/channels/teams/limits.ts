@@ -23,6 +23,9 @@ export interface Room {
   rows: number;
 }
 
+/** How a card is made with a given room, and the room that shows everything. */
+export type Layout = [build: (room: Room) => TeamsMessage, full: Room];
+
 /** The message's size as sent: its JSON in UTF-8 bytes. */
 export function messageBytes(message: TeamsMessage): number {
   return Buffer.byteLength(JSON.stringify(message), 'utf8');

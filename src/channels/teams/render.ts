@@ -4,7 +4,7 @@
  * facts (times in the pipeline's zone), the next nomination cycle, what changed, its
  * text, and an "Open notice" button; a reminder's deadline and a shorter text; a
  * capacity alert's locations as a table; a silence's summary with the alerts it held;
- * an operations alert's facts. Each ends with the rule. Upstream text goes through
+ * an operations alert's facts (a silence's card is `silence.ts`). Each ends with the rule. Upstream text goes through
  * `escape.ts`, and the message is fitted to Teams' size limit (`limits.ts`).
  */
 import type { AlertPayload } from '../../alerts/payload.js';
@@ -13,23 +13,11 @@ import type { Notice } from '../../upstream/schemas.js';
 import { capacityCells, moreLocations } from '../capacity.js';
 import { nextCycleLine } from '../next-cycle.js';
 import {
-  endedHow,
-  heldId,
-  heldLabel,
-  listed,
-  moreHeld,
-  namesPipeline,
-  silenceEnded,
-  unlisted,
-  whileMuted,
-} from '../silence.js';
-import {
   type ChangeMarks,
   changeLines,
   clip,
   deadlineLabel,
   headline,
-  localTime,
   noticeText,
   noticeTimes,
   oneLine,
@@ -39,6 +27,7 @@ import {
 import {
   type CardElement,
   facts,
+  footer,
   heading,
   message,
   note,
@@ -47,9 +36,11 @@ import {
   type TeamsMessage,
   table,
   text,
+  when,
 } from './card.js';
 import { block, inline, mdLink, neutralise, safeUrl } from './escape.js';
-import { fitMessage, type Room } from './limits.js';
+import { fitMessage, type Layout, type Room } from './limits.js';
+import { silenceCard } from './silence.js';
 
 export type { TeamsMessage } from './card.js';
 
@@ -62,8 +53,6 @@ export function renderTeams(p: AlertPayload, now?: string): TeamsMessage {
   return fitMessage(build, full);
 }
 
-type Layout = [build: (room: Room) => TeamsMessage, full: Room];
-
 function layout(p: AlertPayload, now: string | undefined): Layout {
   const n = p.notice;
   if (p.kind === 'capacity' && p.capacity) return capacityCard(p, now);
@@ -71,22 +60,6 @@ function layout(p: AlertPayload, now: string | undefined): Layout {
   if (p.kind === 'notice' && n) return noticeCard(p, n, now);
   if (p.kind === 'silence') return silenceCard(p);
   return [() => message(operationsCard(p)), { text: 0, rows: 0 }];
-}
-
-/** An instant in the pipeline's zone, in UTC when the zone is unknown. */
-function when(iso: string, zone: string): string {
-  if (Number.isNaN(Date.parse(iso))) return inline(iso, 60);
-  try {
-    return localTime(iso, zone);
-  } catch {
-    return localTime(iso, 'UTC');
-  }
-}
-
-/** `pipewatch · rule transco-constraints`. */
-function footer(rules: readonly string[]): CardElement {
-  const names = [...new Set(rules)].map((r) => inline(r, 100));
-  return note(`pipewatch · rule${names.length === 1 ? '' : 's'} ${names.join(', ')}`);
 }
 
 function noticeType(n: Notice): string {
@@ -227,42 +200,6 @@ function capacityCard(p: AlertPayload, now: string | undefined): Layout {
     ]);
   };
   return [build, { text: 0, rows: rows.length }];
-}
-
-function silenceCard(p: AlertPayload): Layout {
-  const s = p.silence;
-  const name = shortPipelineName(p);
-  if (!s)
-    return [
-      () => message([heading(inline(`${name}: ${p.kind} ${p.state}`, 300))]),
-      { text: 0, rows: 0 },
-    ];
-  const lines = listed(s).map((h) => {
-    const title = inline(h.title, 150) || '-';
-    const url = h.url === null ? undefined : safeUrl(h.url);
-    const parts = [url && url.length <= 1000 ? mdLink(url, title) : title];
-    if (namesPipeline(p, h)) parts.push(inline(h.pipeline, 60));
-    parts.push(inline(heldLabel(h), 60));
-    if (!url) parts.push(inline(heldId(h), 120));
-    parts.push(when(h.at, p.zone));
-    return text(`• ${parts.join(' · ')}`);
-  });
-  const build = (room: Room) => {
-    const more = lines.length - room.rows + unlisted(s);
-    return message([
-      heading(inline(`\ud83d\udd15 ${name}: ${silenceEnded(s)}`, 300)),
-      text(`**${whileMuted(s)}**`),
-      text(`Muted: ${inline(s.matchers, 1000) || '-'}`),
-      ...facts([
-        ['From', when(s.started_at, p.zone)],
-        ['Until', `${when(s.ended_at, p.zone)} (${endedHow(s)})`],
-      ]),
-      ...lines.slice(0, room.rows),
-      ...(more > 0 ? [note(moreHeld(more))] : []),
-      footer([p.rule]),
-    ]);
-  };
-  return [build, { text: 0, rows: lines.length }];
 }
 
 /** The facts of an operations alert, as Slack shows them. */

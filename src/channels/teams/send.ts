@@ -34,6 +34,7 @@ import { renderTeams } from './render.js';
  */
 export const TEAMS_PACE: PaceOptions = { perSecond: 0.5, burst: 2 };
 
+/** How the Teams channel is built; nothing is required, the URL being the credential. */
 export interface TeamsOptions {
   /** How cards are spread out per workflow; `TEAMS_PACE` where unset. */
   pace?: PaceOptions | undefined;
@@ -81,6 +82,10 @@ function paceKey(target: TargetOf<'teams'>): string {
   return `${targetLabel(target)}#${hash}`;
 }
 
+/**
+ * The channel `delivery/channels.ts` loads for `teams:` targets: always there, since a
+ * workflow's URL needs no other setting.
+ */
 export function createTeamsChannel(options: TeamsOptions, deps: ChannelDeps): Channel<'teams'> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const agent = new Agent({
