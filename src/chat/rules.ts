@@ -6,6 +6,7 @@
  */
 import { decideChannelGone } from '../alerts/operations.js';
 import { equalMatchers } from '../alerts/silence-matchers.js';
+import { silenceReachWarning } from '../alerts/silence-reach.js';
 import { matchersText } from '../alerts/silences.js';
 import { type Target, targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
@@ -270,6 +271,7 @@ export class ChatRules {
       created_at: now,
       workspace: workspaceKey(caller),
     });
+    const reach = silenceReachWarning(this.deps.store, matchers, now);
     const who = caller.userName ?? caller.user;
     const what = `${pipeline ?? 'every pipeline'}${input.fields ? ` ${input.fields}` : ''}`;
     const when =
@@ -278,7 +280,7 @@ export class ChatRules {
         : `for ${formatDuration(ms)}, until ${ends}`;
     return reply(
       false,
-      `${who} muted ${what} here ${when} (silence #${id}). What it holds back is summed up when it ends; ${hint(`unmute ${id}`)} ends it now.`,
+      `${who} muted ${what} here ${when} (silence #${id}). What it holds back is summed up when it ends; ${hint(`unmute ${id}`)} ends it now.${reach ? `\nWarning: ${reach}.` : ''}`,
     );
   }
 

@@ -3,6 +3,7 @@
  * their definitions, so `--help` loads none of it.
  */
 import { equalValues } from '../alerts/silence-matchers.js';
+import { silenceReachWarning } from '../alerts/silence-reach.js';
 import { targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
@@ -84,6 +85,8 @@ export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOpt
       comment: opts.comment?.trim() || null,
       created_at: createdAt,
     });
+    const reach = silenceReachWarning(store, parsed.matchers, createdAt);
+    if (reach) ctx.err(`pipewatch: warning: ${reach}`);
     const from = startsAt > createdAt ? ` from ${startsAt}` : '';
     const pending = from ? '; pending: it holds nothing back before its start' : '';
     ctx.out(

@@ -498,6 +498,27 @@ export class NoticeStore {
     this.wordsRemembered = 0;
   }
 
+  /**
+   * The distinct pipeline, type, category and status of the notices seen at or after
+   * `since`, and each pipeline of the capacity cycles seen then (with empty fields: a
+   * capacity alert has no notice): what a new silence is checked against, so that one
+   * that would match nothing is said to.
+   */
+  fieldsSeenSince(
+    since: UtcIso,
+  ): Array<{ pipeline: string; type: string; category: string; status: string }> {
+    return statement<
+      [string, string],
+      { pipeline: string; type: string; category: string; status: string }
+    >(
+      this.db,
+      `SELECT DISTINCT pipeline_slug AS pipeline, type, category, status FROM notices
+         WHERE last_seen_at >= ?
+       UNION
+       SELECT DISTINCT pipeline_slug, '', '', '' FROM capacity_cycles WHERE last_seen_at >= ?`,
+    ).all(since, since);
+  }
+
   /** The distinct types, categories and statuses of the stored notices, in lower case. */
   vocabulary(): { types: string[]; categories: string[]; statuses: string[] } {
     const words = statement<[], { field: (typeof WORD_FIELDS)[number]; word: string }>(

@@ -84,6 +84,19 @@ describe('mute with type: and a window', () => {
     expect(later.text).toMatch(/until 2026-11-21T17:00:00Z \(2h;/);
   });
 
+  it('says in the answer when the mute matches nothing stored in the last 30 days, and stores it', () => {
+    const chat = setup();
+    expect(chat.command(alice, 'mute transco type:maintenance for 1h').reply.text).not.toMatch(
+      /Warning/,
+    );
+    const typo = chat.command(alice, 'mute tgp type:maintenance for 1h').reply.text;
+    expect(typo).toMatch(/^U0ALICE muted tgp type:maintenance here for 1h/);
+    expect(typo).toMatch(
+      /\nWarning: pipeline=tgp type=~"\(\?:\.\*.*" matches no notice or capacity stored in the last 30d; check for a typo: the silence holds back only what matches it\.$/,
+    );
+    expect(store.silences.list()).toHaveLength(2);
+  });
+
   const refusals: Array<[string, string, RegExp]> = [
     [
       'a time without its zone',

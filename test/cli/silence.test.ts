@@ -11,6 +11,7 @@ import { alertLabels } from '../../src/alerts/silence-matchers.js';
 import { silenceMatches } from '../../src/alerts/silences.js';
 import { parseTarget } from '../../src/domain/targets.js';
 import { Store } from '../../src/store/index.js';
+import { makeNotice } from '../fakes/notice.js';
 import { InstantClock } from '../support/clock.js';
 import { cli } from './run-cli.js';
 import {
@@ -30,6 +31,15 @@ function setup(): { dir: string; env: Record<string, string> } {
     pipelines: ['transco', 'texas-eastern', 'tennessee'],
     subscriptions: SUBSCRIPTIONS,
   });
+  // What was stored lately: a silence that would match none of it is warned of.
+  const store = Store.open(dir);
+  store.notices.upsert(makeNotice({ id: 1 }), '2026-11-24T12:00:00Z', false);
+  store.notices.upsert(
+    makeNotice({ id: 2, pipeline_slug: 'texas-eastern', type: 'Planned Maintenance' }),
+    '2026-10-01T12:00:00Z',
+    false,
+  );
+  store.close();
   return { dir, env: { PIPEWATCH_DATA_DIR: dir, PIPEWATCH_RULES_DIR: rulesDir(FILE_RULES) } };
 }
 
@@ -206,6 +216,31 @@ describe('pipewatch silence add', () => {
       expect(silences(dir)).toEqual([]);
     });
   }
+
+  it('warns when the silence matches nothing stored in the last 30 days, and stores it', async () => {
+    const { dir, env } = setup();
+    const warned = async (...words: string[]) => {
+      const run = await cli(['silence', 'add', ...words], env, at());
+      expect(run.code).toBe(0);
+      return run.stderr;
+    };
+    expect(await warned('pipeline=transco', 'type=~".*constraint"')).toBe('');
+    expect(await warned('type!~"planned.*"')).toBe('');
+    // Anchored: the whole type must match.
+    expect(await warned('type=~constraint')).toBe(
+      'pipewatch: warning: type=~constraint matches no notice or capacity stored in the last 30d; check for a typo: the silence holds back only what matches it\n',
+    );
+    // Texas Eastern's maintenance was last seen 55 days ago.
+    expect(await warned('pipeline=texas-eastern', 'rule=transco-constraints')).toMatch(
+      /^pipewatch: warning: pipeline=texas-eastern matches no notice/,
+    );
+    expect(await warned('pipeline=transco', 'status="planned"')).toMatch(
+      /^pipewatch: warning: pipeline=transco status=planned matches no notice/,
+    );
+    // Rules and targets alone are checked when written, not against the notices.
+    expect(await warned('rule=transco-constraints')).toBe('');
+    expect(silences(dir)).toHaveLength(6);
+  });
 
   it('holds back every alert only when told --everything, and then takes no matcher', async () => {
     const { dir, env } = setup();
