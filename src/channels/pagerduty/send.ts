@@ -9,9 +9,8 @@
 import { Agent, request } from 'undici';
 import { pagerDutyLabel } from '../../domain/targets.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
-import { errorCode, errorName } from '../../lib/error-text.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
-import { codeForStatus, retryableStatus } from '../errors.js';
+import { codeForStatus, retryableStatus, transportFailure } from '../errors.js';
 import { type PaceOptions, paceTurn } from '../pace.js';
 import { oneLine } from '../text.js';
 import type { Channel, ChannelDeps, SendContext } from '../types.js';
@@ -109,20 +108,7 @@ export function createPagerDutyChannel(
         return { status: response.statusCode, text: (await response.body.text()).slice(0, 4096) };
       }));
     } catch (error) {
-      if (error instanceof DeliveryError) throw error;
-      const code = errorCode(error);
-      const name = errorName(error);
-      const kind =
-        typeof code === 'string' && code.endsWith('_TIMEOUT')
-          ? DeliveryErrorCode.Timeout
-          : name === 'AbortError'
-            ? DeliveryErrorCode.Aborted
-            : DeliveryErrorCode.Network;
-      throw new DeliveryError(`pagerduty: ${code ?? name} (${label})`, {
-        code: kind,
-        permanent: false,
-        cause: error,
-      });
+      throw transportFailure('pagerduty', error, label);
     }
     if (status === 202 || (status >= 200 && status < 300))
       return `ok HTTP ${status} ${event.event_action} ${event.dedup_key}`;

@@ -13,10 +13,9 @@ import { Agent, request } from 'undici';
 import type { AlertPayload } from '../../alerts/payload.js';
 import { targetLabel } from '../../domain/targets.js';
 import { parseRetryAfter } from '../../lib/backoff.js';
-import { errorCode, errorName } from '../../lib/error-text.js';
 import { redactPatterns } from '../../lib/redact.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
-import { codeForStatus, retryableStatus } from '../errors.js';
+import { codeForStatus, retryableStatus, transportFailure } from '../errors.js';
 import type { PaceOptions } from '../pace.js';
 import { Pacer } from '../slack/pacing.js';
 import { clip, oneLine } from '../text.js';
@@ -40,22 +39,6 @@ export interface TeamsOptions {
   pace?: PaceOptions | undefined;
   /** Total time of one request, answer included, when the sender gives none; default 30 s. */
   timeoutMs?: number | undefined;
-}
-
-/** undici's codes of a request called off here: a stop, or the channel closing. */
-const CALLED_OFF = new Set([
-  'UND_ERR_ABORT',
-  'UND_ERR_ABORTED',
-  'UND_ERR_DESTROYED',
-  'UND_ERR_CLOSED',
-]);
-
-function transportCode(error: unknown): DeliveryErrorCode {
-  const code = errorCode(error);
-  if (typeof code === 'string' && code.endsWith('_TIMEOUT')) return DeliveryErrorCode.Timeout;
-  if (errorName(error) === 'AbortError' || CALLED_OFF.has(String(code)))
-    return DeliveryErrorCode.Aborted;
-  return DeliveryErrorCode.Network;
 }
 
 /**
@@ -119,13 +102,7 @@ export function createTeamsChannel(options: TeamsOptions, deps: ChannelDeps): Ch
         return { status: response.statusCode, retryAfter: response.headers['retry-after'], text };
       });
     } catch (error) {
-      if (error instanceof DeliveryError) throw error;
-      const code = errorCode(error) ?? errorName(error);
-      throw new DeliveryError(`teams: ${code} (${label})`, {
-        code: transportCode(error),
-        permanent: false,
-        cause: error,
-      });
+      throw transportFailure('teams', error, label);
     }
     const { status, text } = answer;
     if (status >= 200 && status < 300) return { detail: `ok HTTP ${status} ${label}` };

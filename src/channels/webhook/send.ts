@@ -9,12 +9,11 @@
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../lib/backoff.js';
 import type { Clock } from '../../lib/clock.js';
-import { errorCode, errorName } from '../../lib/error-text.js';
 import { VERSION } from '../../lib/version.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
-import { codeForStatus, retryableStatus } from '../errors.js';
+import { codeForStatus, retryableStatus, transportFailure } from '../errors.js';
 import type { Alert, Channel, ChannelDeps, SendContext } from '../types.js';
-import { DeliveryError, DeliveryErrorCode } from '../types.js';
+import { DeliveryError } from '../types.js';
 import { DEFAULT_WEBHOOK_PACE, type WebhookPace, WebhookPacer } from './pacing.js';
 import { renderWebhookRequest, signRequest } from './render.js';
 
@@ -30,23 +29,6 @@ export interface WebhookOptions {
    * none; default 30 s.
    */
   timeoutMs?: number;
-}
-
-/** undici's codes of a request called off here: a stop, or the channel closing. */
-const CALLED_OFF = new Set([
-  'UND_ERR_ABORT',
-  'UND_ERR_ABORTED',
-  'UND_ERR_DESTROYED',
-  'UND_ERR_CLOSED',
-]);
-
-/** The kind of a request that got no answer: undici's timeouts, a stop, or the network. */
-function transportCode(error: unknown): DeliveryErrorCode {
-  const code = errorCode(error);
-  const name = errorName(error);
-  if (typeof code === 'string' && code.endsWith('_TIMEOUT')) return DeliveryErrorCode.Timeout;
-  if (name === 'AbortError' || CALLED_OFF.has(String(code))) return DeliveryErrorCode.Aborted;
-  return DeliveryErrorCode.Network;
 }
 
 /** Where a URL points, without its path, query or credentials (for reasons and logs). */
@@ -102,13 +84,7 @@ export function createWebhookChannel(
         return { response, text: (await response.body.text()).slice(0, 200) };
       });
     } catch (error) {
-      if (error instanceof DeliveryError) throw error;
-      const code = errorCode(error) ?? errorName(error);
-      throw new DeliveryError(`webhook: ${code} (${where})`, {
-        code: transportCode(error),
-        permanent: false,
-        cause: error,
-      });
+      throw transportFailure('webhook', error, where);
     }
     const { response, text } = answer;
     const status = response.statusCode;
