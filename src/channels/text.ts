@@ -362,3 +362,18 @@ function wordLine(parts: readonly WordPart[], marks: ChangeMarks): string {
   }
   return out.replace(/ {2,}/g, ' ').trim();
 }
+
+/**
+ * Look-alikes of the characters Markdown dialects format with (`*`, `_`, `~`, backtick),
+ * which no renderer formats: Slack's mrkdwn and Teams' card Markdown show upstream text
+ * through them where the character could open or close formatting.
+ */
+export const FORMAT_LOOKALIKES: Readonly<Record<string, string>> = {
+  '*': '\u2217',
+  _: '\u02cd',
+  '~': '\u223c',
+  '`': '\u02cb',
+};
+
+/** A letter or digit: a formatting character between two of them formats nothing. */
+export const WORD_CHARACTER = /[\p{L}\p{N}]/u;

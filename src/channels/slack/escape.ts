@@ -6,23 +6,13 @@
  * characters are dropped. Lengths are counted after escaping, as Slack counts them, and
  * clipping never cuts an entity, a link or a date token in half.
  */
-import { clip, localTime, oneLine, webUrl } from '../text.js';
+import { clip, FORMAT_LOOKALIKES, localTime, oneLine, WORD_CHARACTER, webUrl } from '../text.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /** C0 controls except tab and LF, DEL, and the bidi embeddings, overrides and isolates. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
-
-/** Look-alikes of the mrkdwn formatting characters, which Slack does not format. */
-const LOOKALIKES: Record<string, string> = {
-  '*': '\u2217',
-  _: '\u02cd',
-  '~': '\u223c',
-  '`': '\u02cb',
-};
-
-const WORD = /[\p{L}\p{N}]/u;
 
 /** Text with `&`, `<`, `>` as entities and unsafe characters removed; newlines kept. */
 export function escapeText(text: string): string {
@@ -37,9 +27,9 @@ export function escapeText(text: string): string {
 export function neutralise(escaped: string): string {
   return escaped
     .replace(/[*_~`]/g, (c, i: number, s: string) => {
-      if (c === '`') return LOOKALIKES[c];
-      const inWord = WORD.test(s[i - 1] ?? ' ') && WORD.test(s[i + 1] ?? ' ');
-      return inWord ? c : LOOKALIKES[c];
+      if (c === '`') return FORMAT_LOOKALIKES[c];
+      const inWord = WORD_CHARACTER.test(s[i - 1] ?? ' ') && WORD_CHARACTER.test(s[i + 1] ?? ' ');
+      return inWord ? c : FORMAT_LOOKALIKES[c];
     })
     .replace(/^([ \t]*)&gt;/gm, '$1\u203a');
 }

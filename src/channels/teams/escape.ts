@@ -11,7 +11,7 @@
  * is: Teams links it, showing where it goes.
  */
 import { BIDI } from '../../lib/terminal.js';
-import { clip, oneLine, webUrl } from '../text.js';
+import { clip, FORMAT_LOOKALIKES, oneLine, WORD_CHARACTER, webUrl } from '../text.js';
 
 /** The zero-width space that parts what would otherwise be markup. */
 const ZWSP = '\u200b';
@@ -19,16 +19,6 @@ const ZWSP = '\u200b';
 /** C0 controls but tab and LF, DEL and the C1 controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** Look-alikes of the Markdown formatting characters, which no renderer formats. */
-const LOOKALIKES: Record<string, string> = {
-  '*': '\u2217',
-  _: '\u02cd',
-  '~': '\u223c',
-  '`': '\u02cb',
-};
-
-const WORD = /[\p{L}\p{N}]/u;
 
 /** Text without control characters, bidirectional overrides, or runs of blank lines. */
 export function cleanText(text: string): string {
@@ -44,8 +34,9 @@ export function cleanText(text: string): string {
 export function neutralise(text: string): string {
   return text
     .replace(/[*_~`]/g, (c, i: number, s: string) => {
-      const inWord = c === '_' && WORD.test(s[i - 1] ?? ' ') && WORD.test(s[i + 1] ?? ' ');
-      return inWord ? c : (LOOKALIKES[c] ?? c);
+      const inWord =
+        c === '_' && WORD_CHARACTER.test(s[i - 1] ?? ' ') && WORD_CHARACTER.test(s[i + 1] ?? ' ');
+      return inWord ? c : (FORMAT_LOOKALIKES[c] ?? c);
     })
     .replace(/\](?=[([:])/g, `]${ZWSP}`)
     .replace(/</g, `<${ZWSP}`)
