@@ -165,6 +165,15 @@ describe('previewMessage', () => {
     for (const line of rest) expect(line === '' || line.startsWith('    ')).toBe(true);
   });
 
+  it('names a target whose key holds a secret by its label: a webhook by scheme and host', () => {
+    const hook = 'https://hooks.example.com/services/T0/B0/s3cr3tT0ken?sig=abc';
+    const text = previewMessage({ kind: 'webhook', url: hook }, [noticeAlert()], NOW);
+    expect(text.split('\n')[0]).toBe(
+      'ALERT transco-constraints → webhook:https://hooks.example.com/…',
+    );
+    expect(text).not.toContain('s3cr3tT0ken');
+  });
+
   it('picks each platform’s own preview', () => {
     const alerts = [deadlineAlert()];
     const body = (t: Target) =>
