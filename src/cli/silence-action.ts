@@ -9,6 +9,7 @@ import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import { subscriptionName } from '../rules/subscription.js';
+import type { Store } from '../store/index.js';
 import { type SilenceRow, silenceEnd } from '../store/silences.js';
 import type { CliContext } from './context.js';
 import { BadInputError } from './errors.js';
@@ -156,15 +157,20 @@ export function listSilences(ctx: CliContext, opts: { json?: boolean; all?: bool
   });
 }
 
+/** Silence `id` as stored, or `undefined` after saying there is none (exit status 1). */
+function storedSilence(ctx: CliContext, store: Store, id: number): SilenceRow | undefined {
+  const s = store.silences.get(id);
+  if (s) return s;
+  ctx.err(`pipewatch: no silence ${id} (see 'pipewatch silence list --all')`);
+  ctx.exitCode = 1;
+  return undefined;
+}
+
 /** `silence expire`: lifts a silence now, or says why it cannot. */
 export function expireSilence(ctx: CliContext, id: number): void {
   withStore(ctx, (store) => {
-    const s = store.silences.get(id);
-    if (!s) {
-      ctx.err(`pipewatch: no silence ${id} (see 'pipewatch silence list --all')`);
-      ctx.exitCode = 1;
-      return;
-    }
+    const s = storedSilence(ctx, store, id);
+    if (!s) return;
     const now = toUtcIso(ctx.clock.now());
     if (!store.silences.lift(id, cliUser(), now)) {
       const state = silenceState(s, now);
@@ -200,12 +206,8 @@ export function extendSilence(
       'silence extend needs --for DURATION (from its start) or --end INSTANT',
     ]);
   withStore(ctx, (store) => {
-    const s = store.silences.get(id);
-    if (!s) {
-      ctx.err(`pipewatch: no silence ${id} (see 'pipewatch silence list --all')`);
-      ctx.exitCode = 1;
-      return;
-    }
+    const s = storedSilence(ctx, store, id);
+    if (!s) return;
     const now = toUtcIso(ctx.clock.now());
     const state = silenceState(s, now);
     if (state !== 'active' && state !== 'pending') {
