@@ -8,14 +8,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChartSource } from '../../../src/channels/charts.js';
-import { createDiscordChannels } from '../../../src/channels/discord/index.js';
 import type { Alert, SendContext } from '../../../src/channels/types.js';
 import { DeliveryErrorCode } from '../../../src/channels/types.js';
-import { systemClock } from '../../../src/lib/clock.js';
 import { capacityAlert, failure, memoryThreads, noticeAlert } from '../../fakes/alerts.js';
 import { FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
 import { capturedLogger } from '../../support/captured-logger.js';
-import { NOW, startGoneCore } from './gone-setup.js';
+import { goneChannels, NOW, startGoneCore } from './gone-setup.js';
 
 /** A channel where pipewatch may post, embeds included, but not attach files. */
 const NO_FILES = '1100000000000000011';
@@ -61,19 +59,7 @@ async function setup() {
   });
   const { logger, lines } = capturedLogger();
   const chat = startGoneCore(logger);
-  const told: Array<[string, string]> = [];
-  const { discord } = createDiscordChannels(
-    {
-      token: fake.token,
-      apiUrl: fake.url,
-      timeoutMs: 2000,
-      onChannelGone(channel, reason) {
-        told.push([channel, reason]);
-        chat.core.channelGone('discord', channel, reason);
-      },
-    },
-    { clock: systemClock, logger, charts: fixedCharts },
-  );
+  const { discord, told } = goneChannels(fake, chat, logger, {}, { charts: fixedCharts });
   closers.push(
     () => fake.close(),
     () => discord.close?.(),

@@ -6,15 +6,13 @@
  * components the fake accepts, while DMs do not.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDiscordChannels } from '../../../src/channels/discord/index.js';
 import type { SendContext } from '../../../src/channels/types.js';
 import { DeliveryErrorCode } from '../../../src/channels/types.js';
-import { systemClock } from '../../../src/lib/clock.js';
 import { failure, memoryThreads, noticeAlert, updatedAlert } from '../../fakes/alerts.js';
 import { type DiscordFault, err, FAKE_CHANNEL, startDiscordFake } from '../../fakes/discord.js';
 import { capturedLogger } from '../../support/captured-logger.js';
 import { checkComponents } from './component-limits.js';
-import { NOW, startGoneCore } from './gone-setup.js';
+import { goneChannels, NOW, startGoneCore } from './gone-setup.js';
 
 const GAS = FAKE_CHANNEL;
 const CLOSED = '1100000000000000007';
@@ -41,21 +39,10 @@ async function setup(interactive = false) {
   checkComponents(fake);
   const { logger, lines } = capturedLogger();
   const chat = startGoneCore(logger);
-  const told: Array<[string, string]> = [];
-  const channels = createDiscordChannels(
-    {
-      token: fake.token,
-      apiUrl: fake.url,
-      timeoutMs: 2000,
-      maxRateLimitWaitMs: 1000,
-      interactive,
-      onChannelGone(channel, reason) {
-        told.push([channel, reason]);
-        chat.core.channelGone('discord', channel, reason);
-      },
-    },
-    { clock: systemClock, logger },
-  );
+  const { told, ...channels } = goneChannels(fake, chat, logger, {
+    maxRateLimitWaitMs: 1000,
+    interactive,
+  });
   closers.push(
     () => fake.close(),
     () => channels.discord.close?.(),

@@ -3,7 +3,12 @@
  * channels that go away: subscriptions made from a Discord channel, paused when a send
  * says the channel is gone, and the operations alert that says so queued to the console.
  */
+import { createDiscordChannels } from '../../../src/channels/discord/index.js';
+import type { DiscordOptions } from '../../../src/channels/discord/send.js';
+import type { ChannelDeps } from '../../../src/channels/types.js';
+import { systemClock } from '../../../src/lib/clock.js';
 import type { Logger } from '../../../src/lib/logger.js';
+import type { DiscordFake } from '../../fakes/discord.js';
 import { CORE_NOW, startChatCore } from '../../support/chat-core.js';
 
 /** When the core's clock stands. */
@@ -39,4 +44,32 @@ export function startGoneCore(logger: Logger) {
       }),
     close: () => chat.close(),
   };
+}
+
+/**
+ * The Discord channels against `fake`, on the real clock, telling the gone core of each
+ * channel gone; `told` holds what they told, channel and reason.
+ */
+export function goneChannels(
+  fake: DiscordFake,
+  chat: ReturnType<typeof startGoneCore>,
+  logger: Logger,
+  options: Partial<DiscordOptions> = {},
+  deps: Partial<ChannelDeps> = {},
+) {
+  const told: Array<[string, string]> = [];
+  const channels = createDiscordChannels(
+    {
+      token: fake.token,
+      apiUrl: fake.url,
+      timeoutMs: 2000,
+      ...options,
+      onChannelGone(channel, reason) {
+        told.push([channel, reason]);
+        chat.core.channelGone('discord', channel, reason);
+      },
+    },
+    { clock: systemClock, logger, ...deps },
+  );
+  return { ...channels, told };
 }

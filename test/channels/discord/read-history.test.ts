@@ -6,13 +6,11 @@
  * real channel sender and the real chat core, against the fake's wire format.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDiscordChannels } from '../../../src/channels/discord/index.js';
 import type { SendContext } from '../../../src/channels/types.js';
-import { systemClock } from '../../../src/lib/clock.js';
 import { memoryThreads, noticeAlert, updatedAlert } from '../../fakes/alerts.js';
 import { startDiscordFake } from '../../fakes/discord.js';
 import { capturedLogger } from '../../support/captured-logger.js';
-import { NOW, startGoneCore } from './gone-setup.js';
+import { goneChannels, NOW, startGoneCore } from './gone-setup.js';
 
 /** A channel where pipewatch may post, but not read what was posted before. */
 const NO_HISTORY = '1100000000000000021';
@@ -34,19 +32,7 @@ async function setup() {
   });
   const { logger, lines } = capturedLogger();
   const chat = startGoneCore(logger);
-  const told: Array<[string, string]> = [];
-  const { discord } = createDiscordChannels(
-    {
-      token: fake.token,
-      apiUrl: fake.url,
-      timeoutMs: 2000,
-      onChannelGone(channel, reason) {
-        told.push([channel, reason]);
-        chat.core.channelGone('discord', channel, reason);
-      },
-    },
-    { clock: systemClock, logger },
-  );
+  const { discord, told } = goneChannels(fake, chat, logger, {}, {});
   closers.push(
     () => fake.close(),
     () => discord.close?.(),
