@@ -61,7 +61,7 @@ export class ChartUploads {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly o: ChartUploadOptions) {
-    this.pacer = new Pacer(FILES_PACE, o.clock);
+    this.pacer = new Pacer(FILES_PACE, o.clock, 'slack');
     this.fetch = fetchWithin(o.timeoutMs, o.deadlineClock);
   }
 

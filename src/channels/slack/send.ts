@@ -145,7 +145,7 @@ class SlackSender {
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
     });
-    this.pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock);
+    this.pacer = new Pacer(options.perChannel ?? DEFAULT_PACE, deps.clock, 'slack');
     this.channelGone = channelGoneReporter('Slack', options.onChannelGone, this.log);
     this.charts = new ChartUploads({
       client: this.client,
