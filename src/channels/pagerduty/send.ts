@@ -6,12 +6,13 @@
  * and `errors` as the reason. The integration key is never in a reason or a log line:
  * the target shows as `pagerduty:…a1b2`.
  */
+import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { pagerDutyLabel } from '../../domain/targets.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { codeForStatus, retryableStatus, transportFailure } from '../errors.js';
-import { type PaceOptions, paceTurn } from '../pace.js';
+import { type PaceOptions, Pacer } from '../pace.js';
 import { oneLine } from '../text.js';
 import type { Channel, ChannelDeps, SendContext } from '../types.js';
 import { DeliveryError, DeliveryErrorCode } from '../types.js';
@@ -35,6 +36,15 @@ export interface PagerDutyOptions {
   paceClock?: Clock | undefined;
   /** Total time of one request when the sender gives none; default 30 s. */
   timeoutMs?: number;
+}
+
+/**
+ * An integration key as the pacer keys it: its label and a hash, never the key itself,
+ * which a rate-limit reason could otherwise carry.
+ */
+function paceKey(routingKey: string): string {
+  const hash = createHash('sha256').update(routingKey).digest('hex').slice(0, 16);
+  return `${pagerDutyLabel(routingKey)}#${hash}`;
 }
 
 /** PagerDuty's reason for a 400: `message: errors`, on one line, bounded. */
@@ -64,28 +74,7 @@ export function createPagerDutyChannel(
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
-  const closing = new AbortController();
-  /** Each integration key's bucket (see `paceTurn`); kept in memory only. */
-  const buckets = new Map<string, number>();
-
-  async function turn(key: string, signal?: AbortSignal): Promise<void> {
-    const signals = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-    for (;;) {
-      if (signals.aborted)
-        throw new DeliveryError('pagerduty: stopped while waiting its turn', {
-          code: DeliveryErrorCode.Aborted,
-          permanent: false,
-        });
-      const now = clock.now().getTime();
-      const { waitMs, next } = paceTurn(buckets.get(key), now, pace);
-      if (waitMs <= 0) {
-        buckets.set(key, next);
-        if (buckets.size > 1_024) for (const [k, at] of buckets) if (at <= now) buckets.delete(k);
-        return;
-      }
-      await clock.sleep(waitMs, signals).catch(() => undefined);
-    }
-  }
+  const pacer = new Pacer(pace, clock, 'pagerduty');
 
   async function post(event: PagerDutyEvent, label: string, ctx: SendContext): Promise<string> {
     const deadline = deadlineFor(
@@ -137,14 +126,14 @@ export function createPagerDutyChannel(
       const done: string[] = [];
       for (const alert of alerts) {
         for (const event of renderPagerDutyEvents(alert, target.routingKey, ctx.now)) {
-          await turn(target.routingKey, ctx.signal);
-          done.push(await post(event, label, ctx));
+          const turn = () => post(event, label, ctx);
+          done.push(await pacer.run(paceKey(target.routingKey), turn, ctx.signal));
         }
       }
       return { detail: done.length > 0 ? done.join('; ') : 'ok nothing to send' };
     },
     async close() {
-      closing.abort();
+      await pacer.close();
       await agent.close();
     },
   };
