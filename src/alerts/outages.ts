@@ -9,9 +9,8 @@
  * is, since it works again.
  */
 
-import { createHash } from 'node:crypto';
 import type { Target } from '../domain/targets.js';
-import { targetKey, targetLabel, targetSecret } from '../domain/targets.js';
+import { targetId, targetKey, targetLabel } from '../domain/targets.js';
 import { HEALTH_INTERVALS } from '../ingest/health.js';
 import { formatTimeLeft } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
@@ -254,18 +253,6 @@ function tell(
     key: `${alert.subject}:${outage.started_at}`,
   });
   return { ...change, told: targetLabel(ops) };
-}
-
-/**
- * A target as an alert key may name it: its key, but for one whose key holds a secret (a
- * webhook's or a Teams workflow's URL, a PagerDuty integration key), its label and a hash
- * of the secret.
- */
-function targetId(target: Target): string {
-  const secret = targetSecret(target);
-  if (secret === undefined) return targetKey(target);
-  const hash = createHash('sha256').update(secret).digest('hex').slice(0, 16);
-  return `${targetLabel(target)}#${hash}`;
 }
 
 function capitalised(text: string): string {

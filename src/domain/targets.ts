@@ -3,6 +3,7 @@
  * written on one line (`slack:#ops`, `email:ops@example.com`) as `send-test` takes them
  * and as `targetKey` prints them.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { suggest } from '../lib/suggest.js';
 import {
@@ -83,6 +84,18 @@ export function targetLabel(target: Target): string {
   } catch {
     return `${target.kind}:…`;
   }
+}
+
+/**
+ * A target as a key that may be shown (in alert keys, pacing keys, reasons): its key, but
+ * for one whose key holds a secret, its label and a hash of the secret, so that two
+ * workflows of one host, or two integration keys ending alike, stay apart.
+ */
+export function targetId(target: Target): string {
+  const secret = targetSecret(target);
+  if (secret === undefined) return targetKey(target);
+  const hash = createHash('sha256').update(secret).digest('hex').slice(0, 16);
+  return `${targetLabel(target)}#${hash}`;
 }
 
 /** `pagerduty:…a1b2`: an integration key as it may be shown, its last 4 characters at most. */

@@ -6,9 +6,8 @@
  * and `errors` as the reason. The integration key is never in a reason or a log line:
  * the target shows as `pagerduty:…a1b2`.
  */
-import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { pagerDutyLabel } from '../../domain/targets.js';
+import { pagerDutyLabel, targetId } from '../../domain/targets.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
 import { codeForStatus, retryableStatus, transportFailure } from '../errors.js';
@@ -36,15 +35,6 @@ export interface PagerDutyOptions {
   paceClock?: Clock | undefined;
   /** Total time of one request when the sender gives none; default 30 s. */
   timeoutMs?: number;
-}
-
-/**
- * An integration key as the pacer keys it: its label and a hash, never the key itself,
- * which a rate-limit reason could otherwise carry.
- */
-function paceKey(routingKey: string): string {
-  const hash = createHash('sha256').update(routingKey).digest('hex').slice(0, 16);
-  return `${pagerDutyLabel(routingKey)}#${hash}`;
 }
 
 /** PagerDuty's reason for a 400: `message: errors`, on one line, bounded. */
@@ -127,7 +117,7 @@ export function createPagerDutyChannel(
       for (const alert of alerts) {
         for (const event of renderPagerDutyEvents(alert, target.routingKey, ctx.now)) {
           const turn = () => post(event, label, ctx);
-          done.push(await pacer.run(paceKey(target.routingKey), turn, ctx.signal));
+          done.push(await pacer.run(targetId(target), turn, ctx.signal));
         }
       }
       return { detail: done.length > 0 ? done.join('; ') : 'ok nothing to send' };

@@ -8,10 +8,9 @@
  * size limit even after fitting is refused here, not sent. The URL carries the
  * workflow's signature (`sig=`): reasons and logs name its scheme and host only.
  */
-import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { AlertPayload } from '../../alerts/payload.js';
-import { targetLabel } from '../../domain/targets.js';
+import { targetId, targetLabel } from '../../domain/targets.js';
 import { parseRetryAfter } from '../../lib/backoff.js';
 import { redactPatterns } from '../../lib/redact.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, deadlineFor, withDeadline } from '../deadline.js';
@@ -56,12 +55,6 @@ export function platformReason(body: string): string {
     // Not JSON: the text as it came.
   }
   return clip(oneLine(redactPatterns(said)), 300);
-}
-
-/** The workflow's key in the pacer: its label and a hash, never its URL. */
-function paceKey(target: TargetOf<'teams'>): string {
-  const hash = createHash('sha256').update(target.url).digest('hex').slice(0, 16);
-  return `${targetLabel(target)}#${hash}`;
 }
 
 /**
@@ -110,7 +103,7 @@ export function createTeamsChannel(options: TeamsOptions, deps: ChannelDeps): Ch
     const code = codeForStatus(status);
     if (retryableStatus(status)) {
       const retryAfterMs = parseRetryAfter(answer.retryAfter, deps.clock.now());
-      if (status === 429 && retryAfterMs !== undefined) pacer.pause(paceKey(target), retryAfterMs);
+      if (status === 429 && retryAfterMs !== undefined) pacer.pause(targetId(target), retryAfterMs);
       throw new DeliveryError(reason, { code, permanent: false, retryAfterMs });
     }
     throw new DeliveryError(reason, { code, permanent: true });
@@ -122,7 +115,11 @@ export function createTeamsChannel(options: TeamsOptions, deps: ChannelDeps): Ch
     async send(target, alerts, ctx) {
       let last = { detail: '' };
       for (const alert of alerts) {
-        last = await pacer.run(paceKey(target), () => post(target, alert.payload, ctx), ctx.signal);
+        last = await pacer.run(
+          targetId(target),
+          () => post(target, alert.payload, ctx),
+          ctx.signal,
+        );
       }
       return last;
     },
