@@ -21,6 +21,7 @@ import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import type { Store } from '../store/index.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
+import { runEscalations } from './escalations.js';
 import { LocationWatch } from './location-watch.js';
 import { decideBaseline, decideNotices } from './notice-decisions.js';
 import { resolveEndedNotices } from './notice-ends.js';
@@ -261,10 +262,18 @@ export class AlertEngine {
   }
 
   /**
-   * Sends the reminders due now, the summaries of silences that ended, and the resolves
-   * of the PagerDuty incidents of notices whose end passed (`ended`); one transaction.
+   * Sends the reminders due now, the summaries of silences that ended, the resolves of
+   * the PagerDuty incidents of notices whose end passed (`ended`), and the escalations of
+   * notice alerts nobody acknowledged in time, with what resolves them (`escalations`);
+   * one transaction.
    */
-  runReminders(): { sent: number; dropped: number; summaries: number; ended: number } {
+  runReminders(): {
+    sent: number;
+    dropped: number;
+    summaries: number;
+    ended: number;
+    escalations: number;
+  } {
     this.refresh();
     return this.deps.store.transaction(() => {
       const ctx = this.context();
@@ -273,6 +282,7 @@ export class AlertEngine {
         ...reminders,
         summaries: summarizeEndedSilences(ctx),
         ended: resolveEndedNotices(ctx, this.compiled),
+        escalations: runEscalations(ctx, this.compiled),
       };
     });
   }

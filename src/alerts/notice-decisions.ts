@@ -12,6 +12,7 @@ import { formatDuration } from '../lib/duration.js';
 import { prepareNotice } from '../rules/match.js';
 import type { Notice } from '../upstream/schemas.js';
 import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
+import { planEscalation } from './escalations.js';
 import { noticeChanges } from './notice-changes.js';
 import type { AlertPayload } from './payload.js';
 import { cancelSuperseded, isTerminal, scheduleReminders } from './reminders.js';
@@ -142,6 +143,7 @@ export function decideNotices(
           e.version,
         );
         alerts += outcome.sent.length;
+        if (outcome.sent.length > 0 && quiet === undefined) planEscalation(ctx, r, n);
         if (outcome.duplicate.length > 0)
           audit(ctx, e, r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
         if (outcome.muted.length > 0) audit(ctx, e, r.name, 'muted', outcome.muted.join('; '));

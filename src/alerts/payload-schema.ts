@@ -137,6 +137,12 @@ export const alertPayloadSchema = z
     changed: z.array(z.string()).optional(),
     changes: z.array(noticeChangeSchema).optional(),
     supersedes: supersededNoticeSchema.optional(),
+    escalation: z
+      .looseObject({
+        after: z.string(),
+        acknowledged: z.looseObject({ by: z.string(), at: instant }).optional(),
+      })
+      .optional(),
     zone: z.string(),
   })
   .superRefine((p, ctx) => {

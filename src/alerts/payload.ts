@@ -101,8 +101,21 @@ export interface AlertPayload {
   changes?: NoticeChange[];
   /** The stored notice this one says it supersedes (`This notice supersedes Notice ID 26-0412.`). */
   supersedes?: SupersededNotice;
+  /**
+   * For a notice alert a rule's `escalate:` sent: nobody acknowledged it within `after`
+   * (`30m`); with `acknowledged`, it resolves what the escalation opened, since someone
+   * acknowledged it after all. Not part of the webhook contract: a webhook among the
+   * escalation targets receives the notice as it would from a rule of its own.
+   */
+  escalation?: Escalated;
   /** IANA zone to show the pipeline's local times in. */
   zone: string;
+}
+
+/** What an escalation says: its wait, and who acknowledged after it, if someone did. */
+export interface Escalated {
+  after: string;
+  acknowledged?: { by: string; at: UtcIso };
 }
 
 /** The parts an alert's kind is rendered from. */

@@ -86,7 +86,9 @@ export function headline(p: AlertPayload, now?: string): string {
   const type = oneLine(n.type) || 'Notice';
   const subject = subjectAfter(type, oneLine(n.subject));
   const said = subject ? `${type}: ${subject}` : type;
-  return oneLine(`${p.state === 'updated' ? 'Updated ' : ''}${said}`);
+  // An escalation says first why it reaches someone new.
+  const escalated = p.escalation ? `Not acknowledged in ${p.escalation.after}: ` : '';
+  return oneLine(`${escalated}${p.state === 'updated' ? 'Updated ' : ''}${said}`);
 }
 
 /**

@@ -9,13 +9,17 @@ import { withVerb } from '../lib/words.js';
 import type { Rule, RuleProblem } from '../rules/types.js';
 
 /**
- * Rules that send to a channel whose credentials are not set: one problem per rule and
- * channel, at the rule's position.
+ * Rules that send to a channel whose credentials are not set (its escalation targets
+ * included): one problem per rule and channel, at the rule's position. And escalating
+ * rules none of whose messages can be acknowledged (the Slack or Discord app is not set
+ * up, so their messages carry no Acknowledge button): every alert of theirs would
+ * escalate, which is a setting left out, not a choice.
  */
 export function unconfiguredTargets(rules: readonly Rule[], channels: Channels): RuleProblem[] {
   const problems: RuleProblem[] = [];
   for (const rule of rules) {
-    const kinds = new Set(rule.notify.map((t) => t.kind));
+    const escalate = rule.kind === 'notices' ? rule.escalate : undefined;
+    const kinds = new Set([...rule.notify, ...(escalate?.to ?? [])].map((t) => t.kind));
     for (const kind of kinds) {
       if (channels.configured(kind)) continue;
       problems.push({
@@ -23,6 +27,11 @@ export function unconfiguredTargets(rules: readonly Rule[], channels: Channels):
         message: `rule '${rule.name}' sends to ${kind}, but ${withVerb(CHANNEL_SETTINGS[kind], 'is', 'are')} not set`,
       });
     }
+    if (!escalate || rule.notify.some((t) => channels.acknowledgeable(t.kind))) continue;
+    problems.push({
+      ...rule.at,
+      message: `rule '${rule.name}' escalates what nobody acknowledges, but its messages carry no Acknowledge button: set SLACK_SIGNING_SECRET or SLACK_APP_TOKEN for Slack, DISCORD_PUBLIC_KEY for Discord`,
+    });
   }
   return problems;
 }

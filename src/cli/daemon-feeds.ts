@@ -53,8 +53,8 @@ export function daemonFeeds(
     name: 'alerts',
     intervalMs: options.alertsIntervalMs ?? 15_000,
     run: async () => {
-      const { sent, summaries, ended } = engine.runReminders();
-      if (sent + summaries + ended > 0) wake();
+      const { sent, summaries, ended, escalations } = engine.runReminders();
+      if (sent + summaries + ended + escalations > 0) wake();
     },
   };
   const plan = () =>

@@ -75,6 +75,7 @@ export class Channels implements ChannelSet {
   private constructor(
     private readonly channels: Map<TargetKind, AnyChannel>,
     private readonly configuredKinds: ReadonlySet<TargetKind>,
+    private readonly buttonKinds: ReadonlySet<TargetKind>,
   ) {}
 
   static async create(
@@ -155,7 +156,11 @@ export class Channels implements ChannelSet {
           : unconfigured(kind)) as AnyChannel,
       );
     }
-    return new Channels(channels, configured);
+    // The kinds whose channel messages carry an Acknowledge button someone can click.
+    const buttons = new Set<TargetKind>();
+    if (configured.has('slack') && options.slackInteractive) buttons.add('slack');
+    if (configured.has('discord') && options.discordInteractive) buttons.add('discord');
+    return new Channels(channels, configured, buttons);
   }
 
   for<K extends TargetKind>(kind: K): Channel<K> {
@@ -165,6 +170,11 @@ export class Channels implements ChannelSet {
   /** Whether a kind has its credentials. */
   configured(kind: TargetKind): boolean {
     return this.configuredKinds.has(kind);
+  }
+
+  /** Whether a kind's messages to channels carry an Acknowledge button that is answered. */
+  acknowledgeable(kind: TargetKind): boolean {
+    return this.buttonKinds.has(kind);
   }
 
   /**

@@ -15,7 +15,7 @@ import { PATTERN_MAX_LENGTH, patternProblem } from './pattern.js';
 
 export { TARGET_KINDS } from '../domain/targets.js';
 
-import { targetKey, targetLabel } from '../domain/targets.js';
+import { type Target, targetKey, targetLabel } from '../domain/targets.js';
 import type { NoticeFilter, Rule } from './types.js';
 
 /** A rule as the schema produces it; the loader adds where it was written (`at`). */
@@ -205,6 +205,48 @@ const capacity = z
     };
   });
 
+/** The shortest and longest wait before an escalation. */
+export const ESCALATE_AFTER_MIN_MS = 60_000;
+export const ESCALATE_AFTER_MAX_MS = 7 * 86_400_000;
+
+/** The target kinds whose messages carry an Acknowledge button: the only way to stop an escalation. */
+export const ACKNOWLEDGING_KINDS: readonly Target['kind'][] = ['slack', 'discord'];
+
+/** Repeats within a list of targets, each named by its label (a secret never shows). */
+function noRepeats(targets: readonly Target[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  targets.forEach((t, i) => {
+    const key = targetKey(t);
+    if (seen.has(key))
+      ctx.addIssue({ code: 'custom', path: [i], message: `repeats ${targetLabel(t)}` });
+    seen.add(key);
+  });
+}
+
+const targets = (description: string) =>
+  z
+    .array(targetSchema)
+    .min(1, 'must list at least one target')
+    .superRefine((list, ctx) => {
+      if (ctx.issues.length === 0) noRepeats(list, ctx);
+    })
+    .describe(description);
+
+const escalate = z
+  .strictObject({
+    after: duration
+      .refine(
+        (ms) => ms >= ESCALATE_AFTER_MIN_MS && ms <= ESCALATE_AFTER_MAX_MS,
+        'must be between 1m and 7d',
+      )
+      .describe('how long an alert may go unacknowledged, such as 30m'),
+    to: targets('where an unacknowledged alert goes, once, such as a PagerDuty service'),
+  })
+  .describe(
+    'a notice alert nobody acknowledged (the Acknowledge button, on Slack or Discord) within `after` goes to `to`, once; an acknowledgement after that resolves its PagerDuty incidents',
+  )
+  .transform(({ after, to }) => ({ afterMs: after, to }));
+
 /** One rule, on its own. */
 export const ruleSchema = z
   .strictObject({
@@ -221,22 +263,8 @@ export const ruleSchema = z
     notices: notices.optional(),
     deadlines: deadlines.optional(),
     capacity: capacity.optional(),
-    notify: z
-      .array(targetSchema)
-      .min(1, 'must list at least one target')
-      .superRefine((targets, ctx) => {
-        if (ctx.issues.length > 0) return;
-        const seen = new Set<string>();
-        targets.forEach((t, i) => {
-          const key = targetKey(t);
-          // A PagerDuty integration key is a secret: named by its label.
-          const said = t.kind === 'pagerduty' ? targetLabel(t) : key;
-          if (seen.has(key))
-            ctx.addIssue({ code: 'custom', path: [i], message: `repeats ${said}` });
-          seen.add(key);
-        });
-      })
-      .describe('where alerts go'),
+    notify: targets('where alerts go'),
+    escalate: escalate.optional(),
   })
   .superRefine(
     exactlyOne(
@@ -246,9 +274,38 @@ export const ruleSchema = z
     ),
     whenMapping,
   )
+  .superRefine((r, ctx) => {
+    if (!r.escalate || ctx.issues.length > 0) return;
+    if (!r.notices) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['escalate'],
+        message: 'is for notices rules: only a notice alert can be acknowledged',
+      });
+      return;
+    }
+    if (!r.notify.some((t) => ACKNOWLEDGING_KINDS.includes(t.kind))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['escalate'],
+        message:
+          'needs a slack or discord channel in notify: the Acknowledge button on its message is what stops an escalation, and without one every alert would escalate',
+      });
+    }
+    const notified = new Set(r.notify.map(targetKey));
+    r.escalate.to.forEach((t, i) => {
+      if (notified.has(targetKey(t)))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['escalate', 'to', i],
+          message: `${targetLabel(t)} is in notify already: it hears of every alert at once`,
+        });
+    });
+  }, whenMapping)
   .meta({ oneOf: RULE_KINDS.map((k) => ({ required: [k] })) })
-  .transform(({ name, notify, ...kinds }, ctx): RuleBody => {
-    if (kinds.notices) return { name, kind: 'notices', ...kinds.notices, notify };
+  .transform(({ name, notify, escalate, ...kinds }, ctx): RuleBody => {
+    if (kinds.notices)
+      return { name, kind: 'notices', ...kinds.notices, notify, ...(escalate ? { escalate } : {}) };
     if (kinds.deadlines) return { name, kind: 'deadlines', ...kinds.deadlines, notify };
     if (kinds.capacity) return { name, kind: 'capacity', ...kinds.capacity, notify };
     // The check above refused a rule of no kind: nothing more to say of it.

@@ -64,6 +64,14 @@ export interface NoticeRule extends RuleBase {
   /** Notices matching this are left out, whatever `filter` says. */
   not?: NoticeFilter;
   on: Array<'new' | 'updated'>;
+  /** Where an alert nobody acknowledged within `afterMs` goes, once. */
+  escalate?: Escalation;
+}
+
+/** A notice rule's `escalate:`: its wait in milliseconds and its targets. */
+export interface Escalation {
+  afterMs: number;
+  to: Target[];
 }
 
 export type DeadlineField = 'response_at' | 'effective_at' | 'end_at';

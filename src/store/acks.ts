@@ -40,4 +40,12 @@ export class AckStore {
       already: true,
     };
   }
+
+  /** Who acknowledged a message, and when; undefined while nobody has. */
+  of(platform: string, channel: string, message: string): AckRow | undefined {
+    return statement<[string, string, string], AckRow>(
+      this.db,
+      'SELECT by, at FROM acks WHERE platform = ? AND channel = ? AND message = ?',
+    ).get(platform, channel, message);
+  }
 }

@@ -21,13 +21,15 @@ export type AuditDecision =
   | 'firing'
   | 'resolved'
   | 'quiet'
-  | 'muted';
+  | 'muted'
+  | 'escalated'
+  | 'acknowledged';
 
 /** One decision of one rule on one event, as `why` shows it. */
 export interface AuditEntry {
   at: UtcIso;
   rule: string;
-  /** `notice-new`, `notice-updated`, `capacity`, `deadline`. */
+  /** `notice-new`, `notice-updated`, `capacity`, `deadline`, `escalation`. */
   event: string;
   /** `notice:123`, `capacity:transco:STATION 85`. */
   subject: string;

@@ -16,6 +16,7 @@ import {
   openDatabase,
   openDatabaseReadonly,
 } from './database.js';
+import { EscalationStore } from './escalations.js';
 import { InteractionStore } from './interactions.js';
 import { KeyStore } from './keys.js';
 import { NoticeStore } from './notices.js';
@@ -52,6 +53,7 @@ export class Store {
   readonly subscriptions: SubscriptionStore;
   readonly silences: SilenceStore;
   readonly acks: AckStore;
+  readonly escalations: EscalationStore;
   readonly keys: KeyStore;
   readonly interactions: InteractionStore;
   readonly retention: RetentionStore;
@@ -71,6 +73,7 @@ export class Store {
     this.subscriptions = new SubscriptionStore(db);
     this.silences = new SilenceStore(db);
     this.acks = new AckStore(db);
+    this.escalations = new EscalationStore(db);
     this.keys = new KeyStore(db);
     this.interactions = new InteractionStore(db);
     this.retention = new RetentionStore(db);

@@ -576,4 +576,25 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     run: convertSilenceMatchers,
   },
+  {
+    version: 20,
+    name: 'escalations of notice alerts nobody acknowledged',
+    sql: `
+      -- One row per escalating rule and notice, from the rule's first alert of it: the
+      -- alerts feed escalates it once it has gone unacknowledged for the rule's wait,
+      -- and watches an escalated one for a late acknowledgement or its notice's end,
+      -- which resolve what the escalation opened.
+      CREATE TABLE escalations (
+        rule       TEXT NOT NULL,
+        notice_id  INTEGER NOT NULL,
+        alerted_at TEXT NOT NULL,
+        status     TEXT NOT NULL
+          CHECK (status IN ('pending', 'escalated', 'acknowledged', 'resolved', 'dropped')),
+        decided_at TEXT,
+        PRIMARY KEY (rule, notice_id)
+      ) STRICT;
+      CREATE INDEX escalations_open ON escalations (status, alerted_at)
+        WHERE status IN ('pending', 'escalated');
+    `,
+  },
 ];

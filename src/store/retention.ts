@@ -2,7 +2,7 @@
  * What `PIPEWATCH_RETENTION` removes, and the incremental vacuum that gives the space
  * back. Every table that grows with time or with use of chat is pruned here or bounded by
  * design (docs/operations.md, Storage); everything a pending delivery or a reminder still to be sent
- * needs stays until it is done.
+ * needs stays until it is done, and so does a notice an escalation still waits on.
  *
  * A notice not seen for the retention is removed but for a tombstone (its id, content
  * hash and version, some 30 bytes), so that the notice seen again is recognised and
@@ -30,6 +30,7 @@ export interface PruneCounts {
   silences: number;
   acks: number;
   threads: number;
+  escalations: number;
 }
 
 const PENDING_NOTICES = `SELECT notice_id FROM outbox WHERE status = 'pending' AND notice_id IS NOT NULL`;
@@ -40,6 +41,7 @@ const PENDING_NOTICES = `SELECT notice_id FROM outbox WHERE status = 'pending' A
  */
 const NEEDED_NOTICES = `${PENDING_NOTICES}
   UNION SELECT notice_id FROM reminders WHERE status = 'scheduled'
+  UNION SELECT notice_id FROM escalations WHERE status IN ('pending', 'escalated')
   UNION SELECT notice_id FROM subscriptions WHERE notice_id IS NOT NULL`;
 
 /**
@@ -113,6 +115,10 @@ const PRUNE: Record<
   acks: 'DELETE FROM acks WHERE at < @cutoff',
   // An update of a notice first posted before the cutoff starts a thread of its own.
   threads: 'DELETE FROM threads WHERE created_at < @cutoff',
+  // One still pending waits for its time; an escalated one older than the retention is
+  // no longer watched for an acknowledgement, whose record is gone by then too.
+  escalations: `DELETE FROM escalations WHERE status <> 'pending'
+    AND coalesce(decided_at, alerted_at) < @cutoff`,
 };
 
 /** Prunes what is older than the retention and vacuums the space it held. */

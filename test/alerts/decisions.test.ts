@@ -159,7 +159,13 @@ describe('deadline reminders', () => {
     ]);
     expect(engine.runReminders().sent).toBe(0);
     clock.set('2026-11-21T16:00:30Z');
-    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0, summaries: 0, ended: 0 });
+    expect(engine.runReminders()).toEqual({
+      sent: 1,
+      dropped: 0,
+      summaries: 0,
+      ended: 0,
+      escalations: 0,
+    });
     expect(engine.runReminders().sent).toBe(0);
     const [row] = store.outbox.due('2030-01-01T00:00:00Z');
     expect(row?.payload).toMatchObject({
@@ -247,13 +253,25 @@ describe('deadline reminders', () => {
     const { engine, clock } = setup([reminders]);
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     clock.set('2026-11-22T10:00:00Z');
-    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0, summaries: 0, ended: 0 });
+    expect(engine.runReminders()).toEqual({
+      sent: 1,
+      dropped: 0,
+      summaries: 0,
+      ended: 0,
+      escalations: 0,
+    });
     expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toMatchObject({
       before: '1d',
       late: true,
     });
     clock.set('2026-11-22T16:30:00Z');
-    expect(engine.runReminders()).toEqual({ sent: 0, dropped: 1, summaries: 0, ended: 0 });
+    expect(engine.runReminders()).toEqual({
+      sent: 0,
+      dropped: 1,
+      summaries: 0,
+      ended: 0,
+      escalations: 0,
+    });
     expect(store.audit.forNotice(101).at(-1)).toMatchObject({ decision: 'dropped' });
   });
 
@@ -276,7 +294,13 @@ describe('deadline reminders', () => {
     expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
       'reminders 1d before: skipped (came due before the notice arrived); 2h before: at once (came due before the notice arrived; 1h30m left); 30m before: at 2026-11-22T15:30:00Z',
     );
-    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0, summaries: 0, ended: 0 });
+    expect(engine.runReminders()).toEqual({
+      sent: 1,
+      dropped: 0,
+      summaries: 0,
+      ended: 0,
+      escalations: 0,
+    });
     const first = store.outbox.due('2030-01-01T00:00:00Z');
     expect(first.map((r) => r.target.kind)).toEqual(['slack_dm', 'email']);
     expect(first[0]!.payload.deadline).toEqual({
@@ -320,7 +344,13 @@ describe('deadline reminders', () => {
     expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
       'reminders 2h before: at once (came due before the notice arrived; 2h left)',
     );
-    expect(engine.runReminders()).toEqual({ sent: 1, dropped: 0, summaries: 0, ended: 0 });
+    expect(engine.runReminders()).toEqual({
+      sent: 1,
+      dropped: 0,
+      summaries: 0,
+      ended: 0,
+      escalations: 0,
+    });
     expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toEqual({
       field: 'response_at',
       at: '2026-11-22T16:00:00Z',

@@ -25,7 +25,7 @@ describe('loading many rules', () => {
     writeFileSync(join(dir, 'desk.yaml'), lines.join('\n'));
     const loaded = loadRules(dir, { cwd: dir });
     expect(loaded.problems.map(formatProblem)).toEqual([
-      `desk.yaml:${name + 1}:5: unknown key 'notifications' in a rule; expected name, notices, deadlines, capacity, notify`,
+      `desk.yaml:${name + 1}:5: unknown key 'notifications' in a rule; expected name, notices, deadlines, capacity, notify, escalate`,
     ]);
     expect(loaded.rules).toHaveLength(9_999);
     // Seconds of CPU and nothing else, many times that on a busy machine: a bound for a hang.

@@ -164,7 +164,7 @@ describe('parseRuleFile: problems, each at its line and column', () => {
     expect(
       problems(rule('    notices: {}\n    notify: [{ console: true }]\n    muted: true\n')),
     ).toEqual([
-      "r.yaml:5:5: unknown key 'muted' in a rule; expected name, notices, deadlines, capacity, notify",
+      "r.yaml:5:5: unknown key 'muted' in a rule; expected name, notices, deadlines, capacity, notify, escalate",
     ]);
   });
 

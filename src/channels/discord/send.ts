@@ -14,8 +14,10 @@
  * `onChannelGone` besides failing as usual. A capacity alert's charts are files of its
  * message; where the bot may not attach files, the message goes again without them.
  */
+
 import { type RawFile, REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
+import { discordPostedDetail } from '../../domain/posted-message.js';
 import { targetKey } from '../../domain/targets.js';
 import type { Logger } from '../../lib/logger.js';
 import { redactor } from '../../lib/redact.js';
@@ -243,9 +245,9 @@ class DiscordSender {
       ctx.threads,
     );
     if (previous.length > 0) await this.supersede(previous, sent.id, ctx);
-    const reply = replyTo && !sent.without?.reply ? ` reply_to=${replyTo.message}` : '';
+    const reply = replyTo && !sent.without?.reply ? replyTo.message : undefined;
     this.log.debug({ target, message: sent.id, alerts: alerts.length }, 'discord: message posted');
-    return { detail: `ok channel=${channel} message=${sent.id}${reply}` };
+    return { detail: discordPostedDetail(channel, sent.id, reply) };
   }
 
   /** Sends to a user's DM channel, opened first; a DM refused for good is opened again next time. */

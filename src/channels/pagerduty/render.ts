@@ -118,6 +118,7 @@ function noticeDetails(p: AlertPayload, n: Notice): Record<string, unknown> {
     rule: plain(p.rule),
     alert: p.state,
   };
+  if (p.escalation) details.escalation = `not acknowledged within ${p.escalation.after}`;
   if (p.changed) details.changed = p.changed.slice(0, LIST_MAX);
   if (p.supersedes) details.supersedes = plain(p.supersedes.identifier || String(p.supersedes.id));
   if (p.deadline)
@@ -198,7 +199,7 @@ function noticeEvents(
   const slug = p.pipeline.slug;
   const key = noticeDedupKey(slug, n.id);
   const replaced = p.supersedes ? [resolve(routingKey, noticeDedupKey(slug, p.supersedes.id))] : [];
-  if (p.kind === 'notice' && (isTerminal(n) || hasEnded(n, now)))
+  if (p.kind === 'notice' && (isTerminal(n) || hasEnded(n, now) || p.escalation?.acknowledged))
     return [...replaced, resolve(routingKey, key)];
   const severity = p.kind === 'deadline' ? 'warning' : noticeSeverity(n.type);
   const timestamp = n.service_updated_at ?? n.posted_at ?? now;

@@ -10,7 +10,9 @@
  * capacity alert's OAC charts follow its message as files (`chart-upload.ts`), once the
  * message is posted: an upload that fails is a warning, never a failed send.
  */
+
 import * as webApi from '@slack/web-api';
+import { slackPostedDetail } from '../../domain/posted-message.js';
 import { targetKey } from '../../domain/targets.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notice } from '../../upstream/schemas.js';
@@ -180,7 +182,7 @@ class SlackSender {
     const earlier = this.updatedElsewhere(key, alerts, res.ts, ctx);
     this.rememberFirstMessages(key, alerts, message, res, ctx);
     for (const ref of earlier) await this.supersede(key, ref, ctx);
-    return { detail: `ok channel=${res.channel} ts=${res.ts}` };
+    return { detail: slackPostedDetail(res.channel, res.ts) };
   }
 
   /**
@@ -215,7 +217,7 @@ class SlackSender {
     this.shareCharts(key, reply.channel, root.ts, alerts);
     ctx.threads.set(key, supersededSubject(n.id), { threaded: 'yes', ts: reply.ts });
     await this.supersede(key, root, ctx);
-    return { detail: `ok channel=${reply.channel} ts=${reply.ts} thread=${root.ts}` };
+    return { detail: slackPostedDetail(reply.channel, reply.ts, root.ts) };
   }
 
   /** Starts sharing the OAC charts of the capacity alerts just posted, beside the send. */
