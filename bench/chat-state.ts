@@ -7,7 +7,7 @@
  */
 import { equalMatchers } from '../src/alerts/silence-matchers.js';
 import { type ChatRuleCommand, chatRuleItem, parseChatCommand } from '../src/chat/grammar.js';
-import { notifyItem } from '../src/chat/subscribe.js';
+import { targetItem } from '../src/domain/targets.js';
 import type { UtcIso } from '../src/lib/time.js';
 import { PIPELINES } from '../src/simulator/pipelines.js';
 import type { Store } from '../src/store/index.js';
@@ -39,7 +39,7 @@ export function storeReminders(store: Store, count: number, now: Date): number[]
   return store.transaction(() =>
     Array.from({ length: count }, (_, i) => {
       const { name: _name, ...item } = chatRuleItem(commands[i % commands.length]!, 'sub', [
-        notifyItem(target),
+        targetItem(target),
       ]);
       return store.subscriptions.add({
         rule: item as Record<string, unknown>,

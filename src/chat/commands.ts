@@ -43,10 +43,12 @@ export type NoticesInput = NonNullable<RuleInput['notices']>;
 export type DeadlinesInput = NonNullable<RuleInput['deadlines']>;
 /** A rule file's `capacity:` section, as written. */
 export type CapacityInput = NonNullable<RuleInput['capacity']>;
+/** A rule's `escalate:`, as written. */
+export type EscalateInput = NonNullable<RuleInput['escalate']>;
 
 /** A command the grammar accepts; a rule's section is one the rule schema accepts too. */
 export type ChatCommand =
-  | { verb: 'subscribe'; notices: NoticesInput }
+  | { verb: 'subscribe'; notices: NoticesInput; escalate?: EscalateInput }
   | { verb: 'remind'; deadlines: DeadlinesInput }
   | { verb: 'oac'; capacity: CapacityInput }
   | { verb: 'list' }

@@ -5,6 +5,7 @@
  * verdict on a value can be shown at its word.
  */
 import { wholeWordsMatcher } from '../alerts/silence-matchers.js';
+import { parseTarget, targetItem } from '../domain/targets.js';
 import { formatDuration, parseDuration } from '../lib/duration.js';
 import { parseZonedInstant, toUtcIso, type UtcIso } from '../lib/time.js';
 import { findLocation } from '../rules/location-check.js';
@@ -13,6 +14,7 @@ import type {
   ChatCommand,
   ChatVocabulary,
   DeadlinesInput,
+  EscalateInput,
   NoticesInput,
   Verb,
 } from './commands.js';
@@ -30,9 +32,9 @@ interface Keys {
 /** The keys of each command; `pipelines:`, `location:`, `id:`… name what may stand alone. */
 export const KEYS: Record<Verb, Keys> = {
   subscribe: {
-    keys: ['pipelines', 'type', 'category', 'status', 'text', 'on'],
+    keys: ['pipelines', 'type', 'category', 'status', 'text', 'on', 'escalate', 'to'],
     aliases: { pipeline: 'pipelines', types: 'type', categories: 'category', statuses: 'status' },
-    lists: ['pipelines', 'type', 'category', 'status', 'on'],
+    lists: ['pipelines', 'type', 'category', 'status', 'on', 'to'],
   },
   remind: {
     keys: ['pipelines', 'field', 'before'],
@@ -70,7 +72,37 @@ function subscribe(r: Reading): ChatCommand {
   }
   const on = r.args.options.get('on');
   if (on) notices.on = r.list(on, 'notices.on', true);
-  return { verb: 'subscribe', notices: notices as NoticesInput };
+  const escalate = escalation(r);
+  return { verb: 'subscribe', notices: notices as NoticesInput, ...(escalate ? { escalate } : {}) };
+}
+
+/**
+ * `escalate:30m to:pagerduty:KEY`: where an alert nobody acknowledged goes, and after
+ * how long. Each `to` value is a target as `subs add` takes one.
+ */
+function escalation(r: Reading): EscalateInput | undefined {
+  const after = r.args.options.get('escalate');
+  const to = r.args.options.get('to');
+  if (!after) {
+    if (to)
+      r.problem(to.word, 'to: says where an escalation goes; add after how long: escalate:30m');
+    return undefined;
+  }
+  if (!to) {
+    r.problem(after.word, 'escalate: needs where to: to:pagerduty:<integration key>');
+    return undefined;
+  }
+  r.span('escalate.after', after.value, 'escalate');
+  const targets: unknown[] = [];
+  to.items.forEach((item, i) => {
+    r.span(`escalate.to.${i}`, item, `target '${item.text}'`);
+    try {
+      targets.push(targetItem(parseTarget(item.text)));
+    } catch (error) {
+      r.problem(item, error instanceof Error ? error.message : String(error));
+    }
+  });
+  return { after: after.value.text.trim(), to: targets } as EscalateInput;
 }
 
 function remind(r: Reading): ChatCommand {

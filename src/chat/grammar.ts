@@ -12,6 +12,7 @@ import type {
   ChatRuleCommand,
   ChatVocabulary,
   DeadlinesInput,
+  EscalateInput,
   NoticesInput,
   ParsedChatCommand,
 } from './commands.js';
@@ -46,6 +47,7 @@ export interface ChatRuleItem {
   deadlines?: DeadlinesInput;
   capacity?: CapacityInput;
   notify: unknown[];
+  escalate?: EscalateInput;
 }
 
 /** The rule-file item a rule command stands for: what `subs export` prints and the engine loads. */
@@ -56,7 +58,12 @@ export function chatRuleItem(
 ): ChatRuleItem {
   switch (command.verb) {
     case 'subscribe':
-      return { name, notices: command.notices, notify };
+      return {
+        name,
+        notices: command.notices,
+        notify,
+        ...(command.escalate ? { escalate: command.escalate } : {}),
+      };
     case 'remind':
       return { name, deadlines: command.deadlines, notify };
     case 'oac':
@@ -64,8 +71,12 @@ export function chatRuleItem(
   }
 }
 
-/** The rule a rule command stands for, named and with its targets, as the schema checks it here. */
-const CHECKED_AS = { name: 'chat', notify: [{ console: true }] };
+/**
+ * The rule a rule command stands for, named and with its targets, as the schema checks it
+ * here: sent to a channel, where its alerts can be acknowledged. Storing it checks it
+ * again with the target it really has.
+ */
+const CHECKED_AS = { name: 'chat', notify: [{ slack: 'C0CHECKED' }] };
 
 /**
  * Reads the words after `/pipewatch`. Nothing is stored from here: the caller acts on

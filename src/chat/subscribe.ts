@@ -5,7 +5,7 @@
  * channel's paused subscriptions. A running daemon puts it in force at its next decision.
  */
 
-import { type Target, targetKey } from '../domain/targets.js';
+import { type Target, targetItem, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import { subscriptionName, subscriptionRule } from '../rules/subscription.js';
 import type { Rule } from '../rules/types.js';
@@ -27,28 +27,6 @@ export interface Placement {
   channel: string | null;
   source: SubscriptionSource;
   by: string;
-}
-
-/** A target as a rule file's `notify` item writes it. */
-export function notifyItem(t: Target): Record<string, unknown> {
-  switch (t.kind) {
-    case 'slack':
-    case 'discord':
-      return { [t.kind]: t.channel };
-    case 'slack_dm':
-    case 'discord_dm':
-      return { [t.kind]: t.user };
-    case 'email':
-      return { email: t.to.length === 1 ? t.to[0] : t.to };
-    case 'webhook':
-      return { webhook: t.url };
-    case 'pagerduty':
-      return { pagerduty: t.routingKey };
-    case 'teams':
-      return { teams: t.url };
-    case 'console':
-      return { console: true };
-  }
 }
 
 /** Why nothing was stored: the rule schema refused the rule, or a limit was reached. */
@@ -74,7 +52,7 @@ export function storeSubscription(
       has: 'this channel has',
       may: 'it',
     });
-  const { name: _name, ...item } = chatRuleItem(command, 'subscription', [notifyItem(at.target)]);
+  const { name: _name, ...item } = chatRuleItem(command, 'subscription', [targetItem(at.target)]);
   const row = {
     rule: item as Record<string, unknown>,
     target: targetKey(at.target),

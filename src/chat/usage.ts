@@ -15,6 +15,7 @@ const USAGE: Record<Verb, { forms: string[]; does: string[]; example: string }> 
     forms: [
       'subscribe PIPELINES [type:T,…] [category:C,…]',
       '          [status:S,…] [text:"regex"] [on:new,updated]',
+      '          [escalate:30m to:TARGET,…]',
     ],
     does: [
       'This channel gets the notices of these pipelines that',
@@ -27,6 +28,8 @@ const USAGE: Record<Verb, { forms: string[]; does: string[]; example: string }> 
       '  text:      a regular expression on subject and text,',
       '             any case; RE2: no look-around',
       '  on:        new, updated or both (default new)',
+      '  escalate:  an alert nobody acknowledged this long goes',
+      '             to the to: targets, once (to:pagerduty:KEY)',
     ],
     example: 'subscribe transco type:constraint on:new,updated',
   },

@@ -296,3 +296,25 @@ export function parseTarget(text: string): Target {
   }
   return result.data;
 }
+
+/** A target as a rule file's `notify` (or `escalate.to`) item writes it. */
+export function targetItem(t: Target): Record<string, unknown> {
+  switch (t.kind) {
+    case 'slack':
+    case 'discord':
+      return { [t.kind]: t.channel };
+    case 'slack_dm':
+    case 'discord_dm':
+      return { [t.kind]: t.user };
+    case 'email':
+      return { email: t.to.length === 1 ? t.to[0] : t.to };
+    case 'webhook':
+      return { webhook: t.url };
+    case 'pagerduty':
+      return { pagerduty: t.routingKey };
+    case 'teams':
+      return { teams: t.url };
+    case 'console':
+      return { console: true };
+  }
+}

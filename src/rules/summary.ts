@@ -1,10 +1,12 @@
 /**
  * A rule in one line, as `subs list`, chat's `list` and the App Home show it:
- * `transco; type constraint; on new, updated`, `texas-eastern; response_at 1d, 2h before`,
+ * `transco; type constraint; on new, updated; escalate after 30m to pagerduty:…9a1b`,
+ * `texas-eastern; response_at 1d, 2h before`,
  * `transco STATION 85; OAC below 50000 Dth (clear above 55000 Dth)`. One line whatever
  * was typed: a pattern's line breaks are shown as `\r` and `\n`, which read as the same
  * pattern.
  */
+import { targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import { inlineText } from '../lib/terminal.js';
 import type { NoticeFilter, Rule } from './types.js';
@@ -40,6 +42,11 @@ function summaryOf(rule: Rule): string {
       const parts = [pipelinesOf(rule.filter.pipelines), ...filterParts(rule.filter)];
       if (rule.not) parts.push(notPart(rule.not));
       if (rule.on.join() !== 'new') parts.push(`on ${rule.on.join(', ')}`);
+      const e = rule.escalate;
+      if (e)
+        parts.push(
+          `escalate after ${formatDuration(e.afterMs)} to ${e.to.map(targetLabel).join(', ')}`,
+        );
       return parts.join('; ');
     }
     case 'deadlines': {

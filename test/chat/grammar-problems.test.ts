@@ -66,7 +66,7 @@ describe('every wrong word gets a problem at its column, with the word meant whe
       'subscribe transco below:10',
       [
         [
-          'subscribe takes no below:; its options are type: category: status: text: on:',
+          'subscribe takes no below:; its options are type: category: status: text: on: escalate: to:',
           'below:10',
           19,
         ],

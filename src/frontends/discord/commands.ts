@@ -108,6 +108,10 @@ const WRITTEN: Readonly<Record<string, string>> = {
   'mute.type': 'notice types, as whole words (maintenance holds Planned Maintenance)',
   'mute.from': 'a later start, with its zone: 2026-12-01T09:00-06:00; without it, now',
   'mute.until': 'the end instead of for, with its zone: 2026-12-01T13:00-06:00',
+  'subscribe.escalate':
+    'how long an alert may go unacknowledged before it goes to to:, once, such as 30m',
+  'subscribe.to':
+    'where an escalation goes, comma-separated: pagerduty:KEY, email:ADDRESS, slack:#CHANNEL',
   'unsubscribe.id': 'the id list shows (12 or #12), or all',
   'unmute.id': "the silence's id as list shows it; without it, every silence of this channel",
   help: 'How to write each /pipewatch command, with an example each.',

@@ -42,6 +42,8 @@ const SAMPLE: Record<string, string> = {
   from: '2030-01-01T09:00-06:00',
   until: '2030-01-01T13:00-06:00',
   command: 'oac',
+  escalate: '30m',
+  to: 'pagerduty:R0ESCALATE0000000000000000009a1b',
 };
 
 /**
@@ -50,6 +52,8 @@ const SAMPLE: Record<string, string> = {
  */
 const BASE: Record<string, string[]> = { mute: ['for'] };
 const INSTEAD: Record<string, string> = { until: 'for' };
+/** Options that mean something only together (subscribe: escalate: and to:): given as a pair. */
+const PAIRED: Record<string, string> = { escalate: 'to', to: 'escalate' };
 
 const command = pipewatchCommand();
 const subcommands = command.options;
@@ -119,7 +123,8 @@ describe('/pipewatch and the chat grammar', () => {
           (o.required || (BASE[verb]?.includes(o.name) && INSTEAD[name] !== o.name)),
       );
       const without = parse(verb, required);
-      const withIt = parse(verb, [...required, optionsOf(verb).find((o) => o.name === name)!]);
+      const given = optionsOf(verb).filter((o) => o.name === name || o.name === PAIRED[name]);
+      const withIt = parse(verb, [...required, ...given]);
       expect(withIt.ok, JSON.stringify(withIt)).toBe(true);
       // Without it, the command may be refused (mute with neither for nor until): it differs.
       if (without.ok) expect(withIt.ok && withIt.command).not.toEqual(without.command);
