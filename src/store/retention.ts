@@ -81,14 +81,19 @@ const PRUNE_TEXTS = [
  * cutoff (or which it no longer has) has nothing left to remind of; its reminders go with
  * it (the `subscriptions_forget` trigger). Reminders whose deadline passed before the
  * cutoff are done (none is sent after its deadline); those of a subscription removed by
- * another process while the daemon was planning them have no rule left.
+ * another process while the daemon was planning them have no rule left. An escalation
+ * decided before the cutoff needs its notice no more.
  */
-const BEFORE_NOTICES: Record<'subscriptions' | 'reminders', string> = {
+const BEFORE_NOTICES: Record<'subscriptions' | 'reminders' | 'escalations', string> = {
   subscriptions: `DELETE FROM subscriptions WHERE notice_id IS NOT NULL AND created_at < @cutoff
     AND NOT EXISTS (SELECT 1 FROM notices n
       WHERE n.id = subscriptions.notice_id AND n.response_at >= @cutoff)`,
   reminders: `DELETE FROM reminders WHERE (status <> 'scheduled' AND deadline_at < @cutoff)
     OR (rule GLOB 'sub-[0-9]*' AND rule NOT GLOB 'sub-*[^0-9]*' AND CAST(substr(rule, 5) AS INTEGER) NOT IN (SELECT id FROM subscriptions))`,
+  // One still pending waits for its time; an escalated one older than the retention is
+  // no longer watched for an acknowledgement, whose record is gone by then too.
+  escalations: `DELETE FROM escalations WHERE status <> 'pending'
+    AND coalesce(decided_at, alerted_at) < @cutoff`,
 };
 
 const PRUNE: Record<
@@ -115,10 +120,6 @@ const PRUNE: Record<
   acks: 'DELETE FROM acks WHERE at < @cutoff',
   // An update of a notice first posted before the cutoff starts a thread of its own.
   threads: 'DELETE FROM threads WHERE created_at < @cutoff',
-  // One still pending waits for its time; an escalated one older than the retention is
-  // no longer watched for an acknowledgement, whose record is gone by then too.
-  escalations: `DELETE FROM escalations WHERE status <> 'pending'
-    AND coalesce(decided_at, alerted_at) < @cutoff`,
 };
 
 /** Prunes what is older than the retention and vacuums the space it held. */

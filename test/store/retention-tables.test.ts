@@ -342,4 +342,21 @@ describe('chat state', () => {
     expect(store.capacityAlerts.get('oac', 'transco', 'OLD')).toBeUndefined();
     expect(store.capacityAlerts.get('oac', 'transco', 'NEW')).toBeDefined();
   });
+
+  it('prunes escalations decided before the cutoff; keeps those pending, and their notices', async () => {
+    ingest([makeNotice({ id: 101 }), makeNotice({ id: 102 }), makeNotice({ id: 103 })]);
+    clock.advance(RETENTION + DAY);
+    store.escalations.plan('fm', 101, daysAgo(50));
+    store.escalations.decide('fm', 101, 'escalated', daysAgo(45));
+    store.escalations.plan('fm', 102, daysAgo(3));
+    store.escalations.decide('fm', 102, 'acknowledged', daysAgo(2));
+    store.escalations.plan('fm', 103, daysAgo(40));
+    await prune();
+    expect(rows('escalations')).toBe(2);
+    expect(store.escalations.forNotice(101)).toEqual([]);
+    expect(store.escalations.open().map((e) => e.notice_id)).toEqual([103]);
+    // A notice a pending escalation waits on keeps its row, its text pruned.
+    expect(store.notices.get(103)?.text_pruned_at).toBe(now());
+    expect(store.notices.get(101)).toBeUndefined();
+  });
 });
