@@ -389,14 +389,16 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     sql: `
       -- One row per lease (lease.ts). Its holder acts while expires_at, on the database's
       -- clock, is ahead; term counts the takeovers, and fences what a former holder writes.
-      -- A released or expired lease keeps its row, so the term only ever grows.
+      -- A released or expired lease keeps its row, so the term only ever grows; each
+      -- takeover keeps who held the term before, whose claims the new holder releases.
       CREATE TABLE leader_lease (
-        name        ${T} PRIMARY KEY,
-        holder      ${T} NOT NULL,
-        term        BIGINT NOT NULL CHECK (term > 0),
-        acquired_at TIMESTAMPTZ NOT NULL,
-        renewed_at  TIMESTAMPTZ NOT NULL,
-        expires_at  TIMESTAMPTZ NOT NULL
+        name            ${T} PRIMARY KEY,
+        holder          ${T} NOT NULL,
+        term            BIGINT NOT NULL CHECK (term > 0),
+        previous_holder ${T},
+        acquired_at     TIMESTAMPTZ NOT NULL,
+        renewed_at      TIMESTAMPTZ NOT NULL,
+        expires_at      TIMESTAMPTZ NOT NULL
       );
 
       -- Each replica's heartbeat, for 'pipewatch status': who runs, in which role, and
