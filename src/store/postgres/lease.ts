@@ -73,6 +73,7 @@ export interface LeaseEvents {
   failed: [DatabaseError];
 }
 
+/** `id` is the lease's holder: one of its own for each process that runs (a UUID). */
 export interface LeaseOptions extends ReplicaIdentity {
   /** A pool of the lease's own (`createPool(url, { max: 1 })`). */
   pool: pg.Pool;
@@ -235,8 +236,9 @@ export class LeaderLease extends EventEmitter<LeaseEvents> {
         term: number;
         previous_holder: string | null;
       }>(ACQUIRE, [this.name, this.identity.id, this.leaseMs]);
+      // Taken even while stopping: `stop` then releases it, rather than leave it held.
       const won = rows[0];
-      if (won && !this.stopping.signal.aborted) {
+      if (won) {
         const previous =
           won.previous_holder !== null
             ? { holder: won.previous_holder, term: won.term - 1 }

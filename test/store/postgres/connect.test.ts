@@ -117,13 +117,15 @@ describe('a PostgreSQL server pipewatch cannot use', () => {
 describe('a connection pipewatch opens', () => {
   const db = usePostgresDatabase();
 
-  it('says it is pipewatch, and reads 64-bit integers as numbers, never rounded', async () => {
+  it('says it is pipewatch, ends a transaction left idle, and reads 64-bit integers as numbers, never rounded', async () => {
     const pool = await connectPostgres(db.url);
     try {
       const { rows } = await pool.query(
-        "SELECT current_setting('application_name') AS app, 9007199254740991::bigint AS big",
+        `SELECT current_setting('application_name') AS app,
+           current_setting('idle_in_transaction_session_timeout') AS idle,
+           9007199254740991::bigint AS big`,
       );
-      expect(rows[0]).toEqual({ app: 'pipewatch', big: Number.MAX_SAFE_INTEGER });
+      expect(rows[0]).toEqual({ app: 'pipewatch', idle: '1min', big: Number.MAX_SAFE_INTEGER });
       await expect(pool.query('SELECT 9007199254740993::bigint AS n')).rejects.toThrow(
         /the integer 9007199254740993, too large for pipewatch to read exactly/,
       );

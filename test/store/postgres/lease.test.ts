@@ -295,4 +295,33 @@ describe('the leader lease', () => {
     expect(tookOver.value).toEqual({ role: 'leader', term: 2, previous: { holder: 'a', term: 1 } });
     expect((await listReplicas(db.pool())).map((x) => [x.id, x.role])).toEqual([['b', 'leader']]);
   });
+
+  it('holds off a takeover while a write fenced by the current term is under way', async () => {
+    const a = replica('a');
+    await started(a);
+    const fence = a.lease.fence()!;
+    const pool = db.pool();
+    await pool.query('CREATE TABLE claims (id int PRIMARY KEY, claimed_by text)');
+    await pool.query('INSERT INTO claims VALUES (1, NULL)');
+    const writer = await pool.connect();
+    const other = await pool.connect();
+    try {
+      await writer.query('BEGIN');
+      const claimed = await writer.query(
+        `UPDATE claims SET claimed_by = 'a' WHERE id = 1 AND ${fencedBy(1)}`,
+        fenceValues(fence),
+      );
+      expect(claimed.rowCount).toBe(1);
+      // A takeover changes the lease's row: it must wait for the claim's commit.
+      await other.query("SET lock_timeout = '200ms'");
+      await expect(
+        other.query("UPDATE leader_lease SET holder = 'b', term = term + 1"),
+      ).rejects.toThrow(/lock timeout/);
+      await writer.query('COMMIT');
+      await other.query("UPDATE leader_lease SET holder = 'b', term = term + 1");
+    } finally {
+      writer.release();
+      other.release();
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL schema is the SQLite schema: a freshly migrated database of each has the
- * same tables, and in each table the same columns (of matching types, null or not), the
- * same primary, unique and foreign keys, as many checks, the same indexes and triggers.
+ * same tables, and in each table the same columns (of matching types, null or not, with
+ * the same defaults), the same primary, unique and foreign keys, as many checks, the same
+ * indexes and triggers.
  * A migration added to one list and not to the other fails here. Tables only a shared
  * database needs (`POSTGRES_ONLY_TABLES`) are left out.
  */
@@ -17,7 +18,7 @@ import {
 import { usePostgresDatabase } from '../../support/postgres.js';
 
 interface TableShape {
-  /** `name → 'integer not null'`: the type's family, and whether it may be null. */
+  /** `name → 'integer not null default 0'`: the type's family, null or not, its default. */
   columns: Record<string, string>;
   /** Primary, unique and foreign keys, as PostgreSQL writes them. */
   keys: string[];
@@ -33,7 +34,9 @@ type Shape = Record<string, TableShape>;
 const index = (name: string, columns: string, partial: boolean) =>
   `${name} (${columns})${partial ? ', partial' : ''}`;
 
-const column = (family: string, notNull: boolean) => `${family}${notNull ? ' not null' : ''}`;
+/** A column as both databases can say it: `text not null default 'pending'`. */
+const column = (family: string, notNull: boolean, byDefault: string | null) =>
+  `${family}${notNull ? ' not null' : ''}${byDefault === null ? '' : ` default ${byDefault}`}`;
 
 /** SQLite's declared types, and PostgreSQL's, by the values they hold. */
 const SQLITE_FAMILY: Record<string, string> = {
@@ -60,13 +63,21 @@ function sqliteShape(): Shape {
       "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
     );
     for (const { name, sql } of tables) {
-      const info = all<{ name: string; type: string; notnull: number; pk: number }>(
-        `PRAGMA table_info(${name})`,
-      );
+      const info = all<{
+        name: string;
+        type: string;
+        notnull: number;
+        pk: number;
+        dflt_value: string | null;
+      }>(`PRAGMA table_info(${name})`);
       const columns: Record<string, string> = {};
       // A primary key's columns are never null (an INTEGER PRIMARY KEY is the rowid).
       for (const c of info)
-        columns[c.name] = column(SQLITE_FAMILY[c.type] ?? c.type, c.notnull === 1 || c.pk > 0);
+        columns[c.name] = column(
+          SQLITE_FAMILY[c.type] ?? c.type,
+          c.notnull === 1 || c.pk > 0,
+          c.dflt_value,
+        );
       const keys: string[] = [];
       const pk = info
         .filter((c) => c.pk > 0)
@@ -132,8 +143,10 @@ async function postgresShape(url: string): Promise<Shape> {
       column_name: string;
       data_type: string;
       is_nullable: string;
+      column_default: string | null;
     }>(
-      `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns
+      `SELECT table_name, column_name, data_type, is_nullable, column_default
+       FROM information_schema.columns
        WHERE table_schema = current_schema() ORDER BY ordinal_position`,
     )) {
       const table = shape[c.table_name];
@@ -141,6 +154,8 @@ async function postgresShape(url: string): Promise<Shape> {
       table.columns[c.column_name] = column(
         POSTGRES_FAMILY[c.data_type] ?? c.data_type,
         c.is_nullable === 'NO',
+        // PostgreSQL writes the type of a default: 'pending'::text.
+        c.column_default?.replace(/::[a-z ]+$/, '') ?? null,
       );
     }
     for (const c of await rows<{ table_name: string; type: string; def: string }>(
