@@ -28,6 +28,7 @@ import type { Clock } from '../../lib/clock.js';
 import { systemClock } from '../../lib/clock.js';
 import { errorCode, errorMessage } from '../../lib/error-text.js';
 import { DatabaseError } from '../database.js';
+import { type Fence, fenceValues } from './fence.js';
 import { heartbeat, type ReplicaIdentity, removeReplica } from './replicas.js';
 
 /** The lease's length by default (PRODUCT.md: `PIPEWATCH_LEADER_LEASE`, 15 s). */
@@ -37,13 +38,6 @@ export const DEFAULT_LEASE_MS = 15_000;
 export const LEADER_LEASE = 'leader';
 
 export type Role = 'leader' | 'standby';
-
-/** A term of a lease, as a claim made under it records it. */
-export interface Fence {
-  name: string;
-  holder: string;
-  term: number;
-}
 
 /** A change of this replica's role. */
 export interface RoleChange {
@@ -93,22 +87,6 @@ const monotonicClock: Clock = {
   now: () => new Date(performance.timeOrigin + performance.now()),
   sleep: systemClock.sleep,
 };
-
-/**
- * The SQL condition that holds only while `holder` holds lease `name` at `term`, its
- * three values the parameters from `$first` (`fenceValues`). It locks the lease row
- * (FOR SHARE) until the statement's transaction ends, so a takeover waits for a fenced
- * write already under way, and a fenced write after a takeover finds the term gone.
- */
-export function fencedBy(first: number): string {
-  return `EXISTS (SELECT 1 FROM leader_lease WHERE name = $${first} AND holder = $${first + 1}
-    AND term = $${first + 2} AND expires_at > now() FOR SHARE)`;
-}
-
-/** The parameters of `fencedBy` for a fence. */
-export function fenceValues(fence: Fence): [string, string, number] {
-  return [fence.name, fence.holder, fence.term];
-}
 
 /**
  * Takes the lease when it is free: new, expired, released, or still this replica's own

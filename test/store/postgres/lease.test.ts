@@ -9,9 +9,8 @@ import { once } from 'node:events';
 import type pg from 'pg';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPool } from '../../../src/store/postgres/connect.js';
+import { fencedBy, fenceValues } from '../../../src/store/postgres/fence.js';
 import {
-  fencedBy,
-  fenceValues,
   LeaderLease,
   type LeaseEvents,
   type RoleChange,
