@@ -259,7 +259,7 @@ describe('the leader lease', () => {
     });
   });
 
-  it('survives its connection dropped by the server, and the network', async () => {
+  it('survives its connection dropped by the server or the network, and the server away a while', async () => {
     const { r: a, proxy } = await cutOff('a');
     await started(a);
     const { rows } = await db
@@ -278,11 +278,17 @@ describe('the leader lease', () => {
     await renewedAfter(5_000);
     proxy.drop();
     await renewedAfter(5_000);
+    // The server away for a while (refusing every connection), back before the deadline.
+    proxy.refuse();
+    await turn(a, 5_000, 'failed');
+    await turn(a, a.lease.retryMs, 'failed');
+    proxy.heal();
+    expect((await turn(a, a.lease.retryMs, 'renewed')).value.term).toBe(1);
     expect(a.roles).toEqual([{ role: 'leader', term: 1 }]);
     expect(await leaseRow()).toMatchObject({ holder: 'a', term: 1, valid: true });
   });
 
-  it('is released by a leader that stops, for a standby to take at its next turn', async () => {
+  it('is released by a leader that stops, for a standby to take at its next turn; the list follows', async () => {
     const a = replica('a');
     await started(a);
     const b = replica('b');
@@ -293,6 +299,9 @@ describe('the leader lease', () => {
     const tookOver = await turn(b, 5_000, 'role');
     expect(tookOver.value).toEqual({ role: 'leader', term: 2, previous: { holder: 'a', term: 1 } });
     expect((await listReplicas(db.pool())).map((x) => [x.id, x.role])).toEqual([['b', 'leader']]);
+    // One not heard of for more than 5 minutes is no longer listed.
+    await db.pool().query("UPDATE replicas SET last_seen_at = now() - interval '301 seconds'");
+    expect(await listReplicas(db.pool())).toEqual([]);
   });
 
   it('holds off a takeover while a write fenced by the current term is under way', async () => {
