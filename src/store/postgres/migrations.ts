@@ -414,4 +414,22 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX replicas_last_seen ON replicas (last_seen_at);
     `,
   },
+  {
+    version: 3,
+    name: 'escalations of notice alerts nobody acknowledged',
+    sqlite: 20,
+    sql: `
+      CREATE TABLE escalations (
+        rule       ${T} NOT NULL,
+        notice_id  BIGINT NOT NULL,
+        alerted_at ${T} NOT NULL,
+        status     ${T} NOT NULL
+          CHECK (status IN ('pending', 'escalated', 'acknowledged', 'resolved', 'dropped')),
+        decided_at ${T},
+        PRIMARY KEY (rule, notice_id)
+      );
+      CREATE INDEX escalations_open ON escalations (status, alerted_at)
+        WHERE status IN ('pending', 'escalated');
+    `,
+  },
 ];
