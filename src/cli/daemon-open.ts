@@ -7,6 +7,7 @@ import { storedCharts } from '../channels/charts.js';
 import type { ChatCore } from '../chat/service.js';
 import { ConfigError } from '../config/index.js';
 import { Channels } from '../delivery/channels.js';
+import { toUtcIso } from '../lib/time.js';
 import { RulesInvalidError } from '../rules/errors.js';
 import { loadRules } from '../rules/loader.js';
 import type { Rule } from '../rules/types.js';
@@ -77,8 +78,10 @@ export async function openStoreAndApi(
   setup: DaemonSetup,
   channels: Channels,
 ): Promise<{ store: Store; target: ApiTarget }> {
-  const store = Store.open(setup.dataDir, { warn: (message) => ctx.logger.warn(message) });
+  const warn = (message: string) => ctx.logger.warn(message);
+  const store = Store.open(setup.dataDir, { warn });
   try {
+    store.holdRunLock(setup.dataDir, toUtcIso((setup.clock ?? ctx.clock).now()), warn);
     const target =
       setup.api ??
       (setup.simulator

@@ -21,9 +21,11 @@ import { acceleratedClock } from '../lib/clock.js';
 import { errorCode } from '../lib/error-text.js';
 import { grouped } from '../lib/quantity.js';
 import { inlineText } from '../lib/terminal.js';
+import { toUtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import type { Simulator } from '../simulator/index.js';
 import { STORY_RESPONSE_MS, type StoryAct, Storyline } from '../simulator/storyline.js';
+import { RUN_LOCK_FILE } from '../store/files.js';
 import type { CliContext } from './context.js';
 import type { Daemon } from './daemon.js';
 import { BadInputError } from './errors.js';
@@ -102,7 +104,7 @@ export function demoCommand(ctx: CliContext): Command {
 export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise<Daemon> {
   // The simulator's data is anchored at its start time, so each demo starts from a fresh database.
   const dataDir = join(cwd, 'data', 'demo');
-  clearDemoData(dataDir, cwd);
+  await clearDemoData(dataDir, cwd);
   const [{ openApi }, { Daemon }] = await Promise.all([
     import('./api-target.js'),
     import('./daemon.js'),
@@ -151,14 +153,20 @@ export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise
 }
 
 /** What the demo writes in its data folder: the database and SQLite's files beside it. */
-const DEMO_FILES = new Set(['pipewatch.db', 'pipewatch.db-wal', 'pipewatch.db-shm']);
+const DEMO_FILES = new Set([
+  'pipewatch.db',
+  'pipewatch.db-wal',
+  'pipewatch.db-shm',
+  RUN_LOCK_FILE,
+  `${RUN_LOCK_FILE}-journal`,
+]);
 
 /**
  * Removes the last demo's database. An installed `pipewatch demo` runs in any folder, and
  * a `data/demo` there may be someone's own: one holding anything else is left alone and
  * the demo refuses to start, naming what it found.
  */
-export function clearDemoData(dataDir: string, cwd: string): void {
+export async function clearDemoData(dataDir: string, cwd: string): Promise<void> {
   let names: string[];
   try {
     names = readdirSync(dataDir);
@@ -173,6 +181,11 @@ export function clearDemoData(dataDir: string, cwd: string): void {
     throw new BadInputError([
       `${shown} holds files the demo did not write (${listed}): the demo starts from a fresh database there and would delete them; move them, or run the demo in another folder`,
     ]);
+  }
+  // A demo still running there keeps its database: this one is refused, as a second run is.
+  if (names.includes(RUN_LOCK_FILE)) {
+    const { holdRunLock } = await import('../store/run-lock.js');
+    holdRunLock(dataDir, toUtcIso(new Date())).release();
   }
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -4,6 +4,7 @@
  * cause) go through `transaction`, so they land together or not at all.
  */
 import { join } from 'node:path';
+import type { UtcIso } from '../lib/time.js';
 import { AckStore } from './acks.js';
 import { AuditStore } from './audit.js';
 import { CapacityStore } from './capacity.js';
@@ -25,6 +26,7 @@ import { OutboxStore } from './outbox.js';
 import { PipelineStore } from './pipelines.js';
 import { ReminderStore } from './reminders.js';
 import { RetentionStore } from './retention.js';
+import { holdRunLock, type RunLock } from './run-lock.js';
 import { SilenceStore } from './silences.js';
 import { SubscriptionStore } from './subscriptions.js';
 import { SyncStateStore } from './sync-state.js';
@@ -99,6 +101,17 @@ export class Store {
     return new Store(openDatabaseReadonly(join(dataDir, DATABASE_FILE)));
   }
 
+  private runLock: RunLock | undefined;
+
+  /**
+   * Takes the lock that makes this process the one `pipewatch run` of the database in
+   * `dataDir` (`run-lock.ts`), held until `close`; a `DatabaseError` naming the process
+   * that holds it already.
+   */
+  holdRunLock(dataDir: string, now: UtcIso, warn?: (message: string) => void): void {
+    this.runLock ??= holdRunLock(dataDir, now, warn);
+  }
+
   /**
    * Runs `fn` in one transaction (nested calls join the outer one). When `fn` throws,
    * what it wrote is rolled back, and the stores forget what they remembered writing.
@@ -120,8 +133,10 @@ export class Store {
     };
   }
 
-  /** Closes the database; checkpoints the WAL. */
+  /** Closes the database (which checkpoints the WAL), then lets go of the run lock. */
   close(): void {
     if (this.db.open) this.db.close();
+    this.runLock?.release();
+    this.runLock = undefined;
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearDemoData } from '../../src/cli/demo.js';
+import { holdRunLock } from '../../src/store/run-lock.js';
 import { type DemoProcess, STORIES, startDemo } from '../fakes/demo-process.js';
 import { cli } from './run-cli.js';
 
@@ -95,12 +96,28 @@ describe('pipewatch demo and the data/demo folder it starts afresh', () => {
     return cwd;
   };
 
-  it('replaces the last demo database', () => {
+  it('replaces the last demo database', async () => {
     const cwd = folder({ 'pipewatch.db': 'old', 'pipewatch.db-wal': '', 'pipewatch.db-shm': '' });
-    clearDemoData(join(cwd, 'data', 'demo'), cwd);
+    await clearDemoData(join(cwd, 'data', 'demo'), cwd);
     expect(existsSync(join(cwd, 'data', 'demo'))).toBe(false);
     // Nothing there yet is no reason to stop.
-    clearDemoData(join(cwd, 'data', 'demo'), cwd);
+    await clearDemoData(join(cwd, 'data', 'demo'), cwd);
+  });
+
+  it('keeps the database of a demo still running there, and says so', async () => {
+    const cwd = folder({ 'pipewatch.db': 'running' });
+    const dir = join(cwd, 'data', 'demo');
+    const running = holdRunLock(dir, '2026-11-20T15:00:00Z');
+    try {
+      await expect(clearDemoData(dir, cwd)).rejects.toThrow(
+        /^another pipewatch run \(pid \d+ on .*\) is using the database in /,
+      );
+      expect(readdirSync(dir).sort()).toEqual(['pipewatch.db', 'pipewatch.lock']);
+    } finally {
+      running.release();
+    }
+    await clearDemoData(dir, cwd);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('refuses one holding files it did not write, naming them, and deletes nothing', async () => {
