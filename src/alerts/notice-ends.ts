@@ -1,8 +1,9 @@
 /**
  * The end of a notice, as its `end_at` passes, for the PagerDuty incidents its alerts
  * opened: no event comes from the API when a notice's end date arrives, so the `alerts`
- * feed looks, at each run, for notices whose end passed in the last `ENDS_LOOKBACK_MS`,
- * and queues one more alert of the notice to each PagerDuty target a rule alerted about
+ * feed looks, at each run, for notices whose end passed since its last successful run
+ * (at least `ENDS_LOOKBACK_MS` back, so a run that failed midway is covered, and as far
+ * back as pipewatch was down), and queues one more alert of the notice to each PagerDuty target a rule alerted about
  * it, which the channel sends as a resolve (the notice has ended by then). Keyed by the
  * notice and its end (`notice:101:ended:<end_at>`), each is decided once, however often
  * the feed runs; an end moved later and passing again resolves again. A placeholder end
@@ -18,8 +19,11 @@ import { type DecisionContext, enqueueAll, pipelineOf } from './context.js';
 import { isTerminal } from './reminders.js';
 import type { CompiledRules } from './rules.js';
 
-/** How far back an end is still resolved: pipewatch down longer misses the ends before. */
+/** How far back an end is looked for at least, whenever the feed last ran. */
 export const ENDS_LOOKBACK_MS = 24 * 3_600_000;
+
+/** The `alerts` feed's name in the sync state, whose last success bounds the look-back. */
+const ALERTS_FEED = 'alerts';
 
 const iso = (ms: number): UtcIso => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
@@ -50,8 +54,10 @@ function paged(ctx: DecisionContext, rule: string, n: StoredNotice, notify: read
 export function resolveEndedNotices(ctx: DecisionContext, rules: CompiledRules): number {
   if (!anyNoticeRulePages(rules)) return 0;
   const now = Date.parse(ctx.now);
+  const lastRun = ctx.store.syncState.get(ALERTS_FEED)?.last_success_at;
+  const from = Math.min(now - ENDS_LOOKBACK_MS, lastRun ? Date.parse(lastRun) : now);
   let queued = 0;
-  for (const n of ctx.store.notices.endedBetween(iso(now - ENDS_LOOKBACK_MS), ctx.now)) {
+  for (const n of ctx.store.notices.endedBetween(iso(from), ctx.now)) {
     if (isOpenEnded(n) || isTerminal(n)) continue;
     let where: ReturnType<typeof pipelineOf> | undefined;
     for (const { group: g, excluded } of rules.notices.matches(prepareNotice(n))) {

@@ -15,6 +15,7 @@ import { MemoryThreads } from '../../src/delivery/threads.js';
 import type { Target } from '../../src/domain/targets.js';
 import type { NoticeEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { toUtcIso } from '../../src/lib/time.js';
 import type { CapacityRule, NoticeRule } from '../../src/rules/types.js';
 import type { CapacityLocation } from '../../src/upstream/schemas.js';
 import { capacityAlert, noticeAlert } from '../fakes/alerts.js';
@@ -190,6 +191,20 @@ describe('PagerDuty delivery', () => {
     expect(temp.store.audit.forNotice(101).map((a) => [a.event, a.decision, a.reason])).toEqual([
       ['notice-ended', 'resolved', 'its end 2026-11-20T16:00:00Z passed; resolves pagerduty:…9a1b'],
     ]);
+    await w.channel.close?.();
+  });
+
+  it('resolves an end that passed while pipewatch was down for days, looking back to its last run', async () => {
+    const w = wiring([constraints]);
+    const fm = makeNotice({ type: 'Force Majeure', end_at: '2026-11-21T16:00:00Z' });
+    w.notice(noticeEvent(fm));
+    await w.dispatcher.drain(60_000);
+    // The alerts feed last ran now; then pipewatch is down for four days.
+    temp.store.syncState.succeeded('alerts', toUtcIso(clock.now()));
+    await clock.sleep(4 * 24 * HOUR);
+    expect(w.engine.runReminders().ended).toBe(1);
+    expect(await w.dispatcher.drain(60_000)).toMatchObject({ sent: 1, dead: 0 });
+    expect(fake.open.size).toBe(0);
     await w.channel.close?.();
   });
 
