@@ -2,6 +2,7 @@
  * When a silence from the command line holds: from now or a later `--start`, for `--for`
  * or until `--end`, within the bounds a silence has.
  */
+import { timeWindow } from '../domain/time-window.js';
 import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 
@@ -26,30 +27,39 @@ const START_SLACK_MS = 5 * 60_000;
 /** A silence's start and end, and how long it lasts, or the problem with what was asked. */
 export type SilenceWindow = { startsAt: UtcIso; endsAt: UtcIso; ms: number } | { problem: string };
 
+const at = (ms: number) => toUtcIso(new Date(ms));
+
 /** The window of `--start`, `--for` and `--end` at `now`. */
 export function silenceWindow(
   now: Date,
   opts: { start?: Date | undefined; for?: number | undefined; end?: Date | undefined },
 ): SilenceWindow {
-  let start = opts.start ?? now;
-  if (start.getTime() < now.getTime() - START_SLACK_MS)
-    return {
-      problem: `--start ${toUtcIso(start)} is in the past; a silence starts now at the earliest (leave --start out)`,
-    };
-  if (start.getTime() < now.getTime()) start = now;
-  if (start.getTime() - now.getTime() > MAX_START_AHEAD_MS)
-    return {
-      problem: `--start ${toUtcIso(start)} is more than ${formatDuration(MAX_START_AHEAD_MS)} ahead; make the silence nearer the time`,
-    };
-  const end = opts.end ?? new Date(start.getTime() + (opts.for ?? DEFAULT_SILENCE_MS));
-  const ms = end.getTime() - start.getTime();
-  if (ms <= 0)
-    return {
-      problem: `--end ${toUtcIso(end)} is not after the start, ${toUtcIso(start)}`,
-    };
-  if (ms > MAX_SILENCE_MS)
-    return {
-      problem: `${formatDuration(ms)} from ${toUtcIso(start)} to ${toUtcIso(end)} is longer than ${formatDuration(MAX_SILENCE_MS)}, the longest silence; remove the rule or subscription instead`,
-    };
-  return { startsAt: toUtcIso(start), endsAt: toUtcIso(end), ms };
+  const w = timeWindow(
+    now.getTime(),
+    {
+      start: opts.start?.getTime(),
+      durationMs: opts.for ?? DEFAULT_SILENCE_MS,
+      end: opts.end?.getTime(),
+    },
+    { maxMs: MAX_SILENCE_MS, maxAheadMs: MAX_START_AHEAD_MS, slackMs: START_SLACK_MS },
+  );
+  switch (w.problem) {
+    case 'past':
+      return {
+        problem: `--start ${at(w.start)} is in the past; a silence starts now at the earliest (leave --start out)`,
+      };
+    case 'ahead':
+      return {
+        problem: `--start ${at(w.start)} is more than ${formatDuration(MAX_START_AHEAD_MS)} ahead; make the silence nearer the time`,
+      };
+    case 'length':
+      return {
+        problem:
+          w.ms <= 0
+            ? `--end ${at(w.end)} is not after the start, ${at(w.start)}`
+            : `${formatDuration(w.ms)} from ${at(w.start)} to ${at(w.end)} is longer than ${formatDuration(MAX_SILENCE_MS)}, the longest silence; remove the rule or subscription instead`,
+      };
+    case undefined:
+      return { startsAt: at(w.start), endsAt: at(w.end), ms: w.ms };
+  }
 }
