@@ -8,6 +8,7 @@
  */
 
 import { targetLabel } from '../domain/targets.js';
+import { formatDuration } from '../lib/duration.js';
 import { type Mismatch, type PreparedNotice, prepareNotice } from '../rules/match.js';
 import type { DeadlineRule, NoticeRule } from '../rules/types.js';
 import type { AuditEntry } from '../store/audit.js';
@@ -180,7 +181,11 @@ function judgeNotice(r: NoticeRule, n: Notice | StoredNotice, o: ExplainOptions)
       : 'with on: [new] it never alerts on this one';
     return no(r, 'not-in-force', notInForce(n, then));
   }
-  const source = stored(n) ? 'matches' : 'matches, judged as new (the notice is not stored)';
+  const judged = stored(n) ? 'matches' : 'matches, judged as new (the notice is not stored)';
+  const e = r.escalate;
+  const source = e
+    ? `${judged}; escalates to ${e.to.map(targetLabel).join(', ')} if nobody acknowledges it within ${formatDuration(e.afterMs)}`
+    : judged;
   return {
     ...no(r, 'fires', source),
     fires: true,

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
+import { explainNotice, verdictLine } from '../../src/alerts/explain.js';
+import { compileRules } from '../../src/alerts/rules.js';
 import {
   discordPostedDetail,
   postedMessageOf,
@@ -110,6 +112,19 @@ describe('escalations', () => {
       'not escalated: the rule no longer escalates, or is not in force',
     ]);
     expect(store.escalations.open()).toEqual([]);
+  });
+});
+
+describe('rules test', () => {
+  it('says a rule that would alert also escalates, where and after how long', () => {
+    const [verdict] = explainNotice(compileRules([rule]), makeNotice({ id: 900 }), {
+      now: new Date('2026-11-20T15:00:00Z'),
+      maxAlertAgeMs: 86_400_000,
+      zone: 'America/Chicago',
+    });
+    expect(verdictLine(verdict!)).toBe(
+      `fm: fires → discord:${CHANNEL} (matches, judged as new (the notice is not stored); escalates to pagerduty:…9a1b if nobody acknowledges it within 30m)`,
+    );
   });
 });
 
