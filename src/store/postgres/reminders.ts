@@ -15,13 +15,23 @@ import type { Connection } from './queryable.js';
 
 const COLUMNS = 'rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason';
 
+/** The reminders a statement selects (`COLUMNS`). */
+async function reminderRows(
+  db: Connection,
+  sql: string,
+  values: unknown[],
+): Promise<ReminderRow[]> {
+  return (await db().query<ReminderRow>(sql, values)).rows;
+}
+
 /** Reads and writes `reminders` (see `ReminderStore`). */
 export class PgReminderStore {
   constructor(private readonly db: Connection) {}
 
   /** A rule's reminders for a notice, every status, by offset. */
   async forRule(rule: string, noticeId: number): Promise<ReminderRow[]> {
-    return this.rows(
+    return reminderRows(
+      this.db,
       `SELECT ${COLUMNS} FROM reminders WHERE rule = $1 AND notice_id = $2 ORDER BY offset_ms`,
       [rule, noticeId],
     );
@@ -36,7 +46,8 @@ export class PgReminderStore {
     identifier: string,
     exceptNoticeId: number,
   ): Promise<ReminderRow[]> {
-    return this.rows(
+    return reminderRows(
+      this.db,
       `SELECT ${COLUMNS} FROM reminders
        WHERE status = 'scheduled' AND pipeline_slug = $1 AND identifier = $2 AND notice_id != $3
          AND EXISTS (SELECT 1 FROM notices WHERE id = reminders.notice_id
@@ -56,7 +67,8 @@ export class PgReminderStore {
 
   /** Reminders still to be sent that are due at `now`, the earliest first. */
   async due(now: UtcIso): Promise<ReminderRow[]> {
-    return this.rows(
+    return reminderRows(
+      this.db,
       `SELECT ${COLUMNS} FROM reminders WHERE status = 'scheduled' AND due_at <= $1
        ORDER BY due_at, rule, notice_id, offset_ms`,
       [now],
@@ -65,7 +77,8 @@ export class PgReminderStore {
 
   /** A notice's reminders, every rule and status, the furthest before the deadline first. */
   async forNotice(noticeId: number): Promise<ReminderRow[]> {
-    return this.rows(
+    return reminderRows(
+      this.db,
       `SELECT ${COLUMNS} FROM reminders WHERE notice_id = $1 ORDER BY offset_ms DESC, rule`,
       [noticeId],
     );
@@ -73,7 +86,8 @@ export class PgReminderStore {
 
   /** Every reminder, the furthest before its deadline first (for many notices at once). */
   async all(): Promise<ReminderRow[]> {
-    return this.rows(
+    return reminderRows(
+      this.db,
       `SELECT ${COLUMNS} FROM reminders ORDER BY offset_ms DESC, rule, notice_id`,
       [],
     );
@@ -139,9 +153,5 @@ export class PgReminderStore {
        WHERE rule = $4 AND notice_id = $5 AND offset_ms = $6`,
       [status, reason, at, key.rule, key.notice_id, key.offset_ms],
     );
-  }
-
-  private async rows(sql: string, values: unknown[]): Promise<ReminderRow[]> {
-    return (await this.db().query<ReminderRow>(sql, values)).rows;
   }
 }

@@ -39,6 +39,11 @@ const toRow = (r: Row): SilenceRow => {
   };
 };
 
+/** The silences a statement selects (`COLUMNS`), read back. */
+async function silenceRows(db: Connection, sql: string, values: unknown[]): Promise<SilenceRow[]> {
+  return (await db().query<Row>(sql, values)).rows.map(toRow);
+}
+
 /** Reads and writes `silences` and `held` (see `SilenceStore`). */
 export class PgSilenceStore {
   constructor(private readonly db: Connection) {}
@@ -70,7 +75,8 @@ export class PgSilenceStore {
 
   /** The silences in force at `now`. */
   async active(now: UtcIso): Promise<SilenceRow[]> {
-    return this.rows(
+    return silenceRows(
+      this.db,
       `SELECT ${COLUMNS} FROM silences
        WHERE starts_at <= $1 AND (ends_at IS NULL OR ends_at > $1) AND lifted_at IS NULL
        ORDER BY id`,
@@ -84,7 +90,8 @@ export class PgSilenceStore {
    * JSON, fail the query, as they do SQLite's (with the database's own words).
    */
   async activeOn(now: UtcIso, targets: readonly string[], by?: string): Promise<SilenceRow[]> {
-    return this.rows(
+    return silenceRows(
+      this.db,
       `SELECT ${COLUMNS} FROM silences
        WHERE starts_at <= $1 AND (ends_at IS NULL OR ends_at > $1) AND lifted_at IS NULL
          AND (created_by = $2 OR EXISTS (
@@ -97,7 +104,8 @@ export class PgSilenceStore {
 
   /** The silences not ended at `now`, oldest first: those in force and those yet to start. */
   async notEnded(now: UtcIso): Promise<SilenceRow[]> {
-    return this.rows(
+    return silenceRows(
+      this.db,
       `SELECT ${COLUMNS} FROM silences
        WHERE (ends_at IS NULL OR ends_at > $1) AND lifted_at IS NULL
        ORDER BY id`,
@@ -115,7 +123,7 @@ export class PgSilenceStore {
 
   /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
   async list(since?: UtcIso): Promise<SilenceRow[]> {
-    const rows = await this.rows(`SELECT ${COLUMNS} FROM silences ORDER BY id DESC`, []);
+    const rows = await silenceRows(this.db, `SELECT ${COLUMNS} FROM silences ORDER BY id DESC`, []);
     if (since === undefined) return rows;
     return rows.filter((s) => {
       const end = silenceEnd(s);
@@ -148,7 +156,8 @@ export class PgSilenceStore {
 
   /** Silences that have ended by `now` and whose summary is not decided yet. */
   async endedUnsummarized(now: UtcIso): Promise<SilenceRow[]> {
-    return this.rows(
+    return silenceRows(
+      this.db,
       `SELECT ${COLUMNS} FROM silences
        WHERE summarized_at IS NULL AND (lifted_at IS NOT NULL OR (ends_at IS NOT NULL AND ends_at <= $1))
        ORDER BY id`,
@@ -248,9 +257,5 @@ export class PgSilenceStore {
       'SELECT silence_id, COUNT(*) AS n FROM held GROUP BY silence_id ORDER BY silence_id',
     );
     return new Map(rows.map((r) => [r.silence_id, r.n]));
-  }
-
-  private async rows(sql: string, values: unknown[]): Promise<SilenceRow[]> {
-    return (await this.db().query<Row>(sql, values)).rows.map(toRow);
   }
 }

@@ -25,6 +25,12 @@ const toRow = (r: Row): SubscriptionRow => {
   return { ...rest, rule: parseStored(storedRule, rule_json, `the rule of subscription ${r.id}`) };
 };
 
+/** The `n` of a `COUNT(*) AS n` statement. */
+async function countOf(db: Connection, sql: string, values: unknown[]): Promise<number> {
+  const { rows } = await db().query<{ n: number }>(sql, values);
+  return rows[0]?.n ?? 0;
+}
+
 /** Reads and writes `subscriptions` (see `SubscriptionStore`). */
 export class PgSubscriptionStore {
   constructor(private readonly db: Connection) {}
@@ -90,12 +96,15 @@ export class PgSubscriptionStore {
 
   /** How many subscriptions a channel has. */
   async countByChannel(channel: string): Promise<number> {
-    return this.count('SELECT COUNT(*) AS n FROM subscriptions WHERE channel = $1', [channel]);
+    return countOf(this.db, 'SELECT COUNT(*) AS n FROM subscriptions WHERE channel = $1', [
+      channel,
+    ]);
   }
 
   /** How many channel subscriptions were made in a chat workspace (`slack:T0GAS`). */
   async countInWorkspace(workspace: string): Promise<number> {
-    return this.count(
+    return countOf(
+      this.db,
       'SELECT COUNT(*) AS n FROM subscriptions WHERE workspace = $1 AND channel IS NOT NULL',
       [workspace],
     );
@@ -110,7 +119,8 @@ export class PgSubscriptionStore {
     now: UtcIso,
   ): Promise<number> {
     const [column, value] = 'target' in of ? ['target', of.target] : ['workspace', of.workspace];
-    return this.count(
+    return countOf(
+      this.db,
       `SELECT COUNT(*) AS n FROM subscriptions s WHERE ${column} = $1 AND channel IS NULL
        AND (notice_id IS NULL OR EXISTS (SELECT 1 FROM notices n
          WHERE n.id = s.notice_id AND n.response_at > $2))`,
@@ -158,10 +168,5 @@ export class PgSubscriptionStore {
       'SELECT COUNT(*) AS total, COUNT(paused_at) AS paused FROM subscriptions',
     );
     return rows[0] ?? { total: 0, paused: 0 };
-  }
-
-  private async count(sql: string, values: unknown[]): Promise<number> {
-    const { rows } = await this.db().query<{ n: number }>(sql, values);
-    return rows[0]?.n ?? 0;
   }
 }
