@@ -9,7 +9,7 @@
  */
 
 import type pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { connectPostgres } from '../../src/store/postgres/connect.js';
@@ -36,7 +36,8 @@ async function openSqlite(): Promise<Opened> {
  * migrated template as much; emptying every table (TRUNCATE … RESTART IDENTITY, ids from
  * 1 again) and putting back the rows the migrations wrote (the revision counters, the
  * record of migrations) costs a few milliseconds, so each test still starts on a fresh
- * schema. The tests of a file run one after the other, as they do by default.
+ * schema. The tests of a file run one after the other, as they do by default; a test
+ * that opens a second database gets one of its own (`ownDatabase`), not the first emptied.
  */
 interface SharedDatabase {
   pool: pg.Pool;
@@ -87,7 +88,25 @@ async function sharedDatabase(): Promise<SharedDatabase> {
   };
 }
 
+/** A new database, migrated, for this test alone: the slow way, for a second one. */
+async function ownDatabase(): Promise<Opened> {
+  const { url, name } = await createTestDatabase();
+  const pool = await connectPostgres(url);
+  closing.push(async () => {
+    await pool.end();
+    await dropTestDatabase(name);
+  });
+  await migratePostgres(pool, name);
+  return { kind: 'postgres', pool };
+}
+
+/** The test that last opened the shared database. */
+let sharedBy: string | undefined;
+
 async function openPostgres(): Promise<Opened> {
+  const test = expect.getState().currentTestName;
+  if (shared && test === sharedBy) return ownDatabase();
+  sharedBy = test;
   if (shared) await (await shared).reset();
   else shared = sharedDatabase();
   return { kind: 'postgres', pool: (await shared).pool };
@@ -101,7 +120,7 @@ export const STORES: Array<[string, () => Promise<Opened>]> = [
 
 /**
  * Runs one statement written with `?` placeholders on either implementation (numbered
- * `$1`, `$2`… for PostgreSQL), for what a suite sets up or looks at outside the
+ * `$1`, `$2`… for PostgreSQL; so no `?` in its literals), for what a suite sets up or looks at outside the
  * repository under test (a notice a reminder names, a row made corrupt on purpose).
  * Its rows, as each driver reads them.
  */
