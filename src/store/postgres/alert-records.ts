@@ -11,7 +11,7 @@ import type { EscalationRow, EscalationStatus } from '../escalations.js';
 import type { Outage } from '../outages.js';
 import { parseStored } from '../stored-json.js';
 import type { StoredThreadRef } from '../threads.js';
-import type { Connection } from './queryable.js';
+import { type Connection, canBeId } from './queryable.js';
 
 /** Writes and reads `audit` (see `AuditStore`). */
 export class PgAuditStore {
@@ -36,6 +36,7 @@ export class PgAuditStore {
 
   /** Every entry about a notice, in order. */
   async forNotice(noticeId: number): Promise<AuditEntry[]> {
+    if (!canBeId(noticeId)) return [];
     const { rows } = await this.db().query<AuditEntry>(
       'SELECT at, rule, event, subject, notice_id, decision, reason FROM audit WHERE notice_id = $1 ORDER BY id',
       [noticeId],
@@ -167,6 +168,7 @@ export class PgEscalationStore {
 
   /** Every escalation of a notice, for `why`. */
   async forNotice(noticeId: number): Promise<EscalationRow[]> {
+    if (!canBeId(noticeId)) return [];
     const { rows } = await this.db().query<EscalationRow>(
       `SELECT ${ESCALATION_COLUMNS} FROM escalations WHERE notice_id = $1 ORDER BY rule`,
       [noticeId],

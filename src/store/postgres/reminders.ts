@@ -11,7 +11,7 @@
 import type { UtcIso } from '../../lib/time.js';
 import type { Notice } from '../../upstream/schemas.js';
 import type { ReminderKey, ReminderRow, ReminderStatus } from '../reminders.js';
-import type { Connection } from './queryable.js';
+import { type Connection, canBeId } from './queryable.js';
 
 const COLUMNS = 'rule, notice_id, offset_ms, field, deadline_at, due_at, status, reason';
 
@@ -30,6 +30,7 @@ export class PgReminderStore {
 
   /** A rule's reminders for a notice, every status, by offset. */
   async forRule(rule: string, noticeId: number): Promise<ReminderRow[]> {
+    if (!canBeId(noticeId)) return [];
     return reminderRows(
       this.db,
       `SELECT ${COLUMNS} FROM reminders WHERE rule = $1 AND notice_id = $2 ORDER BY offset_ms`,
@@ -77,6 +78,7 @@ export class PgReminderStore {
 
   /** A notice's reminders, every rule and status, the furthest before the deadline first. */
   async forNotice(noticeId: number): Promise<ReminderRow[]> {
+    if (!canBeId(noticeId)) return [];
     return reminderRows(
       this.db,
       `SELECT ${COLUMNS} FROM reminders WHERE notice_id = $1 ORDER BY offset_ms DESC, rule`,

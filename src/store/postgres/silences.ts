@@ -18,7 +18,7 @@ import {
   silenceEnd,
 } from '../silences.js';
 import { parseStored, readJson, readStoredTarget, StoredDataError } from '../stored-json.js';
-import type { Connection } from './queryable.js';
+import { type Connection, canBeId } from './queryable.js';
 
 const matchersSchema = z.array(
   z.object({ key: z.enum(MATCHER_LABELS), op: z.enum(MATCHER_OPS), value: z.string() }),
@@ -67,6 +67,7 @@ export class PgSilenceStore {
   }
 
   async get(id: number): Promise<SilenceRow | undefined> {
+    if (!canBeId(id)) return undefined;
     const { rows } = await this.db().query<Row>(`SELECT ${COLUMNS} FROM silences WHERE id = $1`, [
       id,
     ]);
@@ -133,6 +134,7 @@ export class PgSilenceStore {
 
   /** Ends a silence now; returns false when there is none in force by that id. */
   async lift(id: number, by: string, now: UtcIso): Promise<boolean> {
+    if (!canBeId(id)) return false;
     const result = await this.db().query(
       `UPDATE silences SET lifted_at = $1, lifted_by = $2
        WHERE id = $3 AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > $1)`,
@@ -146,6 +148,7 @@ export class PgSilenceStore {
    * false when there is none such by that id.
    */
   async setEnd(id: number, endsAt: UtcIso, now: UtcIso): Promise<boolean> {
+    if (!canBeId(id)) return false;
     const result = await this.db().query(
       `UPDATE silences SET ends_at = $1
        WHERE id = $2 AND lifted_at IS NULL AND ends_at IS NOT NULL AND ends_at > $3`,
@@ -166,6 +169,7 @@ export class PgSilenceStore {
   }
 
   async markSummarized(id: number, now: UtcIso): Promise<void> {
+    if (!canBeId(id)) return;
     await this.db().query('UPDATE silences SET summarized_at = $1 WHERE id = $2', [now, id]);
   }
 
@@ -223,6 +227,7 @@ export class PgSilenceStore {
    * cannot be read back; its alert is the layer above's to read.
    */
   async heldBy(silenceId: number): Promise<HeldRow[]> {
+    if (!canBeId(silenceId)) return [];
     const { rows } = await this.db().query<{
       silence_id: number;
       rule: string;

@@ -8,7 +8,7 @@ import type { UtcIso } from '../../lib/time.js';
 import { expectRow } from '../database.js';
 import { parseStored } from '../stored-json.js';
 import type { NewSubscription, SubscriptionRow } from '../subscriptions.js';
-import type { Connection } from './queryable.js';
+import { type Connection, canBeId } from './queryable.js';
 
 interface Row extends Omit<SubscriptionRow, 'rule'> {
   rule_json: string;
@@ -55,6 +55,7 @@ export class PgSubscriptionStore {
   }
 
   async get(id: number): Promise<SubscriptionRow | undefined> {
+    if (!canBeId(id)) return undefined;
     const { rows } = await this.db().query<Row>(
       `SELECT ${COLUMNS} FROM subscriptions WHERE id = $1`,
       [id],
@@ -130,6 +131,7 @@ export class PgSubscriptionStore {
 
   /** Removes one; returns whether it existed. */
   async remove(id: number): Promise<boolean> {
+    if (!canBeId(id)) return false;
     const result = await this.db().query('DELETE FROM subscriptions WHERE id = $1', [id]);
     return (result.rowCount ?? 0) > 0;
   }

@@ -59,6 +59,8 @@ describe.each(STORES)('%s (postgres and sqlite alike)', (_, open) => {
       entry({ at: '2026-11-20T15:01:00Z', decision: 'alert', reason: '' }),
     ]);
     expect(await audit.forNotice(999)).toEqual([]);
+    expect(await audit.forNotice(1e20)).toEqual([]);
+    expect(await audit.forNotice(Number.NaN)).toEqual([]);
   });
 
   it('keeps the first thread reference of a subject at a target, one per pair', async () => {
@@ -147,6 +149,8 @@ describe.each(STORES)('%s (postgres and sqlite alike)', (_, open) => {
       { ...row('a-page', 101, NOW), status: 'acknowledged', decided_at: '2026-11-20T15:05:00Z' },
       row('ofo-page', 101, '2026-11-20T15:10:00Z'),
     ]);
+    expect(await escalations.forNotice(1e20)).toEqual([]);
+    expect(await escalations.forNotice(1.5)).toEqual([]);
     await escalations.decide('ofo-page', 101, 'dropped', NOW);
     await escalations.decide('ofo-page', 102, 'resolved', NOW);
     await escalations.decide('b-page', 100, 'dropped', NOW);

@@ -174,6 +174,15 @@ describe.each(STORES)('%s (postgres and sqlite alike)', (_, open) => {
     ]);
   });
 
+  it('finds none for a notice id no row can have, as typed on the command line', async () => {
+    const r = reminders(await open());
+    await r.plan(row(), NOW);
+    for (const id of [1e20, 1.5, Number.NaN]) {
+      expect(await r.forNotice(id), String(id)).toEqual([]);
+      expect(await r.forRule('tetco-response', id), String(id)).toEqual([]);
+    }
+  });
+
   it('gives every reminder, the furthest before its deadline first', async () => {
     const r = reminders(await open());
     await r.plan(row({ offset_ms: 3_600_000 }), NOW);

@@ -129,6 +129,18 @@ describe.each(STORES)('%s (postgres and sqlite alike)', (_, open) => {
     expect(await s.lift(endless, 'slack:U0BOB', NOW)).toBe(true);
   });
 
+  it('finds no silence by an id no row can have, as typed in chat', async () => {
+    const s = silences(await open());
+    await s.add(silence());
+    for (const id of [1e20, 2 ** 63, 1.5, Number.NaN]) {
+      expect(await s.get(id), String(id)).toBeUndefined();
+      expect(await s.lift(id, 'slack:U0BOB', NOW), String(id)).toBe(false);
+      expect(await s.setEnd(id, '2026-11-28T18:00:00Z', NOW), String(id)).toBe(false);
+      expect(await s.heldBy(id), String(id)).toEqual([]);
+    }
+    expect(await s.active(NOW)).toHaveLength(1);
+  });
+
   it('lists every silence newest first, or those not ended before an instant', async () => {
     const s = silences(await open());
     const old = await s.add(silence({ ends_at: '2026-11-20T00:00:00Z' }));

@@ -74,6 +74,16 @@ describe.each(STORES)('%s (postgres and sqlite alike)', (_, open) => {
     expect(await subs.idsInForce()).toEqual([first, second + 1]);
   });
 
+  it('finds no subscription by an id no row can have, as typed in chat', async () => {
+    const subs = subscriptions(await open());
+    await subs.add(sub());
+    for (const id of [1e20, 2 ** 63, 1.5, Number.NaN, -1, 0]) {
+      expect(await subs.get(id), String(id)).toBeUndefined();
+      expect(await subs.remove(id), String(id)).toBe(false);
+    }
+    expect(await subs.countByChannel('slack:C0GAS')).toBe(1);
+  });
+
   it('counts by channel and by workspace, channel subscriptions only', async () => {
     const subs = subscriptions(await open());
     await subs.add(sub({ workspace: 'slack:T0GAS' }));
