@@ -22,3 +22,13 @@ export type Connection = () => Queryable;
 export function on(q: Queryable): Connection {
   return () => q;
 }
+
+/**
+ * Whether `n` can be a row's id (a BIGINT, read back as a number): a safe integer. SQLite
+ * finds no row for any other number (1.5, NaN, 1e20, as a chat message may give);
+ * PostgreSQL refuses it as a BIGINT parameter, failing the statement. A repository answers
+ * "none" for it without asking, as SQLite would.
+ */
+export function canBeId(n: number): boolean {
+  return Number.isSafeInteger(n);
+}

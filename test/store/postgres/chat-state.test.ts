@@ -61,3 +61,14 @@ describe.each(STORES)('%s (postgres and sqlite alike)', (_, open) => {
     );
   });
 });
+
+describe('two PostgreSQL databases in one test', () => {
+  it('are two: opening the second leaves the first as it was', async () => {
+    const open = STORES[1]![1];
+    const first = repositories(await open());
+    await first.acks.acknowledge('slack', 'C0GAS', '1.1', 'U0ALICE', NOW);
+    const second = repositories(await open());
+    expect(await second.acks.of('slack', 'C0GAS', '1.1')).toBeUndefined();
+    expect(await first.acks.of('slack', 'C0GAS', '1.1')).toEqual({ by: 'U0ALICE', at: NOW });
+  });
+});
