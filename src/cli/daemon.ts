@@ -21,6 +21,7 @@ import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
 import type { HttpRoute } from '../lib/http-route.js';
 import type { Rule } from '../rules/types.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import type { Store } from '../store/index.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../unsubscribe/routes.js';
 import type { ApiTarget } from './api-target.js';
@@ -88,7 +89,7 @@ export class Daemon {
     const channels = await openChannels(ctx, setup, rules, late);
     const clock = setup.clock ?? ctx.clock;
     const { store, target } = await openStoreAndApi(ctx, setup, channels);
-    late.linkKey = unsubscribeKey(store, setup.secretKey, clock);
+    late.linkKey = await unsubscribeKey(asyncStoreOf(store), setup.secretKey, clock);
     late.store = store;
     const daemon = Daemon.assemble(ctx, setup, { rules, channels, store, target, clock });
     late.chat = daemon.chatCore;
@@ -214,7 +215,7 @@ export class Daemon {
       ...(this.slack?.routes ?? []),
       ...(this.discord?.routes ?? []),
       ...unsubscribeRoutes({
-        store: this.store,
+        store: asyncStoreOf(this.store),
         clock: this.clock,
         logger: ctx.logger,
         key: linkKey,
