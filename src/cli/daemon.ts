@@ -142,7 +142,7 @@ export class Daemon {
       open.rules,
     );
     const chatCore = new ChatCore({
-      store,
+      store: asyncStoreOf(store),
       engine,
       clock,
       logger: ctx.logger,
@@ -199,9 +199,10 @@ export class Daemon {
     const { ctx, setup, chatCore, store } = this;
     const slackApp = setup.chat ? slackAppSettings(setup.channels.slack) : undefined;
     const discordSettings = discordAppSettings(setup.channels.discord);
-    if (slackApp) this.slack = await startChat(ctx, slackApp, chatCore, store.interactions);
+    const { interactions } = asyncStoreOf(store);
+    if (slackApp) this.slack = await startChat(ctx, slackApp, chatCore, interactions);
     if (setup.chat && discordSettings)
-      this.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
+      this.discord = await startDiscordChat(ctx, discordSettings, chatCore, interactions);
   }
 
   /**

@@ -39,7 +39,7 @@ export interface ChatEndpoints {
 
 export async function serveChatEndpoints(options: ChatEndpointsOptions): Promise<ChatEndpoints> {
   const { chat, store, clock } = options;
-  const common = { chat, clock, logger: silentLogger, replays: store.interactions };
+  const common = { chat, clock, logger: silentLogger, replays: asyncStoreOf(store).interactions };
   const slack = await startSlackApp({ ...common, ...options.slack });
   const { publicKey } = generateKeyPairSync('ed25519');
   const discord = startDiscordApp({
