@@ -21,6 +21,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startSlackApp } from '../src/frontends/slack/app.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { serveRoutes } from '../test/support/http-server.js';
 import { percentile, platformSide } from './chat-ack.js';
 import type { SlackSideReady } from './chat-ack-slack.js';
@@ -47,7 +48,7 @@ export async function chatAckDuringSyncBench(): Promise<Record<string, number>> 
       chat: core,
       clock: systemClock,
       logger: silentLogger,
-      replays: side.store.interactions,
+      replays: asyncStoreOf(side.store).interactions,
     });
     const server = await serveRoutes([
       { method: 'POST', path: '/slack/events', handle: app.handleHttp! },

@@ -57,6 +57,7 @@ import { startDiscordApp } from '../src/frontends/discord/app.js';
 import { startSlackApp } from '../src/frontends/slack/app.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { serveRoutes } from '../test/support/http-server.js';
 import type { DiscordSideReady } from './chat-ack-discord.js';
@@ -160,6 +161,7 @@ export async function chatAckBench(): Promise<Record<string, number>> {
   for (let p = 0; p < HISTORY_PAGES; p++) stream.page();
   const core = new ChatCore({
     ...deps,
+    store: asyncStoreOf(store),
     engine,
     policy: { admins: new Set() },
     limits: UNLIMITED_CHAT,
@@ -175,7 +177,7 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     chat: core,
     clock: systemClock,
     logger: silentLogger,
-    replays: store.interactions,
+    replays: asyncStoreOf(store).interactions,
   });
   const discordApp = startDiscordApp({
     publicKey: discord.ready.publicKey,
@@ -183,7 +185,7 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     chat: core,
     clock: systemClock,
     logger: silentLogger,
-    replays: store.interactions,
+    replays: asyncStoreOf(store).interactions,
   });
   const server = await serveRoutes([
     { method: 'POST', path: '/slack/events', handle: slackApp.handleHttp! },

@@ -32,6 +32,7 @@ import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createLogger, type Logger } from '../src/lib/logger.js';
 import { toUtcIso } from '../src/lib/time.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { simulatorNotices } from './simulator-notices.js';
 import { seededRandom, storeCatalogPipelines, subscribeText } from './subscriptions.js';
@@ -112,8 +113,8 @@ async function round(
       const parsed = parseChatCommand(subscribeText(random), vocabulary);
       if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join('; '));
       const target = { kind: 'webhook' as const, url: `${receiverUrl}/hook/r${r}/${i}` };
-      const stored = storeSubscription(
-        store,
+      const stored = await storeSubscription(
+        asyncStoreOf(store),
         { target, channel: null, source: 'cli', by: 'bench' },
         parsed.command as ChatRuleCommand,
         made,

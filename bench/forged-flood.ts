@@ -8,6 +8,7 @@ import { ChatCore } from '../src/chat/service.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import type { UnverifiedLimits } from '../src/lib/request-body.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { startSlackFake } from '../test/fakes/slack.js';
 import { serveChatEndpoints } from '../test/support/chat-endpoints.js';
@@ -48,7 +49,12 @@ async function flood(unverified: Partial<UnverifiedLimits> | undefined): Promise
   const slackFake = await startSlackFake();
   const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 86_400_000 };
   const engine = new AlertEngine(deps, []);
-  const core = new ChatCore({ ...deps, engine, policy: { admins: new Set() } });
+  const core = new ChatCore({
+    ...deps,
+    store: asyncStoreOf(store),
+    engine,
+    policy: { admins: new Set() },
+  });
   const endpoints = await serveChatEndpoints({
     chat: core,
     store,

@@ -23,6 +23,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { toUtcIso } from '../src/lib/time.js';
 import { loadRules } from '../src/rules/loader.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { simulatorNotices } from './simulator-notices.js';
 import {
@@ -106,7 +107,7 @@ export function storeNotices(store: Store, rulesDir: string): void {
 }
 
 /** `count` channel subscriptions, 50 a channel, stored as chat stores them. */
-export function storeSubscriptions(store: Store, count: number): void {
+export async function storeSubscriptions(store: Store, count: number): Promise<void> {
   const vocabulary = {
     pipelines: store.pipelines.all().map((p) => p.slug),
     ...store.notices.vocabulary(),
@@ -118,8 +119,8 @@ export function storeSubscriptions(store: Store, count: number): void {
     const parsed = parseChatCommand(subscribeText(random), vocabulary);
     if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join('; '));
     const channel = benchChannel(i % 200);
-    const stored = storeSubscription(
-      store,
+    const stored = await storeSubscription(
+      asyncStoreOf(store),
       {
         target: { kind: 'slack', channel },
         channel: `slack:${channel}`,
@@ -174,7 +175,7 @@ export async function rulesTestBench(runs = RUNS): Promise<Record<string, number
     const few = Array.from({ length: runs }, () => run(dataDir, rulesDir).cpu_s);
     const withSubs = Store.open(dataDir);
     try {
-      storeSubscriptions(withSubs, SUBSCRIPTIONS);
+      await storeSubscriptions(withSubs, SUBSCRIPTIONS);
     } finally {
       withSubs.close();
     }

@@ -183,7 +183,7 @@ export async function rulesBench(): Promise<Record<string, number>> {
   figures.subscriptions_over_10 = round2(
     figures.us_per_notice_10_plus_10000_subscriptions! / per10,
   );
-  figures.subscriptions_reload_ms_10000 = round2(median(subscribed.reloads()));
+  figures.subscriptions_reload_ms_10000 = round2(median(await subscribed.reloads()));
   subscribed.store.close();
   const loads = [0, 1, 2].map(() => coldLoad(subscribed.dir));
   rmSync(subscribed.dir, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { asyncStoreBench } from './async-store.js';
 import { buildDist } from './built.js';
 import { chatAckBench } from './chat-ack.js';
 import { chatAckDuringSyncBench } from './chat-ack-during-sync.js';
@@ -70,6 +71,7 @@ const BENCHES: Record<string, Bench> = {
   sync_clean_db: { run: syncCleanDbBench, limitMin: 10 },
   delivery: { run: deliveryBench, limitMin: 10 },
   rules_test: { run: () => rulesTestBench(), limitMin: 40 },
+  async_store: { run: asyncStoreBench, limitMin: 5 },
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -27,6 +27,7 @@ import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { pruneOld } from '../src/ingest/retention.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { toUtcIso, type UtcIso } from '../src/lib/time.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { DATABASE_FILE, openDatabase } from '../src/store/database.js';
 import { Store } from '../src/store/index.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
@@ -196,7 +197,7 @@ async function chatState(all: readonly Notice[][]): Promise<Record<string, numbe
   storeCatalogPipelines(store, clock.now());
   const engine = new AlertEngine({ store, clock, logger: silentLogger, maxAlertAgeMs: DAY_MS }, []);
   const core = new ChatCore({
-    store,
+    store: asyncStoreOf(store),
     engine,
     clock,
     logger: silentLogger,

@@ -23,6 +23,7 @@ import { silentLogger } from '../src/lib/logger.js';
 import { toUtcIso } from '../src/lib/time.js';
 import type { Rule } from '../src/rules/types.js';
 import { PIPELINES, wirePipeline } from '../src/simulator/pipelines.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { PipelineSchema } from '../src/upstream/schemas.js';
@@ -184,7 +185,7 @@ export async function makeSubscriptions(
 ): Promise<void> {
   for (let i = 0; i < count; i++) {
     const text = subscribeText(random);
-    const answer = core.command(caller(i % channels, i % 7), text);
+    const answer = await core.command(caller(i % channels, i % 7), text);
     if (!answer.reply.text.includes('subscribed this channel'))
       throw new Error(`'${text}' was not stored: ${answer.reply.text}`);
     await answer.followUp;
@@ -208,6 +209,7 @@ export async function storedSubscriptions(fileRules: readonly Rule[]) {
   const engine = new AlertEngine(deps, fileRules);
   const core = new ChatCore({
     ...deps,
+    store: asyncStoreOf(store),
     engine,
     policy: { admins: new Set() },
     limits: UNLIMITED_CHAT,
@@ -216,15 +218,18 @@ export async function storedSubscriptions(fileRules: readonly Rule[]) {
   await makeSubscriptions(core, SUBSCRIPTIONS, SUBSCRIBED_CHANNELS, random);
   const expected = fileRules.length + SUBSCRIPTIONS;
   if (engine.rules.length !== expected) throw new Error(`${engine.rules.length} rules in force`);
-  const reloads = () =>
-    [1, 2, 3, 4, 5].map((k) => {
+  const reloads = async () => {
+    const ms: number[] = [];
+    for (const k of [1, 2, 3, 4, 5]) {
       const caller = { platform: 'slack' as const, channel: benchChannel(k), user: 'U0BENCH0' };
-      const made = core.command(caller, subscribeText(random));
+      const made = await core.command(caller, subscribeText(random));
       if (!made.reply.text.includes('subscribed')) throw new Error(made.reply.text);
       const started = performance.now();
       if (engine.rules.length !== expected + k) throw new Error('not in force');
-      return performance.now() - started;
-    });
+      ms.push(performance.now() - started);
+    }
+    return ms;
+  };
   return { dir, store, engine, reloads };
 }
 

@@ -33,6 +33,7 @@ import { silentLogger } from '../src/lib/logger.js';
 import { toUtcIso } from '../src/lib/time.js';
 import { simulatorDefaults } from '../src/simulator/options.js';
 import { PIPELINES } from '../src/simulator/pipelines.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { PipelineApiClient } from '../src/upstream/client.js';
 import { percentile } from './chat-ack.js';
@@ -187,6 +188,7 @@ export async function largeChatState(dir: string) {
   await side.sync(monitorEventLoopDelay());
   const core = new ChatCore({
     ...deps,
+    store: asyncStoreOf(store),
     engine,
     policy: { admins: new Set() },
     limits: UNLIMITED_CHAT,

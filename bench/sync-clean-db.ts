@@ -17,6 +17,7 @@ import { storeSubscription } from '../src/chat/subscribe.js';
 import { syncNotices } from '../src/ingest/notice-sync.js';
 import { toUtcIso } from '../src/lib/time.js';
 import { PIPELINES } from '../src/simulator/pipelines.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { storeMutes, storeReminders } from './chat-state.js';
 import { benchChannel } from './subscriptions.js';
 import {
@@ -60,8 +61,8 @@ async function silences(side: ReturnType<typeof daemonSide>): Promise<number[]> 
   const at = toUtcIso(new Date());
   for (let n = 0; n < 100; n++) {
     const channel = benchChannel(500 + n);
-    const made = storeSubscription(
-      store,
+    const made = await storeSubscription(
+      asyncStoreOf(store),
       {
         target: { kind: 'slack', channel },
         channel: `slack:${channel}`,

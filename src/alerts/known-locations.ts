@@ -6,6 +6,7 @@
  */
 import { toUtcIso } from '../lib/time.js';
 import type { KnownLocation, LocationBook } from '../rules/location-check.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { Store } from '../store/index.js';
 
 /** How far back stored capacity counts: a location not seen for longer may be gone. */
@@ -24,6 +25,17 @@ export function storedLocations(
     if (locations.length > 0) book.set(slug, locations);
   }
   return book;
+}
+
+/** The locations of `slug` stored in the 7 days before `now`, on the asynchronous store; none: undefined. */
+export async function storedLocationsAsync(
+  store: AsyncStore,
+  slug: string,
+  now: Date,
+): Promise<KnownLocation[] | undefined> {
+  const since = toUtcIso(new Date(now.getTime() - LOCATIONS_SEEN_WITHIN_MS));
+  const locations = await store.capacity.locationsSeenSince(slug, since);
+  return locations.length > 0 ? locations : undefined;
 }
 
 /**

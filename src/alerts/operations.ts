@@ -10,10 +10,12 @@
 
 import type { Target } from '../domain/targets.js';
 import type { SchemaDriftEvent } from '../ingest/events.js';
+import type { UtcIso } from '../lib/time.js';
 import { pipelinesText, type UnknownLocation } from '../rules/location-check.js';
 import type { UnknownPipeline, UnknownSettingPipeline } from '../rules/pipeline-check.js';
 import { formatProblem } from '../rules/types.js';
-import { type DecisionContext, enqueueAll } from './context.js';
+import type { AsyncStore } from '../store/async-store.js';
+import { alertKey, type DecisionContext, enqueueAll } from './context.js';
 import type { AlertPayload } from './payload.js';
 
 /** The rule name operational alerts carry. */
@@ -26,18 +28,24 @@ type Operation = NonNullable<AlertPayload['operations']>;
  * under `subject`; a repeat of the same key is written as a duplicate unless
  * `quietRepeats` says to leave it out. Outages (`outages.ts`) queue theirs through it too.
  */
-export function queueOperation(
-  ctx: DecisionContext,
-  target: Target,
-  o: {
-    key: string;
-    subject: string;
-    pipeline: AlertPayload['pipeline'];
-    operation: Operation;
-    quietRepeats?: boolean;
-  },
-): void {
-  const outcome = enqueueAll(ctx, OPERATIONS_RULE, o.key, [target], {
+export function queueOperation(ctx: DecisionContext, target: Target, o: QueuedOperation): void {
+  const outcome = enqueueAll(ctx, OPERATIONS_RULE, o.key, [target], operationPayload(o));
+  const sent = outcome.sent.length > 0;
+  if (!sent && o.quietRepeats) return;
+  ctx.store.audit.record(operationAudit(o, ctx.now, sent));
+}
+
+/** What `queueOperation` queues. */
+interface QueuedOperation {
+  key: string;
+  subject: string;
+  pipeline: AlertPayload['pipeline'];
+  operation: Operation;
+  quietRepeats?: boolean;
+}
+
+function operationPayload(o: QueuedOperation): AlertPayload {
+  return {
     version: 1,
     kind: 'operations',
     state: o.operation.event,
@@ -45,18 +53,39 @@ export function queueOperation(
     pipeline: o.pipeline,
     zone: 'UTC',
     operations: o.operation,
-  });
-  const sent = outcome.sent.length > 0;
-  if (!sent && o.quietRepeats) return;
-  ctx.store.audit.record({
-    at: ctx.now,
+  };
+}
+
+function operationAudit(o: QueuedOperation, at: UtcIso, sent: boolean) {
+  return {
+    at,
     rule: OPERATIONS_RULE,
     event: o.operation.event,
     subject: o.subject,
     notice_id: null,
-    decision: sent ? 'alert' : 'duplicate',
+    decision: sent ? ('alert' as const) : ('duplicate' as const),
     reason: o.operation.summary,
-  });
+  };
+}
+
+/**
+ * `queueOperation` on the asynchronous store, for chat; call inside a transaction. No
+ * silence holds an operations alert back (`enqueueAll`), so only a key held before by
+ * one, or decided before, keeps it from the outbox.
+ */
+async function queueOperationAsync(
+  store: AsyncStore,
+  now: UtcIso,
+  target: Target,
+  o: QueuedOperation,
+): Promise<void> {
+  const held =
+    (await store.silences.anyHeld()) &&
+    (await store.silences.isHeld(alertKey(OPERATIONS_RULE, o.key, target)));
+  const sent =
+    !held && (await store.outbox.enqueue(o.key, OPERATIONS_RULE, target, operationPayload(o), now));
+  if (!sent && o.quietRepeats) return;
+  await store.audit.record(operationAudit(o, now, sent));
 }
 
 /** Queues a schema-drift alert to the operations target. Call inside the event's transaction. */
@@ -83,15 +112,18 @@ export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDrift
   });
 }
 
-/** Queues one alert that a chat channel went away and its subscriptions paused. */
+/**
+ * Queues one alert that a chat channel went away and its subscriptions paused; call
+ * inside the transaction that paused them.
+ */
 export function decideChannelGone(
-  ctx: DecisionContext,
+  ctx: { store: AsyncStore; now: UtcIso },
   target: Target,
   gone: { channel: string; reason: string; paused: number },
-): void {
+): Promise<void> {
   const n = gone.paused;
   const summary = `${gone.channel} went away (${gone.reason}): its ${n} subscription${n === 1 ? '' : 's'} paused; a subscribe there resumes them, or \`pipewatch subs rm\` removes them.`;
-  queueOperation(ctx, target, {
+  return queueOperationAsync(ctx.store, ctx.now, target, {
     key: `channel-gone:${gone.channel}:${ctx.now}`,
     subject: `channel-gone:${gone.channel}`,
     pipeline: { slug: 'chat', name: 'pipewatch chat' },

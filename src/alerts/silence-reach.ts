@@ -6,6 +6,7 @@
  */
 import { formatDuration } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { Store } from '../store/index.js';
 import type { SilenceMatchers } from '../store/silences.js';
 import { matchersLine, matchersMatch } from './silence-matchers.js';
@@ -28,8 +29,30 @@ export function silenceReachWarning(
 ): string | undefined {
   const checked = matchers.filter((m) => CHECKED.has(m.key));
   if (checked.length === 0) return undefined;
-  const since = new Date(Date.parse(now) - REACH_WINDOW_MS).toISOString();
-  for (const f of store.notices.fieldsSeenSince(since))
+  return reachWarning(checked, store.notices.fieldsSeenSince(reachSince(now)));
+}
+
+/** `silenceReachWarning` on the asynchronous store, for chat. */
+export async function silenceReachWarningAsync(
+  store: AsyncStore,
+  matchers: SilenceMatchers,
+  now: UtcIso,
+): Promise<string | undefined> {
+  const checked = matchers.filter((m) => CHECKED.has(m.key));
+  if (checked.length === 0) return undefined;
+  return reachWarning(checked, await store.notices.fieldsSeenSince(reachSince(now)));
+}
+
+function reachSince(now: UtcIso): UtcIso {
+  return new Date(Date.parse(now) - REACH_WINDOW_MS).toISOString();
+}
+
+/** The warning for the `checked` matchers when none of the fields `seen` matches them. */
+function reachWarning(
+  checked: SilenceMatchers,
+  seen: readonly { pipeline: string; type: string; category: string; status: string }[],
+): string | undefined {
+  for (const f of seen)
     if (matchersMatch(checked, { ...f, rule: '', target: '' })) return undefined;
   return `${matchersLine(checked)} matches no notice or capacity stored in the last ${formatDuration(REACH_WINDOW_MS)}; check for a typo: the silence holds back only what matches it`;
 }

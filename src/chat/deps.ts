@@ -1,5 +1,6 @@
 /**
- * What the chat core is given by whoever runs it (the daemon): the database, the engine
+ * What the chat core is given by whoever runs it (the daemon): the database (the
+ * asynchronous store, which a standby replica shares with the leader), the engine
  * that puts subscriptions in force, the time, and the policy and limits it applies.
  */
 import type { AlertEngine } from '../alerts/engine.js';
@@ -7,12 +8,12 @@ import type { Target, TargetKind } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { KnownLocation } from '../rules/location-check.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { ChatLimits } from './limits.js';
 import type { ChatPolicy } from './permissions.js';
 
 export interface ChatCoreDeps {
-  store: Store;
+  store: AsyncStore;
   engine: AlertEngine;
   clock: Clock;
   logger: Logger;

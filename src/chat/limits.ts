@@ -16,7 +16,7 @@ import { VARIABLES } from '../config/variables.js';
 import { targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { ChatCaller } from './types.js';
 
 /** The limits, as the configuration reads them. */
@@ -95,43 +95,44 @@ const SILENCES = ['silence in force', 'silences in force'] as const;
 /** The limits, checked against what the store holds. */
 export class LimitCheck {
   constructor(
-    private readonly store: Store,
+    private readonly store: AsyncStore,
     private readonly limits: ChatLimits,
   ) {}
 
   /** Why a new subscription of the caller's channel may not be stored; undefined if it may. */
-  subscription(caller: ChatCaller): LimitRefusal | undefined {
+  async subscription(caller: ChatCaller): Promise<LimitRefusal | undefined> {
     const max = this.limits.subscriptionsPerWorkspace;
-    if (this.store.subscriptions.countInWorkspace(workspaceKey(caller)) < max) return undefined;
+    if ((await this.store.subscriptions.countInWorkspace(workspaceKey(caller))) < max)
+      return undefined;
     return limitRefusal('subscriptionsPerWorkspace', max, SUBSCRIPTIONS, workspaceWords(caller));
   }
 
   /** Why a new reminder of the caller's may not be stored; undefined if it may. */
-  reminder(caller: ChatCaller, now: UtcIso): LimitRefusal | undefined {
+  async reminder(caller: ChatCaller, now: UtcIso): Promise<LimitRefusal | undefined> {
     const { subscriptions } = this.store;
     const mine = this.limits.remindersPerUser;
-    if (subscriptions.countReminders({ target: personalTargetKey(caller) }, now) >= mine)
+    if ((await subscriptions.countReminders({ target: personalTargetKey(caller) }, now)) >= mine)
       return limitRefusal('remindersPerUser', mine, REMINDERS, {
         has: 'you have',
         may: 'one person',
       });
     const all = this.limits.remindersPerWorkspace;
-    if (subscriptions.countReminders({ workspace: workspaceKey(caller) }, now) >= all)
+    if ((await subscriptions.countReminders({ workspace: workspaceKey(caller) }, now)) >= all)
       return limitRefusal('remindersPerWorkspace', all, REMINDERS, workspaceWords(caller));
     return undefined;
   }
 
   /** Why a new silence of the caller's may not be stored; undefined if it may. */
-  silence(caller: ChatCaller, now: UtcIso): LimitRefusal | undefined {
+  async silence(caller: ChatCaller, now: UtcIso): Promise<LimitRefusal | undefined> {
     const { silences } = this.store;
     const mine = this.limits.silencesPerUser;
-    if (silences.countInForce({ createdBy: silenceAuthor(caller) }, now) >= mine)
+    if ((await silences.countInForce({ createdBy: silenceAuthor(caller) }, now)) >= mine)
       return limitRefusal('silencesPerUser', mine, SILENCES, {
         has: 'you have',
         may: 'one person',
       });
     const all = this.limits.silencesPerWorkspace;
-    if (silences.countInForce({ workspace: workspaceKey(caller) }, now) >= all)
+    if ((await silences.countInForce({ workspace: workspaceKey(caller) }, now)) >= all)
       return limitRefusal('silencesPerWorkspace', all, SILENCES, workspaceWords(caller));
     return undefined;
   }

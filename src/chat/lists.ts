@@ -5,7 +5,7 @@
 import { matchersText } from '../alerts/silences.js';
 import { subscriptionRule } from '../rules/subscription.js';
 import { ruleSummary } from '../rules/summary.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { SubscriptionRow } from '../store/subscriptions.js';
 import { hint } from './hints.js';
@@ -36,21 +36,21 @@ function silenceItem(s: SilenceRow): ChatReplyItem {
 /** The lists chat shows. */
 export class ChatLists {
   constructor(
-    private readonly store: Store,
+    private readonly store: AsyncStore,
     private readonly now: () => string,
   ) {}
 
-  private silencesOf(targets: readonly string[], by?: string): SilenceRow[] {
+  private silencesOf(targets: readonly string[], by?: string): Promise<SilenceRow[]> {
     return this.store.silences.activeOn(this.now() as never, targets, by);
   }
 
   /** `list`: this channel's subscriptions and silences, and the caller's reminders. */
-  list(caller: ChatCaller): ChatReply {
+  async list(caller: ChatCaller): Promise<ChatReply> {
     const channel = channelKey(caller.platform, caller.channel);
     const dm = `${caller.platform}_dm:${caller.user}`;
-    const subs = caller.direct ? [] : this.store.subscriptions.byChannel(channel);
-    const reminders = this.store.subscriptions.byTarget(dm);
-    const silences = this.silencesOf([channel]);
+    const subs = caller.direct ? [] : await this.store.subscriptions.byChannel(channel);
+    const reminders = await this.store.subscriptions.byTarget(dm);
+    const silences = await this.silencesOf([channel]);
     const paused = subs.filter((s) => s.paused_at !== null).length;
     const text = `${subs.length} subscription${subs.length === 1 ? '' : 's'} here${paused ? ` (${paused} paused)` : ''}, ${reminders.length} reminder${reminders.length === 1 ? '' : 's'} of yours, ${silences.length} silence${silences.length === 1 ? '' : 's'} in force.`;
     return {
@@ -84,10 +84,14 @@ export class ChatLists {
   }
 
   /** The home view: the user's reminders and silences, and the subscriptions of their channels. */
-  home(platform: ChatPlatform, user: string, channels: readonly string[]): ChatReply {
+  async home(
+    platform: ChatPlatform,
+    user: string,
+    channels: readonly string[],
+  ): Promise<ChatReply> {
     const keys = channels.map((c) => channelKey(platform, c));
-    const reminders = this.store.subscriptions.byTarget(`${platform}_dm:${user}`);
-    const silences = this.silencesOf(keys, `${platform}:${user}`);
+    const reminders = await this.store.subscriptions.byTarget(`${platform}_dm:${user}`);
+    const silences = await this.silencesOf(keys, `${platform}:${user}`);
     const sections: ChatReply['sections'] = [
       {
         kind: 'list',
@@ -103,7 +107,7 @@ export class ChatLists {
       },
     ];
     for (const key of keys) {
-      const subs = this.store.subscriptions.byChannel(key);
+      const subs = await this.store.subscriptions.byChannel(key);
       if (subs.length === 0) continue;
       sections.push({
         kind: 'list',

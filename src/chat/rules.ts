@@ -6,7 +6,7 @@
  */
 import { decideChannelGone } from '../alerts/operations.js';
 import { equalMatchers } from '../alerts/silence-matchers.js';
-import { silenceReachWarning } from '../alerts/silence-reach.js';
+import { silenceReachWarningAsync } from '../alerts/silence-reach.js';
 import { matchersText } from '../alerts/silences.js';
 import { type Target, targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
@@ -76,13 +76,14 @@ export class ChatRules {
   }
 
   /** Whether subscription `id` is one of the caller's own reminders. */
-  isOwnReminder(caller: ChatCaller, id: number): boolean {
-    return this.deps.store.subscriptions.get(id)?.target === targetKey(userTarget(caller));
+  async isOwnReminder(caller: ChatCaller, id: number): Promise<boolean> {
+    const row = await this.deps.store.subscriptions.get(id);
+    return row?.target === targetKey(userTarget(caller));
   }
 
   /** `subscribe`, `oac` (this channel) and `remind` (the caller, by direct message). */
-  make(caller: ChatCaller, c: ChatRuleCommand): ChatAnswer {
-    const made = this.create(caller, c);
+  async make(caller: ChatCaller, c: ChatRuleCommand): Promise<ChatAnswer> {
+    const made = await this.create(caller, c);
     if ('private' in made) return { reply: made };
     const { id, rule, resumed } = made;
     const personal = c.verb === 'remind';
@@ -102,11 +103,11 @@ export class ChatRules {
   }
 
   /** Stores a subscription once the rule schema accepts it; a reply saying why not otherwise. */
-  private create(
+  private async create(
     caller: ChatCaller,
     c: ChatRuleCommand,
     noticeId?: number,
-  ): { id: number; rule: Rule; resumed: number } | ChatReply {
+  ): Promise<{ id: number; rule: Rule; resumed: number } | ChatReply> {
     const personal = c.verb === 'remind';
     const target = personal ? userTarget(caller) : channelTarget(caller);
     const unset = this.deps.undelivered?.(target.kind);
@@ -116,10 +117,12 @@ export class ChatRules {
         `Not subscribed: pipewatch cannot post to ${target.kind.startsWith('slack') ? 'Slack' : 'Discord'} yet (${unset} is not set); ask whoever runs it. Nothing was stored.`,
       );
     const now = this.now();
-    const limited = personal ? this.check.reminder(caller, now) : this.check.subscription(caller);
+    const limited = personal
+      ? await this.check.reminder(caller, now)
+      : await this.check.subscription(caller);
     const stored =
       limited ??
-      storeSubscription(
+      (await storeSubscription(
         this.deps.store,
         {
           target,
@@ -134,7 +137,7 @@ export class ChatRules {
           maxPerChannel: this.limits.subscriptionsPerChannel,
           workspace: workspaceKey(caller),
         },
-      );
+      ));
     if ('problem' in stored)
       return reply(
         true,
@@ -147,63 +150,57 @@ export class ChatRules {
    * How many notices of the last 24 h a new rule would have matched, every one counted,
    * and the newest few shown with how many more there are.
    */
-  private recentMatches(rule: Rule): Promise<ChatReply | undefined> {
-    return new Promise((resolve) => {
-      setImmediate(() => {
-        try {
-          if (rule.kind === 'capacity') return resolve(undefined);
-          const since = new Date(Date.parse(this.now()) - 86_400_000).toISOString();
-          const match = compileFilter(rule.filter);
-          const exclude = rule.not ? compileFilter(rule.not) : undefined;
-          const from = `${since.slice(0, 19)}Z`;
-          const { notices } = this.deps.store;
-          const pipelines = rule.filter.pipelines;
-          const newest: StoredNotice[] = [];
-          let matched = 0;
-          for (const n of pipelines
-            ? notices.postedSinceIn(from, pipelines)
-            : notices.postedSince(from)) {
-            const p = prepareNotice(n);
-            if (match(p) !== null || (exclude && exclude(p) === null)) continue;
-            matched++;
-            if (newest.length < SHOWN_MATCHES) newest.push(n);
-          }
-          const items = newest.map((n) => ({
-            text: `${n.pipeline_slug} ${n.identifier || `#${n.id}`}: ${n.subject} (${n.type}, posted ${n.posted_at})`,
-          }));
-          const count = `In the last 24 h it would have matched ${matched} notice${matched === 1 ? '' : 's'}.`;
-          const title =
-            matched > items.length
-              ? `The newest ${items.length}, and ${matched - items.length} more`
-              : 'The newest';
-          resolve({
-            private: true,
-            text: count,
-            sections: [
-              { kind: 'text', text: count },
-              ...(items.length > 0 ? [{ kind: 'list' as const, title, items }] : []),
-            ],
-          });
-        } catch (error) {
-          this.deps.logger.warn({ err: error }, 'counting recent matches failed');
-          resolve(undefined);
-        }
+  private async recentMatches(rule: Rule): Promise<ChatReply | undefined> {
+    // Once the answer is out: this reads a day of notices.
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      if (rule.kind === 'capacity') return undefined;
+      const since = new Date(Date.parse(this.now()) - 86_400_000).toISOString();
+      const match = compileFilter(rule.filter);
+      const exclude = rule.not ? compileFilter(rule.not) : undefined;
+      const from = `${since.slice(0, 19)}Z`;
+      const newest: StoredNotice[] = [];
+      let matched = 0;
+      await this.deps.store.notices.visitPostedSince(from, rule.filter.pipelines, (n) => {
+        const p = prepareNotice(n);
+        if (match(p) !== null || (exclude && exclude(p) === null)) return;
+        matched++;
+        if (newest.length < SHOWN_MATCHES) newest.push(n);
       });
-    });
+      const items = newest.map((n) => ({
+        text: `${n.pipeline_slug} ${n.identifier || `#${n.id}`}: ${n.subject} (${n.type}, posted ${n.posted_at})`,
+      }));
+      const count = `In the last 24 h it would have matched ${matched} notice${matched === 1 ? '' : 's'}.`;
+      const title =
+        matched > items.length
+          ? `The newest ${items.length}, and ${matched - items.length} more`
+          : 'The newest';
+      return {
+        private: true,
+        text: count,
+        sections: [
+          { kind: 'text', text: count },
+          ...(items.length > 0 ? [{ kind: 'list' as const, title, items }] : []),
+        ],
+      };
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'counting recent matches failed');
+      return undefined;
+    }
   }
 
   /** `unsubscribe ID` or `unsubscribe all`. */
-  unsubscribe(caller: ChatCaller, id: number | 'all'): ChatReply {
+  async unsubscribe(caller: ChatCaller, id: number | 'all'): Promise<ChatReply> {
     const { store } = this.deps;
     const channel = channelKey(caller.platform, caller.channel);
     const mine = targetKey(userTarget(caller));
     if (id === 'all') {
       const rows = [
-        ...(caller.direct ? [] : store.subscriptions.byChannel(channel)),
-        ...store.subscriptions.byTarget(mine),
+        ...(caller.direct ? [] : await store.subscriptions.byChannel(channel)),
+        ...(await store.subscriptions.byTarget(mine)),
       ];
-      store.transaction(() => {
-        for (const r of rows) store.subscriptions.remove(r.id);
+      await store.transaction(async () => {
+        for (const r of rows) await store.subscriptions.remove(r.id);
       });
       const text =
         rows.length === 0
@@ -215,14 +212,18 @@ export class ChatRules {
   }
 
   /** A remove button, or `unsubscribe ID`: a subscription of this channel, or a reminder of the caller's. */
-  remove(caller: ChatCaller, what: 'subscription' | 'silence', id: number): ChatReply {
+  async remove(
+    caller: ChatCaller,
+    what: 'subscription' | 'silence',
+    id: number,
+  ): Promise<ChatReply> {
     if (what === 'silence') {
       const refused = refusal(caller, this.deps.policy);
       if (refused) return reply(true, `Not ended: ${refused}.`);
       return this.unmute(caller, id);
     }
     const { store } = this.deps;
-    const row = store.subscriptions.get(id);
+    const row = await store.subscriptions.get(id);
     const own = row?.target === targetKey(userTarget(caller));
     if (!row || (!own && !reachable(caller).includes(row.channel ?? '')))
       return reply(
@@ -233,7 +234,7 @@ export class ChatRules {
       const refused = refusal(caller, this.deps.policy);
       if (refused) return reply(true, `Not removed: ${refused}.`);
     }
-    store.subscriptions.remove(id);
+    await store.subscriptions.remove(id);
     return reply(own, `Removed #${id}.`);
   }
 
@@ -241,9 +242,9 @@ export class ChatRules {
    * `mute [PIPELINE] [type:T] for DURATION | until TIME [from TIME]`, and the Mute button:
    * a silence on this channel, from now or a later start.
    */
-  mute(caller: ChatCaller, input: MuteInput): ChatReply {
+  async mute(caller: ChatCaller, input: MuteInput): Promise<ChatReply> {
     const now = this.now();
-    const limited = this.check.silence(caller, now);
+    const limited = await this.check.silence(caller, now);
     if (limited)
       return reply(
         true,
@@ -262,7 +263,7 @@ export class ChatRules {
       ...(pipeline ? equalMatchers('pipeline', [pipeline]) : []),
       ...(input.matchers ?? []),
     ];
-    const id = this.deps.store.silences.add({
+    const id = await this.deps.store.silences.add({
       matchers,
       starts_at: starts,
       ends_at: ends,
@@ -271,7 +272,7 @@ export class ChatRules {
       created_at: now,
       workspace: workspaceKey(caller),
     });
-    const reach = silenceReachWarning(this.deps.store, matchers, now);
+    const reach = await silenceReachWarningAsync(this.deps.store, matchers, now);
     const who = caller.userName ?? caller.user;
     const what = `${pipeline ?? 'every pipeline'}${input.fields ? ` ${input.fields}` : ''}`;
     const when =
@@ -285,13 +286,13 @@ export class ChatRules {
   }
 
   /** `unmute [ID]`: one silence on this channel, or all of them. */
-  unmute(caller: ChatCaller, id: number | undefined): ChatReply {
+  async unmute(caller: ChatCaller, id: number | undefined): Promise<ChatReply> {
     const { store } = this.deps;
     const now = this.now();
     const channels = reachable(caller);
-    const here = store.silences
-      .activeOn(now, channels)
-      .filter((s) => id === undefined || s.id === id);
+    const here = (await store.silences.activeOn(now, channels)).filter(
+      (s) => id === undefined || s.id === id,
+    );
     if (here.length === 0)
       return reply(
         true,
@@ -299,8 +300,9 @@ export class ChatRules {
           ? 'Nothing is muted in this channel.'
           : `There is no silence #${id} in force in this channel; ${hint('list')} shows them.`,
       );
-    store.transaction(() => {
-      for (const s of here) store.silences.lift(s.id, `${caller.platform}:${caller.user}`, now);
+    await store.transaction(async () => {
+      for (const s of here)
+        await store.silences.lift(s.id, `${caller.platform}:${caller.user}`, now);
     });
     const who = caller.userName ?? caller.user;
     return reply(
@@ -313,9 +315,9 @@ export class ChatRules {
    * The Remind me button: a direct-message reminder before this notice's deadline. A
    * second click on the same notice finds the first reminder and sets nothing more.
    */
-  remindMe(caller: ChatCaller, noticeId: number): ChatReply {
+  async remindMe(caller: ChatCaller, noticeId: number): Promise<ChatReply> {
     const { store } = this.deps;
-    const notice = store.notices.get(noticeId);
+    const notice = await store.notices.get(noticeId);
     if (!notice) return reply(true, `Notice #${noticeId} is no longer stored; nothing was set.`);
     const name = notice.identifier || `notice #${noticeId}`;
     if (!notice.response_at)
@@ -323,15 +325,15 @@ export class ChatRules {
         true,
         `${notice.identifier || `Notice #${noticeId}`} has no response deadline to remind you of.`,
       );
-    const already = store.subscriptions
-      .byTarget(personalTargetKey(caller))
-      .find((s) => s.notice_id === noticeId);
+    const already = (await store.subscriptions.byTarget(personalTargetKey(caller))).find(
+      (s) => s.notice_id === noticeId,
+    );
     if (already)
       return reply(
         true,
         `You already have a reminder before ${name}'s response deadline (${notice.response_at}) (#${already.id}); nothing more was set. ${hint(`unsubscribe ${already.id}`)} removes it.`,
       );
-    const made = this.create(
+    const made = await this.create(
       caller,
       {
         verb: 'remind',
@@ -352,14 +354,14 @@ export class ChatRules {
   }
 
   /** The bot can no longer post to a channel: its subscriptions pause. */
-  pause(platform: ChatPlatform, channel: string, reason: string): number {
+  async pause(platform: ChatPlatform, channel: string, reason: string): Promise<number> {
     const key = channelKey(platform, channel);
     const { store, opsTarget } = this.deps;
     const now = this.now();
-    const paused = store.transaction(() => {
-      const n = store.subscriptions.pauseChannel(key, reason, now);
+    const paused = await store.transaction(async () => {
+      const n = await store.subscriptions.pauseChannel(key, reason, now);
       if (n > 0 && opsTarget)
-        decideChannelGone({ store, now }, opsTarget, { channel: key, reason, paused: n });
+        await decideChannelGone({ store, now }, opsTarget, { channel: key, reason, paused: n });
       return n;
     });
     if (paused === 0) return 0;

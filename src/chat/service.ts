@@ -5,7 +5,7 @@
  * force at once, and answers with a platform-neutral reply; the slower parts (counting
  * what a new subscription would have matched) come as a follow-up.
  */
-import { storedLocations } from '../alerts/known-locations.js';
+import { storedLocationsAsync } from '../alerts/known-locations.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { KnownLocation } from '../rules/location-check.js';
 import type { ChatCoreDeps } from './deps.js';
@@ -55,7 +55,7 @@ export class ChatCore implements ChatService {
    * minutes the words a command is checked against are still the ones read before, and
    * they are read again once its answer is out, so no command waits on the read.
    */
-  private vocabulary(): ChatVocabulary {
+  private async vocabulary(): Promise<ChatVocabulary> {
     const now = this.deps.clock.now().getTime();
     const cached = this.vocabularyCache;
     if (!cached) return this.readVocabulary(now);
@@ -63,11 +63,9 @@ export class ChatCore implements ChatService {
       this.refreshing = true;
       setImmediate(() => {
         this.refreshing = false;
-        try {
-          this.readVocabulary(this.deps.clock.now().getTime());
-        } catch (error) {
-          this.deps.logger.warn({ err: error }, 'reading the chat vocabulary failed');
-        }
+        this.readVocabulary(this.deps.clock.now().getTime()).catch((error: unknown) =>
+          this.deps.logger.warn({ err: error }, 'reading the chat vocabulary failed'),
+        );
       });
     }
     return cached.value;
@@ -75,10 +73,10 @@ export class ChatCore implements ChatService {
 
   private refreshing = false;
 
-  private readVocabulary(at: number): ChatVocabulary {
+  private async readVocabulary(at: number): Promise<ChatVocabulary> {
     const value = {
-      pipelines: this.deps.store.pipelines.all().map((p) => p.slug),
-      ...this.deps.store.notices.vocabulary(),
+      pipelines: (await this.deps.store.pipelines.all()).map((p) => p.slug),
+      ...(await this.deps.store.notices.vocabulary()),
     };
     this.vocabularyCache = { at, value };
     return value;
@@ -91,27 +89,42 @@ export class ChatCore implements ChatService {
    * The locations `slug` is known to have: those of its capacity stored in the last 7
    * days, and those the API gave in the last five minutes; undefined when neither.
    */
-  private locationsOf(slug: string): readonly KnownLocation[] | undefined {
+  private async locationsOf(slug: string): Promise<readonly KnownLocation[] | undefined> {
     const now = this.deps.clock.now();
-    const stored = storedLocations(this.deps.store, [slug], now).get(slug);
+    const stored = await storedLocationsAsync(this.deps.store, slug, now);
     const got = this.fetched.get(slug);
     const fresh = got && now.getTime() - got.at < VOCABULARY_TTL_MS ? got.locations : undefined;
     if (!stored && !fresh) return undefined;
     return [...(stored ?? []), ...(fresh ?? [])];
   }
 
-  private parse(text: string) {
-    return parseChatCommand(text, {
-      ...this.vocabulary(),
-      locations: (slug) => this.locationsOf(slug),
-    });
+  /**
+   * The command `text` stands for. The grammar asks for the locations of the pipelines a
+   * command names as it reads it, and cannot wait: it reads the command again once those
+   * it asked for are read.
+   */
+  private async parse(text: string) {
+    const vocabulary = await this.vocabulary();
+    const known = new Map<string, readonly KnownLocation[] | undefined>();
+    for (;;) {
+      const missing = new Set<string>();
+      const parsed = parseChatCommand(text, {
+        ...vocabulary,
+        locations: (slug) => {
+          if (!known.has(slug)) missing.add(slug);
+          return known.get(slug);
+        },
+      });
+      if (missing.size === 0) return parsed;
+      for (const slug of missing) known.set(slug, await this.locationsOf(slug));
+    }
   }
 
-  command(caller: ChatCaller, text: string): ChatAnswer {
-    const parsed = this.parse(text);
+  async command(caller: ChatCaller, text: string): Promise<ChatAnswer> {
+    const parsed = await this.parse(text);
     if (!parsed.ok) return { reply: problemReply(text, parsed.problems, parsed.verb) };
     try {
-      return this.run(caller, parsed.command, text);
+      return await this.run(caller, parsed.command, text);
     } catch (error) {
       this.deps.logger.error({ err: error, command: parsed.command.verb }, 'chat command failed');
       return { reply: privateReply('Something went wrong on our side; nothing was changed.') };
@@ -131,12 +144,12 @@ export class ChatCore implements ChatService {
     location: string,
   ): ChatAnswer {
     const followUp = ask(slug).then(
-      (locations) => {
+      async (locations) => {
         this.fetched.set(slug, { at: this.deps.clock.now().getTime(), locations });
-        const again = this.parse(text);
+        const again = await this.parse(text);
         if (!again.ok) return problemReply(text, again.problems, again.verb);
         try {
-          return this.run(caller, again.command, text).reply;
+          return (await this.run(caller, again.command, text)).reply;
         } catch (error) {
           this.deps.logger.error({ err: error, command: 'oac' }, 'chat command failed');
           return privateReply('Something went wrong on our side; nothing was changed.');
@@ -159,7 +172,7 @@ export class ChatCore implements ChatService {
     };
   }
 
-  private run(caller: ChatCaller, c: ChatCommand, text: string): ChatAnswer {
+  private async run(caller: ChatCaller, c: ChatCommand, text: string): Promise<ChatAnswer> {
     const changes = ['subscribe', 'oac', 'unsubscribe', 'mute', 'unmute'].includes(c.verb);
     // In a direct message only one's own reminders change, except for a silence once
     // admins are set: it is checked as in a channel wherever it is typed. (Without them, a
@@ -170,7 +183,11 @@ export class ChatCore implements ChatService {
       changes && (!caller.direct || gatedSilence) ? refusal(caller, this.deps.policy) : undefined;
     if (
       refused &&
-      !(c.verb === 'unsubscribe' && c.id !== 'all' && this.rules.isOwnReminder(caller, c.id))
+      !(
+        c.verb === 'unsubscribe' &&
+        c.id !== 'all' &&
+        (await this.rules.isOwnReminder(caller, c.id))
+      )
     )
       return { reply: privateReply(`Not done: ${refused}.`) };
     if (caller.direct && (c.verb === 'subscribe' || c.verb === 'oac'))
@@ -188,7 +205,7 @@ export class ChatCore implements ChatService {
         const slug = c.capacity.pipelines?.[0];
         const location = c.capacity.locations?.[0];
         const ask = this.deps.latestLocations;
-        if (ask && slug && location && !this.locationsOf(slug))
+        if (ask && slug && location && !(await this.locationsOf(slug)))
           return this.checkFirst(ask, caller, text, slug, location);
         return this.rules.make(caller, c);
       }
@@ -196,22 +213,22 @@ export class ChatCore implements ChatService {
       case 'remind':
         return this.rules.make(caller, c);
       case 'list':
-        return { reply: this.lists.list(caller) };
+        return { reply: await this.lists.list(caller) };
       case 'unsubscribe':
-        return { reply: this.rules.unsubscribe(caller, c.id) };
+        return { reply: await this.rules.unsubscribe(caller, c.id) };
       case 'mute':
-        return { reply: this.rules.mute(caller, c) };
+        return { reply: await this.rules.mute(caller, c) };
       case 'unmute':
-        return { reply: this.rules.unmute(caller, c.id) };
+        return { reply: await this.rules.unmute(caller, c.id) };
       case 'help':
         return { reply: helpReply(c.topic) };
     }
   }
 
-  action(caller: ChatCaller, action: ChatAction): ChatActionResult {
+  async action(caller: ChatCaller, action: ChatAction): Promise<ChatActionResult> {
     switch (action.kind) {
       case 'ack': {
-        const ack = this.deps.store.acks.acknowledge(
+        const ack = await this.deps.store.acks.acknowledge(
           caller.platform,
           caller.channel,
           action.message,
@@ -224,25 +241,28 @@ export class ChatCore implements ChatService {
         const refused = refusal(caller, this.deps.policy);
         if (refused) return { reply: privateReply(`Not muted: ${refused}.`) };
         return {
-          reply: this.rules.mute(caller, { pipeline: action.pipeline, forMs: action.forMs }),
+          reply: await this.rules.mute(caller, {
+            pipeline: action.pipeline,
+            forMs: action.forMs,
+          }),
         };
       }
       case 'remind':
-        return { reply: this.rules.remindMe(caller, action.noticeId) };
+        return { reply: await this.rules.remindMe(caller, action.noticeId) };
       case 'remove':
-        return { reply: this.rules.remove(caller, action.what, action.id) };
+        return { reply: await this.rules.remove(caller, action.what, action.id) };
     }
   }
 
-  home(platform: ChatPlatform, user: string, channels: readonly string[]): ChatReply {
+  home(platform: ChatPlatform, user: string, channels: readonly string[]): Promise<ChatReply> {
     return this.lists.home(platform, user, channels);
   }
 
-  channelGone(platform: ChatPlatform, channel: string, reason: string): number {
+  channelGone(platform: ChatPlatform, channel: string, reason: string): Promise<number> {
     return this.rules.pause(platform, channel, reason);
   }
 
-  suggest(field: SuggestionField, typed: string): ChatSuggestion[] {
+  suggest(field: SuggestionField, typed: string): Promise<ChatSuggestion[]> {
     return suggestions(this.deps.store, field, typed);
   }
 }

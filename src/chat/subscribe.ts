@@ -9,7 +9,7 @@ import { type Target, targetItem, targetKey } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import { subscriptionName, subscriptionRule } from '../rules/subscription.js';
 import type { Rule } from '../rules/types.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { SubscriptionSource } from '../store/subscriptions.js';
 import { type ChatRuleCommand, chatRuleItem } from './grammar.js';
 import { DEFAULT_CHAT_LIMITS, type LIMIT_REACHED, limitRefusal } from './limits.js';
@@ -38,16 +38,16 @@ export type NotStored =
 export type Stored = { id: number; rule: Rule; resumed: number } | NotStored;
 
 /** Stores the subscription a rule command stands for, once the rule schema accepts it. */
-export function storeSubscription(
-  store: Store,
+export async function storeSubscription(
+  store: AsyncStore,
   at: Placement,
   command: ChatRuleCommand,
   now: UtcIso,
   options: { noticeId?: number; maxPerChannel?: number; workspace?: string } = {},
-): Stored {
+): Promise<Stored> {
   const { channel } = at;
   const max = options.maxPerChannel ?? DEFAULT_CHAT_LIMITS.subscriptionsPerChannel;
-  if (channel && store.subscriptions.countByChannel(channel) >= max)
+  if (channel && (await store.subscriptions.countByChannel(channel)) >= max)
     return limitRefusal('subscriptionsPerChannel', max, ['subscription', 'subscriptions'], {
       has: 'this channel has',
       may: 'it',
@@ -65,9 +65,9 @@ export function storeSubscription(
   };
   const checked = subscriptionRule({ ...row, id: 0, paused_at: null });
   if (!('kind' in checked)) return { code: 'RULE_INVALID', problem: checked.message };
-  const { id, resumed } = store.transaction(() => ({
-    resumed: channel ? store.subscriptions.resumeChannel(channel) : 0,
-    id: store.subscriptions.add(row),
+  const { id, resumed } = await store.transaction(async () => ({
+    resumed: channel ? await store.subscriptions.resumeChannel(channel) : 0,
+    id: await store.subscriptions.add(row),
   }));
   return { id, rule: { ...checked, name: subscriptionName(id) } as Rule, resumed };
 }

@@ -4,7 +4,7 @@
  * capacity cycle whose name or identifier holds it. Prefix matches come first, then the rest in
  * order; at most `SUGGESTIONS_MAX` (Discord's limit on choices).
  */
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 
 /** Most suggestions offered at once (Discord allows 25 choices). */
 export const SUGGESTIONS_MAX = 25;
@@ -46,19 +46,23 @@ function ranked<T>(items: readonly T[], words: (item: T) => string[], typed: str
  * The suggestions for what is typed in `field`. For `pipelines` (several, space- or
  * comma-separated), only the last word is completed and the ones before are kept.
  */
-export function suggestions(store: Store, field: SuggestionField, typed: string): ChatSuggestion[] {
+export async function suggestions(
+  store: AsyncStore,
+  field: SuggestionField,
+  typed: string,
+): Promise<ChatSuggestion[]> {
   if (field.kind === 'pipeline') {
     const cut = Math.max(typed.lastIndexOf(','), typed.lastIndexOf(' ')) + 1;
     const before = typed.slice(0, cut);
-    const pipelines = store.pipelines.all();
+    const pipelines = await store.pipelines.all();
     return ranked(pipelines, (p) => [p.slug, p.name], typed.slice(cut))
       .map((p) => ({ label: clipped(`${p.slug} (${p.name})`), value: `${before}${p.slug}` }))
       .filter((s) => s.value.length <= CHOICE_MAX);
   }
   if (!field.pipeline) return [];
-  const cycle = store.capacity.latest(field.pipeline.trim().toLowerCase());
+  const cycle = await store.capacity.latest(field.pipeline.trim().toLowerCase());
   if (!cycle) return [];
-  const locations = store.capacity.locations(cycle.id);
+  const locations = await store.capacity.locations(cycle.id);
   return ranked(locations, (l) => [l.location, l.identifier], typed).map((l) => ({
     label: clipped(l.identifier ? `${l.location} (${l.identifier})` : l.location),
     // A name too long for a choice goes in as its identifier, which matches it too (the

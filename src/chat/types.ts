@@ -90,18 +90,18 @@ export interface ChatActionResult {
 /** The chat core as a front end sees it. */
 export interface ChatService {
   /** A `/pipewatch …` command (the words after `/pipewatch`). Answers within a second. */
-  command(caller: ChatCaller, text: string): ChatAnswer;
+  command(caller: ChatCaller, text: string): Promise<ChatAnswer>;
   /** A button on an alert, a reply or the home view. */
-  action(caller: ChatCaller, action: ChatAction): ChatActionResult;
+  action(caller: ChatCaller, action: ChatAction): Promise<ChatActionResult>;
   /** The user's home: their reminders and silences, and the subscriptions of `channels`. */
-  home(platform: ChatPlatform, user: string, channels: readonly string[]): ChatReply;
+  home(platform: ChatPlatform, user: string, channels: readonly string[]): Promise<ChatReply>;
   /**
    * The bot can no longer post to a channel (removed, archived, deleted): its
    * subscriptions pause, with one operations alert. Returns how many paused.
    */
-  channelGone(platform: ChatPlatform, channel: string, reason: string): number;
+  channelGone(platform: ChatPlatform, channel: string, reason: string): Promise<number>;
   /** What may complete `typed` in an option being typed (Discord's autocomplete). */
-  suggest(field: SuggestionField, typed: string): ChatSuggestion[];
+  suggest(field: SuggestionField, typed: string): Promise<ChatSuggestion[]>;
 }
 
 export type { ChatSuggestion, SuggestionField } from './suggest.js';

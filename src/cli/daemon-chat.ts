@@ -10,9 +10,9 @@
 import type { ChatService } from '../chat/types.js';
 import type { Config } from '../config/index.js';
 import type { DiscordApp } from '../frontends/discord/app.js';
+import type { RequestReplays } from '../frontends/replays.js';
 import type { SlackApp } from '../frontends/slack/app.js';
 import { errorMessage } from '../lib/error-text.js';
-import type { InteractionStore } from '../store/interactions.js';
 import type { CliContext } from './context.js';
 
 /** What the Slack app needs, when Slack's app credentials are set. */
@@ -29,7 +29,7 @@ export async function startChat(
   ctx: CliContext,
   slack: SlackAppSettings,
   chat: ChatService,
-  replays: InteractionStore,
+  replays: RequestReplays,
 ): Promise<SlackApp | undefined> {
   try {
     // Bolt and its web server load only when the Slack app runs.
@@ -74,7 +74,7 @@ export async function startDiscordChat(
   ctx: CliContext,
   discord: DiscordAppSettings,
   chat: ChatService,
-  replays: InteractionStore,
+  replays: RequestReplays,
 ): Promise<DiscordApp | undefined> {
   try {
     // Its REST client (`@discordjs/rest`) loads only when the Discord app runs.

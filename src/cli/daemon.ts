@@ -21,6 +21,7 @@ import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
 import type { HttpRoute } from '../lib/http-route.js';
 import type { Rule } from '../rules/types.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import type { Store } from '../store/index.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../unsubscribe/routes.js';
 import type { ApiTarget } from './api-target.js';
@@ -88,7 +89,7 @@ export class Daemon {
     const channels = await openChannels(ctx, setup, rules, late);
     const clock = setup.clock ?? ctx.clock;
     const { store, target } = await openStoreAndApi(ctx, setup, channels);
-    late.linkKey = unsubscribeKey(store, setup.secretKey, clock);
+    late.linkKey = await unsubscribeKey(asyncStoreOf(store), setup.secretKey, clock);
     late.store = store;
     const daemon = Daemon.assemble(ctx, setup, { rules, channels, store, target, clock });
     late.chat = daemon.chatCore;
@@ -141,7 +142,7 @@ export class Daemon {
       open.rules,
     );
     const chatCore = new ChatCore({
-      store,
+      store: asyncStoreOf(store),
       engine,
       clock,
       logger: ctx.logger,
@@ -198,9 +199,10 @@ export class Daemon {
     const { ctx, setup, chatCore, store } = this;
     const slackApp = setup.chat ? slackAppSettings(setup.channels.slack) : undefined;
     const discordSettings = discordAppSettings(setup.channels.discord);
-    if (slackApp) this.slack = await startChat(ctx, slackApp, chatCore, store.interactions);
+    const { interactions } = asyncStoreOf(store);
+    if (slackApp) this.slack = await startChat(ctx, slackApp, chatCore, interactions);
     if (setup.chat && discordSettings)
-      this.discord = await startDiscordChat(ctx, discordSettings, chatCore, store.interactions);
+      this.discord = await startDiscordChat(ctx, discordSettings, chatCore, interactions);
   }
 
   /**
@@ -214,7 +216,7 @@ export class Daemon {
       ...(this.slack?.routes ?? []),
       ...(this.discord?.routes ?? []),
       ...unsubscribeRoutes({
-        store: this.store,
+        store: asyncStoreOf(this.store),
         clock: this.clock,
         logger: ctx.logger,
         key: linkKey,

@@ -15,6 +15,7 @@ import { errorMessage } from '../lib/error-text.js';
 import { toUtcIso } from '../lib/time.js';
 import type { KnownLocation } from '../rules/location-check.js';
 import { ruleSummary } from '../rules/summary.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import type { Store } from '../store/index.js';
 import { openApi } from './api-target.js';
 import type { CliContext } from './context.js';
@@ -158,8 +159,8 @@ async function add(
     return false;
   }
   const chat = target.kind === 'slack' || target.kind === 'discord';
-  const made = storeSubscription(
-    store,
+  const made = await storeSubscription(
+    asyncStoreOf(store),
     { target, channel: chat ? targetKey(target) : null, source: 'cli', by: cliUser() },
     parsed.command as ChatRuleCommand,
     toUtcIso(now),

@@ -13,10 +13,10 @@ import { toUtcIso, type UtcIso } from '../lib/time.js';
 /** How long a request is remembered: twice the five minutes a signature's timestamp is good for. */
 export const REPLAY_MEMORY_MS = 10 * 60_000;
 
-/** The requests answered lately, by key: `store.interactions`. */
+/** The requests answered lately, by key: `store.interactions` of the asynchronous store. */
 export interface RequestReplays {
   /** Records that `key` arrived `at`; false when it had arrived before. Forgets those before `forgetBefore`. */
-  firstTime(key: string, at: UtcIso, forgetBefore: UtcIso): boolean;
+  firstTime(key: string, at: UtcIso, forgetBefore: UtcIso): Promise<boolean>;
 }
 
 /**
@@ -24,7 +24,7 @@ export interface RequestReplays {
  * Throws what the database throws: the caller decides what a request it cannot check
  * gets.
  */
-export function firstArrival(replays: RequestReplays, key: string, clock: Clock): boolean {
+export function firstArrival(replays: RequestReplays, key: string, clock: Clock): Promise<boolean> {
   const now = clock.now();
   const forget = new Date(now.getTime() - REPLAY_MEMORY_MS);
   return replays.firstTime(key, toUtcIso(now), toUtcIso(forget));

@@ -61,6 +61,12 @@ export class Store {
   readonly retention: RetentionStore;
   readonly outages: OutageStore;
 
+  /**
+   * Called before each synchronous transaction: the asynchronous store on this connection
+   * (`async-sqlite.ts`) refuses one that would land inside its open transaction unasked.
+   */
+  beforeTransaction: (() => void) | undefined;
+
   constructor(readonly db: Db) {
     this.reminders = new ReminderStore(db);
     this.notices = new NoticeStore(db, (notice) => this.reminders.noticeStored(notice));
@@ -117,6 +123,7 @@ export class Store {
    * what it wrote is rolled back, and the stores forget what they remembered writing.
    */
   transaction<T>(fn: () => T): T {
+    this.beforeTransaction?.();
     try {
       return this.db.transaction(fn)();
     } catch (error) {

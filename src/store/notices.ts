@@ -548,6 +548,21 @@ export class NoticeStore {
   }
 
   /**
+   * Hands `visit` each notice posted at or after `since` (of `pipelines`, when given),
+   * latest first, one row at a time: the streaming read the asynchronous store offers,
+   * since `visit` runs before the call returns and nothing else can use the connection
+   * in between.
+   */
+  visitPostedSince(
+    since: UtcIso,
+    pipelines: readonly string[] | undefined,
+    visit: (notice: StoredNotice) => void,
+  ): void {
+    for (const n of pipelines ? this.postedSinceIn(since, pipelines) : this.postedSince(since))
+      visit(n);
+  }
+
+  /**
    * Every notice posted at or after `since`, latest first, streamed row by row (see
    * `postedSinceIn`). While it runs the connection reads but cannot write.
    */

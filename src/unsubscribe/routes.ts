@@ -22,7 +22,7 @@ import {
   type UnverifiedBodies,
 } from '../lib/request-body.js';
 import { toUtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import { UNSUBSCRIBE_PATH, verifyToken } from './links.js';
 import { saysOneClick } from './one-click.js';
 import {
@@ -46,7 +46,7 @@ export const MAX_UNSUBSCRIBE_BODY = 4096;
 
 /** What the routes need: the store of silences, the time, a log, and the links' key. */
 export interface UnsubscribeRouteDeps {
-  store: Store;
+  store: AsyncStore;
   clock: Clock;
   logger: Logger;
   /** The key the links are signed with (`unsubscribeKey`). */
@@ -103,7 +103,7 @@ export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
   const show = async (req: IncomingMessage): Promise<Page> => {
     const scope = verified(req, 'GET');
     if (!scope) return invalidPage();
-    const state = unsubscribeState(deps.store, scope, toUtcIso(deps.clock.now()));
+    const state = await unsubscribeState(deps.store, scope, toUtcIso(deps.clock.now()));
     if (state.remaining !== 'all' && state.remaining.length === 0)
       return alreadyPage(
         scope,
@@ -129,7 +129,7 @@ export function unsubscribeRoutes(deps: UnsubscribeRouteDeps): HttpRoute[] {
       log.info('unsubscribe: a POST without List-Unsubscribe=One-Click changed nothing');
       return notAskedPage(scope);
     }
-    const result = unsubscribe(deps.store, scope, toUtcIso(deps.clock.now()));
+    const result = await unsubscribe(deps.store, scope, toUtcIso(deps.clock.now()));
     if (result.created !== undefined)
       log.info(
         { target: result.target, silence: result.created },

@@ -11,7 +11,7 @@ import { equalMatchers, equalValues } from '../alerts/silence-matchers.js';
 import { targetKey } from '../domain/targets.js';
 import type { Clock } from '../lib/clock.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { SilenceRow } from '../store/silences.js';
 
 /**
@@ -41,7 +41,11 @@ export interface UnsubscribeState {
 }
 
 /** The key that signs unsubscribe links: PIPEWATCH_SECRET_KEY, or one made once and kept. */
-export function unsubscribeKey(store: Store, configured: string | undefined, clock: Clock): string {
+export async function unsubscribeKey(
+  store: AsyncStore,
+  configured: string | undefined,
+  clock: Clock,
+): Promise<string> {
   if (configured !== undefined) return configured;
   return store.keys.getOrCreate(
     UNSUBSCRIBE_KEY_NAME,
@@ -62,13 +66,13 @@ function holds(s: SilenceRow, target: string, rule: string | undefined): boolean
 }
 
 /** What of `scope` is held back already at `now`, and what is not; changes nothing. */
-export function unsubscribeState(
-  store: Store,
+export async function unsubscribeState(
+  store: AsyncStore,
   scope: UnsubscribeScope,
   now: UtcIso,
-): UnsubscribeState {
+): Promise<UnsubscribeState> {
   const target = targetKey({ kind: 'email', to: [...scope.addresses] });
-  const active = store.silences.active(now);
+  const active = await store.silences.active(now);
   if (scope.rules === 'all') {
     const holding = active.filter((s) => holds(s, target, undefined));
     return { target, holding, remaining: holding.length > 0 ? [] : 'all' };
@@ -92,13 +96,17 @@ export interface UnsubscribeResult {
  * Stops `scope` from `now` on with one endless silence of the rules not held back yet;
  * when every one is, adds nothing and says which silences hold them.
  */
-export function unsubscribe(store: Store, scope: UnsubscribeScope, now: UtcIso): UnsubscribeResult {
-  return store.transaction(() => {
-    const state = unsubscribeState(store, scope, now);
+export function unsubscribe(
+  store: AsyncStore,
+  scope: UnsubscribeScope,
+  now: UtcIso,
+): Promise<UnsubscribeResult> {
+  return store.transaction(async () => {
+    const state = await unsubscribeState(store, scope, now);
     const ids = state.holding.map((s) => s.id);
     let created: number | undefined;
     if (state.remaining === 'all' || state.remaining.length > 0) {
-      created = store.silences.add({
+      created = await store.silences.add({
         matchers:
           state.remaining === 'all'
             ? equalMatchers('target', [state.target])

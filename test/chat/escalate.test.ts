@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ChatVocabulary, parseChatCommand } from '../../src/chat/grammar.js';
 import { storeSubscription } from '../../src/chat/subscribe.js';
 import type { ChatCaller } from '../../src/chat/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { CORE_NOW, type CoreUnderTest, startChatCore } from '../support/chat-core.js';
 
 const KEY = 'R0ESCALATE0000000000000000009a1b';
@@ -32,10 +33,10 @@ function problems(text: string) {
 }
 
 describe('subscribe with escalate:', () => {
-  it('stores a subscription that escalates, in force at once, its key shown by its label', () => {
+  it('stores a subscription that escalates, in force at once, its key shown by its label', async () => {
     started = startChatCore();
     const { core, engine } = started;
-    const answer = core.command(
+    const answer = await core.command(
       alice,
       `subscribe transco type:force escalate:30m to:pagerduty:${KEY},email:oncall@example.com`,
     );
@@ -57,7 +58,7 @@ describe('subscribe with escalate:', () => {
     });
   });
 
-  it('names each wrong word at its column', () => {
+  it('names each wrong word at its column', async () => {
     expect(problems('subscribe transco escalate:30m')).toEqual([
       ['escalate: needs where to: to:pagerduty:<integration key>', 'escalate:30m', 19],
     ]);
@@ -80,12 +81,12 @@ describe('subscribe with escalate:', () => {
     ]);
   });
 
-  it('is refused for a target where nobody can acknowledge (subs add email:…)', () => {
+  it('is refused for a target where nobody can acknowledge (subs add email:…)', async () => {
     started = startChatCore();
     const parsed = parseChatCommand(`subscribe transco escalate:30m to:pagerduty:${KEY}`, KNOWN);
     if (!parsed.ok || parsed.command.verb !== 'subscribe') throw new Error('not read');
-    const stored = storeSubscription(
-      started.store,
+    const stored = await storeSubscription(
+      asyncStoreOf(started.store),
       {
         target: { kind: 'email', to: ['gas@example.com'] },
         channel: null,

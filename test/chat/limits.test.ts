@@ -33,44 +33,50 @@ const carol: ChatCaller = { ...alice, user: 'U0CAROL' };
 const dave: ChatCaller = { ...alice, workspace: 'T0OIL', channel: 'C0OIL', user: 'U0DAVE' };
 
 describe('reminders', () => {
-  it('one person has at most so many; the next is refused naming the variable, and others may still', () => {
+  it('one person has at most so many; the next is refused naming the variable, and others may still', async () => {
     const { core, store } = setup({ remindersPerUser: 2 });
-    expect(core.command(alice, 'remind transco').reply.text).toMatch(/You will get reminders/);
-    expect(core.command(alice, 'remind tgp').reply.text).toMatch(/You will get reminders/);
-    const refused = core.command(alice, 'remind texas-eastern').reply;
+    expect((await core.command(alice, 'remind transco')).reply.text).toMatch(
+      /You will get reminders/,
+    );
+    expect((await core.command(alice, 'remind tgp')).reply.text).toMatch(/You will get reminders/);
+    const refused = (await core.command(alice, 'remind texas-eastern')).reply;
     expect(refused.private).toBe(true);
     expect(plainHints(refused.text)).toBe(
       'Not set: you have 2 reminders, the most one person may have (PIPEWATCH_CHAT_REMINDERS_PER_USER raises it, for whoever runs pipewatch). Nothing was stored. Remove some with `unsubscribe ID` (`list` shows them).',
     );
     expect(store.subscriptions.byTarget('slack_dm:U0ALICE')).toHaveLength(2);
-    expect(core.command(bob, 'remind texas-eastern').reply.text).toMatch(/You will get reminders/);
+    expect((await core.command(bob, 'remind texas-eastern')).reply.text).toMatch(
+      /You will get reminders/,
+    );
     // Removing one makes room again.
-    core.command(alice, 'unsubscribe 1');
-    expect(core.command(alice, 'remind texas-eastern').reply.text).toMatch(/reminders/);
+    await core.command(alice, 'unsubscribe 1');
+    expect((await core.command(alice, 'remind texas-eastern')).reply.text).toMatch(/reminders/);
   });
 
-  it('a Remind me whose deadline has passed no longer counts', () => {
+  it('a Remind me whose deadline has passed no longer counts', async () => {
     const { core, store, clock } = setup({ remindersPerUser: 1 });
     store.notices.upsert(
       makeNotice({ id: 7, response_at: '2026-11-21T15:00:00Z' }),
       CORE_NOW,
       false,
     );
-    expect(core.action(alice, { kind: 'remind', noticeId: 7 }).reply?.text).toMatch(
+    expect((await core.action(alice, { kind: 'remind', noticeId: 7 })).reply?.text).toMatch(
       /You will get a direct message/,
     );
-    expect(core.command(alice, 'remind transco').reply.text).toMatch(
+    expect((await core.command(alice, 'remind transco')).reply.text).toMatch(
       /PIPEWATCH_CHAT_REMINDERS_PER_USER/,
     );
     clock.advance(2 * 86_400_000);
-    expect(core.command(alice, 'remind transco').reply.text).toMatch(/You will get reminders/);
+    expect((await core.command(alice, 'remind transco')).reply.text).toMatch(
+      /You will get reminders/,
+    );
   });
 
-  it('a workspace has at most so many, whoever set them; another workspace is not held back', () => {
+  it('a workspace has at most so many, whoever set them; another workspace is not held back', async () => {
     const { core, store } = setup({ remindersPerWorkspace: 2 });
-    core.command(alice, 'remind transco');
-    core.command(bob, 'remind transco');
-    expect(plainHints(core.command(carol, 'remind transco').reply.text)).toBe(
+    await core.command(alice, 'remind transco');
+    await core.command(bob, 'remind transco');
+    expect(plainHints((await core.command(carol, 'remind transco')).reply.text)).toBe(
       'Not set: this Slack workspace has 2 reminders, the most one workspace may have (PIPEWATCH_CHAT_REMINDERS_PER_WORKSPACE raises it, for whoever runs pipewatch). Nothing was stored. Remove some with `unsubscribe ID` (`list` shows them).',
     );
     // A click on Remind me counts too.
@@ -79,16 +85,18 @@ describe('reminders', () => {
       CORE_NOW,
       false,
     );
-    expect(core.action(carol, { kind: 'remind', noticeId: 7 }).reply?.text).toMatch(
+    expect((await core.action(carol, { kind: 'remind', noticeId: 7 })).reply?.text).toMatch(
       /PIPEWATCH_CHAT_REMINDERS_PER_WORKSPACE/,
     );
-    expect(core.command(dave, 'remind transco').reply.text).toMatch(/You will get reminders/);
+    expect((await core.command(dave, 'remind transco')).reply.text).toMatch(
+      /You will get reminders/,
+    );
     expect(store.subscriptions.all()).toHaveLength(3);
   });
 });
 
 describe('Remind me clicked again on the same notice', () => {
-  it('says the reminder is already set, stores nothing and sends no second message', () => {
+  it('says the reminder is already set, stores nothing and sends no second message', async () => {
     const { core, store, engine } = setup({});
     // Due in an hour: the 2 h reminder goes out at the engine's next pass.
     store.notices.upsert(
@@ -96,13 +104,13 @@ describe('Remind me clicked again on the same notice', () => {
       CORE_NOW,
       false,
     );
-    expect(core.action(bob, { kind: 'remind', noticeId: 7 }).reply?.text).toMatch(
+    expect((await core.action(bob, { kind: 'remind', noticeId: 7 })).reply?.text).toMatch(
       /You will get a direct message before 26-0412's response deadline/,
     );
     engine.runReminders();
     expect(store.outbox.counts().pending).toBe(1);
     for (let click = 0; click < 4; click++) {
-      const again = core.action(bob, { kind: 'remind', noticeId: 7 }).reply!;
+      const again = (await core.action(bob, { kind: 'remind', noticeId: 7 })).reply!;
       engine.runReminders();
       expect(again.private).toBe(true);
       expect(plainHints(again.text)).toBe(
@@ -112,96 +120,104 @@ describe('Remind me clicked again on the same notice', () => {
     expect(store.subscriptions.all()).toHaveLength(1);
     expect(store.outbox.counts().pending).toBe(1);
     // Someone else's click is theirs.
-    core.action(carol, { kind: 'remind', noticeId: 7 });
+    await core.action(carol, { kind: 'remind', noticeId: 7 });
     expect(store.subscriptions.all()).toHaveLength(2);
   });
 });
 
 describe('silences', () => {
-  it('one person has at most so many in force; one that ended makes room', () => {
+  it('one person has at most so many in force; one that ended makes room', async () => {
     const { core, store } = setup({ silencesPerUser: 1 });
-    expect(core.command(alice, 'mute transco for 4h').reply.text).toMatch(/muted transco/);
-    const refused = core.command(alice, 'mute tgp for 4h').reply;
+    expect((await core.command(alice, 'mute transco for 4h')).reply.text).toMatch(/muted transco/);
+    const refused = (await core.command(alice, 'mute tgp for 4h')).reply;
     expect(refused.private).toBe(true);
     expect(plainHints(refused.text)).toBe(
       'Not muted: you have 1 silence in force, the most one person may have (PIPEWATCH_CHAT_SILENCES_PER_USER raises it, for whoever runs pipewatch). Nothing was stored; `unmute ID` ends one (`list` shows them).',
     );
     // The Mute button is held to it too.
     expect(
-      core.action(alice, { kind: 'mute', pipeline: 'tgp', forMs: 3_600_000 }).reply?.text,
+      (await core.action(alice, { kind: 'mute', pipeline: 'tgp', forMs: 3_600_000 })).reply?.text,
     ).toMatch(/PIPEWATCH_CHAT_SILENCES_PER_USER/);
     expect(store.silences.list()).toHaveLength(1);
-    expect(core.command(bob, 'mute tgp for 4h').reply.text).toMatch(/muted tgp/);
-    core.command(alice, 'unmute 1');
-    expect(core.command(alice, 'mute tgp for 4h').reply.text).toMatch(/muted tgp/);
+    expect((await core.command(bob, 'mute tgp for 4h')).reply.text).toMatch(/muted tgp/);
+    await core.command(alice, 'unmute 1');
+    expect((await core.command(alice, 'mute tgp for 4h')).reply.text).toMatch(/muted tgp/);
   });
 
-  it('a workspace has at most so many in force, over all its channels', () => {
+  it('a workspace has at most so many in force, over all its channels', async () => {
     const { core, store } = setup({ silencesPerWorkspace: 2 });
-    core.command(alice, 'mute transco for 1h');
-    core.command({ ...bob, channel: 'C0OPS', channelName: 'ops' }, 'mute transco for 1h');
+    await core.command(alice, 'mute transco for 1h');
+    await core.command({ ...bob, channel: 'C0OPS', channelName: 'ops' }, 'mute transco for 1h');
     expect(
-      core.command({ ...carol, channel: 'C0THIRD', channelName: 'third' }, 'mute for 1h').reply
-        .text,
+      (await core.command({ ...carol, channel: 'C0THIRD', channelName: 'third' }, 'mute for 1h'))
+        .reply.text,
     ).toMatch(
       /^Not muted: this Slack workspace has 2 silences in force, the most one workspace may have \(PIPEWATCH_CHAT_SILENCES_PER_WORKSPACE raises it/,
     );
-    expect(core.command(dave, 'mute for 1h').reply.text).toMatch(/muted every pipeline/);
+    expect((await core.command(dave, 'mute for 1h')).reply.text).toMatch(/muted every pipeline/);
     expect(store.silences.list()).toHaveLength(3);
   });
 });
 
 describe('subscriptions of a workspace', () => {
-  it('are bounded over all its channels, beyond the limit of each channel', () => {
+  it('are bounded over all its channels, beyond the limit of each channel', async () => {
     const { core, store } = setup({ subscriptionsPerWorkspace: 3 });
     for (const channel of ['C0CHAN01', 'C0CHAN02', 'C0CHAN03'])
-      expect(core.command({ ...alice, channel }, 'subscribe transco').reply.text).toMatch(
+      expect((await core.command({ ...alice, channel }, 'subscribe transco')).reply.text).toMatch(
         /subscribed this channel/,
       );
-    const refused = core.command({ ...alice, channel: 'C0CHAN04' }, 'subscribe transco').reply;
+    const refused = (await core.command({ ...alice, channel: 'C0CHAN04' }, 'subscribe transco'))
+      .reply;
     expect(refused.private).toBe(true);
     expect(plainHints(refused.text)).toBe(
       'Not subscribed: this Slack workspace has 3 subscriptions, the most one workspace may have (PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_WORKSPACE raises it, for whoever runs pipewatch). Nothing was stored. Remove some with `unsubscribe ID` (`list` shows them).',
     );
     // Reminders are not channel subscriptions; another workspace has its own.
-    expect(core.command(alice, 'remind transco').reply.text).toMatch(/You will get reminders/);
-    expect(core.command(dave, 'subscribe transco').reply.text).toMatch(/subscribed/);
+    expect((await core.command(alice, 'remind transco')).reply.text).toMatch(
+      /You will get reminders/,
+    );
+    expect((await core.command(dave, 'subscribe transco')).reply.text).toMatch(/subscribed/);
     expect(store.subscriptions.all()).toHaveLength(5);
   });
 
-  it('a channel full names the variable that raises its limit', () => {
+  it('a channel full names the variable that raises its limit', async () => {
     const { core } = setup({ subscriptionsPerChannel: 1 });
-    core.command(alice, 'subscribe transco');
-    expect(core.command(alice, 'subscribe tgp').reply.text).toMatch(
+    await core.command(alice, 'subscribe transco');
+    expect((await core.command(alice, 'subscribe tgp')).reply.text).toMatch(
       /^Not subscribed: this channel has 1 subscription, the most it may have \(PIPEWATCH_CHAT_SUBSCRIPTIONS_PER_CHANNEL raises it, for whoever runs pipewatch\)\. Nothing was stored\. Remove some/,
     );
   });
 
-  it('the defaults are the variables declared defaults', () => {
+  it('the defaults are the variables declared defaults', async () => {
     const { core, store } = setup({});
-    for (let i = 0; i < 100; i++) core.command(alice, 'subscribe transco');
-    expect(core.command(alice, 'subscribe transco').reply.text).toMatch(
+    for (let i = 0; i < 100; i++) await core.command(alice, 'subscribe transco');
+    expect((await core.command(alice, 'subscribe transco')).reply.text).toMatch(
       /this channel has 100 subscriptions, the most it may have/,
     );
     expect(store.subscriptions.all()).toHaveLength(100);
-    for (let i = 0; i < 20; i++) core.command({ ...alice, channel: `C0CHAN${i}` }, 'mute for 1h');
-    expect(core.command({ ...alice, channel: 'C0CHAN99' }, 'mute for 1h').reply.text).toMatch(
-      /you have 20 silences in force/,
-    );
+    for (let i = 0; i < 20; i++)
+      await core.command({ ...alice, channel: `C0CHAN${i}` }, 'mute for 1h');
+    expect(
+      (await core.command({ ...alice, channel: 'C0CHAN99' }, 'mute for 1h')).reply.text,
+    ).toMatch(/you have 20 silences in force/);
   });
 });
 
 describe('a mute typed in a direct message, with admins set', () => {
-  it('is refused to anyone else, as in a channel; an admin may', () => {
+  it('is refused to anyone else, as in a channel; an admin may', async () => {
     const { core, store } = setup({}, ['U0ALICE']);
     const dm = (c: ChatCaller): ChatCaller => ({ ...c, channel: `D${c.user}`, direct: true });
-    const refused = core.command(dm(bob), 'mute for 1h').reply;
+    const refused = (await core.command(dm(bob), 'mute for 1h')).reply;
     expect(refused.private).toBe(true);
     expect(refused.text).toMatch(/^Not done: only pipewatch's admins \(PIPEWATCH_CHAT_ADMINS\)/);
-    expect(core.command(dm(alice), 'mute for 1h').reply.text).toMatch(/muted every pipeline/);
-    expect(core.command(dm(bob), 'unmute').reply.text).toMatch(/only pipewatch's admins/);
+    expect((await core.command(dm(alice), 'mute for 1h')).reply.text).toMatch(
+      /muted every pipeline/,
+    );
+    expect((await core.command(dm(bob), 'unmute')).reply.text).toMatch(/only pipewatch's admins/);
     expect(store.silences.active(CORE_NOW)).toHaveLength(1);
     // Reminders stay anyone's, in a direct message too.
-    expect(core.command(dm(bob), 'remind transco').reply.text).toMatch(/You will get reminders/);
+    expect((await core.command(dm(bob), 'remind transco')).reply.text).toMatch(
+      /You will get reminders/,
+    );
   });
 });

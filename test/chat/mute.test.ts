@@ -35,9 +35,9 @@ const GAS: Target = { kind: 'slack', channel: 'C0GAS' };
 const notice = (type: string) => ({ type, category: 'Critical', status: 'Initiate' });
 
 describe('mute with type: and a window', () => {
-  it('mute transco type:maintenance for 4h holds back maintenance notices only, as whole words', () => {
+  it('mute transco type:maintenance for 4h holds back maintenance notices only, as whole words', async () => {
     const chat = setup();
-    const said = chat.command(alice, 'mute transco type:maintenance for 4h').reply;
+    const said = (await chat.command(alice, 'mute transco type:maintenance for 4h')).reply;
     expect(said.private).toBe(false);
     expect(said.text).toMatch(
       /^U0ALICE muted transco type:maintenance here for 4h, until \S+ \(silence #1\)/,
@@ -58,9 +58,9 @@ describe('mute with type: and a window', () => {
     expect(holds(undefined)).toBe(false);
   });
 
-  it('takes several values and several fields, each field required', () => {
+  it('takes several values and several fields, each field required', async () => {
     const chat = setup();
-    chat.command(alice, 'mute type:maintenance,"capacity constraint" status:initiate for 1h');
+    await chat.command(alice, 'mute type:maintenance,"capacity constraint" status:initiate for 1h');
     const [s] = store.silences.active(NOW);
     const holds = (type: string, status: string) =>
       silenceMatches(s!, alertLabels('r', 'transco', GAS, { type, category: 'x', status }));
@@ -69,27 +69,29 @@ describe('mute with type: and a window', () => {
     expect(holds('Capacity Constraint', 'Terminate')).toBe(false);
   });
 
-  it('mute … from TIME until TIME starts later, holding nothing before', () => {
+  it('mute … from TIME until TIME starts later, holding nothing before', async () => {
     const chat = setup();
-    const said = chat.command(
-      alice,
-      'mute transco from 2026-11-21T09:00-06:00 until 2026-11-21T13:00-06:00',
+    const said = (
+      await chat.command(
+        alice,
+        'mute transco from 2026-11-21T09:00-06:00 until 2026-11-21T13:00-06:00',
+      )
     ).reply;
     expect(said.text).toMatch(
       /muted transco here from 2026-11-21T15:00:00Z until 2026-11-21T19:00:00Z \(4h; nothing is held back before then\) \(silence #1\)/,
     );
     expect(store.silences.active(NOW)).toEqual([]);
     expect(store.silences.active('2026-11-21T15:00:00Z').map((s) => s.id)).toEqual([1]);
-    const later = chat.command(alice, 'mute from 2026-11-21T15:00Z for 2h').reply;
+    const later = (await chat.command(alice, 'mute from 2026-11-21T15:00Z for 2h')).reply;
     expect(later.text).toMatch(/until 2026-11-21T17:00:00Z \(2h;/);
   });
 
-  it('says in the answer when the mute matches nothing stored in the last 30 days, and stores it', () => {
+  it('says in the answer when the mute matches nothing stored in the last 30 days, and stores it', async () => {
     const chat = setup();
-    expect(chat.command(alice, 'mute transco type:maintenance for 1h').reply.text).not.toMatch(
-      /Warning/,
-    );
-    const typo = chat.command(alice, 'mute tgp type:maintenance for 1h').reply.text;
+    expect(
+      (await chat.command(alice, 'mute transco type:maintenance for 1h')).reply.text,
+    ).not.toMatch(/Warning/);
+    const typo = (await chat.command(alice, 'mute tgp type:maintenance for 1h')).reply.text;
     expect(typo).toMatch(/^U0ALICE muted tgp type:maintenance here for 1h/);
     expect(typo).toMatch(
       /\nWarning: pipeline=tgp type=~"\(\?:\.\*.*" matches no notice or capacity stored in the last 30d; check for a typo: the silence holds back only what matches it\.$/,
@@ -140,9 +142,9 @@ describe('mute with type: and a window', () => {
     ],
   ];
   for (const [what, text, message] of refusals) {
-    it(`refuses ${what}, storing nothing`, () => {
+    it(`refuses ${what}, storing nothing`, async () => {
       const chat = setup();
-      const said = chat.command(alice, text).reply;
+      const said = (await chat.command(alice, text)).reply;
       expect(said.private).toBe(true);
       expect(said.text + JSON.stringify(said.sections)).toMatch(message);
       expect(store.silences.list()).toEqual([]);

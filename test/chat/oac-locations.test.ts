@@ -29,7 +29,7 @@ const text = (r: { sections: Array<{ kind: string; text?: string }> }) =>
   r.sections.map((s) => s.text ?? '').join('\n');
 
 describe('oac on a pipeline whose capacity is stored', () => {
-  it('refuses a location none of it matches, with the one meant, only to the caller, storing nothing', () => {
+  it('refuses a location none of it matches, with the one meant, only to the caller, storing nothing', async () => {
     started = startChatCore();
     storeLocations(
       started.store,
@@ -40,7 +40,7 @@ describe('oac on a pipeline whose capacity is stored', () => {
       ],
       CORE_NOW,
     );
-    const answer = started.core.command(alice, 'oac transco "Station 58" below:50000');
+    const answer = await started.core.command(alice, 'oac transco "Station 58" below:50000');
     expect(answer.reply.private).toBe(true);
     expect(answer.reply.text).toBe(
       "/pipewatch: unknown location 'Station 58' on transco — did you mean 'STATION 85'?",
@@ -51,7 +51,7 @@ describe('oac on a pipeline whose capacity is stored', () => {
     expect(answer.followUp).toBeUndefined();
     expect(started.store.subscriptions.all()).toEqual([]);
 
-    const right = started.core.command(alice, 'oac transco "station 85" below:50000');
+    const right = await started.core.command(alice, 'oac transco "station 85" below:50000');
     expect(right.reply.private).toBe(false);
     expect(right.reply.text).toMatch(/U0ALICE subscribed this channel: transco station 85/);
     expect(started.store.subscriptions.all()).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('oac on a pipeline with no capacity stored', () => {
 
   it("checks the location against the API's latest capacity before storing anything", async () => {
     started = core();
-    const typo = started.core.command(alice, 'oac transco "Station 58" below:50000');
+    const typo = await started.core.command(alice, 'oac transco "Station 58" below:50000');
     expect(typo.reply).toMatchObject({
       private: true,
       text: "Checking 'Station 58' against the latest capacity of transco…",
@@ -96,7 +96,7 @@ describe('oac on a pipeline with no capacity stored', () => {
     expect(started.store.subscriptions.all()).toEqual([]);
 
     // What the API gave is remembered a while: the next command is answered at once.
-    const right = started.core.command(alice, 'oac transco "Station 85" below:50000');
+    const right = await started.core.command(alice, 'oac transco "Station 85" below:50000');
     expect(right.reply.private).toBe(false);
     expect(right.reply.text).toMatch(/subscribed this channel: transco station 85/);
     expect(started.store.subscriptions.all()).toHaveLength(1);
@@ -105,7 +105,7 @@ describe('oac on a pipeline with no capacity stored', () => {
   it('refuses, storing nothing, when the API cannot say', async () => {
     started = core();
     // Tracked here, but the simulator has no pipeline of that slug.
-    const answer = started.core.command(alice, 'oac tgp "Station 58" below:50000');
+    const answer = await started.core.command(alice, 'oac tgp "Station 58" below:50000');
     const refused = await answer.followUp;
     expect(refused?.private).toBe(true);
     expect(refused?.text).toMatch(

@@ -54,7 +54,7 @@ afterEach(() => started.close());
 
 describe('the follow-up of a new subscription', () => {
   it('counts every match of a rule naming pipelines, and lists the newest three and how many more', async () => {
-    const answer = started.core.command(caller, 'subscribe transco type:constraint');
+    const answer = await started.core.command(caller, 'subscribe transco type:constraint');
     const follow = (await answer.followUp)!;
     expect(follow.text).toBe(`In the last 24 h it would have matched ${MATCHING} notices.`);
     const newest = list(follow);
@@ -67,7 +67,7 @@ describe('the follow-up of a new subscription', () => {
   });
 
   it('counts every match of a rule naming no pipeline', async () => {
-    const answer = started.core.command(caller, 'subscribe all type:constraint');
+    const answer = await started.core.command(caller, 'subscribe all type:constraint');
     const follow = (await answer.followUp)!;
     expect(follow.text).toBe(`In the last 24 h it would have matched ${2 * MATCHING} notices.`);
     const newest = list(follow);

@@ -50,7 +50,7 @@ describe('subscribe', () => {
     seed(makeNotice({ id: 1, posted_at: '2026-11-20T10:00:00Z' }));
     seed(makeNotice({ id: 2, type: 'Maintenance', posted_at: '2026-11-20T11:00:00Z' }));
     seed(makeNotice({ id: 3, posted_at: '2026-11-18T11:00:00Z' }));
-    const answer = chat.command(alice, 'subscribe transco type:constraint');
+    const answer = await chat.command(alice, 'subscribe transco type:constraint');
     expect(answer.reply.private).toBe(false);
     expect(answer.reply.text).toMatch(
       /U0ALICE subscribed this channel: transco; type constraint \(#1\)/,
@@ -63,50 +63,50 @@ describe('subscribe', () => {
     expect(all(follow!)).toMatch(/transco 26-0412: Capacity Constraint - Station 165/);
   });
 
-  it('a pipeline typo is answered privately with a suggestion, and nothing is stored', () => {
+  it('a pipeline typo is answered privately with a suggestion, and nothing is stored', async () => {
     const { chat } = setup();
-    const answer = chat.command(alice, 'subscribe trnsco type:constraint');
+    const answer = await chat.command(alice, 'subscribe trnsco type:constraint');
     expect(answer.reply.private).toBe(true);
     expect(all(answer.reply)).toMatch(/transco/);
     expect(store.subscriptions.all()).toEqual([]);
   });
 
-  it('a regex RE2 cannot run is refused, and nothing is stored', () => {
+  it('a regex RE2 cannot run is refused, and nothing is stored', async () => {
     const { chat } = setup();
-    const answer = chat.command(alice, 'subscribe transco text:"(?=outage)"');
+    const answer = await chat.command(alice, 'subscribe transco text:"(?=outage)"');
     expect(answer.reply.private).toBe(true);
     expect(store.subscriptions.all()).toEqual([]);
   });
 
-  it('with admins set, only they may change a channel; anyone may set reminders', () => {
+  it('with admins set, only they may change a channel; anyone may set reminders', async () => {
     const { chat } = setup(['U0ALICE']);
-    const refused = chat.command(bob, 'subscribe transco');
+    const refused = await chat.command(bob, 'subscribe transco');
     expect(refused.reply).toMatchObject({ private: true });
     expect(refused.reply.text).toMatch(/only pipewatch's admins/);
-    expect(chat.command(bob, 'remind transco before:2h').reply.text).toMatch(
+    expect((await chat.command(bob, 'remind transco before:2h')).reply.text).toMatch(
       /You will get reminders/,
     );
-    expect(chat.command(alice, 'subscribe transco').reply.text).toMatch(/subscribed/);
+    expect((await chat.command(alice, 'subscribe transco')).reply.text).toMatch(/subscribed/);
     expect(store.subscriptions.all().map((s) => s.target)).toEqual([
       'slack_dm:W0BOB',
       'slack:C0GAS',
     ]);
   });
 
-  it('in a direct message with the bot it says where subscriptions belong, and stores nothing', () => {
+  it('in a direct message with the bot it says where subscriptions belong, and stores nothing', async () => {
     const { chat } = setup();
     const dm = { ...alice, channel: 'D0ALICE', direct: true };
-    expect(chat.command(dm, 'subscribe transco').reply.text).toMatch(
+    expect((await chat.command(dm, 'subscribe transco')).reply.text).toMatch(
       /Subscriptions belong to channels/,
     );
     expect(store.subscriptions.all()).toEqual([]);
   });
 
-  it('a channel has at most so many subscriptions', () => {
+  it('a channel has at most so many subscriptions', async () => {
     const { chat } = setup([], 2);
-    chat.command(alice, 'subscribe transco');
-    chat.command(alice, 'subscribe tgp');
-    expect(chat.command(alice, 'subscribe texas-eastern').reply.text).toMatch(
+    await chat.command(alice, 'subscribe transco');
+    await chat.command(alice, 'subscribe tgp');
+    expect((await chat.command(alice, 'subscribe texas-eastern')).reply.text).toMatch(
       /has 2 subscriptions, the most/,
     );
     expect(store.subscriptions.all()).toHaveLength(2);
@@ -116,7 +116,7 @@ describe('subscribe', () => {
 describe('the words commands are checked against', () => {
   it('are read again after five minutes, once the answer that found them stale is out', async () => {
     const { chat, clock } = setup();
-    expect(chat.command(alice, 'subscribe tennessee').reply.private).toBe(true);
+    expect((await chat.command(alice, 'subscribe tennessee')).reply.private).toBe(true);
     store.pipelines.upsert(
       {
         id: 9,
@@ -130,48 +130,48 @@ describe('the words commands are checked against', () => {
       },
       NOW,
     );
-    expect(chat.command(alice, 'subscribe tennessee').reply.private).toBe(true);
+    expect((await chat.command(alice, 'subscribe tennessee')).reply.private).toBe(true);
     clock.advance(5 * 60_000);
     // The command that finds them stale is judged by what was read before…
-    expect(chat.command(alice, 'subscribe tennessee').reply.private).toBe(true);
+    expect((await chat.command(alice, 'subscribe tennessee')).reply.private).toBe(true);
     await new Promise((resolve) => setImmediate(resolve));
     // …and the next by what the store says now.
-    expect(chat.command(alice, 'subscribe tennessee').reply.text).toMatch(
+    expect((await chat.command(alice, 'subscribe tennessee')).reply.text).toMatch(
       /subscribed this channel: tennessee/,
     );
   });
 });
 
 describe('list, unsubscribe', () => {
-  it("list shows this channel, the caller's reminders and the silences here, with ids", () => {
+  it("list shows this channel, the caller's reminders and the silences here, with ids", async () => {
     const { chat } = setup();
-    chat.command(alice, 'subscribe transco type:constraint');
-    chat.command(alice, 'remind tgp before:2h');
-    chat.command({ ...alice, channel: 'C0OPS' }, 'subscribe tgp');
-    chat.command(alice, 'mute transco for 4h');
-    const list = chat.command(alice, 'list').reply;
+    await chat.command(alice, 'subscribe transco type:constraint');
+    await chat.command(alice, 'remind tgp before:2h');
+    await chat.command({ ...alice, channel: 'C0OPS' }, 'subscribe tgp');
+    await chat.command(alice, 'mute transco for 4h');
+    const list = (await chat.command(alice, 'list')).reply;
     expect(list.private).toBe(true);
     expect(list.text).toBe('1 subscription here, 1 reminder of yours, 1 silence in force.');
     expect(all(list)).toMatch(/transco; type constraint · by U0ALICE/);
     expect(all(list)).not.toMatch(/^tgp · by/m);
   });
 
-  it("unsubscribe removes this channel's subscription, not another channel's", () => {
+  it("unsubscribe removes this channel's subscription, not another channel's", async () => {
     const { chat, engine } = setup();
-    chat.command({ ...alice, channel: 'C0OPS' }, 'subscribe tgp');
-    chat.command(alice, 'subscribe transco');
-    expect(chat.command(alice, 'unsubscribe 1').reply.text).toMatch(
+    await chat.command({ ...alice, channel: 'C0OPS' }, 'subscribe tgp');
+    await chat.command(alice, 'subscribe transco');
+    expect((await chat.command(alice, 'unsubscribe 1')).reply.text).toMatch(
       /no subscription #1 in this channel/,
     );
-    expect(chat.command(alice, 'unsubscribe 2').reply.text).toBe('Removed #2.');
+    expect((await chat.command(alice, 'unsubscribe 2')).reply.text).toBe('Removed #2.');
     expect(engine.rules.map((r) => r.name)).toEqual(['sub-1']);
   });
 });
 
 describe('mute, unmute', () => {
-  it('mute silences this channel for one pipeline, by id and by name; unmute ends it', () => {
+  it('mute silences this channel for one pipeline, by id and by name; unmute ends it', async () => {
     const { chat } = setup();
-    const said = chat.command(alice, 'mute transco for 4h').reply;
+    const said = (await chat.command(alice, 'mute transco for 4h')).reply;
     expect(said.text).toMatch(
       /muted transco here for 4h, until 2026-11-20T19:00:00Z \(silence #1\)/,
     );
@@ -180,35 +180,35 @@ describe('mute, unmute', () => {
       { key: 'target', op: '=', value: 'slack:#gas' },
       { key: 'pipeline', op: '=', value: 'transco' },
     ]);
-    expect(chat.command(alice, 'unmute').reply.text).toMatch(/ended silence #1/);
+    expect((await chat.command(alice, 'unmute')).reply.text).toMatch(/ended silence #1/);
     expect(store.silences.active(NOW)).toEqual([]);
   });
 });
 
 describe('buttons', () => {
-  it("a silence's Remove button is held to the admins as unmute is", () => {
+  it("a silence's Remove button is held to the admins as unmute is", async () => {
     const { chat } = setup(['U0ALICE']);
-    chat.command(alice, 'mute transco for 4h');
-    const refused = chat.action(bob, { kind: 'remove', what: 'silence', id: 1 });
+    await chat.command(alice, 'mute transco for 4h');
+    const refused = await chat.action(bob, { kind: 'remove', what: 'silence', id: 1 });
     expect(refused.reply?.text).toMatch(/^Not ended: only pipewatch's admins/);
     expect(store.silences.active(NOW)).toHaveLength(1);
-    expect(chat.action(alice, { kind: 'remove', what: 'silence', id: 1 }).reply?.text).toMatch(
-      /ended silence #1/,
-    );
+    expect(
+      (await chat.action(alice, { kind: 'remove', what: 'silence', id: 1 })).reply?.text,
+    ).toMatch(/ended silence #1/);
   });
 
-  it('acknowledge: the first click wins, later ones are told who it was', () => {
+  it('acknowledge: the first click wins, later ones are told who it was', async () => {
     const { chat } = setup();
-    const first = chat.action(alice, { kind: 'ack', message: '1700000000.000100' });
-    const second = chat.action(bob, { kind: 'ack', message: '1700000000.000100' });
+    const first = await chat.action(alice, { kind: 'ack', message: '1700000000.000100' });
+    const second = await chat.action(bob, { kind: 'ack', message: '1700000000.000100' });
     expect(first.acknowledged).toEqual({ by: 'U0ALICE', at: NOW, already: false });
     expect(second.acknowledged).toEqual({ by: 'U0ALICE', at: NOW, already: true });
   });
 
-  it("remind me plans direct-message reminders before that notice's deadline", () => {
+  it("remind me plans direct-message reminders before that notice's deadline", async () => {
     const { chat } = setup();
     seed(makeNotice({ id: 7, response_at: '2026-11-21T15:00:00Z' }));
-    const result = chat.action(bob, { kind: 'remind', noticeId: 7 });
+    const result = await chat.action(bob, { kind: 'remind', noticeId: 7 });
     expect(result.reply?.private).toBe(true);
     expect(store.reminders.all().map((r) => [r.rule, r.notice_id, r.due_at])).toEqual([
       ['sub-1', 7, '2026-11-20T15:00:00Z'],
@@ -217,19 +217,19 @@ describe('buttons', () => {
     expect(store.subscriptions.get(1)).toMatchObject({ target: 'slack_dm:W0BOB', notice_id: 7 });
   });
 
-  it('unsubscribing a reminder removes its reminders still to be sent', () => {
+  it('unsubscribing a reminder removes its reminders still to be sent', async () => {
     const { chat } = setup();
     seed(makeNotice({ id: 7, response_at: '2026-11-21T15:00:00Z' }));
-    chat.action(bob, { kind: 'remind', noticeId: 7 });
+    await chat.action(bob, { kind: 'remind', noticeId: 7 });
     expect(store.reminders.all()).toHaveLength(2);
-    expect(chat.command(bob, 'unsubscribe 1').reply.text).toBe('Removed #1.');
+    expect((await chat.command(bob, 'unsubscribe 1')).reply.text).toBe('Removed #1.');
     expect(store.reminders.all()).toEqual([]);
   });
 
-  it('remind me on a notice without a deadline says so and stores nothing', () => {
+  it('remind me on a notice without a deadline says so and stores nothing', async () => {
     const { chat } = setup();
     seed(makeNotice({ id: 8 }));
-    expect(chat.action(bob, { kind: 'remind', noticeId: 8 }).reply?.text).toMatch(
+    expect((await chat.action(bob, { kind: 'remind', noticeId: 8 })).reply?.text).toMatch(
       /no response deadline/,
     );
     expect(store.subscriptions.all()).toEqual([]);
@@ -237,13 +237,15 @@ describe('buttons', () => {
 });
 
 describe('a channel that goes away', () => {
-  it('pauses its subscriptions; a subscribe there later resumes them', () => {
+  it('pauses its subscriptions; a subscribe there later resumes them', async () => {
     const { chat, engine } = setup();
-    chat.command(alice, 'subscribe transco');
-    expect(chat.channelGone('slack', 'C0GAS', 'channel_archived')).toBe(1);
+    await chat.command(alice, 'subscribe transco');
+    expect(await chat.channelGone('slack', 'C0GAS', 'channel_archived')).toBe(1);
     expect(engine.rules).toEqual([]);
-    expect(chat.command(alice, 'list').reply.text).toMatch(/1 subscription here \(1 paused\)/);
-    expect(chat.command(alice, 'subscribe tgp').reply.text).toMatch(
+    expect((await chat.command(alice, 'list')).reply.text).toMatch(
+      /1 subscription here \(1 paused\)/,
+    );
+    expect((await chat.command(alice, 'subscribe tgp')).reply.text).toMatch(
       /1 paused subscription of this channel resumed/,
     );
     expect(engine.rules.map((r) => r.name)).toEqual(['sub-1', 'sub-2']);
@@ -251,12 +253,14 @@ describe('a channel that goes away', () => {
 });
 
 describe('a channel gone, for whoever runs pipewatch', () => {
-  it('sends one operations alert, not one per event that says so', () => {
+  it('sends one operations alert, not one per event that says so', async () => {
     const { chat } = setup([], undefined, { kind: 'console' });
-    chat.command(alice, 'subscribe transco');
-    chat.command(alice, 'subscribe tgp');
-    expect(chat.channelGone('slack', 'C0GAS', 'the channel was archived (is_archived)')).toBe(2);
-    expect(chat.channelGone('slack', 'C0GAS', 'the bot was removed')).toBe(0);
+    await chat.command(alice, 'subscribe transco');
+    await chat.command(alice, 'subscribe tgp');
+    expect(await chat.channelGone('slack', 'C0GAS', 'the channel was archived (is_archived)')).toBe(
+      2,
+    );
+    expect(await chat.channelGone('slack', 'C0GAS', 'the bot was removed')).toBe(0);
     const ops = store.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload);
     expect(ops).toEqual([
       expect.objectContaining({
@@ -269,33 +273,37 @@ describe('a channel gone, for whoever runs pipewatch', () => {
 });
 
 describe('home', () => {
-  it("lists the user's reminders and the subscriptions of their channels", () => {
+  it("lists the user's reminders and the subscriptions of their channels", async () => {
     const { chat } = setup();
-    chat.command(alice, 'subscribe transco');
-    chat.command(bob, 'remind tgp');
-    const home = chat.home('slack', 'W0BOB', ['C0GAS', 'C0OPS']);
+    await chat.command(alice, 'subscribe transco');
+    await chat.command(bob, 'remind tgp');
+    const home = await chat.home('slack', 'W0BOB', ['C0GAS', 'C0OPS']);
     expect(all(home)).toMatch(/Your reminders\ntgp; response_at 1d, 2h before/);
     expect(all(home)).toMatch(/Subscriptions of C0GAS\ntransco · by U0ALICE/);
   });
 });
 
 describe('suggestions while a command is typed', () => {
-  it('offers the tracked pipelines holding what was typed, those starting with it first, keeping the slugs typed before', () => {
+  it('offers the tracked pipelines holding what was typed, those starting with it first, keeping the slugs typed before', async () => {
     const { chat } = setup();
-    expect(chat.suggest({ kind: 'pipeline' }, 'tr').map((s) => s.value)).toEqual(['transco']);
-    expect(chat.suggest({ kind: 'pipeline' }, 'e').map((s) => s.value)).toEqual(['texas-eastern']);
-    expect(chat.suggest({ kind: 'pipeline' }, 'tgp,tex').map((s) => s.value)).toEqual([
+    expect((await chat.suggest({ kind: 'pipeline' }, 'tr')).map((s) => s.value)).toEqual([
+      'transco',
+    ]);
+    expect((await chat.suggest({ kind: 'pipeline' }, 'e')).map((s) => s.value)).toEqual([
+      'texas-eastern',
+    ]);
+    expect((await chat.suggest({ kind: 'pipeline' }, 'tgp,tex')).map((s) => s.value)).toEqual([
       'tgp,texas-eastern',
     ]);
-    expect(chat.suggest({ kind: 'pipeline' }, '').map((s) => s.value)).toEqual([
+    expect((await chat.suggest({ kind: 'pipeline' }, '')).map((s) => s.value)).toEqual([
       'texas-eastern',
       'tgp',
       'transco',
     ]);
-    expect(chat.suggest({ kind: 'pipeline' }, 'zzz')).toEqual([]);
+    expect(await chat.suggest({ kind: 'pipeline' }, 'zzz')).toEqual([]);
   });
 
-  it("offers the locations of the pipeline's latest cycle by name or identifier, and none without a pipeline", () => {
+  it("offers the locations of the pipeline's latest cycle by name or identifier, and none without a pipeline", async () => {
     const { chat } = setup();
     const cycle = transcoCycle({
       cycle: 'Timely',
@@ -310,36 +318,36 @@ describe('suggestions while a command is typed', () => {
       ],
     });
     store.capacity.upsertCycle(cycle.cycle, cycle.locations, NOW);
-    const at = (typed: string, pipeline?: string) =>
-      chat.suggest({ kind: 'location', pipeline }, typed).map((s) => s.value);
-    expect(at('stat', 'transco')).toEqual(['Station 85 Zone 4', 'Station 165 Zone 5']);
-    expect(at('1000165', 'transco')).toEqual(['Station 165 Zone 5']);
-    expect(at('hub', 'Transco')).toEqual(['Leidy Hub']);
-    expect(at('zone', 'transco')).toEqual([
+    const at = async (typed: string, pipeline?: string) =>
+      (await chat.suggest({ kind: 'location', pipeline }, typed)).map((s) => s.value);
+    expect(await at('stat', 'transco')).toEqual(['Station 85 Zone 4', 'Station 165 Zone 5']);
+    expect(await at('1000165', 'transco')).toEqual(['Station 165 Zone 5']);
+    expect(await at('hub', 'Transco')).toEqual(['Leidy Hub']);
+    expect(await at('zone', 'transco')).toEqual([
       'Zone 6 Pooling',
       'Station 85 Zone 4',
       'Station 165 Zone 5',
     ]);
-    expect(at('stat')).toEqual([]);
-    expect(at('stat', 'tgp')).toEqual([]);
+    expect(await at('stat')).toEqual([]);
+    expect(await at('stat', 'tgp')).toEqual([]);
     // A name too long for a choice goes in as its identifier, which the engine matches.
-    expect(at('meter', 'transco')).toEqual(['1000777']);
-    expect(chat.command(alice, 'oac transco 1000777 below:1').reply.text).toMatch(
+    expect(await at('meter', 'transco')).toEqual(['1000777']);
+    expect((await chat.command(alice, 'oac transco 1000777 below:1')).reply.text).toMatch(
       /subscribed this channel: transco 1000777/,
     );
   });
 
-  it('tells a Discord user in a direct message where subscriptions belong, in Discord words', () => {
+  it('tells a Discord user in a direct message where subscriptions belong, in Discord words', async () => {
     const { chat } = setup();
     const dm: ChatCaller = { platform: 'discord', channel: '1', user: '2', direct: true };
-    const text = chat.command(dm, 'subscribe transco').reply.text;
+    const text = (await chat.command(dm, 'subscribe transco')).reply.text;
     expect(text).toMatch(/in a server pipewatch was added to/);
     expect(text).not.toContain('/invite');
   });
 });
 
 describe('a platform pipewatch cannot post to', () => {
-  it('refuses subscriptions and reminders whose alerts could never arrive, naming the setting, and stores nothing', () => {
+  it('refuses subscriptions and reminders whose alerts could never arrive, naming the setting, and stores nothing', async () => {
     started = startChatCore({
       undelivered: (kind) => (kind.startsWith('discord') ? 'DISCORD_BOT_TOKEN' : undefined),
     });
@@ -352,13 +360,13 @@ describe('a platform pipewatch cannot post to', () => {
       canManageChannel: true,
     };
     for (const text of ['subscribe transco', 'remind transco']) {
-      const { reply } = chat.command(discord, text);
+      const { reply } = await chat.command(discord, text);
       expect(reply.private).toBe(true);
       expect(reply.text).toBe(
         'Not subscribed: pipewatch cannot post to Discord yet (DISCORD_BOT_TOKEN is not set); ask whoever runs it. Nothing was stored.',
       );
     }
     expect(store.subscriptions.all()).toEqual([]);
-    expect(chat.command(alice, 'subscribe transco').reply.private).toBe(false);
+    expect((await chat.command(alice, 'subscribe transco')).reply.private).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { AlertEngine } from '../../src/alerts/engine.js';
 import { ChatCore } from '../../src/chat/service.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { Store } from '../../src/store/index.js';
 import { type PagerDutyFake, startPagerDutyFake } from '../fakes/pagerduty.js';
 import { startSimulatedApi } from '../fakes/simulated-api.js';
@@ -77,7 +78,7 @@ async function acknowledge(ts: string, user: string, minutes: number): Promise<v
     [],
   );
   const chat = new ChatCore({
-    store,
+    store: asyncStoreOf(store),
     engine,
     clock,
     logger: silentLogger,

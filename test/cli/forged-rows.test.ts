@@ -49,7 +49,7 @@ describe('a pattern with line breaks', () => {
     ]);
   });
 
-  it('is shown on one line in the list chat replies with', () => {
+  it('is shown on one line in the list chat replies with', async () => {
     const chat = startChatCore();
     try {
       const caller = {
@@ -58,9 +58,9 @@ describe('a pattern with line breaks', () => {
         user: 'U0ALICE',
         direct: false,
       };
-      const made = chat.core.command(caller, `subscribe transco text:"${PATTERN}"`);
+      const made = await chat.core.command(caller, `subscribe transco text:"${PATTERN}"`);
       expect(made.reply.text).toContain(SHOWN);
-      const { reply } = chat.core.command(caller, 'list');
+      const { reply } = await chat.core.command(caller, 'list');
       const list = reply.sections?.find((s) => s.kind === 'list');
       const items = list?.kind === 'list' ? list.items.map((i) => i.text) : [];
       expect(items).toEqual([expect.stringContaining(`transco; ${SHOWN}`)]);
@@ -94,7 +94,7 @@ describe('tables', () => {
     ['2', 'x\u2029y'],
   ];
 
-  it('print a row a line, whatever its cells hold, aligned on what is shown', () => {
+  it('print a row a line, whatever its cells hold, aligned on what is shown', async () => {
     expect(table(header, rows).split('\n')).toEqual([
       'id  comment',
       '--  ----------------------',
@@ -103,7 +103,7 @@ describe('tables', () => {
     ]);
   });
 
-  it('print the same a row at a time', () => {
+  it('print the same a row at a time', async () => {
     const lines: string[] = [];
     const t = new StreamedTable((line) => lines.push(line), header);
     t.add(rows);

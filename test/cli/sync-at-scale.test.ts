@@ -18,6 +18,7 @@ import { type ChatRuleCommand, parseChatCommand } from '../../src/chat/grammar.j
 import { storeSubscription } from '../../src/chat/subscribe.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { PIPELINES } from '../../src/simulator/pipelines.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { Store } from '../../src/store/index.js';
 import {
   assertBuilt,
@@ -75,7 +76,7 @@ afterAll(async () => {
  * 10,000 subscriptions of a few dozen kinds (`transco type:constraint`, `anr,ngpl
  * category:critical`, …), 50 in each channel, each kind at most once a channel.
  */
-function storeSubscriptions(store: Store, at: Date): void {
+async function storeSubscriptions(store: Store, at: Date): Promise<void> {
   const vocabulary = {
     pipelines: store.pipelines.all().map((p) => p.slug),
     ...store.notices.vocabulary(),
@@ -92,7 +93,8 @@ function storeSubscriptions(store: Store, at: Date): void {
   }
   const commands = [...kinds.values()];
   const now = toUtcIso(at);
-  store.transaction(() => {
+  const shared = asyncStoreOf(store);
+  await shared.transaction(async () => {
     for (let i = 0; i < SUBSCRIPTIONS; i++) {
       const n = i % CHANNELS;
       const channel = benchChannel(n);
@@ -103,7 +105,7 @@ function storeSubscriptions(store: Store, at: Date): void {
         source: 'slack' as const,
         by: 'U0TRADER1',
       };
-      const made = storeSubscription(store, place, command, now);
+      const made = await storeSubscription(shared, place, command, now);
       if ('problem' in made) throw new Error(made.problem);
     }
   });
@@ -125,7 +127,7 @@ describe('a sync against thousands of subscriptions, reminders and mutes', () =>
     const now = new Date();
     const store = Store.open(api.dataDir);
     try {
-      storeSubscriptions(store, now);
+      await storeSubscriptions(store, now);
       storeReminders(store, REMINDERS, now);
       storeMutes(store, MUTES, CHANNELS, now);
       expect(store.subscriptions.counts().total).toBe(SUBSCRIPTIONS + REMINDERS);

@@ -67,16 +67,16 @@ describe('Discord channels of a running pipewatch', () => {
     });
     chat = startGoneCore(logger);
     closers.push(() => chat?.close());
-    chat.subscribe(MISSING);
-    chat.subscribe(FAKE_CHANNEL);
+    await chat.subscribe(MISSING);
+    await chat.subscribe(FAKE_CHANNEL);
     const error = await failure(send(MISSING));
     expect(error.permanent).toBe(true);
     await send(FAKE_CHANNEL);
-    expect(chat.pauses()).toEqual([
+    expect(await chat.pauses()).toEqual([
       [`discord:${MISSING}`, 'the channel was not found (10003)'],
       [`discord:${FAKE_CHANNEL}`, null],
     ]);
-    expect(chat.opsAlerts()).toEqual([[`discord:${MISSING}`, 1]]);
+    expect(await chat.opsAlerts()).toEqual([[`discord:${MISSING}`, 1]]);
   });
 
   it('carry components when the Discord app answers them, and not otherwise', async () => {

@@ -13,6 +13,7 @@ import { ChatCore, type ChatCoreDeps } from '../../src/chat/service.js';
 import type { ChatAnswer, ChatReply, ChatService } from '../../src/chat/types.js';
 import type { Target, TargetKind } from '../../src/domain/targets.js';
 import { type Logger, silentLogger } from '../../src/lib/logger.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { Store } from '../../src/store/index.js';
 import { storePipelines } from '../fakes/pipelines.js';
 import { ManualClock } from './clock.js';
@@ -62,7 +63,7 @@ export function startChatCore(options: ChatCoreOptions = {}): CoreUnderTest {
   storePipelines(store, options.pipelines ?? TRACKED_PIPELINES, CORE_NOW);
   const engine = new AlertEngine({ store, clock, logger, maxAlertAgeMs: 86_400_000 }, []);
   const core = new ChatCore({
-    store,
+    store: asyncStoreOf(store),
     engine,
     clock,
     logger,
@@ -107,8 +108,8 @@ export function failingCore(core: ChatService, error: Error): ChatService {
 export function followUpFails(core: ChatService, error: Error): ChatService {
   return {
     ...passThrough(core),
-    command(caller, text) {
-      const { reply } = core.command(caller, text);
+    async command(caller, text) {
+      const { reply } = await core.command(caller, text);
       return { reply, followUp: Promise.reject<ChatReply | undefined>(error) };
     },
   };
@@ -119,8 +120,8 @@ export function followUpHeld(core: ChatService): { chat: ChatService; release():
   const held: Array<() => void> = [];
   const chat: ChatService = {
     ...passThrough(core),
-    command(caller, text): ChatAnswer {
-      const answer = core.command(caller, text);
+    async command(caller, text): Promise<ChatAnswer> {
+      const answer = await core.command(caller, text);
       const followUp = answer.followUp;
       if (!followUp) return answer;
       return {

@@ -12,6 +12,7 @@ import type { RunningHttpServer } from '../../src/http/server.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { UnverifiedLimits } from '../../src/lib/request-body.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import { unsubscribeRoutes } from '../../src/unsubscribe/routes.js';
 import { serveRoutes } from './http-server.js';
@@ -38,7 +39,7 @@ export interface ChatEndpoints {
 
 export async function serveChatEndpoints(options: ChatEndpointsOptions): Promise<ChatEndpoints> {
   const { chat, store, clock } = options;
-  const common = { chat, clock, logger: silentLogger, replays: store.interactions };
+  const common = { chat, clock, logger: silentLogger, replays: asyncStoreOf(store).interactions };
   const slack = await startSlackApp({ ...common, ...options.slack });
   const { publicKey } = generateKeyPairSync('ed25519');
   const discord = startDiscordApp({
@@ -50,7 +51,12 @@ export async function serveChatEndpoints(options: ChatEndpointsOptions): Promise
     [
       { method: 'POST', path: '/slack/events', handle: slack.handleHttp! },
       { method: 'POST', path: '/discord/interactions', handle: discord.handleHttp },
-      ...unsubscribeRoutes({ store, clock, logger: silentLogger, key: 'k'.repeat(40) }),
+      ...unsubscribeRoutes({
+        store: asyncStoreOf(store),
+        clock,
+        logger: silentLogger,
+        key: 'k'.repeat(40),
+      }),
     ],
     { unverified: options.unverified },
   );

@@ -15,6 +15,7 @@ import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { RunningHttpServer } from '../../src/http/server.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { NoticeRule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { makeToken } from '../../src/unsubscribe/links.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../../src/unsubscribe/routes.js';
 import { cli } from '../cli/run-cli.js';
@@ -64,14 +65,14 @@ async function setup(publicUrl = true): Promise<void> {
   );
   const deps = { clock, logger: silentLogger };
   channels = await Channels.create(config, deps, { print: () => {}, unsubscribeKey: () => key });
-  key = unsubscribeKey(temp.store, config.secretKey, clock);
+  key = await unsubscribeKey(asyncStoreOf(temp.store), config.secretKey, clock);
   engine = new AlertEngine({ ...deps, store: temp.store, maxAlertAgeMs: 86_400_000 }, [rule]);
   dispatcher = new Dispatcher(
     { ...deps, store: temp.store, channels },
     { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000 },
   );
   server = await serveRoutes(
-    unsubscribeRoutes({ store: temp.store, clock, logger: silentLogger, key }),
+    unsubscribeRoutes({ store: asyncStoreOf(temp.store), clock, logger: silentLogger, key }),
   );
 }
 

@@ -132,7 +132,7 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
    * bytes once, not that it sent them again, and Discord itself never sends an
    * interaction twice. Nothing about it is acted on.
    */
-  function firstTime(id: string): boolean {
+  function firstTime(id: string): Promise<boolean> {
     return firstArrival(options.replays, id, clock);
   }
 
@@ -175,12 +175,12 @@ export function startDiscordApp(options: DiscordAppOptions): DiscordApp {
     const { id } = interaction;
     let fresh: boolean;
     try {
-      fresh = firstTime(id);
+      fresh = await firstTime(id);
     } catch (error) {
       return answer(res, 200, handler.failed(interaction, error).response);
     }
     if (!fresh) return refuse(401, `interaction ${id} was already received (a replay)`);
-    const { response, followUp: pending } = handler.answer(parsed);
+    const { response, followUp: pending } = await handler.answer(parsed);
     answer(res, 200, response);
     if (pending) followUp(interaction, pending);
   }

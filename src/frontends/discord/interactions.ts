@@ -105,15 +105,15 @@ export class InteractionHandler {
   ) {}
 
   /** The answer to a verified interaction that is not a PING; never throws. */
-  answer(read: Interaction): InteractionAnswer {
+  async answer(read: Interaction): Promise<InteractionAnswer> {
     try {
       switch (read.kind) {
         case 'command':
-          return this.command(read.interaction);
+          return await this.command(read.interaction);
         case 'autocomplete':
-          return this.autocomplete(read.interaction);
+          return await this.autocomplete(read.interaction);
         case 'component':
-          return this.component(read.interaction);
+          return await this.component(read.interaction);
         case 'other':
           return message(
             privateNote(
@@ -138,14 +138,14 @@ export class InteractionHandler {
     return message(privateNote(FAILED));
   }
 
-  private command(interaction: CommandInteraction): InteractionAnswer {
+  private async command(interaction: CommandInteraction): Promise<InteractionAnswer> {
     const caller = callerOf(interaction);
     if (!caller) return message(privateNote('pipewatch could not tell who typed this, or where.'));
     const words = commandWords(interaction.data);
     if ('reply' in words) return message(replyData(words.reply));
     let answer: ChatAnswer;
     try {
-      answer = this.chat.command(caller, words.text);
+      answer = await this.chat.command(caller, words.text);
     } catch (error) {
       this.log.error({ user: caller.user }, `/${COMMAND_NAME} failed: ${messageOf(error)}`);
       return message(privateNote(FAILED));
@@ -153,7 +153,7 @@ export class InteractionHandler {
     return { ...message(replyData(answer.reply)), followUp: answer.followUp };
   }
 
-  private autocomplete(interaction: AutocompleteInteraction): InteractionAnswer {
+  private async autocomplete(interaction: AutocompleteInteraction): Promise<InteractionAnswer> {
     const given = subcommandOptions(interaction.data.options);
     const focused = given.find((o) => o.focused === true);
     const value = (name: string) => {
@@ -166,15 +166,14 @@ export class InteractionHandler {
       field = { kind: 'location', pipeline: value('pipeline') ?? value('pipelines') };
     const typed = typeof focused?.value === 'string' ? focused.value : '';
     const choices = field
-      ? this.chat
-          .suggest(field, typed)
+      ? (await this.chat.suggest(field, typed))
           .slice(0, CHOICES_MAX)
           .map((s) => ({ name: s.label, value: s.value }))
       : [];
     return { response: { type: RESPONSE.choices, data: { choices } } };
   }
 
-  private component(interaction: ComponentInteraction): InteractionAnswer {
+  private async component(interaction: ComponentInteraction): Promise<InteractionAnswer> {
     const { data, message: clicked } = interaction;
     const caller = callerOf(interaction);
     const action = decodeComponent(data.custom_id, data.values, clicked.id);
@@ -183,7 +182,7 @@ export class InteractionHandler {
       this.log.info({ user: caller?.user, customId }, 'a click on a component no longer valid');
       return message(privateNote(INVALID_BUTTON));
     }
-    const result = this.chat.action(caller, action);
+    const result = await this.chat.action(caller, action);
     const ack = result.acknowledged;
     if (action.kind === 'ack' && ack) {
       if (!ack.already) {

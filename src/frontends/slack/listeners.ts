@@ -98,9 +98,9 @@ function commandCaller(command: SlashCommand): ChatCaller {
 function listenToCommand(app: App, { chat, log }: ListenerDeps): void {
   app.command(COMMAND, async ({ command, ack, respond }) => {
     const caller = commandCaller(command);
-    let answer: ReturnType<ChatService['command']>;
+    let answer: Awaited<ReturnType<ChatService['command']>>;
     try {
-      answer = chat.command(caller, commandText(command.text ?? ''));
+      answer = await chat.command(caller, commandText(command.text ?? ''));
     } catch (error) {
       log.error({ user: caller.user }, `${COMMAND} failed: ${messageOf(error)}`);
       await ack(responseBody(privateNote(FAILED), true));
@@ -175,7 +175,7 @@ class HomeTab {
       this.log.warn({ user }, `could not list the Slack channels of ${user}: ${messageOf(error)}`);
       return [] as string[];
     });
-    const view = homeView(this.chat.home('slack', user, channels));
+    const view = homeView(await this.chat.home('slack', user, channels));
     await client.views.publish({ user_id: user, view });
   }
 }
@@ -230,7 +230,7 @@ async function actOnClick(
   action: ChatAction,
   body: BlockAction,
 ): Promise<void> {
-  const result = chat.action(caller, action);
+  const result = await chat.action(caller, action);
   const ack = result.acknowledged;
   if (action.kind === 'ack' && ack && body.message) {
     if (ack.already) {
@@ -267,13 +267,13 @@ function listenToHomeOpened(app: App, { log }: ListenerDeps, home: HomeTab): voi
  */
 function listenToChannelsGone(app: App, { chat, clock, log, botUserId }: ListenerDeps): void {
   const recentlyGone = new Map<string, number>();
-  const gone = (channel: string, reason: string): void => {
+  const gone = async (channel: string, reason: string): Promise<void> => {
     const now = clock.now().getTime();
     for (const [c, at] of recentlyGone) if (now - at >= GONE_REPEAT_MS) recentlyGone.delete(c);
     if (recentlyGone.has(channel)) return;
     recentlyGone.set(channel, now);
     try {
-      const paused = chat.channelGone('slack', channel, reason);
+      const paused = await chat.channelGone('slack', channel, reason);
       log.info(
         { channel, paused },
         `Slack channel ${channel}: ${reason}; ${counted(paused, 'subscription')} paused`,
@@ -295,6 +295,7 @@ function listenToChannelsGone(app: App, { chat, clock, log, botUserId }: Listene
     gone(event.channel, 'pipewatch was removed from the channel'),
   );
   app.event('member_left_channel', async ({ event }) => {
-    if (event.user === botUserId) gone(event.channel, 'pipewatch was removed from the channel');
+    if (event.user === botUserId)
+      await gone(event.channel, 'pipewatch was removed from the channel');
   });
 }

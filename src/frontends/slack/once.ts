@@ -71,7 +71,7 @@ export function onlyOnce(
     const shown = oneLine(id).slice(0, 40);
     let fresh = true;
     try {
-      fresh = firstArrival(replays, eventKey(id), clock);
+      fresh = await firstArrival(replays, eventKey(id), clock);
     } catch (error) {
       log.error(
         `could not tell whether Slack event ${shown} was received before, so it is acted on: ${messageOf(error)}`,

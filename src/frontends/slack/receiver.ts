@@ -174,7 +174,7 @@ export class SlackHttpReceiver implements Receiver {
     const { raw } = read;
     const why = this.check.refuse(req.headers, raw, this.options.clock.now().getTime());
     if (why) return refuse(401, why);
-    const fresh = this.firstTime(String(req.headers['x-slack-signature']));
+    const fresh = await this.firstTime(String(req.headers['x-slack-signature']));
     if (fresh === false) return refuse(401, 'the request was already received (replayed)');
     const body = parse(raw, String(req.headers['content-type'] ?? ''));
     if (typeof body === 'string') return refuse(400, body);
@@ -190,9 +190,9 @@ export class SlackHttpReceiver implements Receiver {
    * Whether a signature arrives for the first time (remembered from now on); `unknown`
    * when the database cannot say, and the request is then acted on by no listener.
    */
-  private firstTime(signature: string): boolean | 'unknown' {
+  private async firstTime(signature: string): Promise<boolean | 'unknown'> {
     try {
-      return firstArrival(this.options.replays, `slack:${signature}`, this.options.clock);
+      return await firstArrival(this.options.replays, `slack:${signature}`, this.options.clock);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error(

@@ -86,7 +86,7 @@ async function setup() {
 describe('a channel where pipewatch may not attach files', () => {
   it('gets the capacity alert without its chart, a warning, and keeps its subscriptions', async () => {
     const { fake, chat, told, send, chartLines, posts } = await setup();
-    chat.subscribe(NO_FILES);
+    await chat.subscribe(NO_FILES);
     const delivered = await send(NO_FILES);
 
     expect(delivered.detail).toMatch(new RegExp(`^ok channel=${NO_FILES} message=\\d+$`));
@@ -99,8 +99,8 @@ describe('a channel where pipewatch may not attach files', () => {
     expect(message?.embeds[0]?.title).toContain('STATION 85');
     expect(chartLines(40)).toMatchObject([{ msg: WARNING, channel: NO_FILES }]);
     expect(told).toEqual([]);
-    expect(chat.pauses()).toEqual([[`discord:${NO_FILES}`, null]]);
-    expect(chat.opsAlerts()).toEqual([]);
+    expect(await chat.pauses()).toEqual([[`discord:${NO_FILES}`, null]]);
+    expect(await chat.opsAlerts()).toEqual([]);
   });
 
   it('warns once per channel; the alerts after it say so at debug level only', async () => {
@@ -144,7 +144,7 @@ describe('a channel where pipewatch may not attach files', () => {
 describe('a channel where pipewatch may not post at all', () => {
   it('refuses the alert without its chart too: the send fails and the channel pauses', async () => {
     const { fake, chat, told, send, chartLines, posts } = await setup();
-    chat.subscribe(READ_ONLY);
+    await chat.subscribe(READ_ONLY);
     const error = await failure(send(READ_ONLY));
 
     expect({ code: error.code, permanent: error.permanent }).toEqual({
@@ -156,14 +156,14 @@ describe('a channel where pipewatch may not post at all', () => {
     expect(fake.messages).toEqual([]);
     const reason = 'pipewatch may not post in the channel (50013)';
     expect(told).toEqual([[READ_ONLY, reason]]);
-    expect(chat.pauses()).toEqual([[`discord:${READ_ONLY}`, reason]]);
-    expect(chat.opsAlerts()).toEqual([[`discord:${READ_ONLY}`, 1]]);
+    expect(await chat.pauses()).toEqual([[`discord:${READ_ONLY}`, reason]]);
+    expect(await chat.opsAlerts()).toEqual([[`discord:${READ_ONLY}`, 1]]);
     expect(chartLines(40)).toEqual([]);
   });
 
   it('other failures of a message with files are not retried without them', async () => {
     const { fake, chat, told, send, chartLines, posts } = await setup();
-    chat.subscribe(FAKE_CHANNEL);
+    await chat.subscribe(FAKE_CHANNEL);
     fake.inject({ status: 503 });
     fake.inject({ status: 403, body: { message: 'Missing Access', code: 50001 } });
     expect((await failure(send(FAKE_CHANNEL))).permanent).toBe(false);

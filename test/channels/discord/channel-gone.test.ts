@@ -57,7 +57,7 @@ async function setup(interactive = false) {
 describe('a channel gone, found by a send', () => {
   it('pauses the subscriptions of a channel unknown, hidden, or closed to the bot', async () => {
     const { fake, chat, told, send } = await setup();
-    for (const channel of [MISSING, HIDDEN, CLOSED, GAS]) chat.subscribe(channel);
+    for (const channel of [MISSING, HIDDEN, CLOSED, GAS]) await chat.subscribe(channel);
     fake.inject(MISSING_PERMISSIONS);
     const cases: Array<[string, string]> = [
       [CLOSED, DeliveryErrorCode.Forbidden],
@@ -74,7 +74,7 @@ describe('a channel gone, found by a send', () => {
       [HIDDEN]: 'pipewatch can no longer see the channel (50001)',
     };
     expect(told).toEqual(Object.entries(reasons));
-    expect(chat.pauses()).toEqual([
+    expect(await chat.pauses()).toEqual([
       [`discord:${MISSING}`, reasons[MISSING]],
       [`discord:${HIDDEN}`, reasons[HIDDEN]],
       [`discord:${CLOSED}`, reasons[CLOSED]],
@@ -84,16 +84,16 @@ describe('a channel gone, found by a send', () => {
 
   it('says so once in an operations alert, however many sends find it', async () => {
     const { chat, send } = await setup();
-    chat.subscribe(MISSING, 'transco');
-    chat.subscribe(MISSING, 'tgp');
+    await chat.subscribe(MISSING, 'transco');
+    await chat.subscribe(MISSING, 'tgp');
     await failure(send(MISSING));
     await failure(send(MISSING));
-    expect(chat.opsAlerts()).toEqual([[`discord:${MISSING}`, 2]]);
+    expect(await chat.opsAlerts()).toEqual([[`discord:${MISSING}`, 2]]);
   });
 
   it('pauses nothing on other failures of a channel, or on DMs', async () => {
     const { fake, chat, told, send, discord_dm, ctx } = await setup();
-    chat.subscribe(GAS);
+    await chat.subscribe(GAS);
     const faults: Array<[DiscordFault, string]> = [
       [{ status: 500 }, 'discord: 500'],
       [{ status: 503 }, 'discord: 503'],
@@ -122,23 +122,23 @@ describe('a channel gone, found by a send', () => {
       await dm('1200000000000000006');
     }
     expect(told).toEqual([]);
-    expect(chat.pauses()).toEqual([[`discord:${GAS}`, null]]);
+    expect(await chat.pauses()).toEqual([[`discord:${GAS}`, null]]);
   });
 
   it('is not found in a superseded message that cannot be edited', async () => {
     const { fake, chat, told, send } = await setup();
-    chat.subscribe(GAS);
+    await chat.subscribe(GAS);
     await send(GAS, [noticeAlert()]);
     fake.extend((req) => (req.method === 'PATCH' ? err(403, 50001, 'Missing Access') : undefined));
     await send(GAS, [updatedAlert()]);
     expect(fake.calls.filter((c) => c.method === 'PATCH').map((c) => c.status)).toEqual([403]);
     expect(told).toEqual([]);
-    expect(chat.pauses()).toEqual([[`discord:${GAS}`, null]]);
+    expect(await chat.pauses()).toEqual([[`discord:${GAS}`, null]]);
   });
 
   it('a report that fails changes nothing of the send, and says so in the log', async () => {
     const { chat, lines, send } = await setup();
-    chat.subscribe(MISSING);
+    await chat.subscribe(MISSING);
     chat.store.close();
     const error = await failure(send(MISSING));
     expect(error.reason).toBe(`discord: 404 Unknown Channel [10003] (channel ${MISSING})`);

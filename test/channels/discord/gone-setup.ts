@@ -6,10 +6,11 @@
 import { createDiscordChannels } from '../../../src/channels/discord/index.js';
 import type { DiscordOptions } from '../../../src/channels/discord/send.js';
 import type { ChannelDeps } from '../../../src/channels/types.js';
+import type { ChatService } from '../../../src/chat/types.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import type { Logger } from '../../../src/lib/logger.js';
 import type { DiscordFake } from '../../fakes/discord.js';
-import { CORE_NOW, startChatCore } from '../../support/chat-core.js';
+import { CORE_NOW, passThrough, startChatCore } from '../../support/chat-core.js';
 
 /** When the core's clock stands. */
 export const NOW = CORE_NOW;
@@ -24,24 +25,43 @@ export function startGoneCore(logger: Logger) {
     pipelines: ['transco', 'tgp'],
     opsTarget: { kind: 'console' },
   });
-  const { core, store } = chat;
+  const { store } = chat;
+  // The pauses the channels told of, which a send does not wait for: read once they are done.
+  const pausing: Promise<unknown>[] = [];
+  const core: ChatService = {
+    ...passThrough(chat.core),
+    channelGone(platform, channel, reason) {
+      const paused = chat.core.channelGone(platform, channel, reason);
+      pausing.push(paused);
+      return paused;
+    },
+  };
+  const settled = () => Promise.allSettled(pausing);
   return {
     core,
     store,
     /** Subscribes a Discord channel to `pipeline`, as its manager typed it there. */
-    subscribe(channel: string, pipeline = 'transco') {
+    async subscribe(channel: string, pipeline = 'transco') {
       const caller = { platform: 'discord' as const, channel, user: MANAGER };
-      const answer = core.command({ ...caller, canManageChannel: true }, `subscribe ${pipeline}`);
+      const answer = await core.command(
+        { ...caller, canManageChannel: true },
+        `subscribe ${pipeline}`,
+      );
       if (answer.reply.private) throw new Error(`not subscribed: ${answer.reply.text}`);
     },
     /** Each subscription's channel and why it is paused (null while it is not). */
-    pauses: () => store.subscriptions.all().map((r) => [r.channel, r.paused_reason]),
+    pauses: async () => {
+      await settled();
+      return store.subscriptions.all().map((r) => [r.channel, r.paused_reason]);
+    },
     /** The operations alerts queued: which channel went away, and how many paused. */
-    opsAlerts: () =>
-      store.outbox.due('2030-01-01T00:00:00Z').map((r) => {
+    opsAlerts: async () => {
+      await settled();
+      return store.outbox.due('2030-01-01T00:00:00Z').map((r) => {
         const o = r.payload.operations;
         return o?.event === 'channel-gone' ? [o.channel, o.paused] : [r.payload.kind];
-      }),
+      });
+    },
     close: () => chat.close(),
   };
 }
@@ -66,7 +86,7 @@ export function goneChannels(
       ...options,
       onChannelGone(channel, reason) {
         told.push([channel, reason]);
-        chat.core.channelGone('discord', channel, reason);
+        return chat.core.channelGone('discord', channel, reason);
       },
     },
     { clock: systemClock, logger, ...deps },

@@ -55,7 +55,7 @@ async function setup() {
 describe('a channel where pipewatch may not read the message history', () => {
   it('gets the update as a message of its own, a warning, and keeps its subscriptions', async () => {
     const { fake, chat, told, send, logged, posts } = await setup();
-    chat.subscribe(NO_HISTORY);
+    await chat.subscribe(NO_HISTORY);
     await send();
     const delivered = await send(updatedAlert());
 
@@ -67,8 +67,8 @@ describe('a channel where pipewatch may not read the message history', () => {
     expect(delivered.detail).toBe(`ok channel=${NO_HISTORY} message=${update?.id}`);
     expect(logged(40)).toMatchObject([{ msg: WARNING, channel: NO_HISTORY }]);
     expect(told).toEqual([]);
-    expect(chat.pauses()).toEqual([[`discord:${NO_HISTORY}`, null]]);
-    expect(chat.opsAlerts()).toEqual([]);
+    expect(await chat.pauses()).toEqual([[`discord:${NO_HISTORY}`, null]]);
+    expect(await chat.opsAlerts()).toEqual([]);
   });
 
   it('warns once, then at debug level, and again once a reply got through and failed anew', async () => {

@@ -23,12 +23,18 @@ async function setup(interactive = false) {
   const fake = await startSlackFake({ rate: { perSecond: 100, burst: 10 } });
   const { logger, lines } = capturedLogger();
   const chat = startChatCore({ logger });
+  // The pauses told of, which a send does not wait for: read once they are done.
+  const pausing: Promise<unknown>[] = [];
   const channels = channelsFor(
     fake,
     {
       timeoutMs: 2000,
       interactive,
-      onChannelGone: (channel, reason) => chat.core.channelGone('slack', channel, reason),
+      onChannelGone: (channel, reason) => {
+        const paused = chat.core.channelGone('slack', channel, reason);
+        pausing.push(paused);
+        return paused;
+      },
     },
     { logger },
   );
@@ -41,7 +47,10 @@ async function setup(interactive = false) {
   const subscribe = (channel: string) =>
     chat.core.command({ platform: 'slack', channel, user: 'U0ALICE' }, 'subscribe transco');
   /** Each subscription's channel and why it is paused (null while it is not). */
-  const pauses = () => chat.store.subscriptions.all().map((r) => [r.channel, r.paused_reason]);
+  const pauses = async () => {
+    await Promise.allSettled(pausing);
+    return chat.store.subscriptions.all().map((r) => [r.channel, r.paused_reason]);
+  };
   return { fake, lines, chat, subscribe, pauses, ...channels };
 }
 
@@ -53,7 +62,7 @@ describe('a channel gone, found by a send', () => {
       ['C0NOWHERE', DeliveryErrorCode.NotFound],
       ['C0OUT', DeliveryErrorCode.Forbidden],
     ];
-    for (const [channel] of [...cases, ['C0GAS']]) subscribe(channel!);
+    for (const [channel] of [...cases, ['C0GAS']]) await subscribe(channel!);
     for (const [channel, code] of cases) {
       const error = await failure(
         slack.send({ kind: 'slack', channel }, [noticeAlert()], sendContext()),
@@ -61,7 +70,7 @@ describe('a channel gone, found by a send', () => {
       expect(error.code).toBe(code);
       expect(error.permanent).toBe(true);
     }
-    expect(pauses()).toEqual([
+    expect(await pauses()).toEqual([
       ['slack:C0OLD', 'the channel was archived (is_archived)'],
       ['slack:C0NOWHERE', 'the channel was not found (channel_not_found)'],
       ['slack:C0OUT', 'pipewatch is not in the channel (not_in_channel)'],
@@ -71,17 +80,17 @@ describe('a channel gone, found by a send', () => {
 
   it('pauses nothing on other failures', async () => {
     const { slack, fake, subscribe, pauses } = await setup();
-    subscribe('C0GAS');
+    await subscribe('C0GAS');
     fake.inject({ method: 'chat.postMessage', error: 'msg_too_long' });
     fake.inject({ method: 'chat.postMessage', status: 500 });
     await failure(slack.send({ kind: 'slack', channel: 'C0GAS' }, [noticeAlert()], sendContext()));
     await failure(slack.send({ kind: 'slack', channel: 'C0GAS' }, [noticeAlert()], sendContext()));
-    expect(pauses()).toEqual([['slack:C0GAS', null]]);
+    expect(await pauses()).toEqual([['slack:C0GAS', null]]);
   });
 
   it('a pause that fails changes nothing of the send, and says so in the log', async () => {
     const { slack, chat, lines, subscribe } = await setup();
-    subscribe('C0OLD');
+    await subscribe('C0OLD');
     chat.store.close();
     const error = await failure(
       slack.send({ kind: 'slack', channel: 'C0OLD' }, [noticeAlert()], sendContext()),

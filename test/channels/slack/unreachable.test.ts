@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSlackApp } from '../../../src/frontends/slack/app.js';
 import { createLogger } from '../../../src/lib/logger.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import { failure, noticeAlert } from '../../fakes/alerts.js';
 import { FAKE_APP_TOKEN, type SlackFake, startSlackFake } from '../../fakes/slack.js';
 import { type CoreUnderTest, startChatCore } from '../../support/chat-core.js';
@@ -124,7 +125,7 @@ describe('Slack out of reach', () => {
       chat: chat.core,
       clock,
       logger: log.logger,
-      replays: chat.store.interactions,
+      replays: asyncStoreOf(chat.store).interactions,
     });
     await expect(started).rejects.toThrow(/network error ECONNREFUSED \(auth\.test\)/);
     expect(log.warnings()).toEqual([
@@ -148,7 +149,7 @@ describe('Slack out of reach', () => {
       chat: chat.core,
       clock,
       logger: log.logger,
-      replays: chat.store.interactions,
+      replays: asyncStoreOf(chat.store).interactions,
     });
     try {
       await fake.socket.connected(1);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeCustomId } from '../../../src/channels/discord/actions.js';
 import { startDiscordApp } from '../../../src/frontends/discord/app.js';
 import { toUtcIso } from '../../../src/lib/time.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import { PERMISSIONS, USERS } from '../../fakes/discord-interaction-payloads.js';
 import { type AppUnderTest, startAppUnderTest } from './app-setup.js';
 
@@ -166,7 +167,7 @@ describe('replays', () => {
       chat: t.core,
       clock: t.clock,
       logger: t.logger,
-      replays: t.store.interactions,
+      replays: asyncStoreOf(t.store).interactions,
     });
     await t.app.close();
     t.app = restarted;

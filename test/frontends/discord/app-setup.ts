@@ -17,6 +17,7 @@ import {
 } from '../../../src/frontends/discord/app.js';
 import type { RunningHttpServer } from '../../../src/http/server.js';
 import type { Logger } from '../../../src/lib/logger.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import type { Store } from '../../../src/store/index.js';
 import { type DiscordFake, startDiscordFake } from '../../fakes/discord.js';
 import { type DiscordInteractions, discordInteractions } from '../../fakes/discord-interactions.js';
@@ -84,7 +85,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     chat: options.chat ? options.chat(core) : core,
     clock,
     logger,
-    replays: store.interactions,
+    replays: asyncStoreOf(store).interactions,
     timeoutMs: 5000,
     ...options.app,
   });

@@ -17,6 +17,7 @@ import {
 } from '../../../src/frontends/slack/app.js';
 import type { RunningHttpServer } from '../../../src/http/server.js';
 import type { Logger } from '../../../src/lib/logger.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import { channelsFor, sendContext } from '../../channels/slack/support.js';
 import { noticeAlert } from '../../fakes/alerts.js';
 import { type SlackFake, type SlackFakeOptions, startSlackFake } from '../../fakes/slack.js';
@@ -82,7 +83,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions = {}): Prom
     chat: options.chat ? options.chat(chat.core) : chat.core,
     clock,
     logger,
-    replays: chat.store.interactions,
+    replays: asyncStoreOf(chat.store).interactions,
     timeoutMs: 5000,
     ...options.app,
   });

@@ -13,6 +13,7 @@ import { clientLogger } from '../../../src/channels/slack/client-log.js';
 import { SlackHttpReceiver } from '../../../src/frontends/slack/receiver.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import { startSlackFake } from '../../fakes/slack.js';
 import { blockActions, slashCommand, urlVerification } from '../../fakes/slack-payloads.js';
 import { slackRequestSender } from '../../fakes/slack-requests.js';
@@ -196,7 +197,7 @@ describe('a listener that never acknowledges', () => {
       signingSecret: SIGNING_SECRET,
       clock,
       logger: silentLogger,
-      replays: temp.store.interactions,
+      replays: asyncStoreOf(temp.store).interactions,
     });
     const app = new App({
       token: fake.token,

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type SlackApp, startSlackApp } from '../../../src/frontends/slack/app.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import { FAKE_APP_TOKEN, type SlackFake, startSlackFake } from '../../fakes/slack.js';
 import { blockActions, slackEvents, slashCommand } from '../../fakes/slack-payloads.js';
 import { type CoreUnderTest, startChatCore } from '../../support/chat-core.js';
@@ -51,7 +52,7 @@ async function restart(u: AppUnderTest): Promise<void> {
     chat: u.core,
     clock: u.clock,
     logger: u.logger,
-    replays: u.store.interactions,
+    replays: asyncStoreOf(u.store).interactions,
     timeoutMs: 5000,
   });
 }
@@ -156,7 +157,7 @@ describe('an event delivered again (a retry)', () => {
       chat: chat.core,
       clock,
       logger: silentLogger,
-      replays: chat.store.interactions,
+      replays: asyncStoreOf(chat.store).interactions,
     });
     socket = { app, fake, chat };
     await fake.socket.connected(1);

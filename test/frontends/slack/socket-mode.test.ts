@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SlackApp, startSlackApp } from '../../../src/frontends/slack/app.js';
 import { silentLogger } from '../../../src/lib/logger.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import { FAKE_APP_TOKEN, type SlackFake, startSlackFake } from '../../fakes/slack.js';
 import { slashCommand } from '../../fakes/slack-payloads.js';
 import { type CoreUnderTest, startChatCore } from '../../support/chat-core.js';
@@ -37,7 +38,7 @@ async function start(options: { appToken?: string; token?: string; signingSecret
     chat: chat.core,
     clock,
     logger: silentLogger,
-    replays: chat.store.interactions,
+    replays: asyncStoreOf(chat.store).interactions,
   });
   return { fake, chat, started };
 }
@@ -91,7 +92,7 @@ describe('Socket Mode', () => {
       chat: chat.core,
       clock,
       logger: silentLogger,
-      replays: chat.store.interactions,
+      replays: asyncStoreOf(chat.store).interactions,
     });
     await expect(started).rejects.toThrow(
       /^the Slack app could not start: slack: network error \w+ \(auth\.test\); check the network and SLACK_API_URL$/,
@@ -107,7 +108,7 @@ describe('Socket Mode', () => {
         chat: chat.core,
         clock,
         logger: silentLogger,
-        replays: chat.store.interactions,
+        replays: asyncStoreOf(chat.store).interactions,
       }),
     ).rejects.toThrow('SLACK_SIGNING_SECRET is required');
   });
