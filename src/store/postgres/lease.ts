@@ -29,7 +29,7 @@ import { systemClock } from '../../lib/clock.js';
 import { errorCode, errorMessage } from '../../lib/error-text.js';
 import { DatabaseError } from '../database.js';
 import { type Fence, fenceValues } from './fence.js';
-import { heartbeat, type ReplicaIdentity, removeReplica } from './replicas.js';
+import { heartbeat, type ReplicaIdentity, type Role, removeReplica } from './replicas.js';
 
 /** The lease's length by default (PRODUCT.md: `PIPEWATCH_LEADER_LEASE`, 15 s). */
 export const DEFAULT_LEASE_MS = 15_000;
@@ -37,7 +37,7 @@ export const DEFAULT_LEASE_MS = 15_000;
 /** The name of the one lease pipewatch takes. */
 export const LEADER_LEASE = 'leader';
 
-export type Role = 'leader' | 'standby';
+export type { Role } from './replicas.js';
 
 /** A change of this replica's role. */
 export interface RoleChange {

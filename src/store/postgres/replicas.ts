@@ -6,7 +6,9 @@
  * is forgotten.
  */
 import type pg from 'pg';
-import type { Role } from './lease.js';
+
+/** What a replica is: the leader, which polls, decides and sends, or a standby. */
+export type Role = 'leader' | 'standby';
 
 /** Who a replica is: its id (the lease's holder), host and process. */
 export interface ReplicaIdentity {
