@@ -23,6 +23,7 @@ import { DatabaseError } from '../database.js';
 import { MIGRATIONS } from '../migrations.js';
 import { migratePostgres } from './migrate.js';
 import { POSTGRES_MIGRATIONS, POSTGRES_ONLY_TABLES } from './migrations.js';
+import { type Queryable, withoutNul } from './queryable.js';
 
 /** How many rows one INSERT carries (PostgreSQL takes at most 65,535 parameters). */
 const BATCH_PARAMETERS = 30_000;
@@ -79,11 +80,7 @@ function highestId(db: Database.Database, table: string): number {
 }
 
 /** Copies one table's rows in batches; returns how many. */
-async function copyTable(
-  db: Database.Database,
-  client: pg.PoolClient,
-  table: string,
-): Promise<number> {
+async function copyTable(db: Database.Database, client: Queryable, table: string): Promise<number> {
   const columns = (
     db.prepare(`PRAGMA table_info(${quoted(table)})`).all() as Array<{ name: string }>
   ).map((c) => c.name);
@@ -116,7 +113,7 @@ async function copyTable(
 }
 
 /** Whether `table` has a column `id` that the database assigns (an identity). */
-async function identityOf(client: pg.PoolClient, table: string): Promise<string | undefined> {
+async function identityOf(client: Queryable, table: string): Promise<string | undefined> {
   const found = await client.query<{ sequence: string | null }>(
     `SELECT pg_get_serial_sequence(quote_ident(table_name), 'id') AS sequence
        FROM information_schema.columns
@@ -149,7 +146,9 @@ export async function copyToPostgres(
     );
   await migratePostgres(pool, where);
   const tables = tablesInOrder(source).filter((t) => !POSTGRES_ONLY_TABLES.includes(t));
-  const client = await pool.connect();
+  const connection = await pool.connect();
+  // Text with U+0000, which SQLite keeps, is stored as PostgreSQL can (`storableText`).
+  const client = withoutNul(connection);
   let failed: unknown;
   try {
     await client.query('BEGIN');
@@ -191,7 +190,7 @@ export async function copyToPostgres(
           { cause: error },
         );
   } finally {
-    client.release(
+    connection.release(
       failed instanceof Error && !(failed instanceof DatabaseError) ? failed : undefined,
     );
   }

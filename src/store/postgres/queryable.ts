@@ -20,7 +20,36 @@ export type Connection = () => Queryable;
 
 /** A connection that always runs on `q` (a pool, for a repository used outside transactions). */
 export function on(q: Queryable): Connection {
-  return () => q;
+  const safe = withoutNul(q);
+  return () => safe;
+}
+
+/** What stands for U+0000, which PostgreSQL text cannot hold: the replacement character. */
+export const NUL_STAND_IN = '\uFFFD';
+
+/**
+ * A text PostgreSQL can store. It refuses U+0000 in text (SQLite keeps it), and in JSON
+ * text cast to jsonb refuses the escape `\u0000` too; upstream text (a notice, a pipeline
+ * name), an error message or a comment may hold either, and a write refused for it would
+ * lose the whole row, or fail a sync. Each becomes U+FFFD (as its escape in the second
+ * case): the one character changes, nothing else is lost.
+ */
+export function storableText(text: string): string {
+  if (!text.includes('\0') && !text.includes('\\u0000')) return text;
+  return text.replaceAll('\0', NUL_STAND_IN).replaceAll('\\u0000', '\\ufffd');
+}
+
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.map(storable);
+  return value;
+}
+
+/** `q`, every text parameter made storable (`storableText`). */
+export function withoutNul(q: Queryable): Queryable {
+  return {
+    query: (text, values) => q.query(text, values?.map(storable)),
+  };
 }
 
 /**
