@@ -40,13 +40,18 @@ export class CatalogStore {
       [string],
       Omit<CatalogEntry, 'description'> & { description: string | null }
     >(this.db, 'SELECT * FROM catalog WHERE name = ?').get(name);
-    return row
-      ? {
-          ...row,
-          description: row.description
-            ? parseStored(TableDescriptionSchema, row.description, `the description of ${name}`)
-            : null,
-        }
-      : undefined;
+    return row && catalogEntryOf(row);
   }
+}
+
+/** A catalog entry read back from its row, its description checked (`StoredDataError` when not). */
+export function catalogEntryOf(
+  row: Omit<CatalogEntry, 'description'> & { description: string | null },
+): CatalogEntry {
+  return {
+    ...row,
+    description: row.description
+      ? parseStored(TableDescriptionSchema, row.description, `the description of ${row.name}`)
+      : null,
+  };
 }

@@ -74,14 +74,17 @@ const matchersSchema = z.array(
   z.object({ key: z.enum(MATCHER_LABELS), op: z.enum(MATCHER_OPS), value: z.string() }),
 ) satisfies z.ZodType<SilenceMatchers>;
 
-interface Row extends Omit<SilenceRow, 'matchers'> {
+/** A silence as its table holds it: its matchers as JSON text. */
+export interface SilenceTableRow extends Omit<SilenceRow, 'matchers'> {
   matchers_json: string;
 }
 
-const COLUMNS =
+/** The columns a `SilenceTableRow` is read from. */
+export const SILENCE_COLUMNS =
   'id, matchers_json, starts_at, ends_at, created_by, comment, created_at, lifted_at, lifted_by, summarized_at';
 
-const toRow = (r: Row): SilenceRow => {
+/** A silence read back from its table's row, its matchers checked (`StoredDataError` when not). */
+export const silenceOfRow = (r: SilenceTableRow): SilenceRow => {
   const { matchers_json, ...rest } = r;
   return {
     ...rest,
@@ -93,6 +96,39 @@ const toRow = (r: Row): SilenceRow => {
 export function silenceEnd(s: SilenceRow): UtcIso | null {
   if (s.lifted_at !== null && (s.ends_at === null || s.lifted_at < s.ends_at)) return s.lifted_at;
   return s.ends_at;
+}
+
+/** An alert a silence held back, as its table holds it. */
+export interface HeldTableRow {
+  silence_id: number;
+  rule: string;
+  target: string;
+  target_json: string;
+  alert_json: string;
+  at: string;
+}
+
+/** The columns a `HeldTableRow` is read from. */
+export const HELD_COLUMNS = 'silence_id, rule, target, target_json, alert_json, at';
+
+/**
+ * A held alert read back from its row; `StoredDataError` when its target cannot be read
+ * back. Its alert is the layer above's to read.
+ */
+export function heldOfRow(r: HeldTableRow, silenceId: number): HeldRow {
+  const target = readStoredTarget(r.target_json, r.target);
+  if (!target.ok)
+    throw new StoredDataError(
+      `the database holds an alert held back by silence ${silenceId} whose ${target.problem}`,
+    );
+  const alert = readJson(r.alert_json);
+  return {
+    silence_id: r.silence_id,
+    rule: r.rule,
+    target: target.value,
+    alert: alert.ok ? alert.value : undefined,
+    at: r.at,
+  };
 }
 
 /** Reads and writes `silences` and `held`. */
@@ -118,23 +154,23 @@ export class SilenceStore {
   }
 
   get(id: number): SilenceRow | undefined {
-    const row = statement<[number], Row>(
+    const row = statement<[number], SilenceTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM silences WHERE id = ?`,
+      `SELECT ${SILENCE_COLUMNS} FROM silences WHERE id = ?`,
     ).get(id);
-    return row && toRow(row);
+    return row && silenceOfRow(row);
   }
 
   /** The silences in force at `now`. */
   active(now: UtcIso): SilenceRow[] {
-    return statement<{ now: string }, Row>(
+    return statement<{ now: string }, SilenceTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE starts_at <= @now AND (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
        ORDER BY id`,
     )
       .all({ now })
-      .map(toRow);
+      .map(silenceOfRow);
   }
 
   /**
@@ -143,9 +179,9 @@ export class SilenceStore {
    * `list` does not parse the thousands of silences one person may have elsewhere.
    */
   activeOn(now: UtcIso, targets: readonly string[], by?: string): SilenceRow[] {
-    return statement<{ now: string; targets: string; by: string | null }, Row>(
+    return statement<{ now: string; targets: string; by: string | null }, SilenceTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE starts_at <= @now AND (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
          AND (created_by = @by OR EXISTS (
            SELECT 1 FROM json_each(matchers_json) m
@@ -154,7 +190,7 @@ export class SilenceStore {
        ORDER BY id`,
     )
       .all({ now, targets: JSON.stringify(targets), by: by ?? null })
-      .map(toRow);
+      .map(silenceOfRow);
   }
 
   /**
@@ -163,14 +199,14 @@ export class SilenceStore {
    * at each use.
    */
   notEnded(now: UtcIso): SilenceRow[] {
-    return statement<{ now: string }, Row>(
+    return statement<{ now: string }, SilenceTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE (ends_at IS NULL OR ends_at > @now) AND lifted_at IS NULL
        ORDER BY id`,
     )
       .all({ now })
-      .map(toRow);
+      .map(silenceOfRow);
   }
 
   /** A number that changes with every change to any silence, by any process. */
@@ -184,9 +220,12 @@ export class SilenceStore {
 
   /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
   list(since?: UtcIso): SilenceRow[] {
-    const rows = statement<[], Row>(this.db, `SELECT ${COLUMNS} FROM silences ORDER BY id DESC`)
+    const rows = statement<[], SilenceTableRow>(
+      this.db,
+      `SELECT ${SILENCE_COLUMNS} FROM silences ORDER BY id DESC`,
+    )
       .all()
-      .map(toRow);
+      .map(silenceOfRow);
     if (since === undefined) return rows;
     return rows.filter((s) => {
       const end = silenceEnd(s);
@@ -221,14 +260,14 @@ export class SilenceStore {
 
   /** Silences that have ended by `now` and whose summary is not decided yet. */
   endedUnsummarized(now: UtcIso): SilenceRow[] {
-    return statement<{ now: string }, Row>(
+    return statement<{ now: string }, SilenceTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE summarized_at IS NULL AND (lifted_at IS NOT NULL OR (ends_at IS NOT NULL AND ends_at <= @now))
        ORDER BY id`,
     )
       .all({ now })
-      .map(toRow);
+      .map(silenceOfRow);
   }
 
   markSummarized(id: number, now: UtcIso): void {
@@ -288,36 +327,12 @@ export class SilenceStore {
    * cannot be read back; its alert is the layer above's to read.
    */
   heldBy(silenceId: number): HeldRow[] {
-    return statement<
-      [number],
-      {
-        silence_id: number;
-        rule: string;
-        target: string;
-        target_json: string;
-        alert_json: string;
-        at: string;
-      }
-    >(
+    return statement<[number], HeldTableRow>(
       this.db,
-      'SELECT silence_id, rule, target, target_json, alert_json, at FROM held WHERE silence_id = ? ORDER BY id DESC',
+      `SELECT ${HELD_COLUMNS} FROM held WHERE silence_id = ? ORDER BY id DESC`,
     )
       .all(silenceId)
-      .map((r) => {
-        const target = readStoredTarget(r.target_json, r.target);
-        if (!target.ok)
-          throw new StoredDataError(
-            `the database holds an alert held back by silence ${silenceId} whose ${target.problem}`,
-          );
-        const alert = readJson(r.alert_json);
-        return {
-          silence_id: r.silence_id,
-          rule: r.rule,
-          target: target.value,
-          alert: alert.ok ? alert.value : undefined,
-          at: r.at,
-        };
-      });
+      .map((r) => heldOfRow(r, silenceId));
   }
 
   /** How many alerts each silence held back, by silence id. */

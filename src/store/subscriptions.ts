@@ -40,17 +40,20 @@ export type NewSubscription = Omit<SubscriptionRow, 'id' | 'paused_at' | 'paused
   workspace?: string | null;
 };
 
-interface Row extends Omit<SubscriptionRow, 'rule'> {
+/** A subscription as its table holds it: its rule as JSON text. */
+export interface SubscriptionTableRow extends Omit<SubscriptionRow, 'rule'> {
   rule_json: string;
 }
 
-const COLUMNS =
+/** The columns a `SubscriptionTableRow` is read from. */
+export const SUBSCRIPTION_COLUMNS =
   'id, rule_json, target, source, channel, created_by, created_at, notice_id, paused_at, paused_reason';
 
 /** A rule as stored: a JSON object, which the rule schema judges when it is loaded. */
 const storedRule = z.record(z.string(), z.unknown());
 
-const toRow = (r: Row): SubscriptionRow => {
+/** A subscription read back from its table's row (`StoredDataError` for a rule that is no JSON object). */
+export const subscriptionOfRow = (r: SubscriptionTableRow): SubscriptionRow => {
   const { rule_json, ...rest } = r;
   return { ...rest, rule: parseStored(storedRule, rule_json, `the rule of subscription ${r.id}`) };
 };
@@ -79,18 +82,21 @@ export class SubscriptionStore {
   }
 
   get(id: number): SubscriptionRow | undefined {
-    const row = statement<[number], Row>(
+    const row = statement<[number], SubscriptionTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`,
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE id = ?`,
     ).get(id);
-    return row && toRow(row);
+    return row && subscriptionOfRow(row);
   }
 
   /** Every subscription, oldest first. */
   all(): SubscriptionRow[] {
-    return statement<[], Row>(this.db, `SELECT ${COLUMNS} FROM subscriptions ORDER BY id`)
+    return statement<[], SubscriptionTableRow>(
+      this.db,
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY id`,
+    )
       .all()
-      .map(toRow);
+      .map(subscriptionOfRow);
   }
 
   /** The ids of the subscriptions in force (not paused), oldest first. */
@@ -105,22 +111,22 @@ export class SubscriptionStore {
 
   /** The subscriptions of a chat channel (`slack:C0GAS`), oldest first. */
   byChannel(channel: string): SubscriptionRow[] {
-    return statement<[string], Row>(
+    return statement<[string], SubscriptionTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM subscriptions WHERE channel = ? ORDER BY id`,
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE channel = ? ORDER BY id`,
     )
       .all(channel)
-      .map(toRow);
+      .map(subscriptionOfRow);
   }
 
   /** The subscriptions sending to one target (`slack_dm:U0ALICE`), oldest first. */
   byTarget(target: string): SubscriptionRow[] {
-    return statement<[string], Row>(
+    return statement<[string], SubscriptionTableRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM subscriptions WHERE target = ? ORDER BY id`,
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE target = ? ORDER BY id`,
     )
       .all(target)
-      .map(toRow);
+      .map(subscriptionOfRow);
   }
 
   /** How many subscriptions a channel has. */

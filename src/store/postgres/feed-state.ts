@@ -6,12 +6,8 @@
  */
 import type { z } from 'zod';
 import type { UtcIso } from '../../lib/time.js';
-import {
-  type Pipeline,
-  type TableDescription,
-  TableDescriptionSchema,
-} from '../../upstream/schemas.js';
-import type { CatalogEntry } from '../catalog.js';
+import type { Pipeline, TableDescription } from '../../upstream/schemas.js';
+import { type CatalogEntry, catalogEntryOf } from '../catalog.js';
 import { DEFAULT_PIPELINE_ZONE, type StoredPipeline } from '../pipelines.js';
 import { parseStored } from '../stored-json.js';
 import type { FeedState } from '../sync-state.js';
@@ -124,15 +120,7 @@ export class PgCatalogStore {
     const { rows } = await this.db().query<
       Omit<CatalogEntry, 'description'> & { description: string | null }
     >('SELECT * FROM catalog WHERE name = $1', [name]);
-    const row = rows[0];
-    return row
-      ? {
-          ...row,
-          description: row.description
-            ? parseStored(TableDescriptionSchema, row.description, `the description of ${name}`)
-            : null,
-        }
-      : undefined;
+    return rows[0] && catalogEntryOf(rows[0]);
   }
 }
 

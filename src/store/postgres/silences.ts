@@ -5,43 +5,25 @@
  * (`activeOn`) reads them as `jsonb`. The revision counter is bumped by the schema's row
  * triggers, as on SQLite.
  */
-import { z } from 'zod';
 import type { UtcIso } from '../../lib/time.js';
 import { expectRow } from '../database.js';
 import {
+  HELD_COLUMNS,
   type HeldRow,
-  MATCHER_LABELS,
-  MATCHER_OPS,
+  type HeldTableRow,
+  heldOfRow,
   type NewSilence,
-  type SilenceMatchers,
+  SILENCE_COLUMNS,
   type SilenceRow,
+  type SilenceTableRow,
   silenceEnd,
+  silenceOfRow,
 } from '../silences.js';
-import { parseStored, readJson, readStoredTarget, StoredDataError } from '../stored-json.js';
 import { type Connection, canBeId } from './queryable.js';
 
-const matchersSchema = z.array(
-  z.object({ key: z.enum(MATCHER_LABELS), op: z.enum(MATCHER_OPS), value: z.string() }),
-) satisfies z.ZodType<SilenceMatchers>;
-
-interface Row extends Omit<SilenceRow, 'matchers'> {
-  matchers_json: string;
-}
-
-const COLUMNS =
-  'id, matchers_json, starts_at, ends_at, created_by, comment, created_at, lifted_at, lifted_by, summarized_at';
-
-const toRow = (r: Row): SilenceRow => {
-  const { matchers_json, ...rest } = r;
-  return {
-    ...rest,
-    matchers: parseStored(matchersSchema, matchers_json, `the matchers of silence ${r.id}`),
-  };
-};
-
-/** The silences a statement selects (`COLUMNS`), read back. */
+/** The silences a statement selects (`SILENCE_COLUMNS`), read back. */
 async function silenceRows(db: Connection, sql: string, values: unknown[]): Promise<SilenceRow[]> {
-  return (await db().query<Row>(sql, values)).rows.map(toRow);
+  return (await db().query<SilenceTableRow>(sql, values)).rows.map(silenceOfRow);
 }
 
 /** Reads and writes `silences` and `held` (see `SilenceStore`). */
@@ -68,17 +50,18 @@ export class PgSilenceStore {
 
   async get(id: number): Promise<SilenceRow | undefined> {
     if (!canBeId(id)) return undefined;
-    const { rows } = await this.db().query<Row>(`SELECT ${COLUMNS} FROM silences WHERE id = $1`, [
-      id,
-    ]);
-    return rows[0] && toRow(rows[0]);
+    const { rows } = await this.db().query<SilenceTableRow>(
+      `SELECT ${SILENCE_COLUMNS} FROM silences WHERE id = $1`,
+      [id],
+    );
+    return rows[0] && silenceOfRow(rows[0]);
   }
 
   /** The silences in force at `now`. */
   async active(now: UtcIso): Promise<SilenceRow[]> {
     return silenceRows(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE starts_at <= $1 AND (ends_at IS NULL OR ends_at > $1) AND lifted_at IS NULL
        ORDER BY id`,
       [now],
@@ -93,7 +76,7 @@ export class PgSilenceStore {
   async activeOn(now: UtcIso, targets: readonly string[], by?: string): Promise<SilenceRow[]> {
     return silenceRows(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE starts_at <= $1 AND (ends_at IS NULL OR ends_at > $1) AND lifted_at IS NULL
          AND (created_by = $2 OR EXISTS (
            SELECT 1 FROM jsonb_array_elements(matchers_json::jsonb) m
@@ -107,7 +90,7 @@ export class PgSilenceStore {
   async notEnded(now: UtcIso): Promise<SilenceRow[]> {
     return silenceRows(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE (ends_at IS NULL OR ends_at > $1) AND lifted_at IS NULL
        ORDER BY id`,
       [now],
@@ -124,7 +107,11 @@ export class PgSilenceStore {
 
   /** Every silence not ended before `since`, newest first; all of them when `since` is undefined. */
   async list(since?: UtcIso): Promise<SilenceRow[]> {
-    const rows = await silenceRows(this.db, `SELECT ${COLUMNS} FROM silences ORDER BY id DESC`, []);
+    const rows = await silenceRows(
+      this.db,
+      `SELECT ${SILENCE_COLUMNS} FROM silences ORDER BY id DESC`,
+      [],
+    );
     if (since === undefined) return rows;
     return rows.filter((s) => {
       const end = silenceEnd(s);
@@ -161,7 +148,7 @@ export class PgSilenceStore {
   async endedUnsummarized(now: UtcIso): Promise<SilenceRow[]> {
     return silenceRows(
       this.db,
-      `SELECT ${COLUMNS} FROM silences
+      `SELECT ${SILENCE_COLUMNS} FROM silences
        WHERE summarized_at IS NULL AND (lifted_at IS NOT NULL OR (ends_at IS NOT NULL AND ends_at <= $1))
        ORDER BY id`,
       [now],
@@ -228,32 +215,11 @@ export class PgSilenceStore {
    */
   async heldBy(silenceId: number): Promise<HeldRow[]> {
     if (!canBeId(silenceId)) return [];
-    const { rows } = await this.db().query<{
-      silence_id: number;
-      rule: string;
-      target: string;
-      target_json: string;
-      alert_json: string;
-      at: string;
-    }>(
-      'SELECT silence_id, rule, target, target_json, alert_json, at FROM held WHERE silence_id = $1 ORDER BY id DESC',
+    const { rows } = await this.db().query<HeldTableRow>(
+      `SELECT ${HELD_COLUMNS} FROM held WHERE silence_id = $1 ORDER BY id DESC`,
       [silenceId],
     );
-    return rows.map((r) => {
-      const target = readStoredTarget(r.target_json, r.target);
-      if (!target.ok)
-        throw new StoredDataError(
-          `the database holds an alert held back by silence ${silenceId} whose ${target.problem}`,
-        );
-      const alert = readJson(r.alert_json);
-      return {
-        silence_id: r.silence_id,
-        rule: r.rule,
-        target: target.value,
-        alert: alert.ok ? alert.value : undefined,
-        at: r.at,
-      };
-    });
+    return rows.map((r) => heldOfRow(r, silenceId));
   }
 
   /** How many alerts each silence held back, by silence id. */

@@ -3,27 +3,16 @@
  * each answering a promise of what the SQLite one returns. The revision counter is bumped
  * by the schema's triggers, on every row inserted, updated or deleted, as on SQLite.
  */
-import { z } from 'zod';
 import type { UtcIso } from '../../lib/time.js';
 import { expectRow } from '../database.js';
-import { parseStored } from '../stored-json.js';
-import type { NewSubscription, SubscriptionRow } from '../subscriptions.js';
+import {
+  type NewSubscription,
+  SUBSCRIPTION_COLUMNS,
+  type SubscriptionRow,
+  type SubscriptionTableRow,
+  subscriptionOfRow,
+} from '../subscriptions.js';
 import { type Connection, canBeId } from './queryable.js';
-
-interface Row extends Omit<SubscriptionRow, 'rule'> {
-  rule_json: string;
-}
-
-const COLUMNS =
-  'id, rule_json, target, source, channel, created_by, created_at, notice_id, paused_at, paused_reason';
-
-/** A rule as stored: a JSON object, which the rule schema judges when it is loaded. */
-const storedRule = z.record(z.string(), z.unknown());
-
-const toRow = (r: Row): SubscriptionRow => {
-  const { rule_json, ...rest } = r;
-  return { ...rest, rule: parseStored(storedRule, rule_json, `the rule of subscription ${r.id}`) };
-};
 
 /** The `n` of a `COUNT(*) AS n` statement. */
 async function countOf(db: Connection, sql: string, values: unknown[]): Promise<number> {
@@ -56,17 +45,19 @@ export class PgSubscriptionStore {
 
   async get(id: number): Promise<SubscriptionRow | undefined> {
     if (!canBeId(id)) return undefined;
-    const { rows } = await this.db().query<Row>(
-      `SELECT ${COLUMNS} FROM subscriptions WHERE id = $1`,
+    const { rows } = await this.db().query<SubscriptionTableRow>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE id = $1`,
       [id],
     );
-    return rows[0] && toRow(rows[0]);
+    return rows[0] && subscriptionOfRow(rows[0]);
   }
 
   /** Every subscription, oldest first. */
   async all(): Promise<SubscriptionRow[]> {
-    const { rows } = await this.db().query<Row>(`SELECT ${COLUMNS} FROM subscriptions ORDER BY id`);
-    return rows.map(toRow);
+    const { rows } = await this.db().query<SubscriptionTableRow>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY id`,
+    );
+    return rows.map(subscriptionOfRow);
   }
 
   /** The ids of the subscriptions in force (not paused), oldest first. */
@@ -79,20 +70,20 @@ export class PgSubscriptionStore {
 
   /** The subscriptions of a chat channel (`slack:C0GAS`), oldest first. */
   async byChannel(channel: string): Promise<SubscriptionRow[]> {
-    const { rows } = await this.db().query<Row>(
-      `SELECT ${COLUMNS} FROM subscriptions WHERE channel = $1 ORDER BY id`,
+    const { rows } = await this.db().query<SubscriptionTableRow>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE channel = $1 ORDER BY id`,
       [channel],
     );
-    return rows.map(toRow);
+    return rows.map(subscriptionOfRow);
   }
 
   /** The subscriptions sending to one target (`slack_dm:U0ALICE`), oldest first. */
   async byTarget(target: string): Promise<SubscriptionRow[]> {
-    const { rows } = await this.db().query<Row>(
-      `SELECT ${COLUMNS} FROM subscriptions WHERE target = $1 ORDER BY id`,
+    const { rows } = await this.db().query<SubscriptionTableRow>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE target = $1 ORDER BY id`,
       [target],
     );
-    return rows.map(toRow);
+    return rows.map(subscriptionOfRow);
   }
 
   /** How many subscriptions a channel has. */
