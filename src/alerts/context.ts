@@ -6,7 +6,7 @@
 import type { Target } from '../domain/targets.js';
 import { targetKey, targetLabel } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import { deliveryKey } from '../store/outbox.js';
 import type { SilenceRow } from '../store/silences.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -17,7 +17,7 @@ import { heldAlert, mutedReason } from './silences.js';
 import type { RecentSuperseders } from './superseded.js';
 
 export interface DecisionContext {
-  store: Store;
+  store: AsyncStore;
   now: UtcIso;
   /** The silences in force by what they match, read when first needed (`silence-index.ts`). */
   silences?: SilenceIndex;

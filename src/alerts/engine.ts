@@ -18,7 +18,7 @@ import {
 } from '../rules/pipeline-check.js';
 import { subscriptionName, subscriptionRules } from '../rules/subscription.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
 import { runEscalations } from './escalations.js';
@@ -33,7 +33,7 @@ import { summarizeEndedSilences } from './silence-summaries.js';
 import { RecentSuperseders } from './superseded.js';
 
 export interface AlertEngineDeps {
-  store: Store;
+  store: AsyncStore;
   clock: Clock;
   logger: Logger;
   maxAlertAgeMs: number;

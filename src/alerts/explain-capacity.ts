@@ -12,7 +12,7 @@ import { formatDuration } from '../lib/duration.js';
 import { grouped } from '../lib/quantity.js';
 import type { StoredCycle } from '../store/capacity.js';
 import type { CapacityAlertState } from '../store/capacity-alerts.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { CapacityLocation } from '../upstream/schemas.js';
 import { capacitySubject, measure } from './capacity-decisions.js';
 import { deliveryView, describeDelivery, type PlannedAlert, type Verdict } from './explain.js';
@@ -56,14 +56,14 @@ interface Judged {
 }
 
 /** The latest stored cycle of `slug` that the rule judges. */
-function latestCycle(store: Store, c: CompiledCapacityRule, slug: string): StoredCycle | undefined {
+function latestCycle(store: AsyncStore, c: CompiledCapacityRule, slug: string): StoredCycle | undefined {
   return store.capacity.cycles(slug).find((cycle) => c.cycle(cycle.cycle));
 }
 
 /** How every capacity rule treats the latest stored cycles, at `now`. */
 export function explainCapacity(
   rules: CompiledRules,
-  store: Store,
+  store: AsyncStore,
   now: Date,
 ): CapacityJudgement[] {
   const out: CapacityJudgement[] = [];
@@ -109,7 +109,7 @@ export function explainCapacity(
 /** The one alert the locations that fire in a cycle make, as the daemon groups them. */
 function groupAlert(
   c: CompiledCapacityRule,
-  store: Store,
+  store: AsyncStore,
   cycle: StoredCycle,
   firing: readonly Judged[],
   now: Date,

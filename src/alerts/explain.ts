@@ -12,7 +12,7 @@ import { formatDuration } from '../lib/duration.js';
 import { type Mismatch, type PreparedNotice, prepareNotice } from '../rules/match.js';
 import type { DeadlineRule, NoticeRule } from '../rules/types.js';
 import type { AuditEntry } from '../store/audit.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 import { judgeDeadline } from './explain-deadlines.js';
@@ -38,7 +38,7 @@ export { planReminders } from './explain-deadlines.js';
 export * from './verdict.js';
 
 /** Reads what the daemon did with a stored notice. */
-export function noticeHistory(store: Store, noticeId: number): NoticeHistory {
+export function noticeHistory(store: AsyncStore, noticeId: number): NoticeHistory {
   const outbox = store.outbox.forSubject(`notice:${noticeId}:`);
   return {
     audit: withAlerts(store.audit.forNotice(noticeId), outbox),
@@ -84,7 +84,7 @@ function withAlerts(audit: AuditEntry[], outbox: readonly OutboxRow[]): AuditEnt
  * outbox and the reminders rather than one search per notice.
  */
 export function noticeHistories(
-  store: Store,
+  store: AsyncStore,
   ids: readonly number[],
 ): (noticeId: number) => NoticeHistory {
   const wanted = new Set(ids);

@@ -7,14 +7,14 @@
 import { toUtcIso } from '../lib/time.js';
 import type { KnownLocation, LocationBook } from '../rules/location-check.js';
 import type { AsyncStore } from '../store/async-store.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 
 /** How far back stored capacity counts: a location not seen for longer may be gone. */
 export const LOCATIONS_SEEN_WITHIN_MS = 7 * 86_400_000;
 
 /** The locations of `slugs` stored in the 7 days before `now`; a slug with none is left out. */
 export function storedLocations(
-  store: Store,
+  store: AsyncStore,
   slugs: Iterable<string>,
   now: Date,
 ): Map<string, KnownLocation[]> {
@@ -42,7 +42,7 @@ export async function storedLocationsAsync(
  * The tracked pipelines a rule naming none can have locations at: all but those the API
  * said it has no capacity data for.
  */
-export function pipelinesWithCapacity(store: Store): string[] {
+export function pipelinesWithCapacity(store: AsyncStore): string[] {
   return store.pipelines
     .all()
     .filter((p) => p.capacity_missing_at === null)

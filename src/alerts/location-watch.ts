@@ -17,7 +17,7 @@ import {
 } from '../rules/location-check.js';
 import { textListMatcher } from '../rules/match.js';
 import { type CapacityRule, formatProblem, type LocationRef, type Rule } from '../rules/types.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { DecisionContext } from './context.js';
 import { mergeBooks, pipelinesWithCapacity, storedLocations } from './known-locations.js';
 import { decideUnknownLocation } from './operations.js';
@@ -35,7 +35,7 @@ interface Pending {
 }
 
 export interface LocationWatchDeps {
-  store: Store;
+  store: AsyncStore;
   logger: Logger;
   opsTarget?: Target | undefined;
 }

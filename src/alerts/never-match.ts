@@ -7,7 +7,7 @@
 import { checkLocations } from '../rules/location-check.js';
 import { unknownPipelines } from '../rules/pipeline-check.js';
 import type { Rule } from '../rules/types.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import { pipelinesWithCapacity, storedLocations } from './known-locations.js';
 
 /** What of a rule can never match. */
@@ -31,7 +31,7 @@ function pipelinesOf(rule: Rule): readonly string[] | undefined {
  */
 export function neverMatching(
   rules: readonly Rule[],
-  store: Store,
+  store: AsyncStore,
   now: Date,
 ): Map<string, NeverMatch> {
   const tracked = store.pipelines.all().map((p) => p.slug);

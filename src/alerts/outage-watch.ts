@@ -16,7 +16,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { redactor } from '../lib/redact.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import {
   feedRecovered,
   feedStale,
@@ -29,7 +29,7 @@ import {
 } from './outages.js';
 
 export interface OutageWatchDeps {
-  store: Store;
+  store: AsyncStore;
   clock: Clock;
   logger: Logger;
   /** `PIPEWATCH_OPS_TARGET`; unset: outages are only logged. */
@@ -168,7 +168,7 @@ export class OutageWatch {
   /** Decides one change in a transaction of its own, logs it, and wakes delivery. */
   private decide(
     what: string,
-    change: (ctx: { store: Store; now: UtcIso }) => OutageChange | undefined,
+    change: (ctx: { store: AsyncStore; now: UtcIso }) => OutageChange | undefined,
   ): void {
     const { store, clock } = this.deps;
     let decided: OutageChange | undefined;

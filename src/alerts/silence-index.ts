@@ -15,7 +15,7 @@
  * `silenceMatches` alone: the index only chooses which silences to ask.
  */
 import type { UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { MatcherLabel, SilenceMatchers, SilenceRow } from '../store/silences.js';
 import { type AlertLabels, equalValues } from './silence-matchers.js';
 import { silenceMatches } from './silences.js';
@@ -130,7 +130,7 @@ export class SilenceCache {
   private readAt: UtcIso = '';
 
   /** The silences not ended at `now`, by what they match. */
-  of(store: Store, now: UtcIso): SilenceIndex {
+  of(store: AsyncStore, now: UtcIso): SilenceIndex {
     const revision = store.silences.revision();
     if (!this.index || revision !== this.revision || now < this.readAt) {
       this.index = new SilenceIndex(store.silences.notEnded(now));

@@ -7,7 +7,7 @@
 import { formatDuration } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
 import type { AsyncStore } from '../store/async-store.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { SilenceMatchers } from '../store/silences.js';
 import { matchersLine, matchersMatch } from './silence-matchers.js';
 
@@ -23,7 +23,7 @@ const CHECKED = new Set(['pipeline', 'type', 'category', 'status']);
  * or when they have none of those.
  */
 export function silenceReachWarning(
-  store: Store,
+  store: AsyncStore,
   matchers: SilenceMatchers,
   now: UtcIso,
 ): string | undefined {

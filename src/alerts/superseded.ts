@@ -4,7 +4,7 @@
  * deadlines are no longer reminded.
  */
 import { keepNewest } from '../lib/bounded-map.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { Notice } from '../upstream/schemas.js';
 
@@ -74,7 +74,7 @@ export function supersededReason(by: { id: number; status: string }): string {
  * A notice naming its own identifier (a revision posted under the same number) finds
  * the one posted before it.
  */
-export function supersededNotice(store: Store, notice: Notice): StoredNotice | undefined {
+export function supersededNotice(store: AsyncStore, notice: Notice): StoredNotice | undefined {
   for (const identifier of priorIdentifiers(notice)) {
     const id = store.notices.supersededBy(
       notice.pipeline_slug,

@@ -8,7 +8,7 @@
 import type { TargetKind } from '../domain/targets.js';
 import { targetLabel } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 
 const KINDS = {
   slack: true,
@@ -49,7 +49,7 @@ export interface DeliveryBacklog {
 }
 
 /** Reads the outbox's waiting deliveries per target and judges each against `stuckAfterMs`. */
-export function deliveryBacklog(store: Store, now: Date, stuckAfterMs: number): DeliveryBacklog {
+export function deliveryBacklog(store: AsyncStore, now: Date, stuckAfterMs: number): DeliveryBacklog {
   const targets = store.outbox.backlog().map((b): TargetBacklog => {
     const ageMs = Math.max(0, now.getTime() - Date.parse(b.oldest_at));
     return {

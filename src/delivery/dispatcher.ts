@@ -35,7 +35,7 @@ import type { RetryPolicy } from '../lib/backoff.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import { type DeliveryMetrics, type DeliveryWatch, type Outcomes, Sender } from './sender.js';
 
 export { digests } from './sender.js';
@@ -57,7 +57,7 @@ export interface DispatcherOptions {
 }
 
 export interface DispatcherDeps {
-  store: Store;
+  store: AsyncStore;
   channels: ChannelSet;
   /** The outbox's time: what is due, retries, ages. */
   clock: Clock;

@@ -17,7 +17,7 @@ import { errorMessage } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { UnreadableDelivery } from '../store/outbox.js';
 import { logDead, logSent, logUnreadable } from './delivery-log.js';
 import { decideRetry } from './retry-policy.js';
@@ -42,7 +42,7 @@ export interface DeliveryWatch {
 
 /** What sending needs; see `DispatcherDeps`. */
 export interface SenderDeps {
-  store: Store;
+  store: AsyncStore;
   channels: ChannelSet;
   /** The outbox's time: decisions, retries, ages. */
   clock: Clock;

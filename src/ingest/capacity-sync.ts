@@ -16,7 +16,7 @@ import {
 } from '../domain/gas-day.js';
 import { formatDuration } from '../lib/duration.js';
 import { toUtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import {
   AuthenticationError,
   NotFoundError,
@@ -103,7 +103,7 @@ export interface DueCycle {
  * only as far as the retry window reaches back.
  */
 export function dueCycles(
-  store: Store,
+  store: AsyncStore,
   slug: string,
   now: Date,
   options: Pick<CapacitySyncOptions, 'postingGraceMs' | 'retryWindowMs'> & {

@@ -6,7 +6,7 @@ import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { UtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { PipelineApiClient } from '../upstream/client.js';
 import type {
   CapacityCycleInfo,
@@ -95,7 +95,7 @@ export interface IngestMetrics {
 /** What every sync works with: the API, the store, the time, where to log and report. */
 export interface IngestDeps {
   client: PipelineApiClient;
-  store: Store;
+  store: AsyncStore;
   clock: Clock;
   logger: Logger;
   hooks?: IngestHooks | undefined;

@@ -9,7 +9,7 @@ import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import {
   type RefreshObservation,
   recentRefreshObservations,
@@ -28,7 +28,7 @@ import {
  * scheduling decision and the status report both read, so they agree.
  */
 export function learnRefresh(
-  store: Store,
+  store: AsyncStore,
   now: Date,
   intervalMs: number,
   options: RefreshPhaseOptions = refreshPhaseDefaults,
@@ -55,7 +55,7 @@ export interface NoticeScheduleReport {
 
 /** The schedule the next notice poll follows, as the database shows it at `now`. */
 export function noticeScheduleReport(
-  store: Store,
+  store: AsyncStore,
   now: Date,
   intervalMs: number,
 ): NoticeScheduleReport {
@@ -91,7 +91,7 @@ export class NoticePollPlanner {
   private current: RefreshLock | null = null;
 
   constructor(
-    private readonly deps: { store: Store; logger: Logger },
+    private readonly deps: { store: AsyncStore; logger: Logger },
     private readonly intervalMs: number,
     private readonly options: RefreshPhaseOptions = refreshPhaseDefaults,
   ) {}

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { z } from 'zod';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { NoticeChange } from '../store/notices.js';
 import type { WalkEnd } from '../upstream/pagination.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -118,7 +118,7 @@ export interface PageContext {
  * same.
  */
 export function ingestNoticePage(
-  store: Store,
+  store: AsyncStore,
   notices: readonly Notice[],
   context: PageContext,
 ): PageOutcome {
@@ -139,7 +139,7 @@ export function ingestNoticePage(
  * the next sync, as between two pages.
  */
 export async function ingestNoticePageInSlices(
-  store: Store,
+  store: AsyncStore,
   notices: readonly Notice[],
   context: PageContext,
   budgetMs: number = noticeSyncDefaults.sliceBudgetMs,
@@ -160,7 +160,7 @@ export async function ingestNoticePageInSlices(
  * `budgetMs`, or at the end; returns where it ended.
  */
 function storeSlice(
-  store: Store,
+  store: AsyncStore,
   notices: readonly Notice[],
   from: number,
   context: PageContext,

@@ -13,7 +13,7 @@ import { formatTimeLeft } from '../lib/duration.js';
 import { errorCode } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { FeedState } from '../store/sync-state.js';
 import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
 import type { IngestMetrics } from './events.js';
@@ -43,7 +43,7 @@ export interface FeedOutcome {
 }
 
 export interface SchedulerDeps {
-  store: Store;
+  store: AsyncStore;
   clock: Clock;
   logger: Logger;
   metrics?: IngestMetrics | undefined;
