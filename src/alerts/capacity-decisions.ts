@@ -64,14 +64,14 @@ export function capacitySubject(
 }
 
 /** Decides one capacity event. Call inside the transaction that stored the cycle. */
-export function decideCapacity(
+export async function decideCapacity(
   ctx: DecisionContext,
   rules: CompiledRules,
   e: CapacityEvent,
-): number {
+): Promise<number> {
   const { cycle } = e;
   const pipeline = { slug: cycle.pipeline_slug, name: cycle.pipeline_name || cycle.pipeline_slug };
-  const zone = ctx.store.pipelines.zoneOf(cycle.pipeline_slug);
+  const zone = await ctx.store.pipelines.zoneOf(cycle.pipeline_slug);
   let alerts = 0;
   for (const c of rules.capacity) {
     const r = c.rule;
@@ -79,7 +79,7 @@ export function decideCapacity(
     const transitions: Transition[] = [];
     for (const l of e.locations) {
       if (!c.location(l.location, l.identifier) || !c.flow(l.flow)) continue;
-      const t = judge(ctx, c.rule, e, l);
+      const t = await judge(ctx, c.rule, e, l);
       if (t) transitions.push(t);
     }
     for (const state of ['firing', 'resolved'] as const) {
@@ -90,7 +90,7 @@ export function decideCapacity(
         state,
         group.map((t) => t.ref),
       );
-      const outcome = enqueueAll(ctx, r.name, subject, r.notify, {
+      const outcome = await enqueueAll(ctx, r.name, subject, r.notify, {
         version: 1,
         kind: 'capacity',
         state,
@@ -105,7 +105,7 @@ export function decideCapacity(
       });
       alerts += outcome.sent.length;
       if (outcome.muted.length > 0)
-        ctx.store.audit.record({
+        await ctx.store.audit.record({
           at: ctx.now,
           rule: r.name,
           event: 'capacity',
@@ -135,19 +135,19 @@ type Rule = CompiledRules['capacity'][number]['rule'];
  * One location's decision: moves its state, writes its audit row, and says what it
  * contributes to the cycle's alerts (nothing when it stays where it was).
  */
-function judge(
+async function judge(
   ctx: DecisionContext,
   r: Rule,
   e: CapacityEvent,
   l: CapacityLocation,
-): Transition | undefined {
+): Promise<Transition | undefined> {
   const { cycle } = e;
   const cycleKey = cycleOrderKey(cycle.gas_day, cycle.cycle);
   const value = measure(l, r.unit);
   if (value === null) return undefined;
   const location = l.identifier || l.location;
   const slug = cycle.pipeline_slug;
-  const row = ctx.store.capacityAlerts.get(r.name, slug, location);
+  const row = await ctx.store.capacityAlerts.get(r.name, slug, location);
   if (row && cycleKey < row.last_cycle) return undefined;
   const state = row?.state ?? 'ok';
   let next: CapacityAlertChange = row ?? {
@@ -198,9 +198,9 @@ function judge(
   } else {
     next = { ...next, last_cycle: cycleKey };
   }
-  ctx.store.capacityAlerts.put(r.name, slug, location, next, value, ctx.now);
+  await ctx.store.capacityAlerts.put(r.name, slug, location, next, value, ctx.now);
   if (!alert) return undefined;
-  ctx.store.audit.record({
+  await ctx.store.audit.record({
     at: ctx.now,
     rule: r.name,
     event: 'capacity',

@@ -1,5 +1,5 @@
 /**
- * What every decision needs: the store (inside the ingest transaction), the time, the
+ * What every decision needs: the store (inside the ingest transaction, awaited), the time, the
  * alert age, and how to build the common parts of a payload.
  */
 
@@ -48,22 +48,22 @@ export function alertKey(rule: string, subject: string, target: Target): string 
 }
 
 /** The silences in force for this context, by what they match, read once. */
-function silencesOf(ctx: DecisionContext): SilenceIndex {
+async function silencesOf(ctx: DecisionContext): Promise<SilenceIndex> {
   ctx.silences ??=
-    ctx.silenceCache?.of(ctx.store, ctx.now) ??
-    new SilenceIndex(ctx.store.silences.active(ctx.now));
+    (await ctx.silenceCache?.of(ctx.store, ctx.now)) ??
+    new SilenceIndex(await ctx.store.silences.active(ctx.now));
   return ctx.silences;
 }
 
 /** The first silence in force that holds back an alert, if any. */
-function silenceFor(
+async function silenceFor(
   ctx: DecisionContext,
   payload: AlertPayload,
   target: Target,
-): SilenceRow | undefined {
+): Promise<SilenceRow | undefined> {
   // What a silence says when it ends, and operations alerts, are never held.
   if (payload.kind === 'operations' || payload.kind === 'silence') return undefined;
-  return silencesOf(ctx).first(
+  return (await silencesOf(ctx)).first(
     ctx.now,
     alertLabels(payload.rule, payload.pipeline.slug, target, payload.notice),
   );
@@ -83,14 +83,14 @@ export interface EnqueueOutcome {
  * notice gives `noticeVersion`, the version its `notice` is: the row names that version
  * instead of copying the notice, which the store gives back when the row is read.
  */
-export function enqueueAll(
+export async function enqueueAll(
   ctx: DecisionContext,
   rule: string,
   subject: string,
   targets: readonly Target[],
   payload: AlertPayload,
   noticeVersion?: number,
-): EnqueueOutcome {
+): Promise<EnqueueOutcome> {
   const ref =
     payload.notice && noticeVersion !== undefined
       ? { id: payload.notice.id, version: noticeVersion }
@@ -98,43 +98,43 @@ export function enqueueAll(
   const out: EnqueueOutcome = { sent: [], duplicate: [], muted: [] };
   let json: string | undefined;
   for (const target of targets) {
-    const silence = silenceFor(ctx, payload, target);
+    const silence = await silenceFor(ctx, payload, target);
     if (silence) {
       const key = alertKey(rule, subject, target);
       const fresh =
-        !ctx.store.outbox.has(subject, rule, target) &&
-        ctx.store.silences.hold(key, {
+        !(await ctx.store.outbox.has(subject, rule, target)) &&
+        (await ctx.store.silences.hold(key, {
           silence_id: silence.id,
           rule,
           target,
           targetKey: targetKey(target),
           alert: heldAlert(payload, ctx.now),
           at: ctx.now,
-        });
+        }));
       if (fresh) out.muted.push(mutedReason(silence, target));
       else out.duplicate.push(targetLabel(target));
       continue;
     }
     // The key stays where it was, so the payload reads back in the same order.
     json ??= JSON.stringify(ref ? { ...payload, notice: null } : payload);
-    ctx.anyHeld ??= ctx.store.silences.anyHeld();
+    ctx.anyHeld ??= await ctx.store.silences.anyHeld();
     const fresh =
-      !(ctx.anyHeld && ctx.store.silences.isHeld(alertKey(rule, subject, target))) &&
-      ctx.store.outbox.enqueue(subject, rule, target, json, ctx.now, ref);
+      !(ctx.anyHeld && (await ctx.store.silences.isHeld(alertKey(rule, subject, target)))) &&
+      (await ctx.store.outbox.enqueue(subject, rule, target, json, ctx.now, ref));
     (fresh ? out.sent : out.duplicate).push(targetLabel(target));
   }
   return out;
 }
 
 /** The pipeline part of a payload, and the zone its local times are shown in. */
-export function pipelineOf(
+export async function pipelineOf(
   ctx: DecisionContext,
   notice: Pick<Notice, 'pipeline_slug' | 'pipeline_name'>,
 ) {
   ctx.zones ??= new Map();
   let zone = ctx.zones.get(notice.pipeline_slug);
   if (zone === undefined) {
-    zone = ctx.store.pipelines.zoneOf(notice.pipeline_slug);
+    zone = await ctx.store.pipelines.zoneOf(notice.pipeline_slug);
     ctx.zones.set(notice.pipeline_slug, zone);
   }
   return {

@@ -19,6 +19,7 @@ import {
 import { subscriptionName, subscriptionRules } from '../rules/subscription.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
 import type { AsyncStore } from '../store/async-store.js';
+import type { SubscriptionRow } from '../store/subscriptions.js';
 import { decideCapacity } from './capacity-decisions.js';
 import type { DecisionContext } from './context.js';
 import { runEscalations } from './escalations.js';
@@ -64,53 +65,79 @@ export class AlertEngine {
   ) {
     this.locations = new LocationWatch(deps);
     this.fileRules = rules;
-    this.compiled = this.compile();
+    // The rule files' rules now; the subscriptions join at the first `refresh`, which
+    // every decision begins with (the revision read is never -1).
+    this.compiled = compileRules(rules);
+    this.compiledFiles = rules;
+    this.locations.setRules(this.compiled.all);
   }
 
   /** The rules in force: the rule files', then the subscriptions' that are not paused. */
-  get rules(): readonly Rule[] {
-    this.refresh();
+  async rules(): Promise<readonly Rule[]> {
+    await this.refresh();
     return this.compiled.all;
   }
 
   /** Replaces the rule files' rules (hot reload); subscriptions stay. */
-  setRules(rules: readonly Rule[]): void {
+  async setRules(rules: readonly Rule[]): Promise<void> {
     this.fileRules = rules;
-    this.compiled = this.compile();
+    await this.compile();
   }
 
   /** Puts the subscriptions as stored now in force (one was made, removed, paused or resumed). */
-  reloadSubscriptions(): void {
-    this.compiled = this.compile();
+  async reloadSubscriptions(): Promise<void> {
+    await this.compile();
   }
 
-  /** The subscriptions' revision the compiled rules were read at. */
+  /** The subscriptions' revision the compiled rules were read at; -1: not read yet. */
   private revision = -1;
 
   /** Reads the subscriptions again when any process changed them since they were compiled. */
-  private refresh(): void {
-    if (this.deps.store.subscriptions.revision() !== this.revision) this.compiled = this.compile();
+  private async refresh(): Promise<void> {
+    if ((await this.deps.store.subscriptions.revision()) !== this.revision) await this.compile();
   }
 
   /** The subscriptions in force when the rules were compiled, by id, and the rule files then. */
   private compiledIds: readonly number[] = [];
   private compiledFiles: readonly Rule[] | undefined;
 
-  private compile(): CompiledRules {
+  /** How many compilations began, and the latest that put its rules in force. */
+  private begun = 0;
+  private applied = 0;
+
+  /**
+   * Reads the subscriptions, then puts the rules in force: the reads are awaited, what
+   * follows them is not, so two compilations (a decision's and a chat command's) never
+   * interleave their changes, and one that began earlier never replaces the rules of one
+   * that began later. It holds no lock: one called inside a transaction must never wait
+   * for one outside it, which waits for that transaction to end.
+   */
+  private async compile(): Promise<void> {
+    const seq = ++this.begun;
     const { subscriptions } = this.deps.store;
-    this.revision = subscriptions.revision();
+    // The revision first: a change between the two reads is compiled again at the next refresh.
+    const revision = await subscriptions.revision();
     // Only the subscriptions not parsed before are read in full.
-    const ids = subscriptions.idsInForce();
+    const ids = await subscriptions.idsInForce();
+    const rows: SubscriptionRow[] = [];
+    for (const id of ids) {
+      if (this.parsed.has(id)) continue;
+      const row = await subscriptions.get(id);
+      if (row) rows.push(row);
+    }
+    if (seq < this.applied) return;
+    this.applied = seq;
+    this.revision = revision;
     const kept = new Set(ids);
     for (const id of this.parsed.keys()) if (!kept.has(id)) this.parsed.delete(id);
-    const fresh = ids.filter((id) => !this.parsed.has(id));
-    const rows = fresh.flatMap((id) => subscriptions.get(id) ?? []);
-    subscriptionRules(rows, this.parsed);
+    subscriptionRules(
+      rows.filter((row) => !this.parsed.has(row.id)),
+      this.parsed,
+    );
     // Subscriptions only added since (newer ids, the usual change) join the rules in force
     // as they are; any other change compiles them all again.
     const before = this.compiledIds;
     const grown =
-      this.compiled !== undefined &&
       this.compiledFiles === this.fileRules &&
       before.length <= ids.length &&
       before.every((id, i) => ids[i] === id);
@@ -134,7 +161,7 @@ export class AlertEngine {
     this.compiledIds = ids;
     this.compiledFiles = this.fileRules;
     this.locations.setRules(compiled.all);
-    return compiled;
+    this.compiled = compiled;
   }
 
   /** What the notices decided lately supersede, across pages and syncs. */
@@ -154,31 +181,31 @@ export class AlertEngine {
   /** The ingest hooks that decide; they run inside ingest's transactions. */
   hooks(extra: IngestHooks = {}): IngestHooks {
     return {
-      notices: (events) => {
-        this.refresh();
-        decideNotices(this.context(), this.compiled, events, this.deps.maxAlertAgeMs);
-        extra.notices?.(events);
+      notices: async (events) => {
+        await this.refresh();
+        await decideNotices(this.context(), this.compiled, events, this.deps.maxAlertAgeMs);
+        await extra.notices?.(events);
       },
-      baseline: (notices) => {
-        this.refresh();
-        decideBaseline(this.context(), this.compiled, notices);
-        extra.baseline?.(notices);
+      baseline: async (notices) => {
+        await this.refresh();
+        await decideBaseline(this.context(), this.compiled, notices);
+        await extra.baseline?.(notices);
       },
-      capacity: (event) => {
-        this.refresh();
+      capacity: async (event) => {
+        await this.refresh();
         const ctx = this.context();
-        decideCapacity(ctx, this.compiled, event);
-        this.locations.capacity(ctx, event);
-        extra.capacity?.(event);
+        await decideCapacity(ctx, this.compiled, event);
+        await this.locations.capacity(ctx, event);
+        await extra.capacity?.(event);
       },
-      schemaDrift: (event) => {
-        if (this.deps.opsTarget) decideDrift(this.context(), this.deps.opsTarget, event);
-        extra.schemaDrift?.(event);
+      schemaDrift: async (event) => {
+        if (this.deps.opsTarget) await decideDrift(this.context(), this.deps.opsTarget, event);
+        await extra.schemaDrift?.(event);
       },
-      pipelines: (event) => {
-        this.reportUnknownPipelines(event.slugs);
+      pipelines: async (event) => {
+        await this.reportUnknownPipelines(event.slugs);
         this.locations.pipelinesChanged();
-        extra.pipelines?.(event);
+        await extra.pipelines?.(event);
       },
     };
   }
@@ -190,14 +217,14 @@ export class AlertEngine {
    * target for them. Runs at start, after each rule
    * change, and each time the pipeline list is read; nothing while the list is unknown.
    */
-  checkPipelines(): Array<UnknownPipeline | UnknownSettingPipeline> {
-    const tracked = this.deps.store.pipelines.all().map((p) => p.slug);
+  async checkPipelines(): Promise<Array<UnknownPipeline | UnknownSettingPipeline>> {
+    const tracked = (await this.deps.store.pipelines.all()).map((p) => p.slug);
     return this.deps.store.transaction(() => this.reportUnknownPipelines(tracked));
   }
 
-  private reportUnknownPipelines(
+  private async reportUnknownPipelines(
     tracked: readonly string[],
-  ): Array<UnknownPipeline | UnknownSettingPipeline> {
+  ): Promise<Array<UnknownPipeline | UnknownSettingPipeline>> {
     const found: Array<UnknownPipeline | UnknownSettingPipeline> = unknownPipelines(
       this.compiled.all,
       tracked,
@@ -218,7 +245,7 @@ export class AlertEngine {
             : `${formatProblem(u)}; the rule never fires for it`,
         );
       }
-      if (this.deps.opsTarget) decideUnknownPipeline(this.context(), this.deps.opsTarget, u);
+      if (this.deps.opsTarget) await decideUnknownPipeline(this.context(), this.deps.opsTarget, u);
     }
     return found;
   }
@@ -230,7 +257,7 @@ export class AlertEngine {
    * whose pipelines have no capacity stored yet is checked as their capacity arrives. Runs
    * at start and after each rule change; returns the entries that match nothing.
    */
-  checkLocations(): UnknownLocation[] {
+  checkLocations(): Promise<UnknownLocation[]> {
     return this.deps.store.transaction(() => this.locations.review(this.context()));
   }
 
@@ -239,16 +266,16 @@ export class AlertEngine {
    * now, rather than at the notice's next change; returns what was planned, as the audit
    * says it. Call after the subscription is stored.
    */
-  remindNow(subscription: number): string {
-    this.reloadSubscriptions();
+  async remindNow(subscription: number): Promise<string> {
+    await this.reloadSubscriptions();
     const rule = this.compiled.deadlinesByName.get(subscriptionName(subscription));
     const noticeId = rule?.origin?.noticeId;
-    const notice = noticeId === undefined ? undefined : this.deps.store.notices.get(noticeId);
+    const notice = noticeId === undefined ? undefined : await this.deps.store.notices.get(noticeId);
     if (!rule || !notice) return 'no reminders: the subscription or its notice is not stored';
-    return this.deps.store.transaction(() => {
+    return this.deps.store.transaction(async () => {
       const ctx = this.context();
-      const said = scheduleReminders(ctx, rule, notice);
-      ctx.store.audit.record({
+      const said = await scheduleReminders(ctx, rule, notice);
+      await ctx.store.audit.record({
         at: ctx.now,
         rule: rule.name,
         event: 'remind-me',
@@ -267,22 +294,22 @@ export class AlertEngine {
    * notice alerts nobody acknowledged in time, with what resolves them (`escalations`);
    * one transaction.
    */
-  runReminders(): {
+  async runReminders(): Promise<{
     sent: number;
     dropped: number;
     summaries: number;
     ended: number;
     escalations: number;
-  } {
-    this.refresh();
-    return this.deps.store.transaction(() => {
+  }> {
+    await this.refresh();
+    return this.deps.store.transaction(async () => {
       const ctx = this.context();
-      const reminders = sendDueReminders(ctx, this.compiled.deadlinesByName);
+      const reminders = await sendDueReminders(ctx, this.compiled.deadlinesByName);
       return {
         ...reminders,
-        summaries: summarizeEndedSilences(ctx),
-        ended: resolveEndedNotices(ctx, this.compiled),
-        escalations: runEscalations(ctx, this.compiled),
+        summaries: await summarizeEndedSilences(ctx),
+        ended: await resolveEndedNotices(ctx, this.compiled),
+        escalations: await runEscalations(ctx, this.compiled),
       };
     });
   }

@@ -40,14 +40,14 @@ function hasEnded(n: Notice, now: UtcIso): string | undefined {
   return undefined;
 }
 
-function record(
+async function record(
   ctx: DecisionContext,
   rule: string,
   noticeId: number,
   decision: AuditDecision,
   reason: string,
-): void {
-  ctx.store.audit.record({
+): Promise<void> {
+  await ctx.store.audit.record({
     at: ctx.now,
     rule,
     event: 'escalation',
@@ -64,12 +64,16 @@ function record(
  * already (an update of the notice does not start the wait again). Call inside the
  * decision's transaction.
  */
-export function planEscalation(ctx: DecisionContext, r: NoticeRule, n: Notice): void {
+export async function planEscalation(
+  ctx: DecisionContext,
+  r: NoticeRule,
+  n: Notice,
+): Promise<void> {
   const e = r.escalate;
   if (!e || hasEnded(n, ctx.now)) return;
-  if (!ctx.store.escalations.plan(r.name, n.id, ctx.now)) return;
+  if (!(await ctx.store.escalations.plan(r.name, n.id, ctx.now))) return;
   const due = iso(Date.parse(ctx.now) + e.afterMs);
-  record(
+  await record(
     ctx,
     r.name,
     n.id,
@@ -86,12 +90,12 @@ interface FoundAck {
 }
 
 /** The first acknowledgement of any Slack or Discord message that carried notice `id`. */
-function acknowledgement(ctx: DecisionContext, id: number): FoundAck | undefined {
+async function acknowledgement(ctx: DecisionContext, id: number): Promise<FoundAck | undefined> {
   let first: FoundAck | undefined;
-  for (const row of ctx.store.outbox.forSubject(`notice:${id}:`)) {
+  for (const row of await ctx.store.outbox.forSubject(`notice:${id}:`)) {
     if (row.status !== 'sent') continue;
     const m = postedMessageOf(row.target.kind, row.detail);
-    const ack = m && ctx.store.acks.of(m.platform, m.channel, m.message);
+    const ack = m && (await ctx.store.acks.of(m.platform, m.channel, m.message));
     if (ack && (!first || ack.at < first.at)) first = { ...ack, where: targetLabel(row.target) };
   }
   return first;
@@ -107,14 +111,14 @@ function outcomeText(o: EnqueueOutcome): string {
 }
 
 /** Queues an escalation's alert of `n` to `targets`, under its own subject. */
-function send(
+async function send(
   ctx: DecisionContext,
   row: EscalationRow,
   n: StoredNotice,
   suffix: 'escalated' | 'acknowledged' | 'ended',
   targets: readonly Target[],
   escalation: Escalated,
-): EnqueueOutcome {
+): Promise<EnqueueOutcome> {
   return enqueueAll(
     ctx,
     row.rule,
@@ -125,7 +129,7 @@ function send(
       kind: 'notice',
       state: suffix === 'escalated' ? 'new' : 'updated',
       rule: row.rule,
-      ...pipelineOf(ctx, n),
+      ...(await pipelineOf(ctx, n)),
       notice: n,
       escalation,
     },
@@ -134,16 +138,16 @@ function send(
 }
 
 /** A planned escalation, at its time: sent, or not needed any more. */
-function decidePending(
+async function decidePending(
   ctx: DecisionContext,
   row: EscalationRow,
   n: StoredNotice,
   rule: NoticeRule | undefined,
-): number {
+): Promise<number> {
   const e = rule?.escalate;
   if (!e) {
-    ctx.store.escalations.decide(row.rule, n.id, 'dropped', ctx.now);
-    record(
+    await ctx.store.escalations.decide(row.rule, n.id, 'dropped', ctx.now);
+    await record(
       ctx,
       row.rule,
       n.id,
@@ -154,10 +158,10 @@ function decidePending(
   }
   if (Date.parse(row.alerted_at) + e.afterMs > Date.parse(ctx.now)) return 0;
   const after = formatDuration(e.afterMs);
-  const ack = acknowledgement(ctx, n.id);
+  const ack = await acknowledgement(ctx, n.id);
   if (ack) {
-    ctx.store.escalations.decide(row.rule, n.id, 'acknowledged', ctx.now);
-    record(
+    await ctx.store.escalations.decide(row.rule, n.id, 'acknowledged', ctx.now);
+    await record(
       ctx,
       row.rule,
       n.id,
@@ -168,13 +172,13 @@ function decidePending(
   }
   const ended = hasEnded(n, ctx.now);
   if (ended) {
-    ctx.store.escalations.decide(row.rule, n.id, 'dropped', ctx.now);
-    record(ctx, row.rule, n.id, 'dropped', `not escalated: ${ended}`);
+    await ctx.store.escalations.decide(row.rule, n.id, 'dropped', ctx.now);
+    await record(ctx, row.rule, n.id, 'dropped', `not escalated: ${ended}`);
     return 0;
   }
-  const outcome = send(ctx, row, n, 'escalated', e.to, { after });
-  ctx.store.escalations.decide(row.rule, n.id, 'escalated', ctx.now);
-  record(
+  const outcome = await send(ctx, row, n, 'escalated', e.to, { after });
+  await ctx.store.escalations.decide(row.rule, n.id, 'escalated', ctx.now);
+  await record(
     ctx,
     row.rule,
     n.id,
@@ -189,25 +193,32 @@ function decidePending(
  * acknowledges the notice after all, or the notice ends. The targets are those its
  * escalation was queued to, whatever the rule says now.
  */
-function watchEscalated(ctx: DecisionContext, row: EscalationRow, n: StoredNotice): number {
-  const ack = acknowledgement(ctx, n.id);
+async function watchEscalated(
+  ctx: DecisionContext,
+  row: EscalationRow,
+  n: StoredNotice,
+): Promise<number> {
+  const ack = await acknowledgement(ctx, n.id);
   const ended = ack ? undefined : hasEnded(n, ctx.now);
   if (!ack && !ended) return 0;
-  const escalated = ctx.store.outbox
-    .forSubject(`notice:${n.id}:escalation-escalated`)
-    .filter((o) => o.rule === row.rule);
+  const escalated = (
+    await ctx.store.outbox.forSubject(`notice:${n.id}:escalation-escalated`)
+  ).filter((o) => o.rule === row.rule);
   const paged = escalated.map((o) => o.target).filter((t) => t.kind === 'pagerduty');
   const after = escalated[0]?.payload.escalation?.after ?? '';
-  ctx.store.escalations.decide(row.rule, n.id, 'resolved', ctx.now);
+  await ctx.store.escalations.decide(row.rule, n.id, 'resolved', ctx.now);
   const why = ack ? `acknowledged by ${ack.by} at ${ack.at} on ${ack.where}` : ended;
   if (paged.length === 0) {
-    record(ctx, row.rule, n.id, 'resolved', `${why} after the escalation`);
+    await record(ctx, row.rule, n.id, 'resolved', `${why} after the escalation`);
     return 0;
   }
   const outcome = ack
-    ? send(ctx, row, n, 'acknowledged', paged, { after, acknowledged: { by: ack.by, at: ack.at } })
-    : send(ctx, row, n, 'ended', paged, { after });
-  record(
+    ? await send(ctx, row, n, 'acknowledged', paged, {
+        after,
+        acknowledged: { by: ack.by, at: ack.at },
+      })
+    : await send(ctx, row, n, 'ended', paged, { after });
+  await record(
     ctx,
     row.rule,
     n.id,
@@ -221,16 +232,16 @@ function watchEscalated(ctx: DecisionContext, row: EscalationRow, n: StoredNotic
  * Decides every escalation whose time has come and watches those escalated; returns how
  * many alerts it queued. Call inside a transaction.
  */
-export function runEscalations(ctx: DecisionContext, rules: CompiledRules): number {
-  if (!ctx.store.escalations.anyOpen()) return 0;
+export async function runEscalations(ctx: DecisionContext, rules: CompiledRules): Promise<number> {
+  if (!(await ctx.store.escalations.anyOpen())) return 0;
   const byName = new Map<string, NoticeRule>();
   for (const r of rules.all) if (r.kind === 'notices') byName.set(r.name, r);
   let queued = 0;
-  for (const row of ctx.store.escalations.open()) {
-    const n = ctx.store.notices.get(row.notice_id);
+  for (const row of await ctx.store.escalations.open()) {
+    const n = await ctx.store.notices.get(row.notice_id);
     if (!n) {
-      ctx.store.escalations.decide(row.rule, row.notice_id, 'dropped', ctx.now);
-      record(
+      await ctx.store.escalations.decide(row.rule, row.notice_id, 'dropped', ctx.now);
+      await record(
         ctx,
         row.rule,
         row.notice_id,
@@ -241,8 +252,8 @@ export function runEscalations(ctx: DecisionContext, rules: CompiledRules): numb
     }
     queued +=
       row.status === 'pending'
-        ? decidePending(ctx, row, n, byName.get(row.rule))
-        : watchEscalated(ctx, row, n);
+        ? await decidePending(ctx, row, n, byName.get(row.rule))
+        : await watchEscalated(ctx, row, n);
   }
   return queued;
 }

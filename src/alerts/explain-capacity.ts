@@ -56,16 +56,20 @@ interface Judged {
 }
 
 /** The latest stored cycle of `slug` that the rule judges. */
-function latestCycle(store: AsyncStore, c: CompiledCapacityRule, slug: string): StoredCycle | undefined {
-  return store.capacity.cycles(slug).find((cycle) => c.cycle(cycle.cycle));
+async function latestCycle(
+  store: AsyncStore,
+  c: CompiledCapacityRule,
+  slug: string,
+): Promise<StoredCycle | undefined> {
+  return (await store.capacity.cycles(slug)).find((cycle) => c.cycle(cycle.cycle));
 }
 
 /** How every capacity rule treats the latest stored cycles, at `now`. */
-export function explainCapacity(
+export async function explainCapacity(
   rules: CompiledRules,
   store: AsyncStore,
   now: Date,
-): CapacityJudgement[] {
+): Promise<CapacityJudgement[]> {
   const out: CapacityJudgement[] = [];
   for (const c of rules.capacity) {
     const r = c.rule;
@@ -79,41 +83,41 @@ export function explainCapacity(
       alerts: [],
     };
     out.push(judgement);
-    for (const p of store.pipelines.all()) {
+    for (const p of await store.pipelines.all()) {
       if (!c.pipeline(p.slug)) continue;
-      const cycle = latestCycle(store, c, p.slug);
+      const cycle = await latestCycle(store, c, p.slug);
       if (!cycle) continue;
       judgement.cycles.push({ pipeline: p.slug, cycle: cycle.cycle, gas_day: cycle.gas_day });
-      const outbox = store.outbox
-        .forSubject(`capacity:${p.slug}:`)
-        .filter((d) => d.rule === r.name && d.payload.kind === 'capacity');
+      const outbox = (await store.outbox.forSubject(`capacity:${p.slug}:`)).filter(
+        (d) => d.rule === r.name && d.payload.kind === 'capacity',
+      );
       const firing: Judged[] = [];
-      for (const l of store.capacity.locations(cycle.id)) {
+      for (const l of await store.capacity.locations(cycle.id)) {
         if (!c.location(l.location, l.identifier) || !c.flow(l.flow)) continue;
         const value = measure(l, r.unit);
         if (value === null) continue;
         judgement.locations++;
         const key = l.identifier || l.location;
-        const row = store.capacityAlerts.get(r.name, p.slug, key);
+        const row = await store.capacityAlerts.get(r.name, p.slug, key);
         const judged = judge(c, outbox, cycle, l, value, row, now);
         if (!judged) continue;
         judgement.verdicts.push(judged.verdict);
         if (judged.verdict.fires) firing.push(judged);
       }
-      if (firing.length > 0) judgement.alerts.push(groupAlert(c, store, cycle, firing, now));
+      if (firing.length > 0) judgement.alerts.push(await groupAlert(c, store, cycle, firing, now));
     }
   }
   return out;
 }
 
 /** The one alert the locations that fire in a cycle make, as the daemon groups them. */
-function groupAlert(
+async function groupAlert(
   c: CompiledCapacityRule,
   store: AsyncStore,
   cycle: StoredCycle,
   firing: readonly Judged[],
   now: Date,
-): PlannedAlert {
+): Promise<PlannedAlert> {
   const r = c.rule;
   const sorted = [...firing].sort((a, b) => a.verdict.value - b.verdict.value);
   const event = {
@@ -131,7 +135,7 @@ function groupAlert(
     state: 'firing',
     rule: r.name,
     pipeline: { slug: cycle.pipeline_slug, name: cycle.pipeline_name || cycle.pipeline_slug },
-    zone: store.pipelines.zoneOf(cycle.pipeline_slug),
+    zone: await store.pipelines.zoneOf(cycle.pipeline_slug),
     capacity: {
       cycle: cycle.cycle,
       gas_day: cycle.gas_day,

@@ -38,12 +38,12 @@ export { planReminders } from './explain-deadlines.js';
 export * from './verdict.js';
 
 /** Reads what the daemon did with a stored notice. */
-export function noticeHistory(store: AsyncStore, noticeId: number): NoticeHistory {
-  const outbox = store.outbox.forSubject(`notice:${noticeId}:`);
+export async function noticeHistory(store: AsyncStore, noticeId: number): Promise<NoticeHistory> {
+  const outbox = await store.outbox.forSubject(`notice:${noticeId}:`);
   return {
-    audit: withAlerts(store.audit.forNotice(noticeId), outbox),
+    audit: withAlerts(await store.audit.forNotice(noticeId), outbox),
     outbox,
-    reminders: store.reminders.forNotice(noticeId),
+    reminders: await store.reminders.forNotice(noticeId),
   };
 }
 
@@ -83,24 +83,24 @@ function withAlerts(audit: AuditEntry[], outbox: readonly OutboxRow[]): AuditEnt
  * What the daemon did with each of many stored notices, read in one pass over the
  * outbox and the reminders rather than one search per notice.
  */
-export function noticeHistories(
+export async function noticeHistories(
   store: AsyncStore,
   ids: readonly number[],
-): (noticeId: number) => NoticeHistory {
+): Promise<(noticeId: number) => Promise<NoticeHistory>> {
   const wanted = new Set(ids);
   const outbox = new Map<number, OutboxRow[]>();
-  for (const row of store.outbox.forSubject('notice:')) {
+  for (const row of await store.outbox.forSubject('notice:')) {
     const id = Number(/^notice:(\d+):/.exec(row.subject)?.[1]);
     if (!wanted.has(id)) continue;
     outbox.set(id, [...(outbox.get(id) ?? []), row]);
   }
   const reminders = new Map<number, ReminderRow[]>();
-  for (const row of store.reminders.all()) {
+  for (const row of await store.reminders.all()) {
     if (!wanted.has(row.notice_id)) continue;
     reminders.set(row.notice_id, [...(reminders.get(row.notice_id) ?? []), row]);
   }
-  return (id) => ({
-    audit: withAlerts(store.audit.forNotice(id), outbox.get(id) ?? []),
+  return async (id) => ({
+    audit: withAlerts(await store.audit.forNotice(id), outbox.get(id) ?? []),
     outbox: outbox.get(id) ?? [],
     reminders: reminders.get(id) ?? [],
   });

@@ -7,27 +7,26 @@
 import { toUtcIso } from '../lib/time.js';
 import type { KnownLocation, LocationBook } from '../rules/location-check.js';
 import type { AsyncStore } from '../store/async-store.js';
-import type { AsyncStore } from '../store/async-store.js';
 
 /** How far back stored capacity counts: a location not seen for longer may be gone. */
 export const LOCATIONS_SEEN_WITHIN_MS = 7 * 86_400_000;
 
 /** The locations of `slugs` stored in the 7 days before `now`; a slug with none is left out. */
-export function storedLocations(
+export async function storedLocations(
   store: AsyncStore,
   slugs: Iterable<string>,
   now: Date,
-): Map<string, KnownLocation[]> {
+): Promise<Map<string, KnownLocation[]>> {
   const since = toUtcIso(new Date(now.getTime() - LOCATIONS_SEEN_WITHIN_MS));
   const book = new Map<string, KnownLocation[]>();
   for (const slug of new Set(slugs)) {
-    const locations = store.capacity.locationsSeenSince(slug, since);
+    const locations = await store.capacity.locationsSeenSince(slug, since);
     if (locations.length > 0) book.set(slug, locations);
   }
   return book;
 }
 
-/** The locations of `slug` stored in the 7 days before `now`, on the asynchronous store; none: undefined. */
+/** The locations of one `slug` stored in the 7 days before `now`; none: undefined. */
 export async function storedLocationsAsync(
   store: AsyncStore,
   slug: string,
@@ -42,9 +41,8 @@ export async function storedLocationsAsync(
  * The tracked pipelines a rule naming none can have locations at: all but those the API
  * said it has no capacity data for.
  */
-export function pipelinesWithCapacity(store: AsyncStore): string[] {
-  return store.pipelines
-    .all()
+export async function pipelinesWithCapacity(store: AsyncStore): Promise<string[]> {
+  return (await store.pipelines.all())
     .filter((p) => p.capacity_missing_at === null)
     .map((p) => p.slug);
 }

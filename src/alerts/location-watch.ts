@@ -74,17 +74,17 @@ export class LocationWatch {
    * `ctx.now`; reports those no location matches, and returns every one reported so far
    * that is still unknown. Call inside a transaction.
    */
-  review(ctx: DecisionContext): UnknownLocation[] {
+  async review(ctx: DecisionContext): Promise<UnknownLocation[]> {
     this.stale = false;
     const scope = {
-      tracked: this.deps.store.pipelines.all().map((p) => p.slug),
-      withCapacity: pipelinesWithCapacity(this.deps.store),
+      tracked: (await this.deps.store.pipelines.all()).map((p) => p.slug),
+      withCapacity: await pipelinesWithCapacity(this.deps.store),
     };
     const book = new Map<string, KnownLocation[] | null>();
     const now = new Date(Date.parse(ctx.now));
-    const lookup = (slug: string) => {
+    const lookup = async (slug: string) => {
       if (!book.has(slug))
-        book.set(slug, storedLocations(this.deps.store, [slug], now).get(slug) ?? null);
+        book.set(slug, (await storedLocations(this.deps.store, [slug], now)).get(slug) ?? null);
       return book.get(slug) ?? undefined;
     };
     const keys = new Set<string>();
@@ -99,7 +99,7 @@ export class LocationWatch {
         if (this.known.has(key) || before?.pipelines.join(',') === pipelines.join(',')) continue;
         const view = new Map<string, KnownLocation[]>();
         for (const slug of pipelines) {
-          const locations = lookup(slug);
+          const locations = await lookup(slug);
           if (locations) view.set(slug, locations);
         }
         const verdict = checkEntry(rule, ref, pipelines, view);
@@ -116,7 +116,7 @@ export class LocationWatch {
           ...(before?.problem ? { problem: before.problem } : {}),
         };
         this.pending.set(key, p);
-        if (verdict.kind === 'unknown') this.report(ctx, key, p, verdict.problem);
+        if (verdict.kind === 'unknown') await this.report(ctx, key, p, verdict.problem);
         else this.wait(key, p);
       }
     }
@@ -131,8 +131,8 @@ export class LocationWatch {
    * locations, and reported once every pipeline of the entry has shown capacity without
    * a match. Call inside the event's transaction.
    */
-  capacity(ctx: DecisionContext, e: CapacityEvent): void {
-    if (this.stale) this.review(ctx);
+  async capacity(ctx: DecisionContext, e: CapacityEvent): Promise<void> {
+    if (this.stale) await this.review(ctx);
     const slug = e.cycle.pipeline_slug;
     for (const [key, p] of this.pending) {
       if (!p.pipelines.includes(slug)) continue;
@@ -149,14 +149,23 @@ export class LocationWatch {
       }
       p.unseen.delete(slug);
       if (p.problem || p.unseen.size > 0) continue;
-      const stored = storedLocations(this.deps.store, p.pipelines, new Date(Date.parse(ctx.now)));
+      const stored = await storedLocations(
+        this.deps.store,
+        p.pipelines,
+        new Date(Date.parse(ctx.now)),
+      );
       const seen = mergeBooks(stored, new Map([[slug, e.locations]]));
       const verdict = checkEntry(p.rule, p.ref, p.pipelines, seen);
-      if (verdict.kind === 'unknown') this.report(ctx, key, p, verdict.problem);
+      if (verdict.kind === 'unknown') await this.report(ctx, key, p, verdict.problem);
     }
   }
 
-  private report(ctx: DecisionContext, key: string, p: Pending, u: UnknownLocation): void {
+  private async report(
+    ctx: DecisionContext,
+    key: string,
+    p: Pending,
+    u: UnknownLocation,
+  ): Promise<void> {
     if (p.problem) return;
     p.problem = u;
     this.deps.logger.warn(
@@ -168,7 +177,7 @@ export class LocationWatch {
       },
       `${formatProblem(u)}; the rule never fires there`,
     );
-    if (this.deps.opsTarget) decideUnknownLocation(ctx, this.deps.opsTarget, u);
+    if (this.deps.opsTarget) await decideUnknownLocation(ctx, this.deps.opsTarget, u);
     this.waiting.delete(key);
   }
 

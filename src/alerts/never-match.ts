@@ -29,12 +29,12 @@ function pipelinesOf(rule: Rule): readonly string[] | undefined {
  * name, judged against the stored pipeline list and the capacity stored in the 7 days
  * before `now`. Nothing is said of what cannot be known (no pipeline list, no capacity).
  */
-export function neverMatching(
+export async function neverMatching(
   rules: readonly Rule[],
   store: AsyncStore,
   now: Date,
-): Map<string, NeverMatch> {
-  const tracked = store.pipelines.all().map((p) => p.slug);
+): Promise<Map<string, NeverMatch>> {
+  const tracked = (await store.pipelines.all()).map((p) => p.slug);
   const out = new Map<string, NeverMatch>();
   const kinds = new Map(rules.map((r) => [r.name, r.kind]));
   const entry = (rule: string) => {
@@ -57,9 +57,9 @@ export function neverMatching(
   const slugs = new Set<string>();
   for (const rule of rules)
     if (rule.kind === 'capacity' && rule.locationRefs)
-      for (const slug of rule.pipelines ?? pipelinesWithCapacity(store)) slugs.add(slug);
-  const book = storedLocations(store, slugs, now);
-  const scope = { tracked, withCapacity: pipelinesWithCapacity(store) };
+      for (const slug of rule.pipelines ?? (await pipelinesWithCapacity(store))) slugs.add(slug);
+  const book = await storedLocations(store, slugs, now);
+  const scope = { tracked, withCapacity: await pipelinesWithCapacity(store) };
   const { unknown } = checkLocations(rules, book, scope);
   for (const u of unknown) entry(u.rule).reasons.push(strip(u.rule, u.message));
   for (const rule of rules) {

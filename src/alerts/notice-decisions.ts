@@ -22,15 +22,15 @@ import { supersededNotice } from './superseded.js';
 type Decision = Parameters<DecisionContext['store']['audit']['record']>[0]['decision'];
 
 /** Writes one decision on a notice event to the audit trail. */
-function audit(
+async function audit(
   ctx: DecisionContext,
   e: NoticeEvent,
   rule: string,
   decision: Decision,
   reason: string,
-): void {
+): Promise<void> {
   const id = e.notice.id;
-  ctx.store.audit.record({
+  await ctx.store.audit.record({
     at: ctx.now,
     rule,
     event: `notice-${e.change}`,
@@ -51,11 +51,11 @@ function tooOld(e: NoticeEvent, maxAlertAgeMs: number): string {
  * update against the version it replaced; a notice that supersedes a stored one links
  * to it and, when new, is compared with it.
  */
-function changesOf(
+async function changesOf(
   ctx: DecisionContext,
   e: NoticeEvent,
-): Pick<AlertPayload, 'changed' | 'changes' | 'supersedes'> {
-  const prior = supersededNotice(ctx.store, e.notice);
+): Promise<Pick<AlertPayload, 'changed' | 'changes' | 'supersedes'>> {
+  const prior = await supersededNotice(ctx.store, e.notice);
   const supersedes = prior && {
     id: prior.id,
     identifier: prior.identifier,
@@ -85,24 +85,24 @@ function endingTargets(e: NoticeEvent, notify: readonly Target[]): Target[] {
 }
 
 /** Decides every notice event of one page. Call inside the page's transaction. */
-export function decideNotices(
+export async function decideNotices(
   ctx: DecisionContext,
   rules: CompiledRules,
   events: readonly NoticeEvent[],
   maxAlertAgeMs: number,
-): number {
+): Promise<number> {
   let alerts = 0;
   for (const e of events) {
     const n = e.notice;
     const prepared = prepareNotice(n);
-    let where: ReturnType<typeof pipelineOf> | undefined;
-    let changes: ReturnType<typeof changesOf> | undefined;
+    let where: Awaited<ReturnType<typeof pipelineOf>> | undefined;
+    let changes: Awaited<ReturnType<typeof changesOf>> | undefined;
 
     // A filter mismatch is not written: `why` works it out from the rules.
     for (const { group: g, excluded } of rules.notices.matches(prepared)) {
       for (const r of g.rules) {
         if (excluded) {
-          audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
+          await audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
           continue;
         }
         const quiet = !r.on.includes(e.change)
@@ -115,7 +115,7 @@ export function decideNotices(
         if (quiet !== undefined) {
           const ends =
             targets.length > 0 ? `; its end resolves ${targets.map(targetLabel).join(', ')}` : '';
-          audit(
+          await audit(
             ctx,
             e,
             r.name,
@@ -124,9 +124,9 @@ export function decideNotices(
           );
           if (targets.length === 0) continue;
         }
-        where ??= pipelineOf(ctx, n);
-        changes ??= changesOf(ctx, e);
-        const outcome = enqueueAll(
+        where ??= await pipelineOf(ctx, n);
+        changes ??= await changesOf(ctx, e);
+        const outcome = await enqueueAll(
           ctx,
           r.name,
           `notice:${n.id}:v${e.change === 'new' ? 1 : e.version}`,
@@ -143,26 +143,33 @@ export function decideNotices(
           e.version,
         );
         alerts += outcome.sent.length;
-        if (outcome.sent.length > 0 && quiet === undefined) planEscalation(ctx, r, n);
+        if (outcome.sent.length > 0 && quiet === undefined) await planEscalation(ctx, r, n);
         if (outcome.duplicate.length > 0)
-          audit(ctx, e, r.name, 'duplicate', `already decided for ${outcome.duplicate.join(', ')}`);
-        if (outcome.muted.length > 0) audit(ctx, e, r.name, 'muted', outcome.muted.join('; '));
+          await audit(
+            ctx,
+            e,
+            r.name,
+            'duplicate',
+            `already decided for ${outcome.duplicate.join(', ')}`,
+          );
+        if (outcome.muted.length > 0)
+          await audit(ctx, e, r.name, 'muted', outcome.muted.join('; '));
       }
     }
 
-    cancelSuperseded(ctx, n);
+    await cancelSuperseded(ctx, n);
     // Its text is read for what it supersedes only while some rule reminds of deadlines.
     if (rules.deadlinesByName.size > 0) ctx.superseders?.note(n);
     // The alert age keeps old news from alerting as new; a deadline still ahead is not old.
     for (const { group: g, excluded } of rules.deadlines.matches(prepared)) {
       for (const r of g.rules) {
-        if (excluded) audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
-        else audit(ctx, e, r.name, 'scheduled', scheduleReminders(ctx, r, n));
+        if (excluded) await audit(ctx, e, r.name, 'suppressed', 'excluded by its not: filter');
+        else await audit(ctx, e, r.name, 'scheduled', await scheduleReminders(ctx, r, n));
       }
     }
     // A reminder asked for this very notice follows its deadline wherever it moves.
     for (const r of rules.deadlinesByNotice.get(n.id) ?? [])
-      audit(ctx, e, r.name, 'scheduled', scheduleReminders(ctx, r, n));
+      await audit(ctx, e, r.name, 'scheduled', await scheduleReminders(ctx, r, n));
   }
   return alerts;
 }
@@ -174,20 +181,20 @@ export function decideNotices(
  * offset already passed then reminds at once, for the nearest one. Call inside the
  * page's transaction.
  */
-export function decideBaseline(
+export async function decideBaseline(
   ctx: DecisionContext,
   rules: CompiledRules,
   notices: readonly Notice[],
-): void {
+): Promise<void> {
   for (const n of notices) {
-    cancelSuperseded(ctx, n);
+    await cancelSuperseded(ctx, n);
     if (rules.deadlinesByName.size > 0) ctx.superseders?.note(n);
     for (const { group: g, excluded } of rules.deadlines.matches(prepareNotice(n))) {
       for (const r of g.rules) {
         const [decision, reason] = excluded
           ? (['suppressed', 'excluded by its not: filter'] as const)
-          : (['scheduled', scheduleReminders(ctx, r, n, 'baseline')] as const);
-        ctx.store.audit.record({
+          : (['scheduled', await scheduleReminders(ctx, r, n, 'baseline')] as const);
+        await ctx.store.audit.record({
           at: ctx.now,
           rule: r.name,
           event: 'notice-baseline',

@@ -35,12 +35,16 @@ export function anyNoticeRulePages(rules: CompiledRules): boolean {
 }
 
 /** The PagerDuty targets `rule` alerted about notice `id`: those that may have an incident open. */
-function paged(ctx: DecisionContext, rule: string, n: StoredNotice, notify: readonly Target[]) {
+async function paged(
+  ctx: DecisionContext,
+  rule: string,
+  n: StoredNotice,
+  notify: readonly Target[],
+) {
   const targets = notify.filter((t) => t.kind === 'pagerduty');
   if (targets.length === 0) return [];
   const sent = new Set(
-    ctx.store.outbox
-      .forSubject(`notice:${n.id}:v`)
+    (await ctx.store.outbox.forSubject(`notice:${n.id}:v`))
       .filter((row) => row.rule === rule)
       .map((row) => targetKey(row.target)),
   );
@@ -51,22 +55,25 @@ function paged(ctx: DecisionContext, rule: string, n: StoredNotice, notify: read
  * Queues the resolve of each notice whose end passed, to the PagerDuty targets that
  * heard of it; returns how many were queued. Call inside a transaction.
  */
-export function resolveEndedNotices(ctx: DecisionContext, rules: CompiledRules): number {
+export async function resolveEndedNotices(
+  ctx: DecisionContext,
+  rules: CompiledRules,
+): Promise<number> {
   if (!anyNoticeRulePages(rules)) return 0;
   const now = Date.parse(ctx.now);
-  const lastRun = ctx.store.syncState.get(ALERTS_FEED)?.last_success_at;
+  const lastRun = (await ctx.store.syncState.get(ALERTS_FEED))?.last_success_at;
   const from = Math.min(now - ENDS_LOOKBACK_MS, lastRun ? Date.parse(lastRun) : now);
   let queued = 0;
-  for (const n of ctx.store.notices.endedBetween(iso(from), ctx.now)) {
+  for (const n of await ctx.store.notices.endedBetween(iso(from), ctx.now)) {
     if (isOpenEnded(n) || isTerminal(n)) continue;
-    let where: ReturnType<typeof pipelineOf> | undefined;
+    let where: Awaited<ReturnType<typeof pipelineOf>> | undefined;
     for (const { group: g, excluded } of rules.notices.matches(prepareNotice(n))) {
       if (excluded) continue;
       for (const r of g.rules) {
-        const targets = paged(ctx, r.name, n, r.notify);
+        const targets = await paged(ctx, r.name, n, r.notify);
         if (targets.length === 0) continue;
-        where ??= pipelineOf(ctx, n);
-        const outcome = enqueueAll(
+        where ??= await pipelineOf(ctx, n);
+        const outcome = await enqueueAll(
           ctx,
           r.name,
           `notice:${n.id}:ended:${n.end_at}`,
@@ -76,7 +83,7 @@ export function resolveEndedNotices(ctx: DecisionContext, rules: CompiledRules):
         );
         if (outcome.sent.length === 0) continue;
         queued += outcome.sent.length;
-        ctx.store.audit.record({
+        await ctx.store.audit.record({
           at: ctx.now,
           rule: r.name,
           event: 'notice-ended',

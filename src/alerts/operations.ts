@@ -28,11 +28,15 @@ type Operation = NonNullable<AlertPayload['operations']>;
  * under `subject`; a repeat of the same key is written as a duplicate unless
  * `quietRepeats` says to leave it out. Outages (`outages.ts`) queue theirs through it too.
  */
-export function queueOperation(ctx: DecisionContext, target: Target, o: QueuedOperation): void {
-  const outcome = enqueueAll(ctx, OPERATIONS_RULE, o.key, [target], operationPayload(o));
+export async function queueOperation(
+  ctx: DecisionContext,
+  target: Target,
+  o: QueuedOperation,
+): Promise<void> {
+  const outcome = await enqueueAll(ctx, OPERATIONS_RULE, o.key, [target], operationPayload(o));
   const sent = outcome.sent.length > 0;
   if (!sent && o.quietRepeats) return;
-  ctx.store.audit.record(operationAudit(o, ctx.now, sent));
+  await ctx.store.audit.record(operationAudit(o, ctx.now, sent));
 }
 
 /** What `queueOperation` queues. */
@@ -89,7 +93,11 @@ async function queueOperationAsync(
 }
 
 /** Queues a schema-drift alert to the operations target. Call inside the event's transaction. */
-export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDriftEvent): void {
+export async function decideDrift(
+  ctx: DecisionContext,
+  target: Target,
+  e: SchemaDriftEvent,
+): Promise<void> {
   const fields = e.description?.fields.map((f) => f.name) ?? [];
   const summary =
     `The API's catalog for ${e.table} changed` +
@@ -97,7 +105,7 @@ export function decideDrift(ctx: DecisionContext, target: Target, e: SchemaDrift
       ? ` (it now lists ${fields.length} field${fields.length === 1 ? '' : 's'})`
       : '') +
     ': check that pipewatch still reads it correctly.';
-  queueOperation(ctx, target, {
+  await queueOperation(ctx, target, {
     key: `schema-drift:${e.table}:${e.hash}`,
     subject: `schema-drift:${e.table}`,
     pipeline: { slug: 'api', name: 'Pipeline Information API' },
@@ -135,11 +143,11 @@ export function decideChannelGone(
  * Queues an unknown-pipeline alert to the operations target, for a rule's slug or a
  * setting's (`PIPEWATCH_PIPELINES`, named as its rule and its place). Call inside a transaction.
  */
-export function decideUnknownPipeline(
+export async function decideUnknownPipeline(
   ctx: DecisionContext,
   target: Target,
   u: UnknownPipeline | UnknownSettingPipeline,
-): void {
+): Promise<void> {
   const setting = 'setting' in u;
   const rule = setting ? u.setting : u.rule;
   const at = setting ? u.setting : formatProblem({ ...u, message: '' }).slice(0, -2);
@@ -148,7 +156,7 @@ export function decideUnknownPipeline(
     (u.suggestion ? `: did you mean '${u.suggestion}'? (${at})` : ` (${at})`);
   const subject = `unknown-pipeline:${rule}:${u.slug}`;
   // Checked at every pipeline list read: only the first time is worth a line.
-  queueOperation(ctx, target, {
+  await queueOperation(ctx, target, {
     key: subject,
     subject,
     pipeline: { slug: 'rules', name: 'pipewatch rules' },
@@ -166,17 +174,17 @@ export function decideUnknownPipeline(
 }
 
 /** Queues an unknown-location alert to the operations target. Call inside a transaction. */
-export function decideUnknownLocation(
+export async function decideUnknownLocation(
   ctx: DecisionContext,
   target: Target,
   u: UnknownLocation,
-): void {
+): Promise<void> {
   const at = formatProblem({ ...u, message: '' }).slice(0, -2);
   const summary =
     `Rule '${u.rule}' watches location '${u.location}', which no location of ${pipelinesText(u.pipelines)} matches, so it never fires there` +
     (u.suggestion ? `: did you mean '${u.suggestion}'? (${at})` : ` (${at})`);
   const subject = `unknown-location:${u.rule}:${u.location.toLowerCase()}`;
-  queueOperation(ctx, target, {
+  await queueOperation(ctx, target, {
     key: subject,
     subject,
     pipeline: { slug: 'rules', name: 'pipewatch rules' },

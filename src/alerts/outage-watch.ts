@@ -62,22 +62,22 @@ export class OutageWatch {
   }
 
   /** A feed's run ended: a success ends its outage; then every feed and target is judged. */
-  feedRan(outcome: { feed: string; ok: boolean }): void {
+  async feedRan(outcome: { feed: string; ok: boolean }): Promise<void> {
     this.tried.add(outcome.feed);
-    if (outcome.ok && this.isOpen(feedSubject(outcome.feed)))
-      this.decide(`${outcome.feed} feed`, (ctx) =>
+    if (outcome.ok && (await this.isOpen(feedSubject(outcome.feed))))
+      await this.decide(`${outcome.feed} feed`, (ctx) =>
         feedRecovered(ctx, this.deps.opsTarget, outcome.feed),
       );
-    this.look();
+    await this.look();
   }
 
   /** Judges every feed's staleness and every target's backlog now. */
-  look(): void {
+  async look(): Promise<void> {
     const { store, clock } = this.deps;
     const now = clock.now().getTime();
-    let states: ReturnType<Store['syncState']['all']>;
+    let states: Awaited<ReturnType<AsyncStore['syncState']['all']>>;
     try {
-      states = store.syncState.all();
+      states = await store.syncState.all();
     } catch (error) {
       this.failed('feeds', error);
       return;
@@ -87,8 +87,8 @@ export class OutageWatch {
       const state = byFeed.get(feed.name);
       const since = this.staleSince(feed.name, state?.last_success_at ?? null);
       if (now - Date.parse(since) <= STALE_INTERVALS * feed.intervalMs) continue;
-      if (this.isOpen(feedSubject(feed.name))) continue;
-      this.decide(`${feed.name} feed`, (ctx) =>
+      if (await this.isOpen(feedSubject(feed.name))) continue;
+      await this.decide(`${feed.name} feed`, (ctx) =>
         feedStale(ctx, this.deps.opsTarget, {
           feed: feed.name,
           intervalMs: feed.intervalMs,
@@ -98,19 +98,21 @@ export class OutageWatch {
         }),
       );
     }
-    this.lookAtBacklog(now);
+    await this.lookAtBacklog(now);
   }
 
   /** A delivery to `target` was confirmed: its outage, if any, ends. */
-  delivered(target: Target): void {
-    if (!this.isOpen(targetSubject(target))) return;
-    this.decide(targetLabel(target), (ctx) => targetRecovered(ctx, this.deps.opsTarget, target));
+  async delivered(target: Target): Promise<void> {
+    if (!(await this.isOpen(targetSubject(target)))) return;
+    await this.decide(targetLabel(target), (ctx) =>
+      targetRecovered(ctx, this.deps.opsTarget, target),
+    );
   }
 
   /** A delivery to `target` failed for good: `reason` has its secrets removed already. */
-  failedForGood(target: Target, reason: string, code: string | null): void {
-    if (this.isOpen(targetSubject(target))) return;
-    this.decide(targetLabel(target), (ctx) =>
+  async failedForGood(target: Target, reason: string, code: string | null): Promise<void> {
+    if (await this.isOpen(targetSubject(target))) return;
+    await this.decide(targetLabel(target), (ctx) =>
       targetDead(ctx, this.deps.opsTarget, {
         target,
         how: 'dead',
@@ -121,18 +123,19 @@ export class OutageWatch {
   }
 
   /** Targets whose oldest waiting alert fell due longer ago than the stuck threshold. */
-  private lookAtBacklog(now: number): void {
-    let backlog: ReturnType<Store['outbox']['backlog']>;
+  private async lookAtBacklog(now: number): Promise<void> {
+    let backlog: Awaited<ReturnType<AsyncStore['outbox']['backlog']>>;
     try {
-      backlog = this.deps.store.outbox.backlog();
+      backlog = await this.deps.store.outbox.backlog();
     } catch (error) {
       this.failed('delivery', error);
       return;
     }
     for (const b of backlog) {
       const waitedMs = now - Date.parse(b.oldest_at);
-      if (waitedMs <= this.deps.stuckAfterMs || this.isOpen(targetSubject(b.target))) continue;
-      this.decide(targetLabel(b.target), (ctx) =>
+      if (waitedMs <= this.deps.stuckAfterMs || (await this.isOpen(targetSubject(b.target))))
+        continue;
+      await this.decide(targetLabel(b.target), (ctx) =>
         targetDead(ctx, this.deps.opsTarget, {
           target: b.target,
           how: 'stuck',
@@ -156,9 +159,9 @@ export class OutageWatch {
     return Date.parse(lastSuccess) > this.deps.startedAt.getTime() ? lastSuccess : start;
   }
 
-  private isOpen(subject: string): boolean {
+  private async isOpen(subject: string): Promise<boolean> {
     try {
-      return this.deps.store.outages.get(subject) !== undefined;
+      return (await this.deps.store.outages.get(subject)) !== undefined;
     } catch (error) {
       this.failed('outages', error);
       return true;
@@ -166,14 +169,14 @@ export class OutageWatch {
   }
 
   /** Decides one change in a transaction of its own, logs it, and wakes delivery. */
-  private decide(
+  private async decide(
     what: string,
-    change: (ctx: { store: AsyncStore; now: UtcIso }) => OutageChange | undefined,
-  ): void {
+    change: (ctx: { store: AsyncStore; now: UtcIso }) => Promise<OutageChange | undefined>,
+  ): Promise<void> {
     const { store, clock } = this.deps;
     let decided: OutageChange | undefined;
     try {
-      decided = store.transaction(() => change({ store, now: toUtcIso(clock.now()) }));
+      decided = await store.transaction(() => change({ store, now: toUtcIso(clock.now()) }));
     } catch (error) {
       this.failed(what, error);
       return;

@@ -75,7 +75,7 @@ export const targetSubject = (target: Target) => `target:${targetKey(target)}`;
  * without a success (the caller judges that, and from when), and queues its alert.
  * Call inside a transaction. Undefined when the outage was already open.
  */
-export function feedStale(
+export async function feedStale(
   ctx: DecisionContext,
   ops: Target | undefined,
   f: {
@@ -87,7 +87,7 @@ export function feedStale(
     /** Scrubs the error text of secrets, bounding its length. */
     clean: (text: string) => string;
   },
-): OutageChange | undefined {
+): Promise<OutageChange | undefined> {
   const lastSuccess = f.state?.last_success_at ?? null;
   // An error from before the last success says nothing of why it fails now.
   const errorAt = f.state?.last_error_at ?? null;
@@ -106,7 +106,7 @@ export function feedStale(
     started_at: ctx.now,
     reason: summary,
   };
-  if (!ctx.store.outages.begin(outage)) return undefined;
+  if (!(await ctx.store.outages.begin(outage))) return undefined;
   return tell(ctx, ops, outage, true, {
     subject: `feed-stale:${f.feed}`,
     pipeline: API_FEEDS.has(f.feed) ? API : PIPEWATCH,
@@ -127,12 +127,12 @@ export function feedStale(
  * Closes the outage of a feed that succeeded at `ctx.now`, if one was open, and queues
  * its alert. Call inside a transaction.
  */
-export function feedRecovered(
+export async function feedRecovered(
   ctx: DecisionContext,
   ops: Target | undefined,
   feed: string,
-): OutageChange | undefined {
-  const outage = ctx.store.outages.end(feedSubject(feed));
+): Promise<OutageChange | undefined> {
+  const outage = await ctx.store.outages.end(feedSubject(feed));
   if (!outage) return undefined;
   const after = (from: string) => formatTimeLeft(Date.parse(ctx.now) - Date.parse(from));
   const summary =
@@ -158,7 +158,7 @@ export function feedRecovered(
  * too long (`stuck`), and queues its alert, unless the target is the operations target
  * itself. Call inside a transaction. Undefined when the outage was already open.
  */
-export function targetDead(
+export async function targetDead(
   ctx: DecisionContext,
   ops: Target | undefined,
   d: {
@@ -171,7 +171,7 @@ export function targetDead(
     waitedMs?: number;
     limitMs?: number;
   },
-): OutageChange | undefined {
+): Promise<OutageChange | undefined> {
   const label = targetLabel(d.target);
   const what =
     d.how === 'dead'
@@ -184,7 +184,7 @@ export function targetDead(
     started_at: ctx.now,
     reason: summary,
   };
-  if (!ctx.store.outages.begin(outage)) return undefined;
+  if (!(await ctx.store.outages.begin(outage))) return undefined;
   return tell(ctx, ops, outage, true, {
     subject: `target-dead:${targetId(d.target)}`,
     pipeline: { slug: 'delivery', name: 'pipewatch delivery' },
@@ -205,12 +205,12 @@ export function targetDead(
  * its alert (to the operations target, even when that is the one that recovered). Call
  * inside a transaction.
  */
-export function targetRecovered(
+export async function targetRecovered(
   ctx: DecisionContext,
   ops: Target | undefined,
   target: Target,
-): OutageChange | undefined {
-  const outage = ctx.store.outages.end(targetSubject(target));
+): Promise<OutageChange | undefined> {
+  const outage = await ctx.store.outages.end(targetSubject(target));
   if (!outage) return undefined;
   const label = targetLabel(target);
   const down = formatTimeLeft(Date.parse(ctx.now) - Date.parse(outage.started_at));
@@ -229,7 +229,7 @@ export function targetRecovered(
 }
 
 /** Queues an outage's alert to the operations target, where it can go; says who heard. */
-function tell(
+async function tell(
   ctx: DecisionContext,
   ops: Target | undefined,
   outage: Outage,
@@ -240,7 +240,7 @@ function tell(
     pipeline: AlertPayload['pipeline'];
     operation: NonNullable<AlertPayload['operations']>;
   },
-): OutageChange {
+): Promise<OutageChange> {
   const o = alert.operation as { feed?: string; target?: string };
   const shown = o.feed !== undefined ? `feed ${o.feed}` : `target ${o.target}`;
   const change = { subject: outage.subject, shown, began, summary: alert.operation.summary };
@@ -248,7 +248,7 @@ function tell(
   // A target that fails cannot carry the news of its own failure; its recovery it can.
   if (began && outage.subject === targetSubject(ops))
     return { ...change, told: undefined, untold: 'is-ops-target' };
-  queueOperation(ctx, ops, {
+  await queueOperation(ctx, ops, {
     ...alert,
     key: `${alert.subject}:${outage.started_at}`,
   });

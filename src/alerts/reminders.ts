@@ -45,24 +45,24 @@ export function isTerminal(notice: Notice): boolean {
  * Cancels the scheduled reminders of the notices `notice` supersedes or terminates,
  * whatever rule scheduled them. Returns how many. Call for every notice event.
  */
-export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
-  ctx.anyScheduled ??= ctx.store.reminders.anyScheduled();
+export async function cancelSuperseded(ctx: DecisionContext, notice: Notice): Promise<number> {
+  ctx.anyScheduled ??= await ctx.store.reminders.anyScheduled();
   if (!ctx.anyScheduled) return 0;
   const priors = priorIdentifiers(notice);
   if (priors.length === 0) return 0;
   let cancelled = 0;
   const reason = supersededReason(notice);
   for (const identifier of priors) {
-    const scheduled = ctx.store.reminders.scheduledForIdentifier(
+    const scheduled = await ctx.store.reminders.scheduledForIdentifier(
       notice.pipeline_slug,
       identifier,
       notice.id,
     );
     for (const id of new Set(scheduled.map((r) => r.notice_id))) {
       const rows = scheduled.filter((r) => r.notice_id === id);
-      for (const r of rows) setStatus(ctx, r, 'cancelled', reason);
+      for (const r of rows) await setStatus(ctx, r, 'cancelled', reason);
       for (const rule of new Set(rows.map((r) => r.rule)))
-        ctx.store.audit.record({
+        await ctx.store.audit.record({
           at: ctx.now,
           rule,
           event: 'notice-superseded',
@@ -77,8 +77,13 @@ export function cancelSuperseded(ctx: DecisionContext, notice: Notice): number {
   return cancelled;
 }
 
-function setStatus(ctx: DecisionContext, r: ReminderKey, status: ReminderStatus, reason: string) {
-  ctx.store.reminders.setStatus(r, status, reason, ctx.now);
+async function setStatus(
+  ctx: DecisionContext,
+  r: ReminderKey,
+  status: ReminderStatus,
+  reason: string,
+) {
+  await ctx.store.reminders.setStatus(r, status, reason, ctx.now);
 }
 
 /**
@@ -89,13 +94,13 @@ function setStatus(ctx: DecisionContext, r: ReminderKey, status: ReminderStatus,
  * goes out at once, saying how long is left, and the earlier ones are skipped: one
  * reminder now says all they would have. Later offsets follow at their time.
  */
-export function scheduleReminders(
+export async function scheduleReminders(
   ctx: DecisionContext,
   rule: DeadlineRule,
   notice: Notice,
   arrival: 'arrived' | 'baseline' = 'arrived',
-): string {
-  const existing = ctx.store.reminders.forRule(rule.name, notice.id);
+): Promise<string> {
+  const existing = await ctx.store.reminders.forRule(rule.name, notice.id);
   const deadline = notice[rule.field];
   const superseded = ctx.superseders?.reasonFor(notice);
   if (deadline === null || isTerminal(notice) || superseded) {
@@ -103,7 +108,7 @@ export function scheduleReminders(
       superseded ??
       (deadline === null ? `${rule.field} is empty` : `notice status is ${notice.status}`);
     for (const r of existing.filter((r) => r.status === 'scheduled'))
-      setStatus(ctx, r, 'cancelled', why);
+      await setStatus(ctx, r, 'cancelled', why);
     return `no reminders: ${why}`;
   }
   const now = Date.parse(ctx.now);
@@ -150,7 +155,7 @@ export function scheduleReminders(
       said = `${before} before: at ${dueAt}${moved}`;
     }
     if (status === 'scheduled') ctx.anyScheduled = true;
-    ctx.store.reminders.plan(
+    await ctx.store.reminders.plan(
       {
         rule: rule.name,
         notice_id: notice.id,
@@ -173,20 +178,20 @@ export function scheduleReminders(
  * Sends every reminder due at `ctx.now` through the outbox; drops those whose deadline
  * has passed. Call inside a transaction. `rules` are the current deadline rules by name.
  */
-export function sendDueReminders(
+export async function sendDueReminders(
   ctx: DecisionContext,
   rules: ReadonlyMap<string, DeadlineRule>,
-): { sent: number; dropped: number } {
-  const due = ctx.store.reminders.due(ctx.now);
+): Promise<{ sent: number; dropped: number }> {
+  const due = await ctx.store.reminders.due(ctx.now);
   let sent = 0;
   let dropped = 0;
   const now = Date.parse(ctx.now);
   for (const r of due) {
     const rule = rules.get(r.rule);
-    const notice = ctx.store.notices.get(r.notice_id);
+    const notice = await ctx.store.notices.get(r.notice_id);
     const subject = `notice:${r.notice_id}`;
-    const audit = (decision: 'alert' | 'dropped' | 'cancelled' | 'muted', reason: string) =>
-      ctx.store.audit.record({
+    const audit = async (decision: 'alert' | 'dropped' | 'cancelled' | 'muted', reason: string) =>
+      await ctx.store.audit.record({
         at: ctx.now,
         rule: r.rule,
         event: 'deadline',
@@ -196,13 +201,21 @@ export function sendDueReminders(
         reason,
       });
     if (!rule || !notice) {
-      setStatus(ctx, r, 'cancelled', rule ? 'notice no longer stored' : 'rule no longer exists');
-      audit('cancelled', rule ? 'notice no longer stored' : `rule ${r.rule} no longer exists`);
+      await setStatus(
+        ctx,
+        r,
+        'cancelled',
+        rule ? 'notice no longer stored' : 'rule no longer exists',
+      );
+      await audit(
+        'cancelled',
+        rule ? 'notice no longer stored' : `rule ${r.rule} no longer exists`,
+      );
       continue;
     }
     if (Date.parse(r.deadline_at) <= now) {
-      setStatus(ctx, r, 'dropped', 'deadline passed before it could be sent');
-      audit(
+      await setStatus(ctx, r, 'dropped', 'deadline passed before it could be sent');
+      await audit(
         'dropped',
         `${formatDuration(r.offset_ms)} reminder: ${r.field} ${r.deadline_at} passed before it could be sent`,
       );
@@ -211,7 +224,7 @@ export function sendDueReminders(
     }
     const late = now - Date.parse(r.due_at) > LATE_AFTER_MS;
     const before = formatDuration(r.offset_ms);
-    const outcome = enqueueAll(
+    const outcome = await enqueueAll(
       ctx,
       rule.name,
       `${subject}:${r.field}:${r.offset_ms}`,
@@ -221,7 +234,7 @@ export function sendDueReminders(
         kind: 'deadline',
         state: 'reminder',
         rule: rule.name,
-        ...pipelineOf(ctx, notice),
+        ...(await pipelineOf(ctx, notice)),
         notice,
         deadline: { field: r.field, at: r.deadline_at, before, ...(late ? { late: true } : {}) },
       },
@@ -231,10 +244,11 @@ export function sendDueReminders(
     // Decided either way; one that every target's silence held back says so, not "sent".
     const held = to.length === 0 && outcome.muted.length > 0;
     const status = held ? `${HELD_BACK}${outcome.muted.join('; ')}` : late ? 'sent late' : 'sent';
-    setStatus(ctx, r, 'sent', status);
+    await setStatus(ctx, r, 'sent', status);
     if (to.length > 0 || outcome.muted.length === 0)
-      audit('alert', `${before} reminder${late ? ' (late)' : ''} to ${to.join(', ')}`);
-    if (outcome.muted.length > 0) audit('muted', `${before} reminder ${outcome.muted.join('; ')}`);
+      await audit('alert', `${before} reminder${late ? ' (late)' : ''} to ${to.join(', ')}`);
+    if (outcome.muted.length > 0)
+      await audit('muted', `${before} reminder ${outcome.muted.join('; ')}`);
     sent++;
   }
   return { sent, dropped };

@@ -130,10 +130,10 @@ export class SilenceCache {
   private readAt: UtcIso = '';
 
   /** The silences not ended at `now`, by what they match. */
-  of(store: AsyncStore, now: UtcIso): SilenceIndex {
-    const revision = store.silences.revision();
+  async of(store: AsyncStore, now: UtcIso): Promise<SilenceIndex> {
+    const revision = await store.silences.revision();
     if (!this.index || revision !== this.revision || now < this.readAt) {
-      this.index = new SilenceIndex(store.silences.notEnded(now));
+      this.index = new SilenceIndex(await store.silences.notEnded(now));
       this.revision = revision;
       this.readAt = now;
     }

@@ -7,7 +7,6 @@
 import { formatDuration } from '../lib/duration.js';
 import type { UtcIso } from '../lib/time.js';
 import type { AsyncStore } from '../store/async-store.js';
-import type { AsyncStore } from '../store/async-store.js';
 import type { SilenceMatchers } from '../store/silences.js';
 import { matchersLine, matchersMatch } from './silence-matchers.js';
 
@@ -22,18 +21,7 @@ const CHECKED = new Set(['pipeline', 'type', 'category', 'status']);
  * matches their pipeline, type, category and status matchers; undefined when one does,
  * or when they have none of those.
  */
-export function silenceReachWarning(
-  store: AsyncStore,
-  matchers: SilenceMatchers,
-  now: UtcIso,
-): string | undefined {
-  const checked = matchers.filter((m) => CHECKED.has(m.key));
-  if (checked.length === 0) return undefined;
-  return reachWarning(checked, store.notices.fieldsSeenSince(reachSince(now)));
-}
-
-/** `silenceReachWarning` on the asynchronous store, for chat. */
-export async function silenceReachWarningAsync(
+export async function silenceReachWarning(
   store: AsyncStore,
   matchers: SilenceMatchers,
   now: UtcIso,

@@ -16,10 +16,10 @@ import { matchersText } from './silences.js';
 export const SUMMARY_LIST_MAX = 20;
 
 /** Queues the summaries of the silences that have ended; returns how many were queued. */
-export function summarizeEndedSilences(ctx: DecisionContext): number {
+export async function summarizeEndedSilences(ctx: DecisionContext): Promise<number> {
   let queued = 0;
-  for (const s of ctx.store.silences.endedUnsummarized(ctx.now)) {
-    const held = ctx.store.silences.heldBy(s.id);
+  for (const s of await ctx.store.silences.endedUnsummarized(ctx.now)) {
+    const held = await ctx.store.silences.heldBy(s.id);
     const byTarget = new Map<string, { target: Target; held: number; alerts: HeldAlert[] }>();
     for (const h of held) {
       const key = targetKey(h.target);
@@ -37,13 +37,13 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
       pipelines?.length === 1
         ? {
             slug: pipelines[0],
-            name: ctx.store.pipelines.bySlug(pipelines[0])?.name || pipelines[0],
+            name: (await ctx.store.pipelines.bySlug(pipelines[0]))?.name || pipelines[0],
           }
         : { slug: 'all', name: pipelines ? pipelines.join(', ') : 'all pipelines' };
     const ended = silenceEnd(s) ?? ctx.now;
     for (const { target, held: count, alerts } of byTarget.values()) {
       const rule = `silence-${s.id}`;
-      const outcome = enqueueAll(ctx, rule, `silence:${s.id}:ended`, [target], {
+      const outcome = await enqueueAll(ctx, rule, `silence:${s.id}:ended`, [target], {
         version: 1,
         kind: 'silence',
         state: 'ended',
@@ -62,7 +62,7 @@ export function summarizeEndedSilences(ctx: DecisionContext): number {
       });
       queued += outcome.sent.length;
     }
-    ctx.store.silences.markSummarized(s.id, ctx.now);
+    await ctx.store.silences.markSummarized(s.id, ctx.now);
   }
   return queued;
 }

@@ -74,15 +74,18 @@ export function supersededReason(by: { id: number; status: string }): string {
  * A notice naming its own identifier (a revision posted under the same number) finds
  * the one posted before it.
  */
-export function supersededNotice(store: AsyncStore, notice: Notice): StoredNotice | undefined {
+export async function supersededNotice(
+  store: AsyncStore,
+  notice: Notice,
+): Promise<StoredNotice | undefined> {
   for (const identifier of priorIdentifiers(notice)) {
-    const id = store.notices.supersededBy(
+    const id = await store.notices.supersededBy(
       notice.pipeline_slug,
       identifier,
       notice.id,
       notice.posted_at ?? notice.service_created_at,
     );
-    const found = id === undefined ? undefined : store.notices.get(id);
+    const found = id === undefined ? undefined : await store.notices.get(id);
     if (found) return found;
   }
   return undefined;

@@ -6,7 +6,7 @@
  */
 import { decideChannelGone } from '../alerts/operations.js';
 import { equalMatchers } from '../alerts/silence-matchers.js';
-import { silenceReachWarningAsync } from '../alerts/silence-reach.js';
+import { silenceReachWarning } from '../alerts/silence-reach.js';
 import { matchersText } from '../alerts/silences.js';
 import { type Target, targetKey } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
@@ -272,7 +272,7 @@ export class ChatRules {
       created_at: now,
       workspace: workspaceKey(caller),
     });
-    const reach = await silenceReachWarningAsync(this.deps.store, matchers, now);
+    const reach = await silenceReachWarning(this.deps.store, matchers, now);
     const who = caller.userName ?? caller.user;
     const what = `${pipeline ?? 'every pipeline'}${input.fields ? ` ${input.fields}` : ''}`;
     const when =
