@@ -346,7 +346,7 @@ export class ChatRules {
       noticeId,
     );
     if ('private' in made) return made;
-    const planned = this.deps.engine.remindNow(made.id);
+    const planned = await this.deps.engine.remindNow(made.id);
     return reply(
       true,
       `You will get a direct message before ${name}'s response deadline (${notice.response_at}): ${planned} (#${made.id}).`,

@@ -29,7 +29,7 @@ export interface DaemonFeedOptions {
 export function daemonFeeds(
   parts: DaemonFeedParts,
   options: DaemonFeedOptions,
-): { feeds: Feed[]; plan: () => CapacityPlan } {
+): { feeds: Feed[]; plan: () => Promise<CapacityPlan> } {
   const { engine, wake, store } = parts;
   const deps: IngestDeps = {
     client: parts.client,
@@ -37,12 +37,12 @@ export function daemonFeeds(
     clock: parts.clock,
     logger: parts.logger,
     hooks: engine.hooks({
-      notices: (events) => {
-        options.hooks?.notices?.(events);
+      notices: async (events) => {
+        await options.hooks?.notices?.(events);
         wake();
       },
-      capacity: (event) => {
-        options.hooks?.capacity?.(event);
+      capacity: async (event) => {
+        await options.hooks?.capacity?.(event);
         wake();
       },
       ...(options.hooks?.schemaDrift ? { schemaDrift: options.hooks.schemaDrift } : {}),
@@ -53,15 +53,15 @@ export function daemonFeeds(
     name: 'alerts',
     intervalMs: options.alertsIntervalMs ?? 15_000,
     run: async () => {
-      const { sent, summaries, ended, escalations } = engine.runReminders();
+      const { sent, summaries, ended, escalations } = await engine.runReminders();
       if (sent + summaries + ended + escalations > 0) wake();
     },
   };
-  const plan = () =>
+  const plan = async () =>
     capacityPlan(
-      engine.rules,
+      await engine.rules(),
       options.settings.capacityPipelines,
-      store.pipelines.all().map((p) => p.slug),
+      (await store.pipelines.all()).map((p) => p.slug),
     );
   return { feeds: [...buildFeeds(deps, options.settings, plan), alerts], plan };
 }

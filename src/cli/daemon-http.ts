@@ -11,8 +11,8 @@ import type { Logger } from '../lib/logger.js';
 
 /** What the endpoints show: health with error codes only, and the full status. */
 export interface DaemonReports {
-  publicHealth(): HealthReport;
-  status(): FullStatus;
+  publicHealth(): Promise<HealthReport>;
+  status(): Promise<FullStatus>;
 }
 
 /** Where the endpoints listen and who may read the full status. */
@@ -42,7 +42,7 @@ export function startDaemonHttp(
     routes: options.routes ?? [],
     health: () => reports.publicHealth(),
     status: () => reports.status(),
-    publicStatus: () => publicStatus(reports.status(), reports.publicHealth()),
+    publicStatus: async () => publicStatus(await reports.status(), await reports.publicHealth()),
   });
 }
 

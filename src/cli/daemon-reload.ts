@@ -32,16 +32,16 @@ export function reloadRulesOnChange(deps: RuleReloadDeps): RuleWatcher {
   return watchRules(deps.rulesDir, {
     cwd: deps.cwd,
     logger,
-    onChange: (rules) => {
+    onChange: async (rules) => {
       const missing = deps.standIn ? [] : unconfiguredTargets(rules, deps.channels);
       if (missing.length > 0) {
         rejected(missing);
         return;
       }
-      engine.setRules(rules);
+      await engine.setRules(rules);
       logger.info({ rules: rules.length }, `rules reloaded: ${rules.length} in force`);
-      engine.checkPipelines();
-      engine.checkLocations();
+      await engine.checkPipelines();
+      await engine.checkLocations();
     },
     onRejected: rejected,
   });

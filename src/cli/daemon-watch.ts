@@ -31,16 +31,17 @@ export class DaemonWatch implements DeliveryWatch {
 
   /** After each feed run (the scheduler's `onOutcome`). */
   readonly afterRun = (outcome: FeedOutcome): void => {
-    this.outages?.feedRan(outcome);
+    // The outage watch catches and logs its own failures.
+    void this.outages?.feedRan(outcome);
     if (outcome.feed === NOTICES_FEED && this.running) this.heartbeat?.beat(outcome.ok);
   };
 
   delivered(target: Target): void {
-    this.outages?.delivered(target);
+    void this.outages?.delivered(target);
   }
 
   failedForGood(target: Target, reason: string, code: string | null): void {
-    this.outages?.failedForGood(target, reason, code);
+    void this.outages?.failedForGood(target, reason, code);
   }
 
   /** The one heartbeat of `run --once`, waited for (within its timeout). */

@@ -22,6 +22,7 @@ import type { Clock } from '../lib/clock.js';
 import type { HttpRoute } from '../lib/http-route.js';
 import type { Rule } from '../rules/types.js';
 import { asyncStoreOf } from '../store/async-sqlite.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { Store } from '../store/index.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../unsubscribe/routes.js';
 import type { ApiTarget } from './api-target.js';
@@ -59,14 +60,15 @@ export class Daemon {
     /** What the daemon was wired with. */
     readonly setup: DaemonSetup,
     readonly target: ApiTarget,
-    readonly store: Store,
+    /** The database underneath `store`, closed with the daemon. */
+    private readonly database: Store,
     readonly metrics: Metrics,
     readonly engine: AlertEngine,
     readonly scheduler: Scheduler,
     readonly channels: Channels,
     readonly dispatcher: Dispatcher,
     /** What the capacity feed fetches, as the rules in force and the pipeline list say now. */
-    readonly capacityPlan: () => CapacityPlan,
+    readonly capacityPlan: () => Promise<CapacityPlan>,
     readonly startedAt: Date,
     /** Outage alerts and the heartbeat. */
     private readonly watch: DaemonWatch,
@@ -74,7 +76,11 @@ export class Daemon {
     readonly chatCore: ChatCore,
   ) {
     this.clock = setup.clock ?? ctx.clock;
+    this.store = asyncStoreOf(database);
   }
+
+  /** The store every part of the daemon reads and writes. */
+  readonly store: AsyncStore;
 
   /**
    * Starts a daemon in steps, each undone when a later one fails: the rules read, the
@@ -93,8 +99,8 @@ export class Daemon {
     late.store = store;
     const daemon = Daemon.assemble(ctx, setup, { rules, channels, store, target, clock });
     late.chat = daemon.chatCore;
-    daemon.engine.checkPipelines();
-    daemon.engine.checkLocations();
+    await daemon.engine.checkPipelines();
+    await daemon.engine.checkLocations();
     await daemon.startChatApps();
     if (setup.httpPort !== undefined) {
       try {
@@ -113,7 +119,8 @@ export class Daemon {
     setup: DaemonSetup,
     open: { rules: Rule[]; channels: Channels; store: Store; target: ApiTarget; clock: Clock },
   ): Daemon {
-    const { channels, store, target, clock } = open;
+    const { channels, target, clock } = open;
+    const store = asyncStoreOf(open.store);
     const metrics = new Metrics();
     const startedAt = clock.now();
     const watch = new DaemonWatch(setup.heartbeatUrl, ctx.logger);
@@ -142,7 +149,7 @@ export class Daemon {
       open.rules,
     );
     const chatCore = new ChatCore({
-      store: asyncStoreOf(store),
+      store,
       engine,
       clock,
       logger: ctx.logger,
@@ -176,7 +183,7 @@ export class Daemon {
       ctx,
       setup,
       target,
-      store,
+      open.store,
       metrics,
       engine,
       scheduler,
@@ -199,7 +206,7 @@ export class Daemon {
     const { ctx, setup, chatCore, store } = this;
     const slackApp = setup.chat ? slackAppSettings(setup.channels.slack) : undefined;
     const discordSettings = discordAppSettings(setup.channels.discord);
-    const { interactions } = asyncStoreOf(store);
+    const { interactions } = store;
     if (slackApp) this.slack = await startChat(ctx, slackApp, chatCore, interactions);
     if (setup.chat && discordSettings)
       this.discord = await startDiscordChat(ctx, discordSettings, chatCore, interactions);
@@ -216,7 +223,7 @@ export class Daemon {
       ...(this.slack?.routes ?? []),
       ...(this.discord?.routes ?? []),
       ...unsubscribeRoutes({
-        store: asyncStoreOf(this.store),
+        store: this.store,
         clock: this.clock,
         logger: ctx.logger,
         key: linkKey,
@@ -237,13 +244,13 @@ export class Daemon {
    * Health with each feed's error as its code, and stuck deliveries by channel kind, for
    * readers without the status token.
    */
-  publicHealth() {
+  async publicHealth() {
     const feeds = this.scheduler.health(this.clock.now(), this.startedAt, withErrorCodes);
-    return withDelivery(feeds, this.backlog());
+    return withDelivery(feeds, await this.backlog());
   }
 
   /** What waits in the outbox per target, each judged against the stuck threshold. */
-  backlog(): DeliveryBacklog {
+  backlog(): Promise<DeliveryBacklog> {
     return deliveryBacklog(this.store, this.clock.now(), this.setup.delivery.stuckAfterMs);
   }
 
@@ -253,22 +260,22 @@ export class Daemon {
   }
 
   /** The full status: errors as they were, dead deliveries' reasons, rule names. */
-  status(): FullStatus {
-    const backlog = this.backlog();
+  async status(): Promise<FullStatus> {
+    const backlog = await this.backlog();
     return {
-      ...statusReport(this.store, this.clock.now(), {
+      ...(await statusReport(this.store, this.clock.now(), {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
         health: withDelivery(this.scheduler.health(this.clock.now(), this.startedAt), backlog),
-        capacityPlan: planReport(
+        capacityPlan: await planReport(
           this.store,
-          this.capacityPlan(),
+          await this.capacityPlan(),
           this.setup.settings.capacityIntervalMs,
         ),
-      }),
-      outbox: this.store.outbox.summary(),
+      })),
+      outbox: await this.store.outbox.summary(),
       delivery: backlog,
-      rules: this.engine.rules.length,
+      rules: (await this.engine.rules()).length,
     };
   }
 
@@ -278,7 +285,7 @@ export class Daemon {
    * heartbeat, `/fail` when a feed failed, waited for (within its timeout).
    */
   async runOnce(): Promise<{ feeds: FeedOutcome[]; delivery: DispatchResult }> {
-    this.dispatcher.recover();
+    await this.dispatcher.recover();
     const feeds = await this.scheduler.runOnce(this.signal);
     const delivery = await this.dispatcher.drain(this.setup.onceDrainMs ?? 60_000, this.signal);
     await this.watch.onceDone(feeds.every((f) => f.ok));
@@ -317,6 +324,6 @@ export class Daemon {
     await this.http?.close();
     await this.target.close();
     await this.channels.close();
-    this.store.close();
+    this.database.close();
   }
 }

@@ -85,7 +85,7 @@ export function demoCommand(ctx: CliContext): Command {
     )
     .action(async (opts: { at?: Date }) => {
       const daemon = await openDemo(ctx, ctx.io.cwd, opts.at);
-      banner(ctx, daemon);
+      await banner(ctx, daemon);
       try {
         await Promise.all([daemon.run(), tellStories(ctx, daemon)]);
       } finally {
@@ -199,7 +199,7 @@ function simulatorOf(daemon: Daemon): Simulator {
   return simulator;
 }
 
-function banner(ctx: CliContext, daemon: Daemon): void {
+async function banner(ctx: CliContext, daemon: Daemon): Promise<void> {
   // Relative inside the working directory, absolute outside it (an installed package).
   const shown = (path: string) => {
     const inside = relative(ctx.io.cwd, path);
@@ -210,7 +210,7 @@ function banner(ctx: CliContext, daemon: Daemon): void {
     `pipewatch demo: watching the built-in simulator at ${simulatorOf(daemon).url}, its clock ${SPEED} times faster than real time.`,
   );
   ctx.out(`  rules from ${shown(rulesDir)}/:`);
-  for (const rule of daemon.engine.rules) {
+  for (const rule of await daemon.engine.rules()) {
     const to = rule.notify.map((t) => targetLabel(t)).join(', ');
     const configured = rule.notify.every((t) => daemon.channels.configured(t.kind));
     ctx.out(`    ${rule.name} (${rule.kind}) → ${to}${configured ? '' : ' (printed here)'}`);
@@ -234,10 +234,10 @@ function banner(ctx: CliContext, daemon: Daemon): void {
 async function tellStories(ctx: CliContext, daemon: Daemon): Promise<void> {
   const simulator = simulatorOf(daemon);
   try {
-    while (daemon.store.syncState.get(NOTICES_FEED)?.last_success_at == null)
+    while ((await daemon.store.syncState.get(NOTICES_FEED))?.last_success_at == null)
       await ctx.clock.sleep(250, ctx.signal);
     ctx.out(
-      `[demo] baseline stored ${counted(daemon.store.counts().notices, 'notice')} quietly; new ones are judged by the rules from now on.`,
+      `[demo] baseline stored ${counted(await daemon.store.notices.count(), 'notice')} quietly; new ones are judged by the rules from now on.`,
     );
     const story = new Storyline(simulator.control, () => simulator.now());
     for (;;) {

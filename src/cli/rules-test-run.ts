@@ -13,6 +13,7 @@ import { toUtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem } from '../rules/types.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
@@ -90,9 +91,12 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
         list = s.notices.postedSince(since);
       }
     }
-    const history = file || !store ? undefined : noticeHistories(store, ids);
+    const async = store ? asyncStoreOf(store) : undefined;
+    const history = file || !async ? undefined : await noticeHistories(async, ids);
     const capacity: CapacityJudgement[] =
-      store && !file && opts.notice === undefined ? explainCapacity(compiled, store, now) : [];
+      async && !file && opts.notice === undefined
+        ? await explainCapacity(compiled, async, now)
+        : [];
     const renderer = opts.render
       ? new Renderer(compiled.all, {
           now: toUtcIso(now),
@@ -112,7 +116,7 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     const names = {
       names: new RuleNames(sources.subscriptions),
       sources: new Map(compiled.all.map((r) => [r.name, sourceOf(r)])),
-      never: store ? neverMatching(compiled.all, store, now) : new Map(),
+      never: async ? await neverMatching(compiled.all, async, now) : new Map(),
     };
     const writer: ReportWriter = opts.json
       ? new JsonReport(ctx, scope, renderer, names)
@@ -127,7 +131,7 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
           now,
           maxAlertAgeMs: config.maxAlertAgeMs,
           zone: store?.pipelines.zoneOf(notice.pipeline_slug) ?? DEFAULT_PIPELINE_ZONE,
-          ...(history ? { history: history(notice.id) } : {}),
+          ...(history ? { history: await history(notice.id) } : {}),
           silences,
         }),
       };

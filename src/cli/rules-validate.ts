@@ -18,6 +18,7 @@ import {
 } from '../rules/location-check.js';
 import { unknownPipelines } from '../rules/pipeline-check.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import { DATABASE_FILE, Store } from '../store/index.js';
 import { type ApiTarget, openApi } from './api-target.js';
 import type { CliContext } from './context.js';
@@ -76,7 +77,8 @@ async function pipelineList(
 ): Promise<PipelineScope & { note?: string }> {
   if (store) {
     const tracked = store.pipelines.all().map((p) => p.slug);
-    if (tracked.length > 0) return { tracked, withCapacity: pipelinesWithCapacity(store) };
+    if (tracked.length > 0)
+      return { tracked, withCapacity: await pipelinesWithCapacity(asyncStoreOf(store)) };
   }
   let failure: string | undefined;
   if (api) {
@@ -116,7 +118,7 @@ async function checkRuleLocations(
     return slugs;
   };
   let book: LocationBook = store
-    ? storedLocations(store, wanted(undefined), ctx.clock.now())
+    ? await storedLocations(asyncStoreOf(store), wanted(undefined), ctx.clock.now())
     : new Map();
   let result = checkLocations(rules, book, scope);
   let failed = new Map<string, string>();

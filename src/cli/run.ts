@@ -74,8 +74,12 @@ export function runCommand(ctx: CliContext): Command {
           ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           for (const o of outcomes)
             ctx.out(`${o.feed}: ${o.ok ? 'ok' : `failed: ${o.error?.message}`}`);
-          const counts = daemon.store.counts();
-          const outbox = daemon.store.outbox.counts();
+          const counts = {
+            pipelines: await daemon.store.pipelines.count(),
+            notices: await daemon.store.notices.count(),
+            capacity_cycles: await daemon.store.capacity.count(),
+          };
+          const outbox = await daemon.store.outbox.counts();
           ctx.out(
             `stored: ${counted(counts.pipelines, 'pipeline')}, ${counted(counts.notices, 'notice')}, ${counted(counts.capacity_cycles, 'capacity cycle')}`,
           );

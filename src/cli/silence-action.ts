@@ -9,6 +9,7 @@ import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import { subscriptionName } from '../rules/subscription.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import type { Store } from '../store/index.js';
 import { type SilenceRow, silenceEnd } from '../store/silences.js';
 import type { CliContext } from './context.js';
@@ -49,7 +50,7 @@ function usedTargets(sources: RuleSources): Set<string> {
 export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOptions): void {
   if (opts.everything && words.length > 0)
     throw new BadInputError(['--everything silences every alert: give it no matchers']);
-  withStore(ctx, (store) => {
+  withStore(ctx, async (store) => {
     const sources = loadRuleSources(ctx, store);
     const parsed = parseMatchers(words, {
       pipelines: store.pipelines.all().map((p) => p.slug),
@@ -86,7 +87,7 @@ export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOpt
       comment: opts.comment?.trim() || null,
       created_at: createdAt,
     });
-    const reach = silenceReachWarning(store, parsed.matchers, createdAt);
+    const reach = await silenceReachWarning(asyncStoreOf(store), parsed.matchers, createdAt);
     if (reach) ctx.err(`pipewatch: warning: ${reach}`);
     const from = startsAt > createdAt ? ` from ${startsAt}` : '';
     const pending = from ? '; pending: it holds nothing back before its start' : '';

@@ -14,6 +14,7 @@ import {
 import { describeNoticeSchedule } from '../ingest/notice-schedule.js';
 import { formatDuration } from '../lib/duration.js';
 import { counted } from '../lib/words.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import type { Store } from '../store/index.js';
 import type { CliContext } from './context.js';
 import { table, toJson } from './format.js';
@@ -96,11 +97,11 @@ export function showStatus(ctx: CliContext, opts: { json?: boolean }): void {
   if (!store) return;
   try {
     const now = ctx.clock.now();
-    const feeds = statusReport(store, now, {
+    const feeds = statusReport(asyncStoreOf(store), now, {
       feeds: feedSchedule(config),
       capacityPlan: currentPlan(ctx, store),
     });
-    const backlog = deliveryBacklog(store, now, config.delivery.stuckAfterMs);
+    const backlog = deliveryBacklog(asyncStoreOf(store), now, config.delivery.stuckAfterMs);
     const stuck = stuckTargets(backlog);
     const report = {
       ...feeds,

@@ -7,7 +7,7 @@
  * the API's latest when none is stored and PIPEWATCH_API_URL is set.
  */
 
-import { storedLocations } from '../alerts/known-locations.js';
+import { LOCATIONS_SEEN_WITHIN_MS } from '../alerts/known-locations.js';
 import { type ChatRuleCommand, parseChatCommand } from '../chat/grammar.js';
 import { storeSubscription } from '../chat/subscribe.js';
 import { type Target, targetKey, targetLabel } from '../domain/targets.js';
@@ -121,11 +121,9 @@ async function add(
   const text = rejoin(words);
   const now = ctx.clock.now();
   const fetched = new Map<string, readonly KnownLocation[]>();
+  const since = toUtcIso(new Date(now.getTime() - LOCATIONS_SEEN_WITHIN_MS));
   const locations = (slug: string) => {
-    const known = [
-      ...(storedLocations(store, [slug], now).get(slug) ?? []),
-      ...(fetched.get(slug) ?? []),
-    ];
+    const known = [...store.capacity.locationsSeenSince(slug, since), ...(fetched.get(slug) ?? [])];
     return known.length > 0 || fetched.has(slug) ? known : undefined;
   };
   const vocabulary = {

@@ -8,6 +8,7 @@ import { toUtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import { subscriptionRule } from '../rules/subscription.js';
 import { formatProblem, type RuleProblem } from '../rules/types.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
 import type { Store } from '../store/index.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { CliContext } from './context.js';
@@ -51,14 +52,14 @@ function pausedVerdicts(sources: RuleSources): Array<Verdict & { source: string 
   });
 }
 
-function explain(
+async function explain(
   ctx: CliContext,
   store: Store,
   notice: StoredNotice,
   sources: RuleSources,
-): WhyReport {
+): Promise<WhyReport> {
   const { config } = ctx;
-  const history = noticeHistory(store, notice.id);
+  const history = await noticeHistory(asyncStoreOf(store), notice.id);
   const now = ctx.clock.now();
   const compiled = compileRules(sources.rules);
   const origin = new Map(compiled.all.map((r) => [r.name, sourceOf(r)]));
@@ -148,14 +149,18 @@ function print(ctx: CliContext, report: WhyReport, names: RuleNames): void {
  * Prints each rule's decision on the notice `ref` names and why; or says it is not
  * stored, or which notices it may mean.
  */
-export function showWhy(ctx: CliContext, ref: NoticeRef, opts: { json?: boolean }): void {
+export async function showWhy(
+  ctx: CliContext,
+  ref: NoticeRef,
+  opts: { json?: boolean },
+): Promise<void> {
   const store = openExistingStore(ctx);
   if (!store) return;
   try {
     const notice = namedNotice(ctx, store, ref);
     if (!notice) return;
     const sources = loadRuleSources(ctx, store);
-    const report = explain(ctx, store, notice, sources);
+    const report = await explain(ctx, store, notice, sources);
     if (opts.json) ctx.out(toJson(report));
     else print(ctx, report, new RuleNames(sources.subscriptions));
   } finally {

@@ -49,7 +49,11 @@ export interface DeliveryBacklog {
 }
 
 /** Reads the outbox's waiting deliveries per target and judges each against `stuckAfterMs`. */
-export function deliveryBacklog(store: AsyncStore, now: Date, stuckAfterMs: number): DeliveryBacklog {
+export function deliveryBacklog(
+  store: AsyncStore,
+  now: Date,
+  stuckAfterMs: number,
+): DeliveryBacklog {
   const targets = store.outbox.backlog().map((b): TargetBacklog => {
     const ageMs = Math.max(0, now.getTime() - Date.parse(b.oldest_at));
     return {

@@ -90,7 +90,7 @@ export class Metrics {
   });
 
   /** Reads the delivery backlog when `/metrics` is scraped; unset: the gauges stay empty. */
-  private backlog: (() => DeliveryBacklog) | undefined;
+  private backlog: (() => Promise<DeliveryBacklog>) | undefined;
 
   /**
    * Age of the oldest undelivered alert per channel kind (0 when none waits). By kind,
@@ -101,8 +101,8 @@ export class Metrics {
     help: 'Age of the oldest undelivered alert, by channel kind (0 when none waits)',
     labelNames: ['channel'] as const,
     registers: [this.registry],
-    collect: () => {
-      for (const [channel, k] of this.backlogByKind())
+    collect: async () => {
+      for (const [channel, k] of await this.backlogByKind())
         this.deliveryOldestPending.set({ channel }, k.oldest);
     },
   });
@@ -113,8 +113,8 @@ export class Metrics {
     help: 'Delivery targets whose oldest undelivered alert is older than PIPEWATCH_DELIVERY_STUCK_AFTER, by channel kind',
     labelNames: ['channel'] as const,
     registers: [this.registry],
-    collect: () => {
-      for (const [channel, k] of this.backlogByKind())
+    collect: async () => {
+      for (const [channel, k] of await this.backlogByKind())
         this.deliveryStuckTargets.set({ channel }, k.stuck);
     },
   });
@@ -124,16 +124,16 @@ export class Metrics {
   }
 
   /** Where the delivery gauges read the backlog from, at each scrape. */
-  watchDelivery(backlog: () => DeliveryBacklog): void {
+  watchDelivery(backlog: () => Promise<DeliveryBacklog>): void {
     this.backlog = backlog;
   }
 
   /** The oldest age and the stuck targets per channel kind; nothing without a backlog to read. */
-  private backlogByKind(): Map<string, { oldest: number; stuck: number }> {
+  private async backlogByKind(): Promise<Map<string, { oldest: number; stuck: number }>> {
     const byKind = new Map<string, { oldest: number; stuck: number }>();
     if (!this.backlog) return byKind;
     for (const kind of CHANNEL_KINDS) byKind.set(kind, { oldest: 0, stuck: 0 });
-    for (const t of this.backlog().targets) {
+    for (const t of (await this.backlog()).targets) {
       const k = byKind.get(t.kind) ?? { oldest: 0, stuck: 0 };
       byKind.set(t.kind, k);
       k.oldest = Math.max(k.oldest, t.oldest_pending_age_seconds);

@@ -125,11 +125,11 @@ export interface HttpServerDeps {
   statusToken?: string | undefined;
   metrics: Metrics;
   /** Health for `/healthz`, built from states whose errors are codes (`withErrorCodes`). */
-  health: () => HealthReport;
+  health: () => Promise<HealthReport>;
   /** The full status, for a reader with the token. */
-  status: () => unknown;
+  status: () => Promise<unknown>;
   /** The status without addresses or error text, for a reader without it on loopback. */
-  publicStatus: () => unknown;
+  publicStatus: () => Promise<unknown>;
   /** Endpoints mounted besides the server's own. */
   routes?: readonly HttpRoute[] | undefined;
   /** What the routes' bodies get before they are trusted (default `UNVERIFIED_LIMITS`). */
@@ -237,12 +237,12 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<RunningHttp
       return;
     }
     if (path === '/healthz') {
-      const report = deps.health();
+      const report = await deps.health();
       json(res, report.healthy ? 200 : 503, healthBody(report));
     } else if (path === '/status') {
       const access = statusAccess(req, deps.statusToken, loopback, where);
-      if (access === 'full') json(res, 200, deps.status());
-      else if (access === 'public') json(res, 200, deps.publicStatus());
+      if (access === 'full') json(res, 200, await deps.status());
+      else if (access === 'public') json(res, 200, await deps.publicStatus());
       else {
         const challenge = access.invalidToken
           ? 'Bearer realm="pipewatch", error="invalid_token"'

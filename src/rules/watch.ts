@@ -11,7 +11,7 @@ import type { Rule, RuleProblem } from './types.js';
 
 export interface RuleWatchOptions {
   /** The directory holds a valid set of rules that differs from the last one reported. */
-  onChange(rules: Rule[]): void;
+  onChange(rules: Rule[]): void | Promise<void>;
   /** The directory changed into an invalid state; the previous rules should stay in force. */
   onRejected(problems: RuleProblem[]): void;
   logger: Pick<Logger, 'debug' | 'warn' | 'error'>;
@@ -53,11 +53,13 @@ export function watchRules(dir: string, options: RuleWatchOptions): RuleWatcher 
       return;
     }
     last = outcome;
+    const failed = (error: unknown) =>
+      logger.error({ err: error, dir }, 'applying reloaded rules failed');
     try {
-      if (valid) options.onChange(loaded.rules);
+      if (valid) Promise.resolve(options.onChange(loaded.rules)).catch(failed);
       else options.onRejected(loaded.problems);
     } catch (error) {
-      logger.error({ err: error, dir }, 'applying reloaded rules failed');
+      failed(error);
     }
   };
 
