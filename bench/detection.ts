@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * Detection: from a notice posted (the simulator's refresh that shows it in the API) to
  * its message at the Slack fake, over simulated hours of the live simulator publishing in
@@ -98,7 +99,7 @@ export async function simulatedSpan(
     deps,
   );
   const channels: ChannelSet = { for: () => channel as never };
-  const engine = new AlertEngine({ store, ...deps, maxAlertAgeMs: 86_400_000 }, [
+  const engine = new AlertEngine({ store: asyncStoreOf(store), ...deps, maxAlertAgeMs: 86_400_000 }, [
     {
       kind: 'notices',
       name: 'everything',
@@ -109,7 +110,7 @@ export async function simulatedSpan(
     },
   ]);
   const dispatcher = new Dispatcher(
-    { store, channels, ...deps },
+    { store: asyncStoreOf(store), channels, ...deps },
     { digestWindowMs: 0, maxAgeMs: 3_600_000 },
   );
   let pending: NoticeEvent[] = [];
@@ -127,7 +128,7 @@ export async function simulatedSpan(
     baselinePages: 10,
     baselineAgeMs: 7 * 24 * HOUR,
   };
-  const feeds = buildFeeds({ client, store, ...deps, hooks }, settings, () => ({
+  const feeds = buildFeeds({ client, store: asyncStoreOf(store), ...deps, hooks }, settings, () => ({
     pipelines: [],
     waitingForPipelineList: [],
   }));
@@ -145,7 +146,7 @@ export async function simulatedSpan(
     },
     ...(strategy.phaseLocked && built.nextDelayMs ? { nextDelayMs: built.nextDelayMs } : {}),
   };
-  const scheduler = new Scheduler({ store, ...deps, random: Math.random }, [feed, ...others]);
+  const scheduler = new Scheduler({ store: asyncStoreOf(store), ...deps, random: Math.random }, [feed, ...others]);
   const signal = new AbortController().signal;
   const delays: number[] = [];
   /** The same, for notices after the first 3 hours: after a pattern can have been learned. */

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * Latency, what a user waits for an alert:
  * - `posted_to_receiver_median_s`, `_p95_s`, `_max_s`: from a notice posted (shown in
@@ -55,7 +56,7 @@ async function pollToReceiver(): Promise<number[]> {
   const deps = { clock: systemClock, logger: silentLogger };
   const { slack: channel } = createSlackChannels({ token: FAKE_TOKEN, apiUrl: slack.url }, deps);
   const channels: ChannelSet = { for: () => channel as never };
-  const engine = new AlertEngine({ store, ...deps, maxAlertAgeMs: 86_400_000 }, [
+  const engine = new AlertEngine({ store: asyncStoreOf(store), ...deps, maxAlertAgeMs: 86_400_000 }, [
     {
       kind: 'notices',
       name: 'transco-constraints',
@@ -66,7 +67,7 @@ async function pollToReceiver(): Promise<number[]> {
     },
   ]);
   const dispatcher = new Dispatcher(
-    { store, channels, ...deps },
+    { store: asyncStoreOf(store), channels, ...deps },
     { digestWindowMs: 0, maxAgeMs: 3_600_000 },
   );
   const sync = {

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * Rule judging over realistic notices: the simulator's generated history (every
  * pipeline's own labels for type, category and status, hundreds of distinct combinations),
@@ -64,7 +65,7 @@ function withWrites(rules: readonly Rule[], notices: readonly Notice[]) {
   const store = Store.open(dir);
   try {
     const engine = new AlertEngine(
-      { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
+      { store: asyncStoreOf(store), clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
       rules,
     );
     let ms = 0;
@@ -80,7 +81,7 @@ function withWrites(rules: readonly Rule[], notices: readonly Notice[]) {
       },
     };
     for (let i = 0; i < notices.length; i += 20) {
-      ingestNoticePage(store, notices.slice(i, i + 20), {
+      ingestNoticePage(asyncStoreOf(store), notices.slice(i, i + 20), {
         seenAt: '2026-11-20T15:00:00Z',
         baseline: false,
         alertableAfter: '2000-01-01T00:00:00Z',

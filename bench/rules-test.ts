@@ -90,16 +90,16 @@ export function storeNotices(store: Store, rulesDir: string): void {
   };
   const baseline = NOTICES - NEWS;
   for (let i = 0; i < baseline; i += 500)
-    ingestNoticePage(store, notices.slice(i, Math.min(i + 500, baseline)), {
+    ingestNoticePage(asyncStoreOf(store), notices.slice(i, Math.min(i + 500, baseline)), {
       ...context,
       baseline: true,
     });
   const { rules } = loadRules(rulesDir);
   const engine = new AlertEngine(
-    { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
+    { store: asyncStoreOf(store), clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
     rules,
   );
-  ingestNoticePage(store, notices.slice(baseline), {
+  ingestNoticePage(asyncStoreOf(store), notices.slice(baseline), {
     ...context,
     baseline: false,
     hooks: engine.hooks(),

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * `steady_state`: what notice polling costs when nothing happens upstream, per hour over
  * a whole deep-scan cycle (six hours: every quiet sync and the deep scan that ends it).
@@ -94,7 +95,7 @@ async function cycle(url: string): Promise<Record<string, number>> {
       return result;
     },
   };
-  const scheduler = new Scheduler({ store, clock, logger: silentLogger }, [feed]);
+  const scheduler = new Scheduler({ store: asyncStoreOf(store), clock, logger: silentLogger }, [feed]);
   const signal = new AbortController().signal;
   const cycleMs = noticeSyncDefaults.deepScanEveryMs;
   try {

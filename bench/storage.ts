@@ -107,7 +107,7 @@ async function retained(
   retentionMs: number,
   stored = TOTAL,
 ): Promise<number> {
-  await pruneOld({ store, clock: new ManualClock(END), logger: silentLogger }, retentionMs);
+  await pruneOld({ store: asyncStoreOf(store), clock: new ManualClock(END), logger: silentLogger }, retentionMs);
   return perNotice(store, dir, stored);
 }
 
@@ -124,7 +124,7 @@ async function ingestAll(
   const started = process.cpuUsage();
   for (const page of pages) {
     const at = seenAt(page);
-    ingestNoticePage(store, page, {
+    ingestNoticePage(asyncStoreOf(store), page, {
       seenAt: at,
       baseline: false,
       alertableAfter: toUtcIso(new Date(Date.parse(at) - DAY_MS)),
@@ -195,7 +195,7 @@ async function chatState(all: readonly Notice[][]): Promise<Record<string, numbe
   const random = seededRandom(26);
   const clock = new ManualClock(seenAt(pages[0]!));
   storeCatalogPipelines(store, clock.now());
-  const engine = new AlertEngine({ store, clock, logger: silentLogger, maxAlertAgeMs: DAY_MS }, []);
+  const engine = new AlertEngine({ store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: DAY_MS }, []);
   const core = new ChatCore({
     store: asyncStoreOf(store),
     engine,
@@ -213,7 +213,7 @@ async function chatState(all: readonly Notice[][]): Promise<Record<string, numbe
   for (const page of pages) {
     const at = seenAt(page);
     clock.set(at);
-    ingestNoticePage(store, page, {
+    ingestNoticePage(asyncStoreOf(store), page, {
       seenAt: at,
       baseline: false,
       alertableAfter: toUtcIso(new Date(Date.parse(at) - DAY_MS)),
@@ -235,7 +235,7 @@ async function chatState(all: readonly Notice[][]): Promise<Record<string, numbe
         core.command(person(Math.floor(random() * PEOPLE)), `mute${pipeline} for ${forWords}`);
       }
     }
-    engine.runReminders();
+    await engine.runReminders();
     const queued = store.outbox.due(at, 10_000);
     if (queued.length > 0) {
       store.outbox.markSent(

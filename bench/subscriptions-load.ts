@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * `node --import tsx bench/subscriptions-load.ts DATA_DIR`: what a daemon start pays to
  * put the stored subscriptions in force, in a process of its own so that nothing of it is
@@ -16,7 +17,7 @@ const store = Store.open(process.argv[2]!);
 const rules = fileRules();
 const started = performance.now();
 const engine = new AlertEngine(
-  { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
+  { store: asyncStoreOf(store), clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
   rules,
 );
 const ms = performance.now() - started;

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Capacity decisions group what they send: the locations of one rule that breach (or
  * recover) in one cycle make one alert per target, while each location keeps its own
@@ -22,7 +23,7 @@ const temp = useTempStore('pipewatch-capacity-digest-');
 function setup(rules: Rule[]) {
   const clock = new ManualClock('2026-11-22T23:10:00Z');
   const engine = new AlertEngine(
-    { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: asyncStoreOf(temp.store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     rules,
   );
   return { engine, clock };

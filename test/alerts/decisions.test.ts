@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { noticeHistory } from '../../src/alerts/explain.js';
@@ -23,7 +24,7 @@ function setup(rules: Rule[], start = '2026-11-20T15:00:00Z') {
   ({ store, dir } = stores.open());
   const clock = new ManualClock(start);
   const engine = new AlertEngine(
-    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     rules,
   );
   return { clock, engine };
@@ -53,7 +54,7 @@ const constraints: NoticeRule = {
 const keys = () => store.outbox.forSubject('').map((r) => r.key);
 
 describe('notice decisions', () => {
-  it('one alert per target, decided once across replay and restart', () => {
+  it('one alert per target, decided once across replay and restart', async () => {
     const { engine } = setup([constraints]);
     ingest(engine, event(notice()));
     expect(keys()).toEqual([
@@ -64,7 +65,7 @@ describe('notice decisions', () => {
     store.close();
     store = stores.open(dir).store;
     const again = new AlertEngine(
-      { store, clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      { store: asyncStoreOf(store), clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
       [constraints],
     );
     ingest(again, event(notice()));
@@ -72,7 +73,7 @@ describe('notice decisions', () => {
     // The alert is recorded once, by its outbox rows; why reads it from there.
     expect(store.audit.forNotice(101).map((a) => a.decision)).toEqual(['duplicate', 'duplicate']);
     expect(
-      noticeHistory(store, 101).audit.map((a) => [a.rule, a.event, a.decision, a.reason]),
+      (await noticeHistory(asyncStoreOf(store), 101)).audit.map((a) => [a.rule, a.event, a.decision, a.reason]),
     ).toEqual([
       ['transco-constraints', 'notice-new', 'alert', 'matched; to slack:#gas, console'],
       ['transco-constraints', 'notice-new', 'duplicate', 'already decided for slack:#gas, console'],
@@ -150,14 +151,14 @@ const rows = () =>
     .all() as Array<{ offset_ms: number; due_at: string; status: string }>;
 
 describe('deadline reminders', () => {
-  it('schedules one per offset, sends each when due, once', () => {
+  it('schedules one per offset, sends each when due, once', async () => {
     const { engine, clock } = setup([reminders]);
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect(rows()).toEqual([
       { offset_ms: 86_400_000, due_at: '2026-11-21T16:00:00Z', status: 'scheduled' },
       { offset_ms: 7_200_000, due_at: '2026-11-22T14:00:00Z', status: 'scheduled' },
     ]);
-    expect(engine.runReminders().sent).toBe(0);
+    expect((await engine.runReminders()).sent).toBe(0);
     clock.set('2026-11-21T16:00:30Z');
     expect(engine.runReminders()).toEqual({
       sent: 1,
@@ -166,7 +167,7 @@ describe('deadline reminders', () => {
       ended: 0,
       escalations: 0,
     });
-    expect(engine.runReminders().sent).toBe(0);
+    expect((await engine.runReminders()).sent).toBe(0);
     const [row] = store.outbox.due('2030-01-01T00:00:00Z');
     expect(row?.payload).toMatchObject({
       kind: 'deadline',
@@ -194,7 +195,7 @@ describe('deadline reminders', () => {
     expect(rows().map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
   });
 
-  it('a notice that supersedes another cancels its reminders', () => {
+  it('a notice that supersedes another cancels its reminders', async () => {
     const { engine, clock } = setup([reminders]);
     ingest(engine, event(notice({ identifier: '26-0412', response_at: '2026-11-22T16:00:00Z' })));
     ingest(
@@ -215,7 +216,7 @@ describe('deadline reminders', () => {
       reason: 'superseded by notice #102 (Supersede)',
     });
     clock.set('2026-11-22T15:00:00Z');
-    expect(engine.runReminders().sent).toBe(0);
+    expect((await engine.runReminders()).sent).toBe(0);
   });
 
   it('a notice cancels the reminders scheduled earlier in its own page', () => {
@@ -275,7 +276,7 @@ describe('deadline reminders', () => {
     expect(store.audit.forNotice(101).at(-1)).toMatchObject({ decision: 'dropped' });
   });
 
-  it('a notice first seen 90 minutes before its deadline reminds at once, then 30 minutes before', () => {
+  it('a notice first seen 90 minutes before its deadline reminds at once, then 30 minutes before', async () => {
     const rule: DeadlineRule = {
       ...reminders,
       beforeMs: [86_400_000, 7_200_000, 1_800_000],
@@ -309,19 +310,19 @@ describe('deadline reminders', () => {
       before: '2h',
     });
     clock.set('2026-11-22T15:29:00Z');
-    expect(engine.runReminders().sent).toBe(0);
+    expect((await engine.runReminders()).sent).toBe(0);
     clock.set('2026-11-22T15:30:00Z');
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
     expect(store.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload.deadline?.before)).toEqual(
       ['2h', '2h', '30m', '30m'],
     );
   });
 
-  it('with no offset ahead, the nearest past one goes out at once', () => {
+  it('with no offset ahead, the nearest past one goes out at once', async () => {
     const { engine } = setup([reminders], '2026-11-22T15:00:00Z');
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect(rows().map((r) => r.status)).toEqual(['dropped', 'scheduled']);
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
     expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toEqual({
       field: 'response_at',
       at: '2026-11-22T16:00:00Z',
@@ -358,11 +359,11 @@ describe('deadline reminders', () => {
     });
   });
 
-  it('a deadline that moves earlier past an offset reminds at once; one already sent stays sent', () => {
+  it('a deadline that moves earlier past an offset reminds at once; one already sent stays sent', async () => {
     const { engine, clock } = setup([reminders], '2026-11-21T12:00:00Z');
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     clock.set('2026-11-21T16:00:00Z');
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
     clock.set('2026-11-21T17:00:00Z');
     // Now due at 18:00: the 2h reminder came due an hour ago.
     ingest(
@@ -376,7 +377,7 @@ describe('deadline reminders', () => {
     expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
       'reminders 2h before: at once (came due before the deadline moved; 1h left)',
     );
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
     const sent = store.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload.deadline);
     expect(sent.map((d) => [d?.before, d?.at])).toEqual([
       ['1d', '2026-11-22T16:00:00Z'],
@@ -384,10 +385,10 @@ describe('deadline reminders', () => {
     ]);
   });
 
-  it('an update that leaves the deadline alone changes no reminder', () => {
+  it('an update that leaves the deadline alone changes no reminder', async () => {
     const { engine, clock } = setup([reminders], '2026-11-22T13:00:00Z');
     ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
     clock.set('2026-11-22T13:30:00Z');
     ingest(
       engine,
@@ -400,18 +401,18 @@ describe('deadline reminders', () => {
       ['sent', '2026-11-22T13:00:00Z'],
       ['scheduled', '2026-11-22T14:00:00Z'],
     ]);
-    expect(engine.runReminders().sent).toBe(0);
+    expect((await engine.runReminders()).sent).toBe(0);
   });
 
-  it('computes due times in UTC across the end of daylight saving', () => {
+  it('computes due times in UTC across the end of daylight saving', async () => {
     // 2026-11-01 10:00 CST is 16:00Z; a day before is 2026-10-31 16:00Z (11:00 CDT): 24 real hours.
     const { engine, clock } = setup([reminders], '2026-10-30T12:00:00Z');
     ingest(engine, event(notice({ response_at: '2026-11-01T16:00:00Z' })));
     expect(rows()[0]?.due_at).toBe('2026-10-31T16:00:00Z');
     clock.set('2026-10-31T15:59:00Z');
-    expect(engine.runReminders().sent).toBe(0);
+    expect((await engine.runReminders()).sent).toBe(0);
     clock.set('2026-10-31T16:00:00Z');
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
   });
 });
 
@@ -475,7 +476,7 @@ function ingestPage(
   baseline: boolean,
   alertableAfter = '2026-11-19T15:00:00Z',
 ) {
-  return ingestNoticePage(store, notices, {
+  return ingestNoticePage(asyncStoreOf(store), notices, {
     seenAt: '2026-11-20T15:00:00Z',
     baseline,
     alertableAfter,
@@ -492,7 +493,7 @@ describe('deadlines already open when pipewatch starts watching', () => {
       response_at: '2026-11-21T05:00:00Z', // 14 h after the baseline
     });
 
-  it('the baseline alerts no notice rule, and reminds of a deadline still ahead', () => {
+  it('the baseline alerts no notice rule, and reminds of a deadline still ahead', async () => {
     const { engine, clock } = setup([constraints, reminders]);
     ingestPage(engine, [open()], true);
     expect(keys()).toEqual([]);
@@ -508,12 +509,12 @@ describe('deadlines already open when pipewatch starts watching', () => {
         'reminders 1d before: at once (came due before pipewatch started watching; 14h left); 2h before: at 2026-11-21T03:00:00Z',
       ],
     ]);
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
     expect(keys()).toEqual([
       'reminders|notice:273606:response_at:86400000|slack_dm:scheduler@example.com',
     ]);
     clock.set('2026-11-21T03:00:00Z');
-    expect(engine.runReminders().sent).toBe(1);
+    expect((await engine.runReminders()).sent).toBe(1);
     // Found again by the next sync, unchanged: nothing more is decided.
     ingestPage(engine, [open()], false);
     expect(keys()).toHaveLength(2);
@@ -521,7 +522,7 @@ describe('deadlines already open when pipewatch starts watching', () => {
 
   it('a notice found later that predates the baseline is reminded too', () => {
     const { engine } = setup([reminders]);
-    const result = ingestNoticePage(store, [open()], {
+    const result = ingestNoticePage(asyncStoreOf(store), [open()], {
       seenAt: '2026-11-20T15:00:00Z',
       baseline: false,
       baselineHorizon: '2026-11-19T00:00:00Z',
@@ -546,7 +547,7 @@ describe('deadlines already open when pipewatch starts watching', () => {
 
   it('only the pipelines of PIPEWATCH_PIPELINES are reminded', () => {
     const { engine } = setup([{ ...reminders, filter: {} }]);
-    ingestNoticePage(store, [open()], {
+    ingestNoticePage(asyncStoreOf(store), [open()], {
       seenAt: '2026-11-20T15:00:00Z',
       baseline: true,
       alertableAfter: '2026-11-19T15:00:00Z',
@@ -556,7 +557,7 @@ describe('deadlines already open when pipewatch starts watching', () => {
     expect(rows()).toEqual([]);
   });
 
-  it('a notice superseded by one newer in the same walk plans no reminders', () => {
+  it('a notice superseded by one newer in the same walk plans no reminders', async () => {
     const { engine, clock } = setup([reminders]);
     const superseding = notice({
       id: 102,
@@ -573,7 +574,7 @@ describe('deadlines already open when pipewatch starts watching', () => {
       'no reminders: superseded by notice #102 (Supersede)',
     ]);
     clock.set('2026-11-21T04:00:00Z');
-    engine.runReminders();
+    await engine.runReminders();
     expect(keys().every((k) => k.includes('notice:102:'))).toBe(true);
     // In a later sync's page too.
     const { engine: later } = setup([reminders]);

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Escalation decisions on a real database with a manual clock: an acknowledgement on
  * Discord stops one as a Slack one does (the message a click names is found from what
@@ -38,7 +39,7 @@ function setup() {
   const { store } = stores.open();
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const engine = new AlertEngine(
-    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     [rule],
   );
   const e = event(makeNotice({ id: 101 }));
@@ -62,7 +63,7 @@ const escalationsOf = (store: Store) =>
     .map((a) => [a.decision, a.reason]);
 
 describe('escalations', () => {
-  it('a click on Acknowledge in Discord stops it', () => {
+  it('a click on Acknowledge in Discord stops it', async () => {
     const { store, clock, engine } = setup();
     posted(store, '1311000000000000001');
     store.acks.acknowledge(
@@ -73,7 +74,7 @@ describe('escalations', () => {
       '2026-11-20T15:10:00Z',
     );
     clock.advance(30 * MINUTE);
-    expect(engine.runReminders().escalations).toBe(0);
+    expect((await engine.runReminders()).escalations).toBe(0);
     expect(store.outbox.forSubject('notice:101:escalation')).toEqual([]);
     expect(escalationsOf(store)).toEqual([
       ['scheduled', 'escalates to pagerduty:…9a1b at 2026-11-20T15:30:00Z unless acknowledged'],
@@ -84,7 +85,7 @@ describe('escalations', () => {
     ]);
   });
 
-  it('an acknowledgement of another message does not', () => {
+  it('an acknowledgement of another message does not', async () => {
     const { store, clock, engine } = setup();
     posted(store, '1311000000000000001');
     store.acks.acknowledge(
@@ -95,18 +96,18 @@ describe('escalations', () => {
       '2026-11-20T15:10:00Z',
     );
     clock.advance(30 * MINUTE);
-    expect(engine.runReminders().escalations).toBe(1);
+    expect((await engine.runReminders()).escalations).toBe(1);
     expect(store.outbox.forSubject('notice:101:escalation').map((r) => r.key)).toEqual([
       'fm|notice:101:escalation-escalated|pagerduty:R0ESCALATE0000000000000000009a1b',
     ]);
   });
 
-  it('is dropped when the rule no longer escalates', () => {
+  it('is dropped when the rule no longer escalates', async () => {
     const { store, clock, engine } = setup();
     const { escalate: _, ...quiet } = rule;
-    engine.setRules([quiet]);
+    await engine.setRules([quiet]);
     clock.advance(30 * MINUTE);
-    expect(engine.runReminders().escalations).toBe(0);
+    expect((await engine.runReminders()).escalations).toBe(0);
     expect(escalationsOf(store).at(-1)).toEqual([
       'dropped',
       'not escalated: the rule no longer escalates, or is not in force',

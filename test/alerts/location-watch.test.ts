@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * The engine's watch over the location entries of the capacity rules in force: an entry
  * is judged once every pipeline of its rule has shown capacity, reported once (a warning
@@ -64,7 +65,7 @@ function engine(store: Store, ruleSet: Rule[]) {
   const log = capturedLogger();
   const e = new AlertEngine(
     {
-      store,
+      store: asyncStoreOf(store),
       clock: new ManualClock(NOW),
       logger: log.logger,
       maxAlertAgeMs: 86_400_000,

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { noticeChanges, OUTPUT_MAX } from '../../src/alerts/notice-changes.js';
@@ -143,7 +144,7 @@ const rule: NoticeRule = {
 
 /** Stores and decides `notices` as a sync does, with the engine on a store of its own. */
 function sync(engine: AlertEngine, notices: Notice[], seenAt: string) {
-  ingestNoticePage(store, notices, {
+  ingestNoticePage(asyncStoreOf(store), notices, {
     seenAt,
     baseline: false,
     alertableAfter: '2026-11-19T00:00:00Z',
@@ -156,7 +157,7 @@ function setup() {
   ({ store } = stores.open());
   return new AlertEngine(
     {
-      store,
+      store: asyncStoreOf(store),
       clock: new ManualClock('2026-11-20T15:00:00Z'),
       logger: silentLogger,
       maxAlertAgeMs: 86_400_000,

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Outbox rows name the notice version an alert is about: the notice is stored once
  * however many alerts it fires, and each alert is delivered with the notice as it was
@@ -35,7 +36,7 @@ let clock: ManualClock;
 beforeEach(() => {
   clock = new ManualClock('2026-11-20T15:00:00Z');
   engine = new AlertEngine(
-    { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: asyncStoreOf(temp.store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     [rule],
   );
 });
@@ -44,7 +45,7 @@ const now = () => toUtcIso(clock.now());
 
 /** Stores a page and decides on it, as the notice sync does. */
 function ingest(notices: Notice[]) {
-  ingestNoticePage(temp.store, notices, {
+  ingestNoticePage(asyncStoreOf(temp.store), notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2026-11-19T15:00:00Z',

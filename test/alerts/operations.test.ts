@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { SchemaDriftEvent } from '../../src/ingest/events.js';
@@ -22,7 +23,7 @@ const drift = (hash: string): SchemaDriftEvent => ({
 
 function engine(store: Store, opsTarget?: { kind: 'slack'; channel: string }) {
   return new AlertEngine(
-    { store, clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget },
+    { store: asyncStoreOf(store), clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget },
     [],
   );
 }

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Outages judged by the watch against a real store: when a feed counts as stale (the
  * staleness clock of a fresh daemon), that each outage is told once when it begins and
@@ -33,7 +34,7 @@ function watch(options: { ops?: Target | undefined; startedAt?: Date } = {}) {
   });
   let woken = 0;
   const w = new OutageWatch({
-    store: temp.store,
+    store: asyncStoreOf(temp.store),
     clock,
     logger,
     opsTarget: 'ops' in options ? options.ops : OPS,

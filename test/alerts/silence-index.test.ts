@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * The silences by what they match: for any alert, the index finds the very silence a
  * check of every silence in force, oldest first, finds, whatever the silences' matchers
@@ -161,7 +162,7 @@ describe('the engine keeps the silences between decisions', () => {
     const { store, dir } = temp;
     const clock = new ManualClock(NOW);
     const engine = new AlertEngine(
-      { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      { store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
       [
         {
           kind: 'notices',

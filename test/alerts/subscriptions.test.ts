@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Subscriptions and silences at decision time: a subscription stored in the database is
  * judged with the rule files, in the same transaction, and survives a reload of the
@@ -32,7 +33,7 @@ const fileRule: NoticeRule = {
 function setup() {
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const engine = new AlertEngine(
-    { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: asyncStoreOf(temp.store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     [fileRule],
   );
   return { clock, engine };
@@ -92,10 +93,10 @@ describe('subscriptions', () => {
     ]);
   });
 
-  it('stay in force when the rule files are reloaded', () => {
+  it('stay in force when the rule files are reloaded', async () => {
     const { engine } = setup();
     const id = subscribe(temp.store, constraintsToGas);
-    engine.setRules([]);
+    await engine.setRules([]);
     expect(engine.rules.map((r) => r.name)).toEqual([`sub-${id}`]);
   });
 
@@ -191,7 +192,7 @@ describe('silences', () => {
     ]);
   });
 
-  it('do not hold an alert delivered before they began: it is a duplicate, not in the summary', () => {
+  it('do not hold an alert delivered before they began: it is a duplicate, not in the summary', async () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
     ingest(engine, makeNotice());
@@ -207,11 +208,11 @@ describe('silences', () => {
       ['duplicate', 'already decided for slack:C0GAS'],
     ]);
     clock.set('2026-11-20T16:00:00Z');
-    expect(engine.runReminders().summaries).toBe(0);
+    expect((await engine.runReminders()).summaries).toBe(0);
     expect(temp.store.outbox.forSubject('silence:')).toEqual([]);
   });
 
-  it('planned ahead hold nothing before their start, then hold, and sum up when they end', () => {
+  it('planned ahead hold nothing before their start, then hold, and sum up when they end', async () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const id = silence({
@@ -238,7 +239,7 @@ describe('silences', () => {
       'sub-1',
     ]);
     clock.set('2026-11-20T16:30:00Z');
-    expect(engine.runReminders().summaries).toBe(2);
+    expect((await engine.runReminders()).summaries).toBe(2);
     const summary = temp.store.outbox.forSubject('silence:')[0]?.payload.silence;
     expect(summary).toMatchObject({
       id,
@@ -266,7 +267,7 @@ describe('silences', () => {
 });
 
 describe('when a silence ends', () => {
-  it('each target it held alerts from gets one summary, once, listing them newest first', () => {
+  it('each target it held alerts from gets one summary, once, listing them newest first', async () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const id = temp.store.silences.add({
@@ -279,10 +280,10 @@ describe('when a silence ends', () => {
     });
     ingest(engine, makeNotice({ id: 1, url: 'https://pipeline.example/notice/1' }));
     ingest(engine, makeNotice({ id: 2, subject: 'Second' }));
-    expect(engine.runReminders().summaries).toBe(0);
+    expect((await engine.runReminders()).summaries).toBe(0);
     clock.set('2026-11-20T16:00:00Z');
-    expect(engine.runReminders().summaries).toBe(2);
-    expect(engine.runReminders().summaries).toBe(0);
+    expect((await engine.runReminders()).summaries).toBe(2);
+    expect((await engine.runReminders()).summaries).toBe(0);
     const summaries = temp.store.outbox
       .due('2030-01-01T00:00:00Z')
       .filter((r) => r.payload.kind === 'silence');
@@ -306,7 +307,7 @@ describe('when a silence ends', () => {
     });
   });
 
-  it('a summary is never held back by another silence', () => {
+  it('a summary is never held back by another silence', async () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
     for (const ends of ['2026-11-20T15:30:00Z', '2026-11-20T18:00:00Z'])
@@ -320,10 +321,10 @@ describe('when a silence ends', () => {
       });
     ingest(engine, makeNotice());
     clock.set('2026-11-20T15:30:00Z');
-    expect(engine.runReminders().summaries).toBe(1);
+    expect((await engine.runReminders()).summaries).toBe(1);
   });
 
-  it('a silence that held nothing ends without a word; a lifted one says so', () => {
+  it('a silence that held nothing ends without a word; a lifted one says so', async () => {
     const { engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const quiet = temp.store.silences.add({
@@ -344,7 +345,7 @@ describe('when a silence ends', () => {
     });
     ingest(engine, makeNotice());
     temp.store.silences.lift(lifted, 'slack:U0ALICE', '2026-11-20T15:00:00Z');
-    engine.runReminders();
+    await engine.runReminders();
     const summaries = temp.store.outbox
       .due('2030-01-01T00:00:00Z')
       .filter((r) => r.payload.kind === 'silence');

@@ -107,11 +107,11 @@ describe('Remind me clicked again on the same notice', () => {
     expect((await core.action(bob, { kind: 'remind', noticeId: 7 })).reply?.text).toMatch(
       /You will get a direct message before 26-0412's response deadline/,
     );
-    engine.runReminders();
+    await engine.runReminders();
     expect(store.outbox.counts().pending).toBe(1);
     for (let click = 0; click < 4; click++) {
       const again = (await core.action(bob, { kind: 'remind', noticeId: 7 })).reply!;
-      engine.runReminders();
+      await engine.runReminders();
       expect(again.private).toBe(true);
       expect(plainHints(again.text)).toBe(
         "You already have a reminder before 26-0412's response deadline (2026-11-20T16:00:00Z) (#1); nothing more was set. `unsubscribe 1` removes it.",

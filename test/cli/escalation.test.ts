@@ -74,7 +74,7 @@ async function acknowledge(ts: string, user: string, minutes: number): Promise<v
   const clock = new ManualClock(instant(minutes));
   const store = Store.open(dataDir);
   const engine = new AlertEngine(
-    { store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+    { store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
     [],
   );
   const chat = new ChatCore({

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * The reminders a superseding notice cancels are found by the pipeline and identifier
  * each scheduled reminder carries: copied from its notice when the reminders were
@@ -93,7 +94,7 @@ describe('a reminder stored before its notice', () => {
     store.reminders.plan(row(101), NOW);
     expect(carried(store)).toEqual([{ notice_id: 101, pipeline_slug: '', identifier: '' }]);
     const page = (notices: Notice[]) =>
-      ingestNoticePage(store, notices, {
+      ingestNoticePage(asyncStoreOf(store), notices, {
         seenAt: NOW,
         baseline: false,
         alertableAfter: '2026-11-01T00:00:00Z',
@@ -134,13 +135,13 @@ describe('a reminder stored before its notice', () => {
       notify: [{ kind: 'console' }],
     };
     const engine = new AlertEngine(
-      { store, clock: new ManualClock(NOW), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      { store: asyncStoreOf(store), clock: new ManualClock(NOW), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
       [deadlines],
     );
     // Planned by a rule other than the one in force, which leaves it as it is.
     store.reminders.plan(row(101), NOW);
     const page = (notice: Notice) =>
-      ingestNoticePage(store, [notice], {
+      ingestNoticePage(asyncStoreOf(store), [notice], {
         seenAt: NOW,
         baseline: false,
         alertableAfter: '2026-11-01T00:00:00Z',

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * PIPEWATCH_RETENTION over every table that grows with time or with chat: notice rows
  * (a tombstone keeps what dedupe needs), reminders, Remind me subscriptions, ended
@@ -35,12 +36,12 @@ beforeEach(() => {
 
 const now = () => toUtcIso(clock.now());
 const daysAgo = (days: number) => toUtcIso(new Date(clock.now().getTime() - days * DAY));
-const prune = () => pruneOld({ store, clock, logger: silentLogger }, RETENTION);
+const prune = () => pruneOld({ store: asyncStoreOf(store), clock, logger: silentLogger }, RETENTION);
 
 /** Ingests a page as the notice sync does, nothing too old to alert; returns its events. */
 function ingest(notices: Notice[]): NoticeEvent[] {
   const events: NoticeEvent[] = [];
-  ingestNoticePage(store, notices, {
+  ingestNoticePage(asyncStoreOf(store), notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2000-01-01T00:00:00Z',

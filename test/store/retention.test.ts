@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * PIPEWATCH_RETENTION: old notice texts pruned where the row must stay, so nothing alerts
  * twice; old deliveries, history, audit, capacity and held alerts removed; the file
@@ -34,7 +35,7 @@ const now = () => toUtcIso(clock.now());
 /** Ingests a page as the notice sync does; returns the events it raised. */
 function ingest(notices: Notice[]): NoticeEvent[] {
   const events: NoticeEvent[] = [];
-  ingestNoticePage(temp.store, notices, {
+  ingestNoticePage(asyncStoreOf(temp.store), notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2020-01-01T00:00:00Z',
@@ -50,7 +51,7 @@ function bulky(id: number): Notice {
   return makeNotice({ id, identifier: `26-${id}`, notice: text, html: text, mobile: text });
 }
 
-const prune = () => pruneOld({ store: temp.store, clock, logger: silentLogger }, RETENTION);
+const prune = () => pruneOld({ store: asyncStoreOf(temp.store), clock, logger: silentLogger }, RETENTION);
 const fileSize = () => statSync(join(temp.dir, DATABASE_FILE)).size;
 
 describe('retention', () => {

@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * JSON the store keeps in a column, damaged in the real SQLite file (cut short, or of a
  * shape pipewatch never writes there) and read back: an error naming the row, the column
@@ -86,10 +87,10 @@ describe('a value damaged in its column', () => {
 });
 
 describe('the alerts a silence held back', () => {
-  it('one that cannot be read back is counted in the summary, the others listed', () => {
+  it('one that cannot be read back is counted in the summary, the others listed', async () => {
     const clock = new ManualClock(NOW);
     const engine = new AlertEngine(
-      { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      { store: asyncStoreOf(temp.store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
       [],
     );
     const id = addSilence('2026-11-20T15:30:00Z');
@@ -109,7 +110,7 @@ describe('the alerts a silence held back', () => {
       `UPDATE held SET alert_json = json_remove(alert_json, '$.title') WHERE key LIKE '%:2:%'`,
     );
     clock.set('2026-11-20T16:00:00Z');
-    expect(engine.runReminders().summaries).toBe(1);
+    expect((await engine.runReminders()).summaries).toBe(1);
     const [summary] = temp.store.outbox.due('2030-01-01T00:00:00Z');
     expect(summary?.payload.silence).toMatchObject({ held: 3 });
     expect(summary?.payload.silence?.alerts.map((a) => a.notice_id)).toEqual([3]);

@@ -66,9 +66,9 @@ async function setup(publicUrl = true): Promise<void> {
   const deps = { clock, logger: silentLogger };
   channels = await Channels.create(config, deps, { print: () => {}, unsubscribeKey: () => key });
   key = await unsubscribeKey(asyncStoreOf(temp.store), config.secretKey, clock);
-  engine = new AlertEngine({ ...deps, store: temp.store, maxAlertAgeMs: 86_400_000 }, [rule]);
+  engine = new AlertEngine({ ...deps, store: asyncStoreOf(temp.store), maxAlertAgeMs: 86_400_000 }, [rule]);
   dispatcher = new Dispatcher(
-    { ...deps, store: temp.store, channels },
+    { ...deps, store: asyncStoreOf(temp.store), channels },
     { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000 },
   );
   server = await serveRoutes(

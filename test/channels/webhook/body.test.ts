@@ -1,3 +1,4 @@
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 /**
  * The webhook body is built through its contract, and it is what the decisions put in each
  * alert, less the display zone: the rules engine decides every kind and state on a real
@@ -104,10 +105,10 @@ const drift: SchemaDriftEvent = {
 };
 
 /** Every alert the engine queues over a day that has each kind and state in it. */
-function decide(s: Store): AlertPayload[] {
+async function decide(s: Store): Promise<AlertPayload[]> {
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const engine = new AlertEngine(
-    { store: s, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget: HOOK },
+    { store: asyncStoreOf(s), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget: HOOK },
     RULES,
   );
   s.pipelines.upsert(
@@ -137,9 +138,9 @@ function decide(s: Store): AlertPayload[] {
     ),
   );
   clock.set('2026-11-20T18:00:30Z');
-  engine.runReminders();
+  await engine.runReminders();
   clock.set('2026-11-21T12:30:00Z');
-  engine.runReminders();
+  await engine.runReminders();
   const cycle = (name: string, locations: CapacityLocation[]) =>
     s.transaction(() =>
       engine.hooks().capacity?.(
@@ -155,7 +156,7 @@ function decide(s: Store): AlertPayload[] {
   clock.advance(3_600_000);
   cycle('evening', [station(1, 30_000), station(2, 70_000), station(3, 45_000)]);
   s.transaction(() => engine.hooks().schemaDrift?.(drift));
-  engine.checkPipelines();
+  await engine.checkPipelines();
   return s.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload);
 }
 
