@@ -43,7 +43,8 @@ import { type Clock, systemClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import type { AsyncStore } from '../store/async-store.js';
-import { type DatabaseError, isNotLeader } from '../store/database.js';
+import type { DatabaseError } from '../store/database.js';
+import { Leadership } from './leadership.js';
 import { type DeliveryMetrics, type DeliveryWatch, type Outcomes, Sender } from './sender.js';
 
 export { digests } from './sender.js';
@@ -153,11 +154,8 @@ export class Dispatcher {
   private next: number | null = null;
   /** When the outbox was last counted whole (clock milliseconds), and what it held. */
   private counted: { at: number; counts: Record<string, number> } | undefined;
-  /**
-   * Aborted, with the refusal as its reason, when a write says another replica leads:
-   * cuts the sends in flight short. A new one for each `run` or `drain`.
-   */
-  private leading = new AbortController();
+  /** Whether this replica still leads, since the start of this `run` or `drain`. */
+  private readonly leadership: Leadership;
   /** Whether a `run` or `drain` is under way: one at a time. */
   private busy = false;
 
@@ -165,6 +163,7 @@ export class Dispatcher {
     private readonly deps: DispatcherDeps,
     private readonly options: DispatcherOptions,
   ) {
+    this.leadership = new Leadership(deps.logger, deps.onNotLeader);
     this.sender = new Sender(
       { ...deps, deadlineClock: deps.deadlineClock ?? systemClock },
       {
@@ -213,10 +212,10 @@ export class Dispatcher {
     try {
       for (;;) {
         this.throwFailure();
-        if (this.notLeader) break;
+        if (this.leadership.lost) break;
         signal?.throwIfAborted();
         if (this.dirty) await this.guarded(() => this.look(stop));
-        if (this.notLeader) break;
+        if (this.leadership.lost) break;
         const next = this.next;
         const soon = next !== null && next <= until;
         if (!soon && this.lanes.size === 0) break;
@@ -229,7 +228,7 @@ export class Dispatcher {
       this.busy = false;
     }
     this.throwFailure();
-    if (!this.notLeader) await this.observe(true);
+    if (!this.leadership.lost) await this.observe(true);
     return tally.final();
   }
 
@@ -279,16 +278,10 @@ export class Dispatcher {
       throw new Error('the dispatcher is already sending: stop its run before starting another');
     this.busy = true;
     this.failures.length = 0;
-    this.leading = new AbortController();
     // Asked to send: rows may have been written without a wake.
     this.dirty = true;
     this.woken = false;
-    return signal ? AbortSignal.any([signal, this.leading.signal]) : this.leading.signal;
-  }
-
-  /** Whether a write since the start of this run or drain said another replica leads. */
-  private get notLeader(): boolean {
-    return this.leading.signal.aborted;
+    return this.leadership.begin(signal);
   }
 
   /** Runs a pass; a refusal because another replica leads stops sending instead of failing. */
@@ -296,24 +289,8 @@ export class Dispatcher {
     try {
       await pass();
     } catch (error) {
-      if (!this.stopLeading(error)) throw error;
+      if (!this.leadership.lose(error, this.lanes.size)) throw error;
     }
-  }
-
-  /**
-   * When `error` says another replica leads: stops sending (the lanes' sends are cut
-   * short), says so once, and returns true. Claims are left for the new leader.
-   */
-  private stopLeading(error: unknown): error is DatabaseError {
-    if (!isNotLeader(error)) return false;
-    if (this.notLeader) return true;
-    this.leading.abort(error);
-    this.deps.logger.warn(
-      { err: error, in_flight: this.lanes.size },
-      'delivery stopped: another replica leads now and sends what this one had claimed',
-    );
-    this.deps.onNotLeader?.(error as DatabaseError);
-    return true;
   }
 
   /** New rows were written: look at once rather than at the next timer. */
@@ -344,6 +321,8 @@ export class Dispatcher {
    * whether more targets had rows ready.
    */
   private async pump(signal: AbortSignal): Promise<boolean> {
+    // Stopped (another replica leads, or asked to) while the last read's lanes started.
+    if (signal.aborted) return false;
     const { store, clock } = this.deps;
     const now = toUtcIso(clock.now());
     const ready = await store.outbox.ready(now, this.options.batchTargets ?? 200);
@@ -379,7 +358,7 @@ export class Dispatcher {
           if (left) this.dirty = true;
         })
         .catch((error: unknown) => {
-          if (!this.stopLeading(error)) this.failures.push(error);
+          if (!this.leadership.lose(error, this.lanes.size)) this.failures.push(error);
         })
         .finally(() => {
           this.lanes.delete(key);
