@@ -9,6 +9,7 @@ import type { TargetKind } from '../domain/targets.js';
 import { targetLabel } from '../domain/targets.js';
 import type { UtcIso } from '../lib/time.js';
 import type { AsyncStore } from '../store/async-store.js';
+import type { OutboxBacklog } from '../store/outbox.js';
 
 const KINDS = {
   slack: true,
@@ -49,12 +50,24 @@ export interface DeliveryBacklog {
 }
 
 /** Reads the outbox's waiting deliveries per target and judges each against `stuckAfterMs`. */
-export function deliveryBacklog(
+export async function deliveryBacklog(
   store: AsyncStore,
   now: Date,
   stuckAfterMs: number,
+): Promise<DeliveryBacklog> {
+  return judgeBacklog(await store.outbox.backlog(), now, stuckAfterMs);
+}
+
+/**
+ * Judges the outbox's waiting deliveries per target against `stuckAfterMs`: for a
+ * reader that has them already (read once, shown to `/healthz` and `/metrics` alike).
+ */
+export function judgeBacklog(
+  backlog: readonly OutboxBacklog[],
+  now: Date,
+  stuckAfterMs: number,
 ): DeliveryBacklog {
-  const targets = store.outbox.backlog().map((b): TargetBacklog => {
+  const targets = backlog.map((b): TargetBacklog => {
     const ageMs = Math.max(0, now.getTime() - Date.parse(b.oldest_at));
     return {
       target: targetLabel(b.target),

@@ -26,16 +26,25 @@
  * - A row whose stored alert cannot be read back (not JSON, or not an alert this
  *   pipewatch renders: `alerts/outbox.ts` checks each) is dead before any attempt, kind
  *   `UNREADABLE`, with the field at fault; the rows around it go on.
+ * - Only the leader sends (PostgreSQL: the outbox's writes are fenced by its lease).
+ *   When one is refused because another replica took the lease (`not_leader`), sending
+ *   stops at once: the sends in flight are cut short, nothing more is written or counted
+ *   as a failure, it is logged once, `onNotLeader` hears it, and `run` or `drain`
+ *   returns. What this replica had claimed, the new leader releases and sends again: at
+ *   most one duplicate per target. `run` may be called again once it returned (leader
+ *   again); one at a time.
  */
 import { checkDeliveries, type OutboxRow } from '../alerts/outbox.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from '../channels/deadline.js';
-import type { ChannelSet } from '../channels/types.js';
+import type { ChannelSet, Threads } from '../channels/types.js';
 import { targetKey } from '../domain/targets.js';
 import type { RetryPolicy } from '../lib/backoff.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import type { AsyncStore } from '../store/async-store.js';
+import type { DatabaseError } from '../store/database.js';
+import { Leadership } from './leadership.js';
 import { type DeliveryMetrics, type DeliveryWatch, type Outcomes, Sender } from './sender.js';
 
 export { digests } from './sender.js';
@@ -58,6 +67,11 @@ export interface DispatcherOptions {
 
 export interface DispatcherDeps {
   store: AsyncStore;
+  /**
+   * Thread references as channels read and write them mid-send, synchronously: on
+   * SQLite, the `Store`'s `threads` (the one `store` is on).
+   */
+  threads: Threads;
   channels: ChannelSet;
   /** The outbox's time: what is due, retries, ages. */
   clock: Clock;
@@ -70,6 +84,11 @@ export interface DispatcherDeps {
   metrics?: DeliveryMetrics;
   /** Hears each target's confirmed and dead deliveries (outage alerts). */
   watch?: DeliveryWatch;
+  /**
+   * Hears, once each time, that an outbox write was refused because another replica
+   * leads: sending has stopped, and `run` or `drain` returns. Must not throw.
+   */
+  onNotLeader?: (error: DatabaseError) => void;
 }
 
 /** What one drain did. */
@@ -135,11 +154,16 @@ export class Dispatcher {
   private next: number | null = null;
   /** When the outbox was last counted whole (clock milliseconds), and what it held. */
   private counted: { at: number; counts: Record<string, number> } | undefined;
+  /** Whether this replica still leads, since the start of this `run` or `drain`. */
+  private readonly leadership: Leadership;
+  /** Whether a `run` or `drain` is under way: one at a time. */
+  private busy = false;
 
   constructor(
     private readonly deps: DispatcherDeps,
     private readonly options: DispatcherOptions,
   ) {
+    this.leadership = new Leadership(deps.logger, deps.onNotLeader);
     this.sender = new Sender(
       { ...deps, deadlineClock: deps.deadlineClock ?? systemClock },
       {
@@ -157,8 +181,8 @@ export class Dispatcher {
    * Returns rows whose sending ended without an outcome (a crash, a failed pass) to the
    * queue; rows of lanes still in flight keep their claims. Call once before sending.
    */
-  recover(): number {
-    const released = this.deps.store.outbox.releaseClaims(toUtcIso(this.deps.clock.now()), [
+  async recover(): Promise<number> {
+    const released = await this.deps.store.outbox.releaseClaims(toUtcIso(this.deps.clock.now()), [
       ...this.lanes.keys(),
     ]);
     this.dirty = true;
@@ -183,56 +207,89 @@ export class Dispatcher {
   async drain(boundMs: number, signal?: AbortSignal): Promise<DispatchResult> {
     const until = this.deps.clock.now().getTime() + boundMs;
     const tally = new Tally();
+    const stop = this.begin(signal);
     this.tally = tally;
-    // Asked to send: rows may have been written without a wake.
-    this.dirty = true;
     try {
       for (;;) {
         this.throwFailure();
+        if (this.leadership.lost) break;
         signal?.throwIfAborted();
-        if (this.dirty) this.look(signal);
+        if (this.dirty) await this.guarded(() => this.look(stop));
+        if (this.leadership.lost) break;
         const next = this.next;
         const soon = next !== null && next <= until;
         if (!soon && this.lanes.size === 0) break;
         const now = this.deps.clock.now().getTime();
-        await this.rest(soon ? Math.max(0, next - now) : undefined, signal);
+        await this.rest(soon ? Math.max(0, next - now) : undefined, stop);
       }
     } finally {
       await this.settle();
       this.tally = UNCOUNTED;
+      this.busy = false;
     }
     this.throwFailure();
-    this.observe(true);
+    if (!this.leadership.lost) await this.observe(true);
     return tally.final();
   }
 
-  /** Sends as rows fall due until `signal` aborts; `wake` makes it look at once. */
+  /**
+   * Sends as rows fall due until `signal` aborts, or until a write says another replica
+   * leads; `wake` makes it look at once. May be called again once it returned.
+   */
   async run(signal: AbortSignal, idleMs = 30_000): Promise<void> {
-    this.recover();
+    const stop = this.begin(signal);
     let failed = false;
     try {
-      while (!signal.aborted) {
+      await this.guarded(() => this.recover());
+      while (!stop.aborted) {
         try {
           // What a failed pass or lane claimed is not in flight: it goes back to the queue.
-          if (failed) this.recover();
+          if (failed) await this.guarded(() => this.recover());
           failed = false;
           this.throwFailure();
-          if (this.dirty) this.look(signal);
-          else if (this.lanes.size === 0) this.observe(false);
+          if (this.dirty) await this.guarded(() => this.look(stop));
+          else if (this.lanes.size === 0) await this.observe(false);
         } catch (error) {
-          if (signal.aborted) break;
+          if (stop.aborted) break;
           failed = true;
           this.deps.logger.error({ err: error }, 'delivery pass failed; trying again shortly');
           // Lanes ending must not cut the pause short.
-          await this.deps.clock.sleep(PAUSE_AFTER_FAILURE_MS, signal).catch(() => undefined);
+          await this.deps.clock.sleep(PAUSE_AFTER_FAILURE_MS, stop).catch(() => undefined);
           continue;
         }
+        if (stop.aborted) break;
         const next = this.next;
         const now = this.deps.clock.now().getTime();
-        await this.rest(next === null ? idleMs : Math.min(idleMs, Math.max(0, next - now)), signal);
+        await this.rest(next === null ? idleMs : Math.min(idleMs, Math.max(0, next - now)), stop);
       }
     } finally {
       await this.settle();
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Starts a `run` or `drain`: refuses a second at once, forgets what the last one left
+   * (a failure, a lost lead), and returns the signal that stops it: `signal`, or a
+   * write refused because another replica leads.
+   */
+  private begin(signal: AbortSignal | undefined): AbortSignal {
+    if (this.busy)
+      throw new Error('the dispatcher is already sending: stop its run before starting another');
+    this.busy = true;
+    this.failures.length = 0;
+    // Asked to send: rows may have been written without a wake.
+    this.dirty = true;
+    this.woken = false;
+    return this.leadership.begin(signal);
+  }
+
+  /** Runs a pass; a refusal because another replica leads stops sending instead of failing. */
+  private async guarded(pass: () => Promise<unknown>): Promise<void> {
+    try {
+      await pass();
+    } catch (error) {
+      if (!this.leadership.lose(error, this.lanes.size)) throw error;
     }
   }
 
@@ -249,30 +306,32 @@ export class Dispatcher {
   }
 
   /** Reads the outbox: starts a lane for each target with rows ready, notes what is next due. */
-  private look(signal?: AbortSignal): void {
+  private async look(signal: AbortSignal): Promise<void> {
     this.dirty = false;
     this.behind.clear();
-    while (this.pump(signal)) {
+    while (await this.pump(signal)) {
       // More targets than one read takes: the next read finds the rest.
     }
-    this.next = this.nextDue();
-    this.observe(false);
+    this.next = await this.nextDue();
+    await this.observe(false);
   }
 
   /**
    * Claims what is ready for up to `batchTargets` targets and starts a lane for each;
    * whether more targets had rows ready.
    */
-  private pump(signal?: AbortSignal): boolean {
+  private async pump(signal: AbortSignal): Promise<boolean> {
+    // Stopped (another replica leads, or asked to) while the last read's lanes started.
+    if (signal.aborted) return false;
     const { store, clock } = this.deps;
     const now = toUtcIso(clock.now());
-    const ready = store.outbox.ready(now, this.options.batchTargets ?? 200);
+    const ready = await store.outbox.ready(now, this.options.batchTargets ?? 200);
     for (const key of ready.behind) this.behind.add(key);
     const checked = checkDeliveries(ready.rows);
     const unreadable = [...ready.unreadable, ...checked.unreadable];
     if (unreadable.length > 0) {
       // Never sendable: dead now, and what waited behind them may be ready.
-      store.transaction(() => this.sender.unreadable(unreadable, this.tally));
+      await this.sender.unreadable(unreadable, this.tally);
       this.dirty = true;
     }
     const byTarget = new Map<string, OutboxRow[]>();
@@ -289,7 +348,8 @@ export class Dispatcher {
     }
     if (byTarget.size === 0) return false;
     const ids = [...byTarget.values()].flat().map((r) => r.id);
-    store.transaction(() => store.outbox.claim(ids, now));
+    // Committed before any send; each lane writes its outcomes after its sends.
+    await store.transaction(() => store.outbox.claim(ids, now));
     for (const [key, rows] of byTarget) {
       const lane = this.sender
         .sendTarget(rows, this.tally, signal)
@@ -298,7 +358,7 @@ export class Dispatcher {
           if (left) this.dirty = true;
         })
         .catch((error: unknown) => {
-          this.failures.push(error);
+          if (!this.leadership.lose(error, this.lanes.size)) this.failures.push(error);
         })
         .finally(() => {
           this.lanes.delete(key);
@@ -311,8 +371,8 @@ export class Dispatcher {
   }
 
   /** When `pump` next has something to start (clock milliseconds); null: nothing waits. */
-  private nextDue(): number | null {
-    const at = this.deps.store.outbox.nextReadyAt();
+  private async nextDue(): Promise<number | null> {
+    const at = await this.deps.store.outbox.nextReadyAt();
     return at === null ? null : Date.parse(at);
   }
 
@@ -320,14 +380,14 @@ export class Dispatcher {
    * Waits `ms` on the clock, or without a timer (`undefined`) until woken: a lane in
    * flight ends with a wake, and a clock that does not wait (tests) must not spin.
    */
-  private async rest(ms: number | undefined, signal?: AbortSignal): Promise<void> {
+  private async rest(ms: number | undefined, signal: AbortSignal): Promise<void> {
     if (this.woken) {
       this.woken = false;
       return;
     }
     const wakeUp = new AbortController();
     this.wakeUp = wakeUp;
-    const stop = AbortSignal.any(signal ? [signal, wakeUp.signal] : [wakeUp.signal]);
+    const stop = AbortSignal.any([signal, wakeUp.signal]);
     try {
       if (ms !== undefined) {
         await this.deps.clock.sleep(ms, stop);
@@ -362,13 +422,13 @@ export class Dispatcher {
    * Sets the outbox gauge: pending at once; sent and dead from a count of every row, made
    * again when `whole` or once `RECOUNT_EVERY_MS` has passed (retention removes rows too).
    */
-  private observe(whole: boolean): void {
+  private async observe(whole: boolean): Promise<void> {
     const { metrics, store, clock } = this.deps;
     if (!metrics) return;
     const now = clock.now().getTime();
     if (whole || !this.counted || now - this.counted.at >= RECOUNT_EVERY_MS)
-      this.counted = { at: now, counts: store.outbox.counts() };
-    const counts = { ...this.counted.counts, pending: store.outbox.pending() };
+      this.counted = { at: now, counts: await store.outbox.counts() };
+    const counts = { ...this.counted.counts, pending: await store.outbox.pending() };
     for (const [status, n] of Object.entries(counts)) metrics.outbox.set({ status }, n);
   }
 }

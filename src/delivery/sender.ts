@@ -1,8 +1,13 @@
 /**
  * Sending one target's claimed deliveries: its messages in order (digests of what fell
  * due together), each request bounded by the delivery timeout, each outcome written to
- * the outbox at once: sent with the platform's answer, retried later with backoff (the
- * target's remaining messages waiting with it), or dead with its reason.
+ * the outbox at once, after the send: sent with the platform's answer, retried later
+ * with backoff (the target's remaining messages waiting with it), or dead with its
+ * reason. No transaction is open while a message is in flight.
+ *
+ * Once the lane's signal is aborted because this replica no longer leads (its reason a
+ * `not_leader` `DatabaseError`), nothing more is sent or written: the lane throws that
+ * reason, and the new leader sends again what it had claimed.
  */
 
 import { setImmediate } from 'node:timers/promises';
@@ -18,6 +23,7 @@ import type { Logger } from '../lib/logger.js';
 import { type Redact, redactor } from '../lib/redact.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import type { AsyncStore } from '../store/async-store.js';
+import { isNotLeader } from '../store/database.js';
 import type { UnreadableDelivery } from '../store/outbox.js';
 import { logDead, logSent, logUnreadable } from './delivery-log.js';
 import { decideRetry } from './retry-policy.js';
@@ -43,6 +49,12 @@ export interface DeliveryWatch {
 /** What sending needs; see `DispatcherDeps`. */
 export interface SenderDeps {
   store: AsyncStore;
+  /**
+   * Thread references as channels read and write them, between the requests of one
+   * send: synchronously (`Threads`), so not the asynchronous store's. On SQLite, the
+   * `Store`'s `threads`, on the same connection.
+   */
+  threads: Threads;
   channels: ChannelSet;
   /** The outbox's time: decisions, retries, ages. */
   clock: Clock;
@@ -75,6 +87,14 @@ function ownTurn(): Promise<unknown> {
   const turn = lastTurn.then(() => setImmediate());
   lastTurn = turn;
   return turn;
+}
+
+/**
+ * Throws the reason `signal` was aborted for when it is that another replica leads:
+ * what was claimed is then the new leader's to send, and nothing more is written.
+ */
+function stopIfNotLeader(signal: AbortSignal | undefined): void {
+  if (signal?.aborted && isNotLeader(signal.reason)) throw signal.reason;
 }
 
 /** What happened to some deliveries, as it happened. */
@@ -121,7 +141,7 @@ export class Sender {
     private readonly options: SenderOptions,
   ) {
     this.redact = redactor(options.secrets);
-    this.threads = readablePastDamage(deps.store.threads, deps.logger);
+    this.threads = readablePastDamage(deps.threads, deps.logger);
   }
 
   /**
@@ -136,12 +156,13 @@ export class Sender {
     const messages = digests(rows, this.options.digestWindowMs, Math.max(1, channel.maxDigest));
     for (const [i, message] of messages.entries()) {
       await ownTurn();
+      stopIfNotLeader(signal);
       const holdUntil = await this.sendMessage(channel, target, message, report, signal);
       if (holdUntil === undefined) continue;
       const rest = messages.slice(i + 1).flat();
       if (rest.length > 0) {
         const ids = rest.map((r) => r.id);
-        this.deps.store.outbox.retryLater(
+        await this.deps.store.outbox.retryLater(
           ids,
           'waiting: an earlier alert to this target failed',
           holdUntil,
@@ -166,34 +187,37 @@ export class Sender {
     const ids = rows.map((r) => r.id);
     const alerts: Alert[] = rows.map((r) => ({ key: r.key, payload: r.payload }));
     const started = clock.now();
+    let delivered: Awaited<ReturnType<Channel['send']>>;
     try {
-      const delivered = await channel.send(target, alerts, {
+      delivered = await channel.send(target, alerts, {
         now: toUtcIso(started),
         threads: this.threads,
         ...(signal ? { signal } : {}),
         deadline: { ms: this.options.timeoutMs, clock: this.deps.deadlineClock },
       });
-      const detail = this.scrub(delivered.detail);
-      store.outbox.markSent(ids, toUtcIso(clock.now()), detail);
-      metrics?.deliveries.inc({ channel: channel.kind, result: 'sent' }, rows.length);
-      metrics?.deliveryMessages.inc({ channel: channel.kind });
-      logSent(logger, rows, detail, (text) => this.scrub(text));
-      report.sent(ids, 1);
-      this.deps.watch?.delivered(target);
-      return undefined;
     } catch (error) {
+      // Cut short because another replica leads: not this target's failure.
+      stopIfNotLeader(signal);
       return this.failed(channel, target, rows, error, report);
     }
+    const detail = this.scrub(delivered.detail);
+    await store.outbox.markSent(ids, toUtcIso(clock.now()), detail);
+    metrics?.deliveries.inc({ channel: channel.kind, result: 'sent' }, rows.length);
+    metrics?.deliveryMessages.inc({ channel: channel.kind });
+    logSent(logger, rows, detail, (text) => this.scrub(text));
+    report.sent(ids, 1);
+    this.deps.watch?.delivered(target);
+    return undefined;
   }
 
   /** Records a failed attempt: dead, or due again after a backoff. */
-  private failed(
+  private async failed(
     channel: Channel,
     target: Target,
     rows: OutboxRow[],
     error: unknown,
     report: Outcomes,
-  ): UtcIso | undefined {
+  ): Promise<UtcIso | undefined> {
     const { store, clock, logger, metrics } = this.deps;
     const ids = rows.map((r) => r.id);
     const failure =
@@ -222,7 +246,7 @@ export class Sender {
       this.options.random,
     );
     if (decision.dead) {
-      store.outbox.markDead(ids, decision.why, failure.code);
+      await store.outbox.markDead(ids, decision.why, failure.code);
       metrics?.deliveries.inc({ channel: channel.kind, result: 'dead' }, rows.length);
       logDead(logger, rows, decision.why, failure.permanent, (text) => this.scrub(text));
       report.dead(ids);
@@ -230,7 +254,7 @@ export class Sender {
       return undefined;
     }
     const retryAt = toUtcIso(new Date(now.getTime() + decision.delayMs));
-    store.outbox.retryLater(ids, reason, retryAt, true, failure.code);
+    await store.outbox.retryLater(ids, reason, retryAt, true, failure.code);
     metrics?.deliveries.inc({ channel: channel.kind, result: 'retry' }, rows.length);
     logger.warn(
       { reason, code: failure.code, attempts: attempt, retry_at: retryAt, alerts: rows.length },
@@ -241,19 +265,22 @@ export class Sender {
   }
 
   /**
-   * Deliveries whose stored alert cannot be read back: dead at once with the reason, as
-   * loud as any dead delivery (a log line, the metric, the target's outage alert).
+   * Deliveries whose stored alert cannot be read back: dead at once with the reason, in
+   * one transaction, then as loud as any dead delivery (a log line, the metric, the
+   * target's outage alert).
    */
-  unreadable(rows: readonly UnreadableDelivery[], report: Outcomes): void {
+  async unreadable(rows: readonly UnreadableDelivery[], report: Outcomes): Promise<void> {
     const { store, logger, metrics } = this.deps;
     const code = DeliveryErrorCode.Unreadable;
-    for (const row of rows) {
-      const reason = this.scrub(row.reason);
-      store.outbox.markDead([row.id], reason, code);
+    const scrubbed = rows.map((row) => ({ ...row, reason: this.scrub(row.reason) }));
+    await store.transaction(async () => {
+      for (const row of scrubbed) await store.outbox.markDead([row.id], row.reason, code);
+    });
+    for (const row of scrubbed) {
       metrics?.deliveries.inc({ channel: row.target?.kind ?? 'unknown', result: 'dead' });
-      logUnreadable(logger, { ...row, reason }, (text) => this.scrub(text));
+      logUnreadable(logger, row, (text) => this.scrub(text));
       report.dead([row.id]);
-      if (row.target) this.deps.watch?.failedForGood(row.target, reason, code);
+      if (row.target) this.deps.watch?.failedForGood(row.target, row.reason, code);
     }
   }
 

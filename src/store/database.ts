@@ -47,9 +47,28 @@ export function statement<P extends unknown[] | object = unknown[], R = unknown>
 /** The file name inside `PIPEWATCH_DATA_DIR`. */
 export const DATABASE_FILE = 'pipewatch.db';
 
-/** The database cannot be used as it is. */
+/**
+ * A write only the leader may make (one carrying its fence) was refused: another replica
+ * took the lease. Not a failure of the database: this replica must stop leading.
+ */
+export const NOT_LEADER = 'not_leader';
+
+/** `DATABASE`, any failure of the database; `NOT_LEADER`, a fenced write refused. */
+export type DatabaseErrorCode = 'DATABASE' | typeof NOT_LEADER;
+
+/** The database cannot be used as it is, or not by this replica (`NOT_LEADER`). */
 export class DatabaseError extends Error {
-  readonly code = 'DATABASE';
+  readonly code: DatabaseErrorCode;
+
+  constructor(message: string, options?: ErrorOptions & { code?: DatabaseErrorCode }) {
+    super(message, options);
+    this.code = options?.code ?? 'DATABASE';
+  }
+}
+
+/** Whether `error` says that this replica is no longer the leader. */
+export function isNotLeader(error: unknown): boolean {
+  return error instanceof DatabaseError && error.code === NOT_LEADER;
 }
 
 /**

@@ -11,6 +11,7 @@ import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { Target } from '../../src/domain/targets.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
@@ -49,7 +50,7 @@ describe('dead deliveries by kind', () => {
     );
     const channels: ChannelSet = { for: () => webhook as never };
     const dispatcher = new Dispatcher(
-      { store, channels, clock, logger: silentLogger },
+      { store: asyncStoreOf(store), threads: store.threads, channels, clock, logger: silentLogger },
       { digestWindowMs: 0, maxAgeMs: 6 * 60 * MINUTE, random: () => 0.5 },
     );
     for (const status of statuses) receiver.fail(status);

@@ -9,6 +9,7 @@ import { type Target, targetLabel } from '../../src/domain/targets.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger, silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { capacityAlert, deadlineAlert, noticeAlert } from '../fakes/alerts.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
@@ -51,7 +52,8 @@ describe('the dispatcher', () => {
   ) {
     return new Dispatcher(
       {
-        store: temp.store,
+        store: asyncStoreOf(temp.store),
+        threads: temp.store.threads,
         channels: set,
         clock: over.c ?? clock,
         logger: over.logger ?? silentLogger,
@@ -193,7 +195,7 @@ describe('the dispatcher', () => {
     temp.reopen();
     const d = dispatcher(set);
     expect(await d.dispatchDue()).toMatchObject({ sent: 0 });
-    expect(d.recover()).toBe(2);
+    expect(await d.recover()).toBe(2);
     expect(await d.dispatchDue()).toMatchObject({ sent: 2 });
     expect(receiver.received.map((r) => JSON.parse(r.body).notice.id)).toEqual([1, 2, 3]);
     await set.close();
@@ -275,7 +277,13 @@ describe('the delivery log', () => {
 
   function send(set: ChannelSet, logger: Logger) {
     return new Dispatcher(
-      { store: temp.store, channels: set, clock, logger },
+      {
+        store: asyncStoreOf(temp.store),
+        threads: temp.store.threads,
+        channels: set,
+        clock,
+        logger,
+      },
       { digestWindowMs: 5_000, maxAgeMs: 6 * HOUR, random: () => 0.5 },
     ).dispatchDue();
   }

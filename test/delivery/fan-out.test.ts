@@ -16,6 +16,7 @@ import type { Target } from '../../src/domain/targets.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { ManualClock } from '../support/clock.js';
@@ -73,7 +74,13 @@ describe('a burst fanning out to many chat channels', () => {
     );
     const channels: ChannelSet = { for: () => slack.slack as never };
     const result = await new Dispatcher(
-      { store: temp.store, channels, clock, logger: silentLogger },
+      {
+        store: asyncStoreOf(temp.store),
+        threads: temp.store.threads,
+        channels,
+        clock,
+        logger: silentLogger,
+      },
       { digestWindowMs: 5_000, maxAgeMs: 6 * HOUR },
     ).dispatchDue();
 
@@ -133,7 +140,13 @@ describe('a burst fanning out to many webhooks on one host', () => {
     closing.push(() => webhook.close?.());
     const channels: ChannelSet = { for: () => webhook as never };
     const dispatcher = new Dispatcher(
-      { store: temp.store, channels, clock, logger: silentLogger },
+      {
+        store: asyncStoreOf(temp.store),
+        threads: temp.store.threads,
+        channels,
+        clock,
+        logger: silentLogger,
+      },
       { digestWindowMs: 5_000, maxAgeMs: 6 * HOUR },
     );
     /**

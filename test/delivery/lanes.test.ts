@@ -13,6 +13,7 @@ import { type Target, targetKey } from '../../src/domain/targets.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger, type Logger, silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { startDripReceiver } from '../fakes/drip.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook.js';
@@ -55,7 +56,8 @@ describe('the dispatcher', () => {
     const deadlineClock = clock instanceof ManualClock ? clock : undefined;
     return new Dispatcher(
       {
-        store: temp.store,
+        store: asyncStoreOf(temp.store),
+        threads: temp.store.threads,
         channels,
         clock,
         ...(deadlineClock ? { deadlineClock } : {}),

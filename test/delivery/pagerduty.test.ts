@@ -17,6 +17,7 @@ import type { NoticeEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import type { CapacityRule, NoticeRule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { CapacityLocation } from '../../src/upstream/schemas.js';
 import { capacityAlert, noticeAlert } from '../fakes/alerts.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
@@ -90,7 +91,13 @@ describe('PagerDuty delivery', () => {
     );
     const channels: ChannelSet = { for: () => channel as never };
     const dispatcher = new Dispatcher(
-      { store: temp.store, channels, clock, logger: silentLogger },
+      {
+        store: asyncStoreOf(temp.store),
+        threads: temp.store.threads,
+        channels,
+        clock,
+        logger: silentLogger,
+      },
       { digestWindowMs: 0, maxAgeMs: 6 * HOUR, random: () => 0.5 },
     );
     const engine = new AlertEngine(

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackChannels } from '../../src/channels/slack/index.js';
 import type { AnyChannel, ChannelSet } from '../../src/channels/types.js';
 import { createWebhookChannel } from '../../src/channels/webhook/send.js';
-import { deliveryBacklog } from '../../src/delivery/backlog.js';
+import { deliveryBacklog, judgeBacklog } from '../../src/delivery/backlog.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import { type Target, targetKey } from '../../src/domain/targets.js';
 import { withDelivery } from '../../src/http/health.js';
@@ -24,6 +24,7 @@ import { assessHealth } from '../../src/ingest/health.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { cli } from '../cli/run-cli.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { type DripReceiver, startDripReceiver } from '../fakes/drip.js';
@@ -73,10 +74,19 @@ describe('a webhook receiver that drips its answer', () => {
     const channels: ChannelSet = { for: (kind) => byKind[kind] as never };
     const metrics = new Metrics({ processMetrics: false });
     const dispatcher = new Dispatcher(
-      { store, channels, clock, deadlineClock: clock, logger: silentLogger, metrics },
+      {
+        store: asyncStoreOf(store),
+        threads: store.threads,
+        channels,
+        clock,
+        deadlineClock: clock,
+        logger: silentLogger,
+        metrics,
+      },
       { digestWindowMs: 0, maxAgeMs: 6 * 60 * MINUTE, timeoutMs: 30_000, random: () => 0.5 },
     );
-    const backlog = () => deliveryBacklog(store, clock.now(), 10 * MINUTE);
+    // `/healthz` and `/metrics` read a backlog already read; the outbox's is read here.
+    const backlog = () => judgeBacklog(store.outbox.backlog(), clock.now(), 10 * MINUTE);
     metrics.watchDelivery(backlog);
     const server: RunningHttpServer = await startHttpServer({
       port: 0,
@@ -187,6 +197,10 @@ describe('a webhook receiver that drips its answer', () => {
     });
     // No address or token in what anyone polling the daemon can read.
     expect(JSON.stringify(late.body)).not.toMatch(/127\.0\.0\.1|T0KEN/);
+    // Read through the asynchronous store, the backlog is the same.
+    const read = await deliveryBacklog(asyncStoreOf(store), clock.now(), 10 * MINUTE);
+    expect(read).toEqual(backlog());
+    expect(read.targets.filter((t) => t.stuck)).toHaveLength(1);
 
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).toMatch(

@@ -16,6 +16,7 @@ import type { Target } from '../../src/domain/targets.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { StoredDataError } from '../../src/store/stored-json.js';
 import { noticeAlert, updatedAlert } from '../fakes/alerts.js';
 import { makeNotice } from '../fakes/notice.js';
@@ -79,7 +80,14 @@ function dispatcher() {
     failedForGood: (target, reason, code) => heard.push({ target, reason, code }),
   };
   const d = new Dispatcher(
-    { store: temp.store, channels, clock, logger, watch },
+    {
+      store: asyncStoreOf(temp.store),
+      threads: temp.store.threads,
+      channels,
+      clock,
+      logger,
+      watch,
+    },
     { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000, random: () => 0.5 },
   );
   return { d, lines, heard, close: async () => webhook.close?.() };
@@ -164,7 +172,13 @@ describe('a delivery whose alert cannot be read back', () => {
     );
     const { logger, lines } = capturedLogger();
     const d = new Dispatcher(
-      { store: temp.store, channels: { for: () => slack.slack as never }, clock, logger },
+      {
+        store: asyncStoreOf(temp.store),
+        threads: temp.store.threads,
+        channels: { for: () => slack.slack as never },
+        clock,
+        logger,
+      },
       { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000, random: () => 0.5 },
     );
     const gas: Target = { kind: 'slack', channel: '#gas' };
