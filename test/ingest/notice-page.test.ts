@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -12,7 +13,7 @@ import { useTempStore } from '../support/temp-store.js';
 const temp = useTempStore('pipewatch-page-');
 
 function ingest(notices: Notice[]) {
-  return ingestNoticePage(temp.store, notices, {
+  return ingestNoticePage(asyncStoreOf(temp.store), notices, {
     seenAt: '2026-11-20T15:00:00Z',
     baseline: false,
     alertableAfter: '2026-11-19T15:00:00Z',
@@ -24,8 +25,8 @@ const first = makeNotice({ id: 501, subject: 'Station 85 compressor outage' });
 const other = makeNotice({ id: 502, subject: 'Zone 6 maintenance' });
 
 describe('a page of notices', () => {
-  it('stores a notice it holds twice once, the same copy as nothing new', () => {
-    const page = ingest([first, other, first]);
+  it('stores a notice it holds twice once, the same copy as nothing new', async () => {
+    const page = await ingest([first, other, first]);
     expect(page.counts).toEqual({ new: 2, updated: 0, unchanged: 1 });
     expect(page.events.map((e) => [e.notice.id, e.change])).toEqual([
       [501, 'new'],
@@ -34,9 +35,9 @@ describe('a page of notices', () => {
     expect(temp.store.notices.count()).toBe(2);
   });
 
-  it('judges the second copy of a notice against the first when the two differ', () => {
+  it('judges the second copy of a notice against the first when the two differ', async () => {
     const edited = { ...first, subject: 'Station 85 compressor outage extended' };
-    const page = ingest([first, edited]);
+    const page = await ingest([first, edited]);
     expect(page.counts).toEqual({ new: 1, updated: 1, unchanged: 0 });
     expect(page.events.map((e) => [e.change, e.version])).toEqual([
       ['new', 1],
@@ -45,11 +46,11 @@ describe('a page of notices', () => {
     expect(temp.store.notices.get(501)?.subject).toBe('Station 85 compressor outage extended');
   });
 
-  it('tells stored notices from new ones in one page, and what changed', () => {
-    ingest([first, other]);
+  it('tells stored notices from new ones in one page, and what changed', async () => {
+    await ingest([first, other]);
     const edited = { ...other, status: 'Terminate' };
     const third = makeNotice({ id: 503 });
-    const page = ingest([third, edited, first]);
+    const page = await ingest([third, edited, first]);
     expect(page.counts).toEqual({ new: 1, updated: 1, unchanged: 1 });
     expect(page.events.map((e) => [e.notice.id, e.change, e.changedFields])).toEqual([
       [503, 'new', []],
@@ -57,8 +58,8 @@ describe('a page of notices', () => {
     ]);
   });
 
-  it('reads what is stored of a page in one query, and nothing of notices not stored', () => {
-    ingest([first]);
+  it('reads what is stored of a page in one query, and nothing of notices not stored', async () => {
+    await ingest([first]);
     const meta = temp.store.notices.metaOf([501, 999]);
     expect([...meta.keys()]).toEqual([501]);
     expect(meta.get(501)).toMatchObject({ version: 1, pruned_at: null });
