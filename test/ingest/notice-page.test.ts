@@ -4,6 +4,7 @@
  * second copy judged against the first.
  */
 import { describe, expect, it } from 'vitest';
+import type { IngestHooks } from '../../src/ingest/events.js';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Notice } from '../../src/upstream/schemas.js';
@@ -12,12 +13,13 @@ import { useTempStore } from '../support/temp-store.js';
 
 const temp = useTempStore('pipewatch-page-');
 
-function ingest(notices: Notice[]) {
+function ingest(notices: Notice[], hooks?: IngestHooks) {
   return ingestNoticePage(asyncStoreOf(temp.store), notices, {
     seenAt: '2026-11-20T15:00:00Z',
     baseline: false,
     alertableAfter: '2026-11-19T15:00:00Z',
     pipelines: new Set(),
+    hooks,
   });
 }
 
@@ -64,5 +66,31 @@ describe('a page of notices', () => {
     expect([...meta.keys()]).toEqual([501]);
     expect(meta.get(501)).toMatchObject({ version: 1, pruned_at: null });
     expect(meta.get(501)?.content_hash).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('awaits each hook in the transaction of the page: what a failing hook wrote goes with it', async () => {
+    const store = asyncStoreOf(temp.store);
+    const hooks: IngestHooks = {
+      notices: async (events) => {
+        for (const e of events)
+          await store.audit.record({
+            at: e.seenAt,
+            rule: 'page',
+            event: `notice-${e.change}`,
+            subject: `notice:${e.notice.id}`,
+            notice_id: e.notice.id,
+            decision: 'alert',
+            reason: 'decided',
+          });
+        if (events.some((e) => e.notice.id === other.id)) throw new Error('the decision failed');
+      },
+    };
+    await expect(ingest([first, other], hooks)).rejects.toThrow('the decision failed');
+    expect(temp.store.notices.count()).toBe(0);
+    expect(temp.store.audit.forNotice(first.id)).toEqual([]);
+    expect(temp.store.audit.forNotice(other.id)).toEqual([]);
+
+    await ingest([first], hooks);
+    expect(temp.store.audit.forNotice(first.id)).toHaveLength(1);
   });
 });
