@@ -1,13 +1,15 @@
 /**
  * Ingest benchmarks.
  * - `ingest`: 100,000 parsed notices stored page by page through the sync's ingest step
- *   (upserted, classified, events built) into a fresh database, against the same parsed
- *   rows inserted by one prepared statement in one transaction (the limit).
+ *   (upserted, classified, events built) into a fresh database, on the asynchronous store
+ *   as the daemon stores them, against the same parsed rows inserted by one prepared
+ *   statement in one transaction (the limit).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestNoticePage } from '../src/ingest/notice-sync.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { encodeBody, TEXT_FIELDS } from '../src/store/notice-body.js';
 import { parseRecords } from '../src/upstream/records.js';
@@ -72,26 +74,56 @@ export function secondsStoring(
   around: (body: () => void) => void = (body) => body(),
   wire: WireNotice = wireNotice,
 ): Spent {
-  const context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
-  let preparing = 0;
-  let preparingCpu = 0;
-  const started = performance.now();
-  const startedCpu = cpuNow();
+  const timing = new Timing(wire);
   around(() => {
-    for (let p = 0; p < TOTAL / PER_PAGE; p++) {
-      const before = performance.now();
-      const beforeCpu = cpuNow();
-      const envelope = EnvelopeSchema.parse(JSON.parse(pageText(p, wire)));
-      const { records } = parseRecords(NoticeSchema, envelope.data, context, 'data');
-      preparing += performance.now() - before;
-      preparingCpu += cpuNow() - beforeCpu;
-      store(records);
-    }
+    for (let p = 0; p < PAGES; p++) store(timing.page(p));
   });
-  return {
-    seconds: (performance.now() - started - preparing) / 1000,
-    cpuSeconds: cpuNow() - startedCpu - preparingCpu,
-  };
+  return timing.spent();
+}
+
+/**
+ * `secondsStoring` for a `store` that answers with a Promise (the asynchronous store's
+ * callers), each page awaited before the next is made: timed the same way.
+ */
+export async function secondsStoringAsync(
+  store: (page: Notice[]) => Promise<void>,
+  wire: WireNotice = wireNotice,
+): Promise<Spent> {
+  const timing = new Timing(wire);
+  for (let p = 0; p < PAGES; p++) await store(timing.page(p));
+  return timing.spent();
+}
+
+const PAGES = TOTAL / PER_PAGE;
+
+/** The pages of one run, each made just before it is stored, and the time apart from making them. */
+class Timing {
+  private readonly context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
+  private preparing = 0;
+  private preparingCpu = 0;
+  private readonly started = performance.now();
+  private readonly startedCpu = cpuNow();
+
+  constructor(private readonly wire: WireNotice) {}
+
+  /** Page `p`'s rows, generated as the API's JSON text, parsed and validated. */
+  page(p: number): Notice[] {
+    const before = performance.now();
+    const beforeCpu = cpuNow();
+    const envelope = EnvelopeSchema.parse(JSON.parse(pageText(p, this.wire)));
+    const { records } = parseRecords(NoticeSchema, envelope.data, this.context, 'data');
+    this.preparing += performance.now() - before;
+    this.preparingCpu += cpuNow() - beforeCpu;
+    return records;
+  }
+
+  /** What storing took since this was made, apart from making the pages. */
+  spent(): Spent {
+    return {
+      seconds: (performance.now() - this.started - this.preparing) / 1000,
+      cpuSeconds: cpuNow() - this.startedCpu - this.preparingCpu,
+    };
+  }
 }
 
 /** Rows a second of wall time and of CPU time, of `rows` stored in `spent`. */
@@ -105,19 +137,23 @@ export interface Rates {
   cpu: number;
 }
 
-/** The sync's ingest step, one transaction a page as a sync stores them; rows per second. */
-function syncPath(): Rates {
+/**
+ * The sync's ingest step on the asynchronous store, one transaction a page as a sync
+ * stores them; rows per second.
+ */
+async function syncPath(): Promise<Rates> {
   const store = freshStore();
+  const async = asyncStoreOf(store);
   const seenAt = '2026-11-20T15:00:00Z';
   let events = 0;
-  const spent = secondsStoring((records) => {
-    const outcome = ingestNoticePage(store, records, {
+  const spent = await secondsStoringAsync(async (records) => {
+    const outcome = await ingestNoticePage(async, records, {
       seenAt,
       baseline: false,
       alertableAfter: '2026-11-19T15:00:00Z',
       pipelines: new Set(),
       hooks: {
-        notices: (e) => {
+        notices: async (e) => {
           events += e.length;
         },
       },
@@ -176,8 +212,9 @@ function preparedInsert(store: Store, sample: Notice): Statement {
 /**
  * Ingest figures, both sides over the same 100,000 notices, each page generated as API
  * JSON text, parsed and validated outside the timed part:
- * - `rows_per_s`: rows a second through the sync's ingest step (`ingestNoticePage`: upsert
- *   with content hashing, classification, events to the hooks, one transaction a page);
+ * - `rows_per_s`: rows a second through the sync's ingest step (`ingestNoticePage` on the
+ *   asynchronous store: upsert with content hashing, classification, events to the hooks,
+ *   one transaction a page);
  * - `limit_rows_per_s`: rows a second by one prepared INSERT of the same rows in one
  *   transaction, its commit included; `ratio`: the first over it;
  * - `limit_page_commits_rows_per_s`: the same INSERT committing once a page, as the sync
@@ -192,8 +229,8 @@ function preparedInsert(store: Store, sample: Notice): Statement {
  */
 export async function ingestBench(): Promise<Record<string, number>> {
   let peakRssMb = 0;
-  const figures = inRounds(() => {
-    const rates = syncPath();
+  const figures = await inRounds(async () => {
+    const rates = await syncPath();
     peakRssMb ||= Math.round(process.resourceUsage().maxRSS / 1024);
     return rates;
   });
@@ -210,10 +247,17 @@ const ROUNDS = 5;
  * machine. Gives the median of each rate, and the median of each round's ratios, each
  * taken between runs a few seconds apart; and the median of each rate by CPU time.
  */
-export function inRounds(side: () => Rates, wire: WireNotice = wireNotice): Record<string, number> {
+export async function inRounds(
+  side: () => Promise<Rates>,
+  wire: WireNotice = wireNotice,
+): Promise<Record<string, number>> {
   const rounds: Array<{ side: Rates; one: Rates; page: Rates }> = [];
   for (let r = 0; r < ROUNDS; r++)
-    rounds.push({ side: side(), one: plainInsert('one', wire), page: plainInsert('page', wire) });
+    rounds.push({
+      side: await side(),
+      one: plainInsert('one', wire),
+      page: plainInsert('page', wire),
+    });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const of = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
   const ratio = (f: (r: (typeof rounds)[number]) => number) => Math.round(of(f) * 100) / 100;

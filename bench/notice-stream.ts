@@ -1,13 +1,16 @@
 /**
  * The notices `chat_ack` keeps storing while commands are answered: new notices, 20 a
  * page, each page its JSON text as the API sends it, parsed, validated and stored by
- * `ingestNoticePage` with the engine's hooks deciding alerts in the same transaction, one
- * page a turn of the event loop. The notices are one a minute back in time.
+ * `ingestNoticePage` with the engine's hooks deciding alerts in the same transaction (on
+ * the asynchronous store of `store`'s connection, as the daemon stores them), one page a
+ * turn of the event loop. The notices are one a minute back in time.
  */
 import type { IngestHooks } from '../src/ingest/events.js';
 import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { toUtcIso } from '../src/lib/time.js';
 import { PIPELINES } from '../src/simulator/pipelines.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
+import type { AsyncStore } from '../src/store/async-store.js';
 import type { Store } from '../src/store/index.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { NoticeSchema } from '../src/upstream/schemas.js';
@@ -28,14 +31,17 @@ export class NoticeStream {
   private stopped: Promise<void> = Promise.resolve();
   private readonly start = Date.now();
   private readonly context = { method: 'GET', endpoint: '/ip/notices', host: 'bench' };
+  private readonly store: AsyncStore;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly hooks: IngestHooks,
-  ) {}
+  ) {
+    this.store = asyncStoreOf(store);
+  }
 
   /** One page of 20: its JSON text as the API sends it, parsed, validated and stored. */
-  page(): void {
+  async page(): Promise<void> {
     const started = performance.now();
     const data = Array.from({ length: PER_PAGE }, () => {
       const i = this.next++;
@@ -56,7 +62,7 @@ export class NoticeStream {
     const text = JSON.stringify({ status: 'success', data });
     const parsed = (JSON.parse(text) as { data: unknown }).data;
     const { records } = parseRecords(NoticeSchema, parsed, this.context, 'data');
-    ingestNoticePage(this.store, records, {
+    await ingestNoticePage(this.store, records, {
       seenAt: toUtcIso(new Date()),
       baseline: false,
       alertableAfter: '2000-01-01T00:00:00Z',
@@ -70,11 +76,10 @@ export class NoticeStream {
   /** Stores a page every turn of the event loop until `stop`. */
   run(): void {
     this.running = true;
-    this.stopped = new Promise((resolve) => {
+    this.stopped = new Promise((resolve, reject) => {
       const turn = () => {
         if (!this.running) return resolve();
-        this.page();
-        setImmediate(turn);
+        this.page().then(() => setImmediate(turn), reject);
       };
       setImmediate(turn);
     });

@@ -13,6 +13,12 @@ const sim = await startSimulator({
   control: true,
 });
 process.on('disconnect', () => {
-  sim.close().then(() => process.exit(0));
+  sim.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error('the upstream could not close:', error);
+      process.exit(1);
+    },
+  );
 });
 process.send!({ url: sim.url });

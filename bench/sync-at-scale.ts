@@ -90,7 +90,12 @@ export async function upstream(): Promise<{ url: string; close(): Promise<void> 
 export function daemonSide(url: string, dir: string) {
   const store = Store.open(dir);
   storeCatalogPipelines(store, new Date());
-  const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: MAX_ALERT_AGE_MS };
+  const deps = {
+    store: asyncStoreOf(store),
+    clock: systemClock,
+    logger: silentLogger,
+    maxAlertAgeMs: MAX_ALERT_AGE_MS,
+  };
   const engine = new AlertEngine(deps, fileRules());
   const premium = simulatorDefaults.users.find((u) => u.plan === 'premium')!;
   const client = new PipelineApiClient({
@@ -101,7 +106,7 @@ export function daemonSide(url: string, dir: string) {
   });
   const ingest: IngestDeps = {
     client,
-    store,
+    store: deps.store,
     clock: systemClock,
     logger: silentLogger,
     hooks: engine.hooks(),
@@ -188,7 +193,6 @@ export async function largeChatState(dir: string) {
   await side.sync(monitorEventLoopDelay());
   const core = new ChatCore({
     ...deps,
-    store: asyncStoreOf(store),
     engine,
     policy: { admins: new Set() },
     limits: UNLIMITED_CHAT,

@@ -102,7 +102,7 @@ export interface DueCycle {
  * the next (whose timely and evening cycles are posted the day before), and earlier ones
  * only as far as the retry window reaches back.
  */
-export function dueCycles(
+export async function dueCycles(
   store: AsyncStore,
   slug: string,
   now: Date,
@@ -110,7 +110,7 @@ export function dueCycles(
     /** Only these cycles; default every one. */
     cycles?: readonly Cycle[];
   } = {},
-): DueCycle[] {
+): Promise<DueCycle[]> {
   const grace = options.postingGraceMs ?? capacitySyncDefaults.postingGraceMs;
   const window = options.retryWindowMs ?? capacitySyncDefaults.retryWindowMs;
   const t = now.getTime();
@@ -121,7 +121,7 @@ export function dueCycles(
     for (const cycle of cycles) {
       const postedAt = cyclePostedAt(day, cycle).getTime();
       if (t < postedAt + grace || t > postedAt + window) continue;
-      if (!store.capacity.has(slug, day, cycle)) due.push({ gasDay: day, cycle, postedAt });
+      if (!(await store.capacity.has(slug, day, cycle))) due.push({ gasDay: day, cycle, postedAt });
     }
   }
   return due
@@ -143,9 +143,13 @@ function planned(p: string | PlannedPipeline): PlannedPipeline {
 }
 
 /** Whether an implied pipeline is resting after the API said it has no capacity data. */
-function resting(deps: CapacitySyncDeps, p: PlannedPipeline, recheckMs: number): boolean {
+async function resting(
+  deps: CapacitySyncDeps,
+  p: PlannedPipeline,
+  recheckMs: number,
+): Promise<boolean> {
   if (!p.implicit) return false;
-  const missing = deps.store.pipelines.bySlug(p.slug)?.capacity_missing_at;
+  const missing = (await deps.store.pipelines.bySlug(p.slug))?.capacity_missing_at;
   return missing != null && deps.clock.now().getTime() - Date.parse(missing) < recheckMs;
 }
 
@@ -173,14 +177,17 @@ export async function syncCapacity(
   const recheckMs = options.missingRecheckMs ?? capacitySyncDefaults.missingRecheckMs;
   for (const p of options.pipelines.map(planned)) {
     signal?.throwIfAborted();
-    if (resting(deps, p, recheckMs)) {
+    if (await resting(deps, p, recheckMs)) {
       result.withoutCapacity.push(p.slug);
       continue;
     }
     const latest = await fetchCycle(deps, result, p, 'latest', null, signal, recheckMs);
     if (latest === 'unreachable') continue;
     // Decided after `latest` is stored, so a due cycle that `latest` just brought is skipped.
-    const due = dueCycles(deps.store, p.slug, deps.clock.now(), { ...options, cycles: p.cycles });
+    const due = await dueCycles(deps.store, p.slug, deps.clock.now(), {
+      ...options,
+      cycles: p.cycles,
+    });
     for (const { gasDay, cycle } of due) {
       signal?.throwIfAborted();
       if ((await fetchCycle(deps, result, p, cycle, gasDay, signal)) === 'unreachable') break;
@@ -235,9 +242,9 @@ async function fetchCycle(
       );
     }
     const seenAt = toUtcIso(deps.clock.now());
-    const stored = store.transaction(() => {
-      if (p.implicit && gasDay === null) store.pipelines.setCapacityMissing(slug, null);
-      const upsert = store.capacity.upsertCycle(info, locations, seenAt);
+    const stored = await store.transaction(async () => {
+      if (p.implicit && gasDay === null) await store.pipelines.setCapacityMissing(slug, null);
+      const upsert = await store.capacity.upsertCycle(info, locations, seenAt);
       if (upsert.change !== 'unchanged') {
         const event: CapacityEvent = {
           kind: 'capacity',
@@ -247,7 +254,7 @@ async function fetchCycle(
           version: upsert.version,
           seenAt,
         };
-        deps.hooks?.capacity?.(event);
+        if (deps.hooks?.capacity) await deps.hooks.capacity(event);
       }
       return upsert;
     });
@@ -264,7 +271,7 @@ async function fetchCycle(
       return 'not-posted';
     }
     if (error instanceof NotFoundError && p.implicit) {
-      store.pipelines.setCapacityMissing(slug, toUtcIso(deps.clock.now()));
+      await store.pipelines.setCapacityMissing(slug, toUtcIso(deps.clock.now()));
       result.withoutCapacity.push(slug);
       logger.info(
         where,

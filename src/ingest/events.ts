@@ -65,20 +65,22 @@ export interface PipelinesEvent {
 export type IngestEvent = NoticeEvent | CapacityEvent | SchemaDriftEvent | PipelinesEvent;
 
 /**
- * Receivers of ingest events. Each runs synchronously inside the transaction that stored
- * the events' cause; throwing rolls that transaction back, and the next sync tries again.
+ * Receivers of ingest events. Each is awaited inside the transaction that stored the
+ * events' cause, so it awaits only store calls (on SQLite the transaction holds the one
+ * connection until it ends); throwing rolls that transaction back, and the next sync
+ * tries again.
  */
 export interface IngestHooks {
-  notices?(events: NoticeEvent[]): void;
+  notices?(events: NoticeEvent[]): Promise<void>;
   /**
    * Notices new to the store but stored quietly, newest first: the baseline's, and those
    * found later that the service created before it. They never alert as new; their
    * deadlines still count.
    */
-  baseline?(notices: Notice[]): void;
-  capacity?(event: CapacityEvent): void;
-  schemaDrift?(event: SchemaDriftEvent): void;
-  pipelines?(event: PipelinesEvent): void;
+  baseline?(notices: Notice[]): Promise<void>;
+  capacity?(event: CapacityEvent): Promise<void>;
+  schemaDrift?(event: SchemaDriftEvent): Promise<void>;
+  pipelines?(event: PipelinesEvent): Promise<void>;
 }
 
 /** The metrics the syncs keep (the daemon's `Metrics` has them, with the others). */

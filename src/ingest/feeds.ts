@@ -21,6 +21,7 @@ import {
   NoticePollPlanner,
   type NoticeScheduleReport,
   noticeScheduleReport,
+  type ReadRefreshObservations,
 } from './notice-schedule.js';
 import {
   NOTICES_FEED,
@@ -36,7 +37,11 @@ export { CAPACITY_FEED };
 export const PIPELINES_INTERVAL_MS = 86_400_000;
 export const CATALOG_INTERVAL_MS = 3_600_000;
 
-export type FeedDeps = IngestDeps;
+/** What the feeds work with: the syncs' own, and where the notice feed learns its schedule. */
+export type FeedDeps = IngestDeps & {
+  /** The stored notices' refresh observations (`refreshObservationsOf` on SQLite). */
+  refreshObservations: ReadRefreshObservations;
+};
 
 /** The schedule-relevant part of the configuration. */
 export type FeedSettings = Pick<

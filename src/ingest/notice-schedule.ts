@@ -7,9 +7,10 @@
 
 import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
-import { toUtcIso } from '../lib/time.js';
+import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
-import type { AsyncStore } from '../store/async-store.js';
+import { asyncStoreOf } from '../store/async-sqlite.js';
+import type { Store } from '../store/index.js';
 import {
   type RefreshObservation,
   recentRefreshObservations,
@@ -24,18 +25,49 @@ import {
 } from './refresh-phase.js';
 
 /**
- * The refresh pattern the stored notices show at `now`, with what it rests on: what each
- * scheduling decision and the status report both read, so they agree.
+ * Reads the stored notices' refresh observations since an instant, for the notice feed's
+ * schedule, without holding back a transaction that is open.
  */
-export function learnRefresh(
-  store: AsyncStore,
+export type ReadRefreshObservations = (since: UtcIso) => Promise<RefreshObservation[]>;
+
+/**
+ * The reader of `store`'s observations: each read waits its turn behind the asynchronous
+ * transactions on the store's connection, so it never sees what one of them has written
+ * and not yet committed. (The observations are no repository method yet, so the
+ * asynchronous store cannot read them itself.)
+ */
+export function refreshObservationsOf(store: Store): ReadRefreshObservations {
+  const turns = asyncStoreOf(store);
+  return (since) => turns.transaction(async () => recentRefreshObservations(store, since));
+}
+
+/** Since when the stored notices show the refresh pattern at `now`. */
+function lookbackStart(now: Date, options: RefreshPhaseOptions): UtcIso {
+  return toUtcIso(new Date(now.getTime() - options.lookbackMs));
+}
+
+/** The pattern `observations` show for a feed polled every `intervalMs`. */
+function lockOf(
+  observations: readonly RefreshObservation[],
+  intervalMs: number,
+  options: RefreshPhaseOptions,
+): RefreshLock | null {
+  return estimateRefresh(observations, intervalMs * 1.5, options);
+}
+
+/**
+ * The refresh pattern the stored notices show at `now`, with what it rests on: what each
+ * scheduling decision reads, and the status report (`noticeScheduleReport`) estimates
+ * the same way from the same observations, so they agree.
+ */
+export async function learnRefresh(
+  read: ReadRefreshObservations,
   now: Date,
   intervalMs: number,
   options: RefreshPhaseOptions = refreshPhaseDefaults,
-): { lock: RefreshLock | null; observations: RefreshObservation[] } {
-  const since = toUtcIso(new Date(now.getTime() - options.lookbackMs));
-  const observations = recentRefreshObservations(store, since);
-  return { lock: estimateRefresh(observations, intervalMs * 1.5, options), observations };
+): Promise<{ lock: RefreshLock | null; observations: RefreshObservation[] }> {
+  const observations = await read(lookbackStart(now, options));
+  return { lock: lockOf(observations, intervalMs, options), observations };
 }
 
 /** The notice schedule in the status report: a learned refresh pattern, or the interval. */
@@ -53,13 +85,18 @@ export interface NoticeScheduleReport {
   refreshes: number | null;
 }
 
-/** The schedule the next notice poll follows, as the database shows it at `now`. */
+/**
+ * The schedule the next notice poll follows, as the database shows it at `now`: read from
+ * the synchronous store, as the rest of the status report is.
+ */
 export function noticeScheduleReport(
-  store: AsyncStore,
+  store: Store,
   now: Date,
   intervalMs: number,
 ): NoticeScheduleReport {
-  const { lock } = learnRefresh(store, now, intervalMs);
+  const options = refreshPhaseDefaults;
+  const observations = recentRefreshObservations(store, lookbackStart(now, options));
+  const lock = lockOf(observations, intervalMs, options);
   const seconds = (ms: number) => Math.round(ms / 1000);
   return {
     locked: lock !== null,
@@ -91,7 +128,7 @@ export class NoticePollPlanner {
   private current: RefreshLock | null = null;
 
   constructor(
-    private readonly deps: { store: AsyncStore; logger: Logger },
+    private readonly deps: { refreshObservations: ReadRefreshObservations; logger: Logger },
     private readonly intervalMs: number,
     private readonly options: RefreshPhaseOptions = refreshPhaseDefaults,
   ) {}
@@ -102,10 +139,10 @@ export class NoticePollPlanner {
   }
 
   /** How long to wait after a successful poll at `now`; undefined: the plain (jittered) interval. */
-  nextDelayMs(now: Date): number | undefined {
+  async nextDelayMs(now: Date): Promise<number | undefined> {
     const at = now.getTime();
-    const { lock, observations } = learnRefresh(
-      this.deps.store,
+    const { lock, observations } = await learnRefresh(
+      this.deps.refreshObservations,
       now,
       this.intervalMs,
       this.options,

@@ -117,13 +117,13 @@ export interface PageContext {
  * sync stores its pages in slices instead (`ingestNoticePageInSlices`), which decide the
  * same.
  */
-export function ingestNoticePage(
+export async function ingestNoticePage(
   store: AsyncStore,
   notices: readonly Notice[],
   context: PageContext,
-): PageOutcome {
+): Promise<PageOutcome> {
   const outcome: PageOutcome = { counts: { new: 0, updated: 0, unchanged: 0 }, events: [] };
-  storeSlice(store, notices, 0, context, Number.POSITIVE_INFINITY, outcome);
+  await storeSlice(store, notices, 0, context, Number.POSITIVE_INFINITY, outcome);
   return outcome;
 }
 
@@ -147,7 +147,7 @@ export async function ingestNoticePageInSlices(
   const outcome: PageOutcome = { counts: { new: 0, updated: 0, unchanged: 0 }, events: [] };
   let from = 0;
   while (from < notices.length) {
-    from = storeSlice(store, notices, from, context, budgetMs, outcome);
+    from = await storeSlice(store, notices, from, context, budgetMs, outcome);
     if (from < notices.length) await setImmediate();
   }
   return outcome;
@@ -157,7 +157,8 @@ export async function ingestNoticePageInSlices(
  * Stores `notices` from `from` in one transaction, adding to `outcome`: each notice is
  * stored, then, when it is new or changed, handed to the hooks (a quiet one to
  * `baseline`, any other as an event to `notices`). Ends after the notice that passes
- * `budgetMs`, or at the end; returns where it ended.
+ * `budgetMs` (counted from when the transaction began, not from when it was asked for),
+ * or at the end; returns where it ended.
  */
 function storeSlice(
   store: AsyncStore,
@@ -166,14 +167,14 @@ function storeSlice(
   context: PageContext,
   budgetMs: number,
   outcome: PageOutcome,
-): number {
-  const started = performance.now();
-  return store.transaction(() => {
+): Promise<number> {
+  return store.transaction(async () => {
+    const started = performance.now();
     const { counts } = outcome;
     const { hooks } = context;
     const horizon = context.baselineHorizon;
     const rest = from === 0 ? notices : notices.slice(from);
-    const stored = store.notices.metaOf(rest.map((n) => n.id));
+    const stored = await store.notices.metaOf(rest.map((n) => n.id));
     // A notice the page holds twice meets its own first copy: looked up again.
     const met = new Set<number>();
     let at = from;
@@ -184,12 +185,13 @@ function storeSlice(
         context.baseline || (horizon !== undefined && created !== null && created < horizon);
       const known = met.has(notice.id) ? undefined : (stored.get(notice.id) ?? null);
       met.add(notice.id);
-      const result = store.notices.upsert(notice, context.seenAt, preexisting, known);
+      const result = await store.notices.upsert(notice, context.seenAt, preexisting, known);
       counts[result.change]++;
       if (result.change === 'unchanged') continue;
       if (context.pipelines.size > 0 && !context.pipelines.has(notice.pipeline_slug)) continue;
-      if (result.change === 'new' && preexisting) hooks?.baseline?.([notice]);
-      else {
+      if (result.change === 'new' && preexisting) {
+        if (hooks?.baseline) await hooks.baseline([notice]);
+      } else {
         const posted = notice.posted_at ?? notice.service_created_at;
         const event: NoticeEvent = {
           kind: 'notice',
@@ -201,7 +203,7 @@ function storeSlice(
           tooOld: posted !== null && posted < context.alertableAfter,
           seenAt: context.seenAt,
         };
-        hooks?.notices?.([event]);
+        if (hooks?.notices) await hooks.notices([event]);
         outcome.events.push(event);
       }
       if (performance.now() - started >= budgetMs) break;
@@ -390,7 +392,7 @@ export async function syncNotices(
   signal?: AbortSignal,
 ): Promise<NoticeSyncResult> {
   const { store, clock } = deps;
-  const cursor = store.syncState.cursor(NOTICES_FEED, cursorSchema) ?? {};
+  const cursor = (await store.syncState.cursor(NOTICES_FEED, cursorSchema)) ?? {};
   const plan = planSync(cursor, options, clock.now());
   const progress: SyncProgress = {
     result: {
@@ -413,14 +415,14 @@ export async function syncNotices(
       await walkScope(deps, options, plan, pipeline, progress, signal);
   } catch (error) {
     // Everything stored so far stays; the next sync reads past where this one got.
-    store.syncState.setCursor(NOTICES_FEED, {
+    await store.syncState.setCursor(NOTICES_FEED, {
       ...cursor,
       syncs: plan.syncNumber,
       resumeDepth: Math.max(cursor.resumeDepth ?? 0, progress.result.pages + 1),
     } satisfies Cursor);
     throw error;
   }
-  store.syncState.setCursor(NOTICES_FEED, finishedCursor(plan, progress, clock.now()));
+  await store.syncState.setCursor(NOTICES_FEED, finishedCursor(plan, progress, clock.now()));
   logSync(deps, plan.baseline, progress.result);
   return progress.result;
 }

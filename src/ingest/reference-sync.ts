@@ -1,7 +1,7 @@
 import { toUtcIso } from '../lib/time.js';
 import type { PipelineApiClient } from '../upstream/client.js';
 import type { TableDescription } from '../upstream/schemas.js';
-import type { IngestDeps, SchemaDriftEvent } from './events.js';
+import type { IngestDeps, PipelinesEvent, SchemaDriftEvent } from './events.js';
 
 export const PIPELINES_FEED = 'pipelines';
 export const CATALOG_FEED = 'catalog';
@@ -15,10 +15,17 @@ export async function syncPipelines(
 ): Promise<{ total: number; added: string[] }> {
   const { data } = await deps.client.pipelines(signal);
   const seenAt = toUtcIso(deps.clock.now());
-  const firstSync = deps.store.pipelines.count() === 0;
-  const added = deps.store.transaction(() => {
-    const added = data.filter((p) => deps.store.pipelines.upsert(p, seenAt)).map((p) => p.slug);
-    deps.hooks?.pipelines?.({ kind: 'pipelines', slugs: data.map((p) => p.slug), added, seenAt });
+  const firstSync = (await deps.store.pipelines.count()) === 0;
+  const added = await deps.store.transaction(async () => {
+    const added: string[] = [];
+    for (const p of data) if (await deps.store.pipelines.upsert(p, seenAt)) added.push(p.slug);
+    const event: PipelinesEvent = {
+      kind: 'pipelines',
+      slugs: data.map((p) => p.slug),
+      added,
+      seenAt,
+    };
+    if (deps.hooks?.pipelines) await deps.hooks.pipelines(event);
     return added;
   });
   if (!firstSync) {
@@ -54,7 +61,7 @@ export async function syncCatalog(
   signal?: AbortSignal,
 ): Promise<{ drifted: string[] }> {
   const { data: hashes } = await deps.client.catalogHashes(signal);
-  const stored = deps.store.catalog.hashes();
+  const stored = await deps.store.catalog.hashes();
   const changed = Object.entries(hashes).filter(([name, hash]) => stored[name] !== hash);
   const descriptions = new Map<string, TableDescription | null>();
   for (const [name] of changed) {
@@ -63,10 +70,10 @@ export async function syncCatalog(
   }
   const seenAt = toUtcIso(deps.clock.now());
   const drifted: string[] = [];
-  deps.store.transaction(() => {
+  await deps.store.transaction(async () => {
     for (const [name, hash] of changed) {
       const description = descriptions.get(name) ?? null;
-      deps.store.catalog.put(name, hash, description, seenAt);
+      await deps.store.catalog.put(name, hash, description, seenAt);
       const previousHash = stored[name];
       if (previousHash === undefined) continue;
       drifted.push(name);
@@ -78,7 +85,7 @@ export async function syncCatalog(
         description,
         seenAt,
       };
-      deps.hooks?.schemaDrift?.(event);
+      if (deps.hooks?.schemaDrift) await deps.hooks.schemaDrift(event);
     }
   });
   for (const name of drifted) {

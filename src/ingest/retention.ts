@@ -19,8 +19,8 @@ export async function pruneOld(
 ): Promise<void> {
   const now = deps.clock.now();
   const cutoff = toUtcIso(new Date(now.getTime() - retentionMs));
-  const counts = deps.store.retention.prune(cutoff, toUtcIso(now));
-  const pages = deps.store.retention.vacuum();
+  const counts = await deps.store.retention.prune(cutoff, toUtcIso(now));
+  const pages = await deps.store.retention.vacuum();
   const pruned = Object.values(counts).reduce((a, b) => a + b, 0);
   deps.logger.info(
     { feed: RETENTION_FEED, cutoff, ...counts, pages_freed: pages },

@@ -28,9 +28,9 @@ export interface Feed {
   /**
    * After a successful run at `now`, how long to wait before the next (capped at the
    * interval), for a feed that knows when new data will come; undefined: the interval
-   * with jitter.
+   * with jitter. It may read the store to decide, so it may answer with a Promise.
    */
-  nextDelayMs?(now: Date): number | undefined;
+  nextDelayMs?(now: Date): number | undefined | Promise<number | undefined>;
 }
 
 /** How one run ended. */
@@ -89,14 +89,14 @@ export class Scheduler {
   async runFeed(feed: Feed, signal: AbortSignal): Promise<FeedOutcome> {
     const { store, clock, metrics } = this.deps;
     let unrecorded: Error | undefined;
-    const record = (write: () => void) => {
+    const record = async (write: () => Promise<void>) => {
       try {
-        write();
+        await write();
       } catch (caught) {
         unrecorded ??= asError(caught);
       }
     };
-    record(() => store.syncState.attempted(feed.name, toUtcIso(clock.now())));
+    await record(() => store.syncState.attempted(feed.name, toUtcIso(clock.now())));
     const started = performance.now();
     try {
       let error: Error | undefined;
@@ -108,10 +108,10 @@ export class Scheduler {
       }
       const at = clock.now();
       if (error === undefined) {
-        record(() => store.syncState.succeeded(feed.name, toUtcIso(at)));
+        await record(() => store.syncState.succeeded(feed.name, toUtcIso(at)));
       } else {
         const failure = { message: error.message, code: codeOf(error) };
-        record(() => store.syncState.failed(feed.name, toUtcIso(at), failure));
+        await record(() => store.syncState.failed(feed.name, toUtcIso(at), failure));
       }
       // A run fails when the feed failed, or when the database could not record it.
       const cause = error ?? unrecorded;
@@ -120,7 +120,7 @@ export class Scheduler {
         metrics?.lastSuccess.set({ feed: feed.name }, at.getTime() / 1000);
         this.failures.delete(feed.name);
         this.unrecordedRuns.delete(feed.name);
-        return { feed: feed.name, ok: true, nextDelayMs: this.afterSuccess(feed, at) };
+        return { feed: feed.name, ok: true, nextDelayMs: await this.afterSuccess(feed, at) };
       }
       return this.failed(feed, cause, unrecorded);
     } finally {
@@ -134,15 +134,15 @@ export class Scheduler {
    * `view` chooses what of each state is shown (the public `/healthz` names errors by
    * their code only).
    */
-  health(
+  async health(
     now: Date,
     startedAt?: Date,
     view: (states: FeedState[]) => FeedState[] = (states) => states,
-  ): FeedsHealth {
+  ): Promise<FeedsHealth> {
     let states: FeedState[] = [];
     let unreadable: string | undefined;
     try {
-      states = view(this.deps.store.syncState.all());
+      states = view(await this.deps.store.syncState.all());
     } catch (caught) {
       unreadable = asError(caught).message;
     }
@@ -247,10 +247,10 @@ export class Scheduler {
   }
 
   /** The feed's chosen delay, never longer than its interval; else the interval with jitter. */
-  private afterSuccess(feed: Feed, at: Date): number {
+  private async afterSuccess(feed: Feed, at: Date): Promise<number> {
     let chosen: number | undefined;
     try {
-      chosen = feed.nextDelayMs?.(at);
+      chosen = await feed.nextDelayMs?.(at);
     } catch (error) {
       this.deps.logger.warn(
         { feed: feed.name, err: error },

@@ -15,6 +15,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { parseRuleFile } from '../../src/rules/loader.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
 import { AuthenticationError } from '../../src/upstream/errors.js';
@@ -86,7 +87,11 @@ async function setup(
   const clock = new ManualClock(start.getTime() + (options.lagMs ?? 0));
   const metrics = new Metrics({ processMetrics: false });
   const events: CapacityEvent[] = [];
-  const hooks: IngestHooks = { capacity: (e) => events.push(e) };
+  const hooks: IngestHooks = {
+    capacity: async (e) => {
+      events.push(e);
+    },
+  };
   const s: Setup = {
     sim,
     simClock,
@@ -98,7 +103,14 @@ async function setup(
     hooks,
     sync: (extra = {}, signal) =>
       syncCapacity(
-        { client, store, clock, logger: silentLogger, hooks: s.hooks, metrics },
+        {
+          client,
+          store: asyncStoreOf(store),
+          clock,
+          logger: silentLogger,
+          hooks: s.hooks,
+          metrics,
+        },
         { pipelines: options.pipelines ?? ['transco'], ...extra },
         signal,
       ),
@@ -123,63 +135,86 @@ async function counter(metric: Metrics['capacityCycles'] | Metrics['skippedRecor
   return Object.fromEntries(values.map((v) => [Object.values(v.labels).join(','), v.value]));
 }
 
-describe('dueCycles', () => {
-  const due = (store: Store, at: string, options: Partial<CapacitySyncOptions> = {}) =>
-    dueCycles(store, 'texas-eastern', new Date(at), options).map((d) => `${d.gasDay} ${d.cycle}`);
+describe('dueCycles', async () => {
+  const due = async (store: Store, at: string, options: Partial<CapacitySyncOptions> = {}) =>
+    (await dueCycles(asyncStoreOf(store), 'texas-eastern', new Date(at), options)).map(
+      (d) => `${d.gasDay} ${d.cycle}`,
+    );
 
-  it('follows Central time across the end of daylight saving (2026-11-01)', () => {
+  it('follows Central time across the end of daylight saving (2026-11-01)', async () => {
     const { store } = temp;
     expect(cyclePostedAt('2026-11-01', 'timely').toISOString()).toBe('2026-10-31T22:00:00.000Z');
     expect(cyclePostedAt('2026-11-02', 'timely').toISOString()).toBe('2026-11-01T23:00:00.000Z');
     // 17:09:59 CDT: timely for 2026-11-01 (17:00 CDT) is within its grace; ID1 (13:00 CDT) is due.
-    expect(due(store, '2026-10-31T22:09:59.999Z')).toEqual(['2026-10-31 id1']);
-    expect(due(store, '2026-10-31T22:10:00Z')).toEqual(['2026-10-31 id1', '2026-11-01 timely']);
+    expect(await due(store, '2026-10-31T22:09:59.999Z')).toEqual(['2026-10-31 id1']);
+    expect(await due(store, '2026-10-31T22:10:00Z')).toEqual([
+      '2026-10-31 id1',
+      '2026-11-01 timely',
+    ]);
     // 01:30 CDT, half an hour before the clocks go back: evening (21:00 CDT), then ID3 (22:00 CDT).
-    expect(due(store, '2026-11-01T06:30:00Z')).toEqual(['2026-11-01 evening', '2026-10-31 id3']);
+    expect(await due(store, '2026-11-01T06:30:00Z')).toEqual([
+      '2026-11-01 evening',
+      '2026-10-31 id3',
+    ]);
     // 16:10 CST: under daylight saving this would be past timely for 2026-11-02; it is not.
-    expect(due(store, '2026-11-01T22:10:00Z')).toEqual(['2026-11-01 id1']);
-    expect(due(store, '2026-11-01T23:10:00Z')).toEqual(['2026-11-01 id1', '2026-11-02 timely']);
+    expect(await due(store, '2026-11-01T22:10:00Z')).toEqual(['2026-11-01 id1']);
+    expect(await due(store, '2026-11-01T23:10:00Z')).toEqual([
+      '2026-11-01 id1',
+      '2026-11-02 timely',
+    ]);
   });
 
-  it('follows Central time across the start of daylight saving (2026-03-08)', () => {
+  it('follows Central time across the start of daylight saving (2026-03-08)', async () => {
     const { store } = temp;
     expect(cyclePostedAt('2026-03-08', 'timely').toISOString()).toBe('2026-03-07T23:00:00.000Z');
     expect(cyclePostedAt('2026-03-09', 'timely').toISOString()).toBe('2026-03-08T22:00:00.000Z');
-    expect(due(store, '2026-03-07T22:10:00Z')).toEqual(['2026-03-07 id1']);
-    expect(due(store, '2026-03-07T23:10:00Z')).toEqual(['2026-03-07 id1', '2026-03-08 timely']);
+    expect(await due(store, '2026-03-07T22:10:00Z')).toEqual(['2026-03-07 id1']);
+    expect(await due(store, '2026-03-07T23:10:00Z')).toEqual([
+      '2026-03-07 id1',
+      '2026-03-08 timely',
+    ]);
     // 03:30 CDT, just after the clocks went forward.
-    expect(due(store, '2026-03-08T08:30:00Z')).toEqual(['2026-03-08 evening', '2026-03-07 id3']);
-    expect(due(store, '2026-03-08T22:09:00Z')).toEqual(['2026-03-08 id1']);
-    expect(due(store, '2026-03-08T22:10:00Z')).toEqual(['2026-03-08 id1', '2026-03-09 timely']);
+    expect(await due(store, '2026-03-08T08:30:00Z')).toEqual([
+      '2026-03-08 evening',
+      '2026-03-07 id3',
+    ]);
+    expect(await due(store, '2026-03-08T22:09:00Z')).toEqual(['2026-03-08 id1']);
+    expect(await due(store, '2026-03-08T22:10:00Z')).toEqual([
+      '2026-03-08 id1',
+      '2026-03-09 timely',
+    ]);
   });
 
-  it('is nothing before posting time plus grace, and nothing after the retry window', () => {
+  it('is nothing before posting time plus grace, and nothing after the retry window', async () => {
     const { store } = temp;
     // ID1 of 2026-11-20 is posted at 13:00 CST, 19:00Z.
-    expect(due(store, '2026-11-20T19:09:59.999Z')).toEqual([]);
-    expect(due(store, '2026-11-20T19:10:00Z')).toEqual(['2026-11-20 id1']);
-    expect(due(store, '2026-11-21T01:00:00Z')).toEqual([
+    expect(await due(store, '2026-11-20T19:09:59.999Z')).toEqual([]);
+    expect(await due(store, '2026-11-20T19:10:00Z')).toEqual(['2026-11-20 id1']);
+    expect(await due(store, '2026-11-21T01:00:00Z')).toEqual([
       '2026-11-20 id1',
       '2026-11-21 timely',
       '2026-11-20 id2',
     ]);
-    expect(due(store, '2026-11-21T01:00:00.001Z')).toEqual(['2026-11-21 timely', '2026-11-20 id2']);
+    expect(await due(store, '2026-11-21T01:00:00.001Z')).toEqual([
+      '2026-11-21 timely',
+      '2026-11-20 id2',
+    ]);
     const tight = { postingGraceMs: 0, retryWindowMs: HOUR };
-    expect(due(store, '2026-11-20T18:59:59.999Z', tight)).toEqual([]);
-    expect(due(store, '2026-11-20T19:00:00Z', tight)).toEqual(['2026-11-20 id1']);
-    expect(due(store, '2026-11-20T20:00:00.001Z', tight)).toEqual([]);
+    expect(await due(store, '2026-11-20T18:59:59.999Z', tight)).toEqual([]);
+    expect(await due(store, '2026-11-20T19:00:00Z', tight)).toEqual(['2026-11-20 id1']);
+    expect(await due(store, '2026-11-20T20:00:00.001Z', tight)).toEqual([]);
   });
 
-  it('reaches back into the previous gas day when the retry window does', () => {
+  it('reaches back into the previous gas day when the retry window does', async () => {
     const { store } = temp;
     // 09:30 CST on 2026-11-21; ID3 of 2026-11-20 was posted at 22:00 CST the evening before.
-    expect(due(store, '2026-11-21T15:30:00Z')).toEqual([]);
-    expect(due(store, '2026-11-21T15:30:00Z', { retryWindowMs: 12 * HOUR })).toEqual([
+    expect(await due(store, '2026-11-21T15:30:00Z')).toEqual([]);
+    expect(await due(store, '2026-11-21T15:30:00Z', { retryWindowMs: 12 * HOUR })).toEqual([
       '2026-11-20 id3',
     ]);
   });
 
-  it('leaves out cycles already stored, per pipeline', () => {
+  it('leaves out cycles already stored, per pipeline', async () => {
     const { store } = temp;
     store.capacity.upsertCycle(
       {
@@ -197,10 +232,10 @@ describe('dueCycles', () => {
       [],
       '2026-11-20T19:05:00Z',
     );
-    expect(due(store, '2026-11-20T19:10:00Z')).toEqual([]);
-    expect(dueCycles(store, 'transco', new Date('2026-11-20T19:10:00Z'))).toEqual([
-      { gasDay: '2026-11-20', cycle: 'id1' },
-    ]);
+    expect(await due(store, '2026-11-20T19:10:00Z')).toEqual([]);
+    expect(
+      await dueCycles(asyncStoreOf(store), 'transco', new Date('2026-11-20T19:10:00Z')),
+    ).toEqual([{ gasDay: '2026-11-20', cycle: 'id1' }]);
   });
 });
 
@@ -390,7 +425,7 @@ describe('capacity sync', () => {
   it('rolls back a cycle whose hook throws; the next run fetches and reports it again', async () => {
     const s = await setup();
     let failOnce = true;
-    s.hooks.capacity = (e) => {
+    s.hooks.capacity = async (e) => {
       if (e.cycle.cycle === 'id1' && failOnce) {
         failOnce = false;
         throw new Error('alert stage unavailable');
@@ -444,7 +479,12 @@ describe('capacity sync', () => {
 
   it('skips quietly, for a day, a pipeline without capacity data that no rule names', async () => {
     const s = await setup();
-    await syncPipelines({ client: s.client, store: s.store, clock: s.clock, logger: silentLogger });
+    await syncPipelines({
+      client: s.client,
+      store: asyncStoreOf(s.store),
+      clock: s.clock,
+      logger: silentLogger,
+    });
     const tracked = s.store.pipelines.all().map((p) => p.slug);
     expect(tracked).toContain('kern-river');
     const plan = capacityPlan(

@@ -18,6 +18,8 @@ import {
 } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { type Simulator, simulatorDefaults, startSimulator } from '../../src/simulator/index.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
+import type { AsyncStore } from '../../src/store/async-store.js';
 import { Store } from '../../src/store/index.js';
 import { type ClientOptions, PipelineApiClient } from '../../src/upstream/client.js';
 import { InstantClock, ManualClock } from '../support/clock.js';
@@ -32,6 +34,8 @@ export interface Harness {
   client: PipelineApiClient;
   dataDir: string;
   store: Store;
+  /** The asynchronous store on `store`'s connection, which ingest works with. */
+  readonly async: AsyncStore;
   events: { notices: NoticeEvent[]; capacity: CapacityEvent[]; drift: SchemaDriftEvent[] };
   hooks: IngestHooks;
   /** Closes and reopens the store, as a restart does. */
@@ -64,9 +68,15 @@ export async function harness(
   const dataDir = mkdtempSync(join(tmpdir(), 'pipewatch-ingest-'));
   const events: Harness['events'] = { notices: [], capacity: [], drift: [] };
   const hooks: IngestHooks = {
-    notices: (e) => events.notices.push(...e),
-    capacity: (e) => events.capacity.push(e),
-    schemaDrift: (e) => events.drift.push(e),
+    notices: async (e) => {
+      events.notices.push(...e);
+    },
+    capacity: async (e) => {
+      events.capacity.push(e);
+    },
+    schemaDrift: async (e) => {
+      events.drift.push(e);
+    },
   };
   const h: Harness = {
     sim,
@@ -75,6 +85,9 @@ export async function harness(
     client,
     dataDir,
     store: Store.open(dataDir),
+    get async() {
+      return asyncStoreOf(h.store);
+    },
     events,
     hooks,
     reopen() {
@@ -100,7 +113,7 @@ export const testSyncOptions: NoticeSyncOptions = {
 /** One notice sync over the harness's client and store, with its hooks collecting events. */
 export function syncOnce(h: Harness, options: NoticeSyncOptions = testSyncOptions) {
   return syncNotices(
-    { client: h.client, store: h.store, clock: h.clock, logger: silentLogger, hooks: h.hooks },
+    { client: h.client, store: h.async, clock: h.clock, logger: silentLogger, hooks: h.hooks },
     options,
   );
 }

@@ -35,7 +35,7 @@ async function setup() {
   const metrics = new Metrics({ processMetrics: false });
   const deps = {
     client: h.client,
-    store: h.store,
+    store: h.async,
     clock: h.clock,
     logger: silentLogger,
     hooks: h.hooks,

@@ -78,7 +78,7 @@ describe('notice sync', () => {
     });
     const run = () =>
       syncNotices(
-        { client, store: h.store, clock: h.clock, logger: silentLogger, hooks: h.hooks },
+        { client, store: h.async, clock: h.clock, logger: silentLogger, hooks: h.hooks },
         options,
       );
     try {
@@ -173,8 +173,8 @@ describe('notice sync', () => {
     );
     const during: number[] = [];
     const original = h.hooks.notices!;
-    h.hooks.notices = (events) => {
-      original(events);
+    h.hooks.notices = async (events) => {
+      await original(events);
       if (during.length === 0) {
         for (let i = 0; i < 7; i++)
           during.push(
@@ -257,8 +257,8 @@ describe('notice sync', () => {
       }),
     );
     const original = h.hooks.notices!;
-    h.hooks.notices = (events) => {
-      original(events);
+    h.hooks.notices = async (events) => {
+      await original(events);
       h.sim.control.injectFault({ ...fault, path: '/ip/notices' });
     };
     await expect(sync()).rejects.toBeInstanceOf(RetryableUpstreamError);

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NoticePollPlanner } from '../../src/ingest/notice-schedule.js';
+import { NoticePollPlanner, refreshObservationsOf } from '../../src/ingest/notice-schedule.js';
 import { NOTICES_FEED, noticeSyncDefaults, syncNotices } from '../../src/ingest/notice-sync.js';
 import { type Feed, Scheduler } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { recentRefreshObservations } from '../../src/store/refresh-observations.js';
 import { PipelineApiClient } from '../../src/upstream/client.js';
 import { capturedLogger } from '../support/captured-logger.js';
@@ -50,17 +51,21 @@ async function polling(refreshEveryMs: number) {
     () => client.close(),
   );
   const { logger, lines } = capturedLogger();
-  const planner = new NoticePollPlanner({ store, logger }, INTERVAL);
-  const deps = { client, store, clock, logger: silentLogger };
+  const planner = new NoticePollPlanner(
+    { refreshObservations: refreshObservationsOf(store), logger },
+    INTERVAL,
+  );
+  const deps = { client, store: asyncStoreOf(store), clock, logger: silentLogger };
   const feed: Feed = {
     name: NOTICES_FEED,
     intervalMs: INTERVAL,
     run: () => syncNotices(deps, { ...noticeSyncDefaults, maxAlertAgeMs: 86_400_000 }),
     nextDelayMs: (now) => planner.nextDelayMs(now),
   };
-  const scheduler = new Scheduler({ store, clock, logger: silentLogger, random: () => 0.5 }, [
-    feed,
-  ]);
+  const scheduler = new Scheduler(
+    { store: asyncStoreOf(store), clock, logger: silentLogger, random: () => 0.5 },
+    [feed],
+  );
   const delays: number[] = [];
   const run = async (forMs: number) => {
     const until = clock.now().getTime() + forMs;

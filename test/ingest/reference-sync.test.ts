@@ -10,7 +10,7 @@ afterEach(async () => {
 
 const deps = () => ({
   client: h.client,
-  store: h.store,
+  store: h.async,
   clock: h.clock,
   logger: silentLogger,
   hooks: h.hooks,

@@ -28,7 +28,7 @@ async function settle() {
 describe('Retry-After', () => {
   it('a feed waits what the API asks up to an hour (or its interval), never longer', async () => {
     h = await harness();
-    const store = h.store;
+    const store = h.async;
     const clock = new ManualClock();
     const delayAfter = async (intervalMs: number, retryAfterMs: number) => {
       const error = new RateLimitedError('slow', { context, status: 429, retryAfterMs });
@@ -46,7 +46,8 @@ describe('Retry-After', () => {
 
   it('Retry-After: 999999999 against the daemon: one request, then one an hour later', async () => {
     h = await harness();
-    const { sim, client, store } = h;
+    const { sim, client } = h;
+    const store = h.async;
     sim.control.injectFault({
       kind: '429',
       count: 1000,
@@ -76,11 +77,11 @@ describe('Retry-After', () => {
     await vi.waitFor(() => expect(clock.pending).toBe(1));
     expect(client.stats.requests).toBe(1);
     expect(clock.sleeps).toEqual([HOUR]);
-    expect(store.syncState.get(NOTICES_FEED)).toMatchObject({
+    expect(h.store.syncState.get(NOTICES_FEED)).toMatchObject({
       last_error_code: 'UPSTREAM_RATE_LIMITED',
       consecutive_failures: 1,
     });
-    expect(store.syncState.get(NOTICES_FEED)?.last_error).toMatch(
+    expect(h.store.syncState.get(NOTICES_FEED)?.last_error).toMatch(
       /the API asked to wait 11574 days/,
     );
     expect(JSON.parse(logged.join('')).msg).toMatch(
@@ -109,7 +110,8 @@ describe('Retry-After', () => {
 
   it('ends a capacity run at the first Retry-After: no other pipeline is asked sooner', async () => {
     h = await harness();
-    const { sim, client, store } = h;
+    const { sim, client } = h;
+    const store = h.async;
     sim.control.injectFault({ kind: '429', count: 100, retryAfter: 600, path: '/ip/capacity' });
     const deps = { client, store, clock: h.clock, logger: silentLogger };
     const error = await syncCapacity(deps, {

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { startCli, until } from '../cli/run-cli.js';
 import { ManualClock } from '../support/clock.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -55,16 +56,17 @@ describe('a database that cannot record a sync', () => {
     const startedAt = clock.now();
     const { logger, lines } = logCapture();
     let runs = 0;
-    const scheduler = new Scheduler({ store, clock, logger, random: () => 0.5 }, [
-      { name: 'notices', intervalMs: 600_000, run: async () => void runs++ },
-    ]);
+    const scheduler = new Scheduler(
+      { store: asyncStoreOf(store), clock, logger, random: () => 0.5 },
+      [{ name: 'notices', intervalMs: 600_000, run: async () => void runs++ }],
+    );
     const repair = refuseSyncStateWrites(dataDir);
     const stop = new AbortController();
     const running = scheduler.start(stop.signal);
 
     await vi.waitFor(() => expect(clock.pending).toBe(1));
     expect(runs).toBe(1);
-    const health = scheduler.health(clock.now(), startedAt);
+    const health = await scheduler.health(clock.now(), startedAt);
     expect(health.healthy).toBe(false);
     expect(health.feeds[0]).toMatchObject({
       feed: 'notices',
@@ -90,7 +92,7 @@ describe('a database that cannot record a sync', () => {
     await vi.waitFor(() => expect(clock.sleeps).toHaveLength(3));
     expect(runs).toBe(3);
     expect(clock.sleeps[2]).toBe(600_000);
-    expect(scheduler.health(clock.now(), startedAt).healthy).toBe(true);
+    expect((await scheduler.health(clock.now(), startedAt)).healthy).toBe(true);
     expect(store.syncState.get('notices')).toMatchObject({
       last_success_at: '2026-11-20T15:01:30Z',
       consecutive_failures: 0,
@@ -103,13 +105,16 @@ describe('a database that cannot record a sync', () => {
     const { store, dir: dataDir } = temp;
     const clock = new ManualClock('2026-11-20T15:00:00Z');
     const { logger, lines } = logCapture();
-    const scheduler = new Scheduler({ store, clock, logger, random: () => 0.5 }, [
-      {
-        name: 'capacity',
-        intervalMs: 900_000,
-        run: async () => Promise.reject(new Error('the API is down')),
-      },
-    ]);
+    const scheduler = new Scheduler(
+      { store: asyncStoreOf(store), clock, logger, random: () => 0.5 },
+      [
+        {
+          name: 'capacity',
+          intervalMs: 900_000,
+          run: async () => Promise.reject(new Error('the API is down')),
+        },
+      ],
+    );
     const repair = refuseSyncStateWrites(dataDir);
     const outcome = await scheduler.runFeed(scheduler.feeds[0]!, new AbortController().signal);
     repair();
@@ -118,7 +123,7 @@ describe('a database that cannot record a sync', () => {
     expect(lines.at(-1)?.msg).toBe(
       'capacity sync failed (the API is down) but could not be recorded in the database: database or disk is full; the feed is unhealthy until one is; next try in 30 s',
     );
-    expect(scheduler.health(clock.now(), clock.now()).feeds[0]?.healthy).toBe(false);
+    expect((await scheduler.health(clock.now(), clock.now())).feeds[0]?.healthy).toBe(false);
   });
 
   it("shows on the daemon's /healthz and /status at once, and clears when the database records again", async () => {

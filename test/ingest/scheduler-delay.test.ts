@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Feed, Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import { ServerError } from '../../src/upstream/errors.js';
 import { ManualClock } from '../support/clock.js';
@@ -14,9 +15,10 @@ async function outcome(feed: Omit<Feed, 'name' | 'intervalMs'>) {
   store = stores.open().store;
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const full: Feed = { name: 'notices', intervalMs: 600_000, ...feed };
-  const scheduler = new Scheduler({ store, clock, logger: silentLogger, random: () => 0.9 }, [
-    full,
-  ]);
+  const scheduler = new Scheduler(
+    { store: asyncStoreOf(store), clock, logger: silentLogger, random: () => 0.9 },
+    [full],
+  );
   return scheduler.runFeed(full, new AbortController().signal);
 }
 

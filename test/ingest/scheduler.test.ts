@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Metrics } from '../../src/http/metrics.js';
 import { type Feed, Scheduler, schedulerDefaults } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { AuthenticationError, RateLimitedError, ServerError } from '../../src/upstream/errors.js';
 import { ManualClock } from '../support/clock.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -17,7 +18,13 @@ function setup() {
     metrics,
     scheduler: (feeds: Feed[]) =>
       new Scheduler(
-        { store: temp.store, clock, logger: silentLogger, metrics, random: () => 0.5 },
+        {
+          store: asyncStoreOf(temp.store),
+          clock,
+          logger: silentLogger,
+          metrics,
+          random: () => 0.5,
+        },
         feeds,
       ),
   };
@@ -133,7 +140,7 @@ describe('Scheduler', () => {
     const runs: number[] = [];
     const s = new Scheduler(
       {
-        store: temp.store,
+        store: asyncStoreOf(temp.store),
         clock,
         logger: silentLogger,
         random: () => draws[draw++ % draws.length]!,

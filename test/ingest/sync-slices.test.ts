@@ -26,9 +26,9 @@ function publishFive(): number[] {
 }
 
 /** A decision written by the hooks, in the transaction that stored its notice. */
-function decide(events: NoticeEvent[]): void {
+async function decide(events: NoticeEvent[]): Promise<void> {
   for (const e of events)
-    h.store.audit.record({
+    await h.async.audit.record({
       at: e.seenAt,
       rule: 'slices',
       event: `notice-${e.change}`,
@@ -45,7 +45,7 @@ describe('a page stored in slices', () => {
     await syncOnce(h, options);
     const ids = publishFive();
     const log: string[] = [];
-    h.hooks.notices = (events) => {
+    h.hooks.notices = async (events) => {
       for (const e of events) log.push(`notice ${e.notice.id}`);
     };
     let done = false;
@@ -73,10 +73,10 @@ describe('a page stored in slices', () => {
     await syncOnce(h, options);
     const ids = publishFive();
     let handed = 0;
-    h.hooks.notices = (events) => {
+    h.hooks.notices = async (events) => {
       handed += events.length;
       if (handed === 3) throw new Error('the decision failed');
-      decide(events);
+      await decide(events);
     };
     await expect(syncOnce(h, options)).rejects.toThrow('the decision failed');
     // Newest first: the two newest are stored and decided; the third and the rest not.
