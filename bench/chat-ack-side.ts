@@ -112,7 +112,10 @@ export function serveSide<Ready, Answer>(side: Side<Ready, Answer>): void {
   process.on('disconnect', () => process.exit(1));
   process.on('message', (message: SideRequest) => {
     if ('close' in message) {
-      side.close().then(() => process.exit(0));
+      void side.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
       return;
     }
     const { url, from, count } = message.run;

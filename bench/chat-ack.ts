@@ -156,9 +156,9 @@ export async function chatAckBench(): Promise<Record<string, number>> {
   storeCatalogPipelines(store, new Date());
   const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 };
   const rules = Array.from({ length: 100 }, (_, i) => generatedRule(i));
-  const engine = new AlertEngine(deps, rules);
+  const engine = new AlertEngine({ ...deps, store: asyncStoreOf(store) }, rules);
   const stream = new NoticeStream(store, engine.hooks());
-  for (let p = 0; p < HISTORY_PAGES; p++) stream.page();
+  for (let p = 0; p < HISTORY_PAGES; p++) await stream.page();
   const core = new ChatCore({
     ...deps,
     store: asyncStoreOf(store),
@@ -223,7 +223,8 @@ export async function chatAckBench(): Promise<Record<string, number>> {
     store.pipelines.all();
     store.notices.vocabulary();
     const vocabularyMs = performance.now() - started;
-    if (engine.rules.length < rules.length + 1_000) throw new Error('subscriptions not in force');
+    if ((await engine.rules()).length < rules.length + 1_000)
+      throw new Error('subscriptions not in force');
     return {
       commands: COMMANDS,
       p50_ms: percentile(busy!.ms, 50),

@@ -101,7 +101,10 @@ async function round(
       alertableAfter: '2000-01-01T00:00:00Z' as const,
       pipelines: new Set<string>(),
     };
-    ingestNoticePage(store, notices.slice(0, HISTORY), { ...context, baseline: true });
+    await ingestNoticePage(asyncStoreOf(store), notices.slice(0, HISTORY), {
+      ...context,
+      baseline: true,
+    });
     const vocabulary = {
       pipelines: store.pipelines.all().map((p) => p.slug),
       ...store.notices.vocabulary(),
@@ -121,11 +124,15 @@ async function round(
       );
       if ('problem' in stored) throw new Error(stored.problem);
     }
-    const engine = new AlertEngine({ store, clock, logger, maxAlertAgeMs: 1e12 }, []);
-    if (engine.rules.length !== SUBSCRIPTIONS) throw new Error('subscriptions not in force');
+    const engine = new AlertEngine(
+      { store: asyncStoreOf(store), clock, logger, maxAlertAgeMs: 1e12 },
+      [],
+    );
+    if ((await engine.rules()).length !== SUBSCRIPTIONS)
+      throw new Error('subscriptions not in force');
 
     const decideStart = cpuMs();
-    ingestNoticePage(store, notices.slice(HISTORY), {
+    await ingestNoticePage(asyncStoreOf(store), notices.slice(HISTORY), {
       ...context,
       seenAt: toUtcIso(clock.now()),
       baseline: false,

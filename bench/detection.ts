@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * Detection: from a notice posted (the simulator's refresh that shows it in the API) to
  * its message at the Slack fake, over simulated hours of the live simulator publishing in
@@ -34,6 +33,7 @@ import { NOTICES_FEED, type NoticeSyncResult } from '../src/ingest/notice-sync.j
 import { type Feed, Scheduler } from '../src/ingest/scheduler.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { simulatorDefaults, startSimulator } from '../src/simulator/index.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { PipelineApiClient } from '../src/upstream/client.js';
 import { FAKE_TOKEN, startSlackFake } from '../test/fakes/slack.js';
@@ -99,23 +99,26 @@ export async function simulatedSpan(
     deps,
   );
   const channels: ChannelSet = { for: () => channel as never };
-  const engine = new AlertEngine({ store: asyncStoreOf(store), ...deps, maxAlertAgeMs: 86_400_000 }, [
-    {
-      kind: 'notices',
-      name: 'everything',
-      at: { file: 'bench', line: 1, col: 1 },
-      filter: {},
-      on: ['new'],
-      notify: [{ kind: 'slack', channel: '#gas' }],
-    },
-  ]);
+  const engine = new AlertEngine(
+    { store: asyncStoreOf(store), ...deps, maxAlertAgeMs: 86_400_000 },
+    [
+      {
+        kind: 'notices',
+        name: 'everything',
+        at: { file: 'bench', line: 1, col: 1 },
+        filter: {},
+        on: ['new'],
+        notify: [{ kind: 'slack', channel: '#gas' }],
+      },
+    ],
+  );
   const dispatcher = new Dispatcher(
-    { store: asyncStoreOf(store), channels, ...deps },
+    { ...deps, store: asyncStoreOf(store), threads: store.threads, channels },
     { digestWindowMs: 0, maxAgeMs: 3_600_000 },
   );
   let pending: NoticeEvent[] = [];
   const hooks = engine.hooks({
-    notices: (events) => {
+    notices: async (events) => {
       pending.push(...events.filter((e) => e.change === 'new' && !e.tooOld));
     },
   });
@@ -128,10 +131,14 @@ export async function simulatedSpan(
     baselinePages: 10,
     baselineAgeMs: 7 * 24 * HOUR,
   };
-  const feeds = buildFeeds({ client, store: asyncStoreOf(store), ...deps, hooks }, settings, () => ({
-    pipelines: [],
-    waitingForPipelineList: [],
-  }));
+  const feeds = buildFeeds(
+    { client, store: asyncStoreOf(store), ...deps, hooks },
+    settings,
+    async () => ({
+      pipelines: [],
+      waitingForPipelineList: [],
+    }),
+  );
   const built = feeds.find((f) => f.name === NOTICES_FEED)!;
   const others = feeds.filter((f) => f !== built);
   let requests = 0;
@@ -146,7 +153,10 @@ export async function simulatedSpan(
     },
     ...(strategy.phaseLocked && built.nextDelayMs ? { nextDelayMs: built.nextDelayMs } : {}),
   };
-  const scheduler = new Scheduler({ store: asyncStoreOf(store), ...deps, random: Math.random }, [feed, ...others]);
+  const scheduler = new Scheduler({ store: asyncStoreOf(store), ...deps, random: Math.random }, [
+    feed,
+    ...others,
+  ]);
   const signal = new AbortController().signal;
   const delays: number[] = [];
   /** The same, for notices after the first 3 hours: after a pattern can have been learned. */

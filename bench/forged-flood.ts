@@ -48,7 +48,7 @@ async function flood(unverified: Partial<UnverifiedLimits> | undefined): Promise
   const store = Store.open(dir);
   const slackFake = await startSlackFake();
   const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 86_400_000 };
-  const engine = new AlertEngine(deps, []);
+  const engine = new AlertEngine({ ...deps, store: asyncStoreOf(store) }, []);
   const core = new ChatCore({
     ...deps,
     store: asyncStoreOf(store),

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * Latency, what a user waits for an alert:
  * - `posted_to_receiver_median_s`, `_p95_s`, `_max_s`: from a notice posted (shown in
@@ -26,6 +25,7 @@ import { noticeSyncDefaults, syncNotices } from '../src/ingest/notice-sync.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { simulatorDefaults, startSimulator } from '../src/simulator/index.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { PipelineApiClient } from '../src/upstream/client.js';
 import { FAKE_TOKEN, startSlackFake } from '../test/fakes/slack.js';
@@ -56,25 +56,28 @@ async function pollToReceiver(): Promise<number[]> {
   const deps = { clock: systemClock, logger: silentLogger };
   const { slack: channel } = createSlackChannels({ token: FAKE_TOKEN, apiUrl: slack.url }, deps);
   const channels: ChannelSet = { for: () => channel as never };
-  const engine = new AlertEngine({ store: asyncStoreOf(store), ...deps, maxAlertAgeMs: 86_400_000 }, [
-    {
-      kind: 'notices',
-      name: 'transco-constraints',
-      at: { file: 'bench', line: 1, col: 1 },
-      filter: { pipelines: ['transco'], types: ['constraint'] },
-      on: ['new'],
-      notify: [{ kind: 'slack', channel: '#gas' }],
-    },
-  ]);
+  const engine = new AlertEngine(
+    { store: asyncStoreOf(store), ...deps, maxAlertAgeMs: 86_400_000 },
+    [
+      {
+        kind: 'notices',
+        name: 'transco-constraints',
+        at: { file: 'bench', line: 1, col: 1 },
+        filter: { pipelines: ['transco'], types: ['constraint'] },
+        on: ['new'],
+        notify: [{ kind: 'slack', channel: '#gas' }],
+      },
+    ],
+  );
   const dispatcher = new Dispatcher(
-    { store: asyncStoreOf(store), channels, ...deps },
+    { ...deps, store: asyncStoreOf(store), threads: store.threads, channels },
     { digestWindowMs: 0, maxAgeMs: 3_600_000 },
   );
   const sync = {
     client,
-    store,
     ...deps,
-    hooks: engine.hooks({ notices: () => dispatcher.wake() }),
+    store: asyncStoreOf(store),
+    hooks: engine.hooks({ notices: async () => dispatcher.wake() }),
   };
   const options = { ...noticeSyncDefaults, maxAlertAgeMs: 86_400_000 };
   const stop = new AbortController();

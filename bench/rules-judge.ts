@@ -60,7 +60,7 @@ function pass(compiled: ReturnType<typeof compileRules>, notices: readonly Notic
 }
 
 /** Microseconds per notice of the engine's decisions and writes, and alerts per notice. */
-function withWrites(rules: readonly Rule[], notices: readonly Notice[]) {
+async function withWrites(rules: readonly Rule[], notices: readonly Notice[]) {
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-bench-'));
   const store = Store.open(dir);
   try {
@@ -73,15 +73,15 @@ function withWrites(rules: readonly Rule[], notices: readonly Notice[]) {
     const hooks = engine.hooks();
     const timed = {
       ...hooks,
-      notices: (events: NoticeEvent[]) => {
+      notices: async (events: NoticeEvent[]) => {
         const started = performance.now();
-        hooks.notices!(events);
+        await hooks.notices!(events);
         ms += performance.now() - started;
         decided += events.length;
       },
     };
     for (let i = 0; i < notices.length; i += 20) {
-      ingestNoticePage(asyncStoreOf(store), notices.slice(i, i + 20), {
+      await ingestNoticePage(asyncStoreOf(store), notices.slice(i, i + 20), {
         seenAt: '2026-11-20T15:00:00Z',
         baseline: false,
         alertableAfter: '2000-01-01T00:00:00Z',
@@ -98,7 +98,7 @@ function withWrites(rules: readonly Rule[], notices: readonly Notice[]) {
 }
 
 /** Cold, warm and with-writes figures. */
-export function judgeFigures(): Record<string, number> {
+export async function judgeFigures(): Promise<Record<string, number>> {
   const notices = simulatorNotices(NOTICES, 15);
   const rules = fileRules10000();
   const cold: number[] = [];
@@ -111,7 +111,7 @@ export function judgeFigures(): Record<string, number> {
     warm.push(again.us);
     fired = again.fired;
   }
-  const written = withWrites(rules, notices.slice(0, WRITTEN));
+  const written = await withWrites(rules, notices.slice(0, WRITTEN));
   return {
     notices_judged: notices.length,
     field_combinations: new Set(notices.map((n) => fieldsKey(prepareNotice(n)))).size,

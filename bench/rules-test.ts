@@ -80,7 +80,7 @@ if (process.argv[2] === '--rules-test-child') {
 }
 
 /** Stores the notices as a daemon would: a baseline, then news judged by `rulesDir`'s rules. */
-export function storeNotices(store: Store, rulesDir: string): void {
+export async function storeNotices(store: Store, rulesDir: string): Promise<void> {
   storeCatalogPipelines(store, systemClock.now());
   const notices = simulatorNotices(NOTICES, 5);
   const context = {
@@ -90,7 +90,7 @@ export function storeNotices(store: Store, rulesDir: string): void {
   };
   const baseline = NOTICES - NEWS;
   for (let i = 0; i < baseline; i += 500)
-    ingestNoticePage(asyncStoreOf(store), notices.slice(i, Math.min(i + 500, baseline)), {
+    await ingestNoticePage(asyncStoreOf(store), notices.slice(i, Math.min(i + 500, baseline)), {
       ...context,
       baseline: true,
     });
@@ -99,7 +99,7 @@ export function storeNotices(store: Store, rulesDir: string): void {
     { store: asyncStoreOf(store), clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
     rules,
   );
-  ingestNoticePage(asyncStoreOf(store), notices.slice(baseline), {
+  await ingestNoticePage(asyncStoreOf(store), notices.slice(baseline), {
     ...context,
     baseline: false,
     hooks: engine.hooks(),
@@ -168,7 +168,7 @@ export async function rulesTestBench(runs = RUNS): Promise<Record<string, number
     writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
     const store = Store.open(dataDir);
     try {
-      storeNotices(store, rulesDir);
+      await storeNotices(store, rulesDir);
     } finally {
       store.close();
     }

@@ -27,6 +27,7 @@
  *   limit of the same notices. Both sides run the same harness (`secondsStoring`): each
  *   page is generated and parsed just before it is stored, and only storing is timed.
  */
+
 import { rmSync } from 'node:fs';
 import { AlertEngine } from '../src/alerts/engine.js';
 import { compileRules } from '../src/alerts/rules.js';
@@ -35,10 +36,11 @@ import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { prepareNotice } from '../src/rules/match.js';
 import type { NoticeRule, Rule } from '../src/rules/types.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { type Notice, NoticeSchema } from '../src/upstream/schemas.js';
 import { wireNotice } from './fixtures.js';
-import { freshStore, inRounds, rates, secondsStoring, type WireNotice } from './ingest.js';
+import { freshStore, inRounds, rates, secondsStoringAsync, type WireNotice } from './ingest.js';
 import { judgeFigures } from './rules-judge.js';
 import { rulesLoadFigures } from './rules-load.js';
 import { coldLoad, storedSubscriptions } from './subscriptions.js';
@@ -171,8 +173,10 @@ export async function rulesBench(): Promise<Record<string, number>> {
   const sets: Record<string, readonly Rule[]> = {};
   for (const count of [10, 1_000, 10_000])
     sets[count] = Array.from({ length: count }, (_, i) => generatedRule(i));
-  sets['10_plus_10000_subscriptions'] = subscribed.engine.rules;
-  sets['10_plus_10000_subscriptions_without_text'] = subscribed.engine.rules.map(withoutText);
+  sets['10_plus_10000_subscriptions'] = await subscribed.engine.rules();
+  sets['10_plus_10000_subscriptions_without_text'] = (await subscribed.engine.rules()).map(
+    withoutText,
+  );
   const figures: Record<string, number> = {};
   for (const [name, { us, fired }] of Object.entries(usPerNotice(sets, sample))) {
     figures[`us_per_notice_${name}`] = us;
@@ -211,27 +215,24 @@ export function fileRules(): Rule[] {
  */
 export async function ingestWithRulesBench(): Promise<Record<string, number>> {
   let alerts = 0;
-  const figures = inRounds(() => {
+  const figures = await inRounds(async () => {
     const store = freshStore();
+    const async = asyncStoreOf(store);
     const rules = Array.from({ length: 100 }, (_, i) => generatedRule(i));
     const engine = new AlertEngine(
-      { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
+      { store: async, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
       rules,
     );
     const hooks = engine.hooks();
-    const spent = secondsStoring(
-      (records) => {
-        ingestNoticePage(store, records, {
-          seenAt: '2026-11-20T15:00:00Z',
-          baseline: false,
-          alertableAfter: '2000-01-01T00:00:00Z',
-          pipelines: new Set(),
-          hooks,
-        });
-      },
-      undefined,
-      variedNotice,
-    );
+    const spent = await secondsStoringAsync(async (records) => {
+      await ingestNoticePage(async, records, {
+        seenAt: '2026-11-20T15:00:00Z',
+        baseline: false,
+        alertableAfter: '2000-01-01T00:00:00Z',
+        pipelines: new Set(),
+        hooks,
+      });
+    }, variedNotice);
     const stored = rates(store.notices.count(), spent);
     alerts = store.outbox.counts().pending;
     store.dispose();

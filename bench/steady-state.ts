@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * `steady_state`: what notice polling costs when nothing happens upstream, per hour over
  * a whole deep-scan cycle (six hours: every quiet sync and the deep scan that ends it).
@@ -25,6 +24,7 @@ import {
 } from '../src/ingest/notice-sync.js';
 import { type Feed, Scheduler } from '../src/ingest/scheduler.js';
 import { silentLogger } from '../src/lib/logger.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { PipelineApiClient } from '../src/upstream/client.js';
 import { ManualClock } from '../test/support/clock.js';
@@ -78,7 +78,7 @@ async function cycle(url: string): Promise<Record<string, number>> {
     baselinePages: 10,
     baselineAgeMs: 7 * 24 * HOUR,
   };
-  const built = buildFeeds(deps, settings, () => ({
+  const built = buildFeeds({ ...deps, store: asyncStoreOf(deps.store) }, settings, async () => ({
     pipelines: [],
     waitingForPipelineList: [],
   })).find((f) => f.name === NOTICES_FEED)!;
@@ -95,7 +95,9 @@ async function cycle(url: string): Promise<Record<string, number>> {
       return result;
     },
   };
-  const scheduler = new Scheduler({ store: asyncStoreOf(store), clock, logger: silentLogger }, [feed]);
+  const scheduler = new Scheduler({ store: asyncStoreOf(store), clock, logger: silentLogger }, [
+    feed,
+  ]);
   const signal = new AbortController().signal;
   const cycleMs = noticeSyncDefaults.deepScanEveryMs;
   try {

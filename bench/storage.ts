@@ -107,7 +107,10 @@ async function retained(
   retentionMs: number,
   stored = TOTAL,
 ): Promise<number> {
-  await pruneOld({ store: asyncStoreOf(store), clock: new ManualClock(END), logger: silentLogger }, retentionMs);
+  await pruneOld(
+    { store: asyncStoreOf(store), clock: new ManualClock(END), logger: silentLogger },
+    retentionMs,
+  );
   return perNotice(store, dir, stored);
 }
 
@@ -124,7 +127,7 @@ async function ingestAll(
   const started = process.cpuUsage();
   for (const page of pages) {
     const at = seenAt(page);
-    ingestNoticePage(asyncStoreOf(store), page, {
+    await ingestNoticePage(asyncStoreOf(store), page, {
       seenAt: at,
       baseline: false,
       alertableAfter: toUtcIso(new Date(Date.parse(at) - DAY_MS)),
@@ -195,7 +198,10 @@ async function chatState(all: readonly Notice[][]): Promise<Record<string, numbe
   const random = seededRandom(26);
   const clock = new ManualClock(seenAt(pages[0]!));
   storeCatalogPipelines(store, clock.now());
-  const engine = new AlertEngine({ store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: DAY_MS }, []);
+  const engine = new AlertEngine(
+    { store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: DAY_MS },
+    [],
+  );
   const core = new ChatCore({
     store: asyncStoreOf(store),
     engine,
@@ -205,15 +211,15 @@ async function chatState(all: readonly Notice[][]): Promise<Record<string, numbe
   });
   for (let c = 0; c < CHANNELS; c++)
     for (let i = 0; i < SUBSCRIPTIONS_PER_CHANNEL; i++)
-      core.command({ ...person(c), channel: benchChannel(c) }, subscribeText(random));
-  for (let p = 0; p < PEOPLE; p++) core.command(person(p), `remind ${BUSY[p % BUSY.length]}`);
+      await core.command({ ...person(c), channel: benchChannel(c) }, subscribeText(random));
+  for (let p = 0; p < PEOPLE; p++) await core.command(person(p), `remind ${BUSY[p % BUSY.length]}`);
   const hooks = engine.hooks();
   let day = -1;
   let withDeadline: number[] = [];
   for (const page of pages) {
     const at = seenAt(page);
     clock.set(at);
-    ingestNoticePage(asyncStoreOf(store), page, {
+    await ingestNoticePage(asyncStoreOf(store), page, {
       seenAt: at,
       baseline: false,
       alertableAfter: toUtcIso(new Date(Date.parse(at) - DAY_MS)),
@@ -226,13 +232,16 @@ async function chatState(all: readonly Notice[][]): Promise<Record<string, numbe
       day = today;
       for (let i = 0; i < REMIND_ME_PER_DAY && withDeadline.length > 0; i++) {
         const noticeId = withDeadline[Math.floor(random() * withDeadline.length)]!;
-        core.action(person(Math.floor(random() * PEOPLE)), { kind: 'remind', noticeId });
+        await core.action(person(Math.floor(random() * PEOPLE)), { kind: 'remind', noticeId });
       }
       withDeadline = [];
       for (let i = 0; i < MUTES_PER_DAY; i++) {
         const pipeline = random() < 0.5 ? ` ${BUSY[Math.floor(random() * BUSY.length)]}` : '';
         const forWords = MUTE_FOR[Math.floor(random() * MUTE_FOR.length)];
-        core.command(person(Math.floor(random() * PEOPLE)), `mute${pipeline} for ${forWords}`);
+        await core.command(
+          person(Math.floor(random() * PEOPLE)),
+          `mute${pipeline} for ${forWords}`,
+        );
       }
     }
     await engine.runReminders();

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../src/store/async-sqlite.js';
 /**
  * `node --import tsx bench/subscriptions-load.ts DATA_DIR`: what a daemon start pays to
  * put the stored subscriptions in force, in a process of its own so that nothing of it is
@@ -10,6 +9,7 @@ import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { AlertEngine } from '../src/alerts/engine.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
+import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
 import { fileRules } from './rules.js';
 
@@ -21,5 +21,5 @@ const engine = new AlertEngine(
   rules,
 );
 const ms = performance.now() - started;
-console.log(JSON.stringify({ ms, rules: engine.rules.length }));
+console.log(JSON.stringify({ ms, rules: (await engine.rules()).length }));
 store.close();

@@ -206,7 +206,7 @@ export async function storedSubscriptions(fileRules: readonly Rule[]) {
   const store = Store.open(dir);
   storeCatalogPipelines(store, new Date());
   const deps = { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 };
-  const engine = new AlertEngine(deps, fileRules);
+  const engine = new AlertEngine({ ...deps, store: asyncStoreOf(store) }, fileRules);
   const core = new ChatCore({
     ...deps,
     store: asyncStoreOf(store),
@@ -217,7 +217,8 @@ export async function storedSubscriptions(fileRules: readonly Rule[]) {
   const random = seededRandom(1);
   await makeSubscriptions(core, SUBSCRIPTIONS, SUBSCRIBED_CHANNELS, random);
   const expected = fileRules.length + SUBSCRIPTIONS;
-  if (engine.rules.length !== expected) throw new Error(`${engine.rules.length} rules in force`);
+  if ((await engine.rules()).length !== expected)
+    throw new Error(`${(await engine.rules()).length} rules in force`);
   const reloads = async () => {
     const ms: number[] = [];
     for (const k of [1, 2, 3, 4, 5]) {
@@ -225,7 +226,7 @@ export async function storedSubscriptions(fileRules: readonly Rule[]) {
       const made = await core.command(caller, subscribeText(random));
       if (!made.reply.text.includes('subscribed')) throw new Error(made.reply.text);
       const started = performance.now();
-      if (engine.rules.length !== expected + k) throw new Error('not in force');
+      if ((await engine.rules()).length !== expected + k) throw new Error('not in force');
       ms.push(performance.now() - started);
     }
     return ms;

@@ -203,8 +203,8 @@ export async function largeChatState(dir: string) {
   const silences = storeMutes(store, MUTES, SUBSCRIBED_CHANNELS, now);
   const inForce = store.silences.active(toUtcIso(new Date())).length;
   if (inForce !== silences) throw new Error(`${inForce} silences in force, not ${silences}`);
-  if (engine.rules.length !== fileRules().length + SUBSCRIPTIONS + REMINDERS)
-    throw new Error(`${engine.rules.length} rules in force`);
+  if ((await engine.rules()).length !== fileRules().length + SUBSCRIPTIONS + REMINDERS)
+    throw new Error(`${(await engine.rules()).length} rules in force`);
   return {
     side,
     core,

@@ -10,9 +10,9 @@
 import { targetLabel } from '../domain/targets.js';
 import { formatDuration } from '../lib/duration.js';
 import { grouped } from '../lib/quantity.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { StoredCycle } from '../store/capacity.js';
 import type { CapacityAlertState } from '../store/capacity-alerts.js';
-import type { AsyncStore } from '../store/async-store.js';
 import type { CapacityLocation } from '../upstream/schemas.js';
 import { capacitySubject, measure } from './capacity-decisions.js';
 import { deliveryView, describeDelivery, type PlannedAlert, type Verdict } from './explain.js';

@@ -125,7 +125,7 @@ export class Daemon {
     const startedAt = clock.now();
     const watch = new DaemonWatch(setup.heartbeatUrl, ctx.logger);
     const dispatcher = new Dispatcher(
-      { store, channels, clock, logger: ctx.logger, metrics, watch },
+      { store, threads: open.store.threads, channels, clock, logger: ctx.logger, metrics, watch },
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,
@@ -245,7 +245,7 @@ export class Daemon {
    * readers without the status token.
    */
   async publicHealth() {
-    const feeds = this.scheduler.health(this.clock.now(), this.startedAt, withErrorCodes);
+    const feeds = await this.scheduler.health(this.clock.now(), this.startedAt, withErrorCodes);
     return withDelivery(feeds, await this.backlog());
   }
 
@@ -266,7 +266,10 @@ export class Daemon {
       ...(await statusReport(this.store, this.clock.now(), {
         feeds: this.scheduler.feeds,
         startedAt: this.startedAt,
-        health: withDelivery(this.scheduler.health(this.clock.now(), this.startedAt), backlog),
+        health: withDelivery(
+          await this.scheduler.health(this.clock.now(), this.startedAt),
+          backlog,
+        ),
         capacityPlan: await planReport(
           this.store,
           await this.capacityPlan(),

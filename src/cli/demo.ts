@@ -139,11 +139,11 @@ export async function openDemo(ctx: CliContext, cwd: string, at?: Date): Promise
       api,
       clock: acceleratedClock(ctx.clock, () => simulator.now(), SPEED),
       hooks: {
-        notices: (events) => {
+        notices: async (events) => {
           for (const e of events) ctx.out(noticeLine(e));
         },
-        capacity: (e) => ctx.out(capacityLine(e)),
-        schemaDrift: (e) => ctx.out(driftLine(e)),
+        capacity: async (e) => ctx.out(capacityLine(e)),
+        schemaDrift: async (e) => ctx.out(driftLine(e)),
       },
     });
   } catch (error) {

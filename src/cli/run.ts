@@ -9,10 +9,12 @@
  * with real Slack or SMTP credentials that fell back to the simulator would send its
  * invented notices to real people. `--simulator` is the one way to watch the simulator.
  */
+
 import { Command } from 'commander';
 import { ConfigError, secretValues } from '../config/index.js';
 import { heartbeatLabel } from '../lib/heartbeat.js';
 import { counted } from '../lib/words.js';
+import { storeCounts } from '../store/async-store.js';
 import type { CliContext } from './context.js';
 import { capacityLine, driftLine, noticeLine } from './event-lines.js';
 
@@ -59,12 +61,14 @@ export function runCommand(ctx: CliContext): Command {
         signal: ctx.io.signal,
         print: (text) => ctx.out(text),
         hooks: {
-          notices: (events) => {
+          notices: async (events) => {
             for (const e of events)
               log.info({ event: e.change, notice: e.notice.id, tooOld: e.tooOld }, noticeLine(e));
           },
-          capacity: (e) => log.info({ event: 'capacity', cycle: e.cycle.id }, capacityLine(e)),
-          schemaDrift: (e) => log.warn({ event: 'schema-drift', table: e.table }, driftLine(e)),
+          capacity: async (e) =>
+            log.info({ event: 'capacity', cycle: e.cycle.id }, capacityLine(e)),
+          schemaDrift: async (e) =>
+            log.warn({ event: 'schema-drift', table: e.table }, driftLine(e)),
         },
       });
       try {
@@ -74,11 +78,7 @@ export function runCommand(ctx: CliContext): Command {
           ctx.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
           for (const o of outcomes)
             ctx.out(`${o.feed}: ${o.ok ? 'ok' : `failed: ${o.error?.message}`}`);
-          const counts = {
-            pipelines: await daemon.store.pipelines.count(),
-            notices: await daemon.store.notices.count(),
-            capacity_cycles: await daemon.store.capacity.count(),
-          };
+          const counts = await storeCounts(daemon.store);
           const outbox = await daemon.store.outbox.counts();
           ctx.out(
             `stored: ${counted(counts.pipelines, 'pipeline')}, ${counted(counts.notices, 'notice')}, ${counted(counts.capacity_cycles, 'capacity cycle')}`,

@@ -42,13 +42,13 @@ function printStuck(ctx: CliContext, backlog: DeliveryBacklog): void {
  * The plan the daemon would follow with the rule files as they are and the subscriptions
  * in force; null when the rule files are invalid.
  */
-function currentPlan(ctx: CliContext, store: Store): CapacityPlanReport | null {
+async function currentPlan(ctx: CliContext, store: Store): Promise<CapacityPlanReport | null> {
   const { config } = ctx;
   const sources = loadRuleSources(ctx, store);
   if (sources.fileProblems.length > 0) return null;
   const tracked = store.pipelines.all().map((p) => p.slug);
   const plan = capacityPlan(sources.rules, config.capacityPipelines, tracked);
-  return planReport(store, plan, config.capacityIntervalMs);
+  return planReport(asyncStoreOf(store), plan, config.capacityIntervalMs);
 }
 
 /** `subscriptions: 4 (1 paused), silences in force: 2`, and each paused channel with its reason. */
@@ -91,17 +91,18 @@ function printPlan(ctx: CliContext, plan: CapacityPlanReport | null, names: Rule
 }
 
 /** Prints the status report, or its JSON, and sets the exit status from its health. */
-export function showStatus(ctx: CliContext, opts: { json?: boolean }): void {
+export async function showStatus(ctx: CliContext, opts: { json?: boolean }): Promise<void> {
   const { config } = ctx;
   const store = openExistingStore(ctx);
   if (!store) return;
   try {
     const now = ctx.clock.now();
-    const feeds = statusReport(asyncStoreOf(store), now, {
+    const async = asyncStoreOf(store);
+    const feeds = await statusReport(async, now, {
       feeds: feedSchedule(config),
-      capacityPlan: currentPlan(ctx, store),
+      capacityPlan: await currentPlan(ctx, store),
     });
-    const backlog = deliveryBacklog(asyncStoreOf(store), now, config.delivery.stuckAfterMs);
+    const backlog = await deliveryBacklog(async, now, config.delivery.stuckAfterMs);
     const stuck = stuckTargets(backlog);
     const report = {
       ...feeds,

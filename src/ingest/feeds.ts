@@ -6,7 +6,8 @@
  */
 import type { Config } from '../config/index.js';
 import { toUtcIso } from '../lib/time.js';
-import type { Store, StoreCounts } from '../store/index.js';
+import { type AsyncStore, storeCounts } from '../store/async-store.js';
+import type { StoreCounts } from '../store/index.js';
 import type { FeedState } from '../store/sync-state.js';
 import {
   CAPACITY_PIPELINES_VARIABLE,
@@ -21,7 +22,6 @@ import {
   NoticePollPlanner,
   type NoticeScheduleReport,
   noticeScheduleReport,
-  type ReadRefreshObservations,
 } from './notice-schedule.js';
 import {
   NOTICES_FEED,
@@ -37,11 +37,8 @@ export { CAPACITY_FEED };
 export const PIPELINES_INTERVAL_MS = 86_400_000;
 export const CATALOG_INTERVAL_MS = 3_600_000;
 
-/** What the feeds work with: the syncs' own, and where the notice feed learns its schedule. */
-export type FeedDeps = IngestDeps & {
-  /** The stored notices' refresh observations (`refreshObservationsOf` on SQLite). */
-  refreshObservations: ReadRefreshObservations;
-};
+/** What the feeds work with: the syncs' own. */
+export type FeedDeps = IngestDeps;
 
 /** The schedule-relevant part of the configuration. */
 export type FeedSettings = Pick<
@@ -73,7 +70,7 @@ export function feedSchedule(settings: FeedSettings): Array<{ name: string; inte
 export function buildFeeds(
   deps: FeedDeps,
   settings: FeedSettings,
-  plan: () => CapacityPlan,
+  plan: () => Promise<CapacityPlan>,
 ): Feed[] {
   const noticeOptions: NoticeSyncOptions = {
     ...noticeSyncDefaults,
@@ -86,8 +83,8 @@ export function buildFeeds(
     [PIPELINES_FEED]: (signal) => syncPipelines(deps, signal),
     [CATALOG_FEED]: (signal) => syncCatalog(deps, signal),
     [NOTICES_FEED]: (signal) => syncNotices(deps, noticeOptions, signal),
-    [CAPACITY_FEED]: (signal) => {
-      const current = plan();
+    [CAPACITY_FEED]: async (signal) => {
+      const current = await plan();
       logPlanChange(current);
       return syncCapacity(deps, { pipelines: current.pipelines }, signal);
     },
@@ -159,10 +156,13 @@ export interface SubscriptionsStatus {
 }
 
 /** How many subscriptions there are and which channels are paused; how many silences are in force. */
-export function subscriptionsStatus(store: Store, now: Date): SubscriptionsStatus {
+export async function subscriptionsStatus(
+  store: AsyncStore,
+  now: Date,
+): Promise<SubscriptionsStatus> {
   const byChannel = new Map<string, PausedChannel>();
   let total = 0;
-  for (const s of store.subscriptions.all()) {
+  for (const s of await store.subscriptions.all()) {
     total++;
     if (s.paused_at === null) continue;
     const channel = s.channel ?? s.target;
@@ -189,7 +189,7 @@ export function subscriptionsStatus(store: Store, now: Date): SubscriptionsStatu
       paused: paused_channels.reduce((n, c) => n + c.subscriptions, 0),
       paused_channels,
     },
-    silences: { in_force: store.silences.active(toUtcIso(now)).length },
+    silences: { in_force: (await store.silences.active(toUtcIso(now))).length },
   };
 }
 
@@ -208,27 +208,30 @@ export interface StatusReport extends SubscriptionsStatus {
 }
 
 /** The plan in its report form, with what the store knows of each pipeline. */
-export function planReport(
-  store: Store,
+export async function planReport(
+  store: AsyncStore,
   plan: CapacityPlan,
   capacityIntervalMs: number,
-): CapacityPlanReport {
-  return {
-    pipelines: plan.pipelines.map((p) => ({
+): Promise<CapacityPlanReport> {
+  const pipelines = [];
+  for (const p of plan.pipelines)
+    pipelines.push({
       slug: p.slug,
       cycles: ['latest', ...p.cycles],
       requested_by: p.requestedBy,
       implicit: p.implicit,
-      capacity_missing_at: store.pipelines.bySlug(p.slug)?.capacity_missing_at ?? null,
-    })),
+      capacity_missing_at: (await store.pipelines.bySlug(p.slug))?.capacity_missing_at ?? null,
+    });
+  return {
+    pipelines,
     waiting_for_pipeline_list: plan.waitingForPipelineList,
     requests_per_hour: planRequestsPerHour(plan, capacityIntervalMs),
   };
 }
 
 /** Builds the status report from the store; `feeds` are the scheduled ones, if known. */
-export function statusReport(
-  store: Store,
+export async function statusReport(
+  store: AsyncStore,
   now: Date,
   scheduled?: {
     feeds: ReadonlyArray<{ name: string; intervalMs: number }>;
@@ -237,8 +240,8 @@ export function statusReport(
     /** The running scheduler's health, which knows of runs the database could not record. */
     health?: FeedsHealth | undefined;
   },
-): StatusReport {
-  const states = store.syncState.all();
+): Promise<StatusReport> {
+  const states = await store.syncState.all();
   const health: FeedsHealth | undefined = scheduled
     ? (scheduled.health ?? assessHealth(scheduled.feeds, states, now, scheduled.startedAt))
     : undefined;
@@ -269,10 +272,12 @@ export function statusReport(
     generated_at: toUtcIso(now),
     healthy: health?.healthy ?? feeds.every((f) => f.consecutive_failures === 0),
     feeds,
-    counts: store.counts(),
+    counts: await storeCounts(store),
     capacity_plan: scheduled?.capacityPlan ?? null,
     notice_schedule:
-      noticesInterval === undefined ? null : noticeScheduleReport(store, now, noticesInterval),
-    ...subscriptionsStatus(store, now),
+      noticesInterval === undefined
+        ? null
+        : await noticeScheduleReport(store, now, noticesInterval),
+    ...(await subscriptionsStatus(store, now)),
   };
 }

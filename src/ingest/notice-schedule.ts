@@ -9,12 +9,8 @@ import { formatDuration } from '../lib/duration.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
-import type { Store } from '../store/index.js';
-import {
-  type RefreshObservation,
-  recentRefreshObservations,
-} from '../store/refresh-observations.js';
+import type { AsyncStore } from '../store/async-store.js';
+import type { RefreshObservation } from '../store/refresh-observations.js';
 import {
   describeLock,
   estimateRefresh,
@@ -24,22 +20,8 @@ import {
   refreshPhaseDefaults,
 } from './refresh-phase.js';
 
-/**
- * Reads the stored notices' refresh observations since an instant, for the notice feed's
- * schedule, without holding back a transaction that is open.
- */
+/** Reads the stored notices' refresh observations since an instant, for the notice feed's schedule. */
 export type ReadRefreshObservations = (since: UtcIso) => Promise<RefreshObservation[]>;
-
-/**
- * The reader of `store`'s observations: each read waits its turn behind the asynchronous
- * transactions on the store's connection, so it never sees what one of them has written
- * and not yet committed. (The observations are no repository method yet, so the
- * asynchronous store cannot read them itself.)
- */
-export function refreshObservationsOf(store: Store): ReadRefreshObservations {
-  const turns = asyncStoreOf(store);
-  return (since) => turns.transaction(async () => recentRefreshObservations(store, since));
-}
 
 /** Since when the stored notices show the refresh pattern at `now`. */
 function lookbackStart(now: Date, options: RefreshPhaseOptions): UtcIso {
@@ -85,17 +67,14 @@ export interface NoticeScheduleReport {
   refreshes: number | null;
 }
 
-/**
- * The schedule the next notice poll follows, as the database shows it at `now`: read from
- * the synchronous store, as the rest of the status report is.
- */
-export function noticeScheduleReport(
-  store: Store,
+/** The schedule the next notice poll follows, as the database shows it at `now`. */
+export async function noticeScheduleReport(
+  store: AsyncStore,
   now: Date,
   intervalMs: number,
-): NoticeScheduleReport {
+): Promise<NoticeScheduleReport> {
   const options = refreshPhaseDefaults;
-  const observations = recentRefreshObservations(store, lookbackStart(now, options));
+  const observations = await store.notices.refreshObservations(lookbackStart(now, options));
   const lock = lockOf(observations, intervalMs, options);
   const seconds = (ms: number) => Math.round(ms / 1000);
   return {
@@ -128,7 +107,7 @@ export class NoticePollPlanner {
   private current: RefreshLock | null = null;
 
   constructor(
-    private readonly deps: { refreshObservations: ReadRefreshObservations; logger: Logger },
+    private readonly deps: { store: AsyncStore; logger: Logger },
     private readonly intervalMs: number,
     private readonly options: RefreshPhaseOptions = refreshPhaseDefaults,
   ) {}
@@ -142,7 +121,7 @@ export class NoticePollPlanner {
   async nextDelayMs(now: Date): Promise<number | undefined> {
     const at = now.getTime();
     const { lock, observations } = await learnRefresh(
-      this.deps.refreshObservations,
+      (since) => this.deps.store.notices.refreshObservations(since),
       now,
       this.intervalMs,
       this.options,

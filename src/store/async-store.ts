@@ -9,7 +9,7 @@
  * connection, and everything else waits for it while it is open.
  */
 import type { z } from 'zod';
-import type { Store } from './index.js';
+import type { Store, StoreCounts } from './index.js';
 
 /** The repositories, by their name on `Store`. */
 export const REPOSITORY_NAMES = [
@@ -87,3 +87,12 @@ export type AsyncStore = { readonly [K in RepositoryName]: AsyncRepository<K> } 
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
 };
+
+/** Row counts, for status output (`Store.counts` on either store). */
+export async function storeCounts(store: AsyncStore): Promise<StoreCounts> {
+  return {
+    pipelines: await store.pipelines.count(),
+    notices: await store.notices.count(),
+    capacity_cycles: await store.capacity.count(),
+  };
+}

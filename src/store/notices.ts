@@ -15,6 +15,7 @@ import type { UtcIso } from '../lib/time.js';
 import { type Notice, StoredNoticeSchema } from '../upstream/schemas.js';
 import { type Db, expectRow, statement } from './database.js';
 import { decodeBody, encodeBody, TEXT_FIELDS } from './notice-body.js';
+import { type RefreshObservation, recentRefreshObservations } from './refresh-observations.js';
 import { parseStored } from './stored-json.js';
 
 /** What an upsert found. */
@@ -496,6 +497,14 @@ export class NoticeStore {
   forgetWrittenWords(): void {
     for (const written of Object.values(this.wordsWritten)) written.clear();
     this.wordsRemembered = 0;
+  }
+
+  /**
+   * What the newest notices say about when the API refreshes (`refresh-observations.ts`),
+   * for the notice feed's schedule and the status report.
+   */
+  refreshObservations(since: UtcIso, scan = 500): RefreshObservation[] {
+    return recentRefreshObservations(this.db, since, scan);
   }
 
   /**

@@ -24,16 +24,12 @@ export interface RefreshObservation {
  * baseline notices created at or after it. Bounded by `scan`, so a large database costs
  * one short index walk.
  */
-export function recentRefreshObservations(
-  store: { db: Db },
-  since: UtcIso,
-  scan = 500,
-): RefreshObservation[] {
+export function recentRefreshObservations(db: Db, since: UtcIso, scan = 500): RefreshObservation[] {
   return statement<
     { since: UtcIso; scan: number },
     Omit<RefreshObservation, 'baseline'> & { baseline: number }
   >(
-    store.db,
+    db,
     `SELECT service_created_at AS createdAt, first_seen_at AS firstSeenAt, baseline
        FROM (SELECT id, service_created_at, first_seen_at, baseline
                FROM notices ORDER BY id DESC LIMIT @scan)

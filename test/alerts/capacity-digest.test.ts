@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Capacity decisions group what they send: the locations of one rule that breach (or
  * recover) in one cycle make one alert per target, while each location keeps its own
@@ -9,6 +8,7 @@ import { AlertEngine } from '../../src/alerts/engine.js';
 import type { AlertPayload } from '../../src/alerts/payload.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, Rule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { CapacityLocation } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { ManualClock } from '../support/clock.js';

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { noticeHistory } from '../../src/alerts/explain.js';
@@ -7,6 +6,7 @@ import type { NoticeEvent } from '../../src/ingest/events.js';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { CapacityRule, DeadlineRule, NoticeRule, Rule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
@@ -33,10 +33,11 @@ function setup(rules: Rule[], start = '2026-11-20T15:00:00Z') {
 const notice = makeNotice;
 
 /** Stores the notice and runs the hooks in one transaction, as ingest does. */
-function ingest(engine: AlertEngine, e: NoticeEvent) {
-  store.transaction(() => {
-    store.notices.upsert(e.notice, e.seenAt, false);
-    engine.hooks().notices?.([e]);
+async function ingest(engine: AlertEngine, e: NoticeEvent) {
+  const s = asyncStoreOf(store);
+  await s.transaction(async () => {
+    await s.notices.upsert(e.notice, e.seenAt, false);
+    await engine.hooks().notices?.([e]);
   });
 }
 
@@ -56,24 +57,34 @@ const keys = () => store.outbox.forSubject('').map((r) => r.key);
 describe('notice decisions', () => {
   it('one alert per target, decided once across replay and restart', async () => {
     const { engine } = setup([constraints]);
-    ingest(engine, event(notice()));
+    await ingest(engine, event(notice()));
     expect(keys()).toEqual([
       'transco-constraints|notice:101:v1|slack:#gas',
       'transco-constraints|notice:101:v1|console',
     ]);
-    ingest(engine, event(notice()));
+    await ingest(engine, event(notice()));
     store.close();
     store = stores.open(dir).store;
     const again = new AlertEngine(
-      { store: asyncStoreOf(store), clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      {
+        store: asyncStoreOf(store),
+        clock: new ManualClock(),
+        logger: silentLogger,
+        maxAlertAgeMs: 86_400_000,
+      },
       [constraints],
     );
-    ingest(again, event(notice()));
+    await ingest(again, event(notice()));
     expect(keys()).toHaveLength(2);
     // The alert is recorded once, by its outbox rows; why reads it from there.
     expect(store.audit.forNotice(101).map((a) => a.decision)).toEqual(['duplicate', 'duplicate']);
     expect(
-      (await noticeHistory(asyncStoreOf(store), 101)).audit.map((a) => [a.rule, a.event, a.decision, a.reason]),
+      (await noticeHistory(asyncStoreOf(store), 101)).audit.map((a) => [
+        a.rule,
+        a.event,
+        a.decision,
+        a.reason,
+      ]),
     ).toEqual([
       ['transco-constraints', 'notice-new', 'alert', 'matched; to slack:#gas, console'],
       ['transco-constraints', 'notice-new', 'duplicate', 'already decided for slack:#gas, console'],
@@ -81,11 +92,11 @@ describe('notice decisions', () => {
     ]);
   });
 
-  it('records why a candidate rule did not alert', () => {
+  it('records why a candidate rule did not alert', async () => {
     const { engine } = setup([constraints]);
-    ingest(engine, event(notice({ id: 1, category: 'Non-Critical' })));
-    ingest(engine, event(notice({ id: 2 }), { tooOld: true }));
-    ingest(engine, event(notice({ id: 3 }), { change: 'updated', version: 2 }));
+    await ingest(engine, event(notice({ id: 1, category: 'Non-Critical' })));
+    await ingest(engine, event(notice({ id: 2 }), { tooOld: true }));
+    await ingest(engine, event(notice({ id: 3 }), { change: 'updated', version: 2 }));
     expect(keys()).toEqual([]);
     // A filter mismatch is left to `why`, which works it out from the rules.
     expect(store.audit.forNotice(1)).toEqual([]);
@@ -95,10 +106,10 @@ describe('notice decisions', () => {
     expect(store.audit.forNotice(3)[0]?.reason).toBe('a notice update is not in on: [new]');
   });
 
-  it('an update alerts once per version for rules on updates', () => {
+  it('an update alerts once per version for rules on updates', async () => {
     const { engine } = setup([{ ...constraints, on: ['new', 'updated'] }]);
-    ingest(engine, event(notice()));
-    ingest(
+    await ingest(engine, event(notice()));
+    await ingest(
       engine,
       event(notice({ status: 'Supersede' }), {
         change: 'updated',
@@ -106,7 +117,7 @@ describe('notice decisions', () => {
         changedFields: ['status'],
       }),
     );
-    ingest(
+    await ingest(
       engine,
       event(notice({ status: 'Supersede' }), {
         change: 'updated',
@@ -124,9 +135,9 @@ describe('notice decisions', () => {
     });
   });
 
-  it('exclusions win over matches', () => {
+  it('exclusions win over matches', async () => {
     const { engine } = setup([{ ...constraints, filter: { pipelines: ['transco'] } }]);
-    ingest(engine, event(notice({ type: 'Computer System Status' })));
+    await ingest(engine, event(notice({ type: 'Computer System Status' })));
     expect(keys()).toEqual([]);
     expect(store.audit.forNotice(101)[0]).toMatchObject({
       decision: 'suppressed',
@@ -153,7 +164,7 @@ const rows = () =>
 describe('deadline reminders', () => {
   it('schedules one per offset, sends each when due, once', async () => {
     const { engine, clock } = setup([reminders]);
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect(rows()).toEqual([
       { offset_ms: 86_400_000, due_at: '2026-11-21T16:00:00Z', status: 'scheduled' },
       { offset_ms: 7_200_000, due_at: '2026-11-22T14:00:00Z', status: 'scheduled' },
@@ -177,15 +188,15 @@ describe('deadline reminders', () => {
     expect(row?.payload.deadline?.late).toBeUndefined();
   });
 
-  it('moves with the deadline, and a terminated notice cancels it', () => {
+  it('moves with the deadline, and a terminated notice cancels it', async () => {
     const { engine } = setup([reminders]);
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
-    ingest(
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(
       engine,
       event(notice({ response_at: '2026-11-23T16:00:00Z' }), { change: 'updated', version: 2 }),
     );
     expect(rows().map((r) => r.due_at)).toEqual(['2026-11-22T16:00:00Z', '2026-11-23T14:00:00Z']);
-    ingest(
+    await ingest(
       engine,
       event(notice({ response_at: '2026-11-23T16:00:00Z', status: 'TERMINATE' }), {
         change: 'updated',
@@ -197,8 +208,11 @@ describe('deadline reminders', () => {
 
   it('a notice that supersedes another cancels its reminders', async () => {
     const { engine, clock } = setup([reminders]);
-    ingest(engine, event(notice({ identifier: '26-0412', response_at: '2026-11-22T16:00:00Z' })));
-    ingest(
+    await ingest(
+      engine,
+      event(notice({ identifier: '26-0412', response_at: '2026-11-22T16:00:00Z' })),
+    );
+    await ingest(
       engine,
       event(
         notice({
@@ -219,7 +233,7 @@ describe('deadline reminders', () => {
     expect((await engine.runReminders()).sent).toBe(0);
   });
 
-  it('a notice cancels the reminders scheduled earlier in its own page', () => {
+  it('a notice cancels the reminders scheduled earlier in its own page', async () => {
     const { engine } = setup([reminders]);
     const first = notice({ identifier: '26-0412', response_at: '2026-11-22T16:00:00Z' });
     const second = notice({
@@ -229,10 +243,11 @@ describe('deadline reminders', () => {
       notice: 'This notice supersedes Notice ID 26-0412. Capacity remains limited.',
       response_at: null,
     });
-    store.transaction(() => {
-      store.notices.upsert(first, first.posted_at!, false);
-      store.notices.upsert(second, second.posted_at!, false);
-      engine.hooks().notices?.([event(first), event(second)]);
+    const s = asyncStoreOf(store);
+    await s.transaction(async () => {
+      await s.notices.upsert(first, first.posted_at!, false);
+      await s.notices.upsert(second, second.posted_at!, false);
+      await engine.hooks().notices?.([event(first), event(second)]);
     });
     expect(rows().map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
   });
@@ -250,9 +265,9 @@ describe('deadline reminders', () => {
     ).toEqual([]);
   });
 
-  it('a reminder that came due while down goes out late once; after the deadline it is dropped', () => {
+  it('a reminder that came due while down goes out late once; after the deadline it is dropped', async () => {
     const { engine, clock } = setup([reminders]);
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     clock.set('2026-11-22T10:00:00Z');
     expect(engine.runReminders()).toEqual({
       sent: 1,
@@ -286,7 +301,7 @@ describe('deadline reminders', () => {
       ],
     };
     const { engine, clock } = setup([rule], '2026-11-22T14:30:00Z');
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect(rows()).toEqual([
       { offset_ms: 86_400_000, due_at: '2026-11-21T16:00:00Z', status: 'dropped' },
       { offset_ms: 7_200_000, due_at: '2026-11-22T14:30:00Z', status: 'scheduled' },
@@ -320,7 +335,7 @@ describe('deadline reminders', () => {
 
   it('with no offset ahead, the nearest past one goes out at once', async () => {
     const { engine } = setup([reminders], '2026-11-22T15:00:00Z');
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect(rows().map((r) => r.status)).toEqual(['dropped', 'scheduled']);
     expect((await engine.runReminders()).sent).toBe(1);
     expect(store.outbox.due('2030-01-01T00:00:00Z')[0]?.payload.deadline).toEqual({
@@ -330,10 +345,10 @@ describe('deadline reminders', () => {
     });
   });
 
-  it('a notice that arrives exactly one offset before its deadline reminds at once', () => {
+  it('a notice that arrives exactly one offset before its deadline reminds at once', async () => {
     const rule: DeadlineRule = { ...reminders, beforeMs: [7_200_000] };
     const { engine } = setup([rule], '2026-11-22T14:00:00Z');
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect(store.reminders.forRule('reminders', 101)).toMatchObject([
       {
         offset_ms: 7_200_000,
@@ -361,12 +376,12 @@ describe('deadline reminders', () => {
 
   it('a deadline that moves earlier past an offset reminds at once; one already sent stays sent', async () => {
     const { engine, clock } = setup([reminders], '2026-11-21T12:00:00Z');
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     clock.set('2026-11-21T16:00:00Z');
     expect((await engine.runReminders()).sent).toBe(1);
     clock.set('2026-11-21T17:00:00Z');
     // Now due at 18:00: the 2h reminder came due an hour ago.
-    ingest(
+    await ingest(
       engine,
       event(notice({ response_at: '2026-11-21T18:00:00Z' }), { change: 'updated', version: 2 }),
     );
@@ -387,10 +402,10 @@ describe('deadline reminders', () => {
 
   it('an update that leaves the deadline alone changes no reminder', async () => {
     const { engine, clock } = setup([reminders], '2026-11-22T13:00:00Z');
-    ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     expect((await engine.runReminders()).sent).toBe(1);
     clock.set('2026-11-22T13:30:00Z');
-    ingest(
+    await ingest(
       engine,
       event(notice({ response_at: '2026-11-22T16:00:00Z', subject: 'Revised' }), {
         change: 'updated',
@@ -407,7 +422,7 @@ describe('deadline reminders', () => {
   it('computes due times in UTC across the end of daylight saving', async () => {
     // 2026-11-01 10:00 CST is 16:00Z; a day before is 2026-10-31 16:00Z (11:00 CDT): 24 real hours.
     const { engine, clock } = setup([reminders], '2026-10-30T12:00:00Z');
-    ingest(engine, event(notice({ response_at: '2026-11-01T16:00:00Z' })));
+    await ingest(engine, event(notice({ response_at: '2026-11-01T16:00:00Z' })));
     expect(rows()[0]?.due_at).toBe('2026-10-31T16:00:00Z');
     clock.set('2026-10-31T15:59:00Z');
     expect((await engine.runReminders()).sent).toBe(0);
@@ -448,7 +463,7 @@ function loc(oac: number, opc = 200_000): CapacityLocation {
   };
 }
 
-function capacity(
+async function capacity(
   engine: AlertEngine,
   oac: number,
   cycle = 'id1',
@@ -461,7 +476,7 @@ function capacity(
     locations: [loc(oac, opc)],
     seenAt: '2026-11-20T15:00:00Z',
   });
-  store.transaction(() => engine.hooks().capacity?.(e));
+  await asyncStoreOf(store).transaction(async () => engine.hooks().capacity?.(e));
 }
 
 const states = () =>
@@ -495,7 +510,7 @@ describe('deadlines already open when pipewatch starts watching', () => {
 
   it('the baseline alerts no notice rule, and reminds of a deadline still ahead', async () => {
     const { engine, clock } = setup([constraints, reminders]);
-    ingestPage(engine, [open()], true);
+    await ingestPage(engine, [open()], true);
     expect(keys()).toEqual([]);
     // The 1-day reminder's time had passed: it goes out at once, saying how long is left.
     expect(rows()).toEqual([
@@ -516,13 +531,13 @@ describe('deadlines already open when pipewatch starts watching', () => {
     clock.set('2026-11-21T03:00:00Z');
     expect((await engine.runReminders()).sent).toBe(1);
     // Found again by the next sync, unchanged: nothing more is decided.
-    ingestPage(engine, [open()], false);
+    await ingestPage(engine, [open()], false);
     expect(keys()).toHaveLength(2);
   });
 
-  it('a notice found later that predates the baseline is reminded too', () => {
+  it('a notice found later that predates the baseline is reminded too', async () => {
     const { engine } = setup([reminders]);
-    const result = ingestNoticePage(asyncStoreOf(store), [open()], {
+    const result = await ingestNoticePage(asyncStoreOf(store), [open()], {
       seenAt: '2026-11-20T15:00:00Z',
       baseline: false,
       baselineHorizon: '2026-11-19T00:00:00Z',
@@ -534,9 +549,9 @@ describe('deadlines already open when pipewatch starts watching', () => {
     expect(rows().map((r) => r.status)).toEqual(['scheduled', 'scheduled']);
   });
 
-  it('the alert age stops a new-notice alert, not the reminders of a deadline ahead', () => {
+  it('the alert age stops a new-notice alert, not the reminders of a deadline ahead', async () => {
     const { engine } = setup([constraints, reminders]);
-    ingestPage(engine, [open()], false, '2026-11-19T15:00:00Z');
+    await ingestPage(engine, [open()], false, '2026-11-19T15:00:00Z');
     expect(keys()).toEqual([]);
     expect(store.audit.forNotice(273_606).map((a) => [a.rule, a.decision])).toEqual([
       ['transco-constraints', 'suppressed'],
@@ -545,9 +560,9 @@ describe('deadlines already open when pipewatch starts watching', () => {
     expect(rows().map((r) => r.status)).toEqual(['scheduled', 'scheduled']);
   });
 
-  it('only the pipelines of PIPEWATCH_PIPELINES are reminded', () => {
+  it('only the pipelines of PIPEWATCH_PIPELINES are reminded', async () => {
     const { engine } = setup([{ ...reminders, filter: {} }]);
-    ingestNoticePage(asyncStoreOf(store), [open()], {
+    await ingestNoticePage(asyncStoreOf(store), [open()], {
       seenAt: '2026-11-20T15:00:00Z',
       baseline: true,
       alertableAfter: '2026-11-19T15:00:00Z',
@@ -568,8 +583,8 @@ describe('deadlines already open when pipewatch starts watching', () => {
       response_at: '2026-11-21T09:00:00Z',
     });
     // Newest first, as the API lists them, across two pages of the baseline.
-    ingestPage(engine, [superseding], true);
-    ingestPage(engine, [open()], true);
+    await ingestPage(engine, [superseding], true);
+    await ingestPage(engine, [open()], true);
     expect(store.audit.forNotice(273_606).map((a) => a.reason)).toEqual([
       'no reminders: superseded by notice #102 (Supersede)',
     ]);
@@ -578,7 +593,7 @@ describe('deadlines already open when pipewatch starts watching', () => {
     expect(keys().every((k) => k.includes('notice:102:'))).toBe(true);
     // In a later sync's page too.
     const { engine: later } = setup([reminders]);
-    ingestPage(later, [superseding, { ...open(), id: 273_607 }], false);
+    await ingestPage(later, [superseding, { ...open(), id: 273_607 }], false);
     expect(store.audit.forNotice(273_607).map((a) => a.reason)).toEqual([
       'no reminders: superseded by notice #102 (Supersede)',
     ]);
@@ -586,67 +601,67 @@ describe('deadlines already open when pipewatch starts watching', () => {
 });
 
 describe('capacity decisions', () => {
-  it('fires once, stays quiet between the levels, resolves, and fires again', () => {
+  it('fires once, stays quiet between the levels, resolves, and fires again', async () => {
     const { engine } = setup([lowOac]);
     // In the order the cycles are posted: tomorrow's timely (5 p.m.) before today's ID2
     // (5:30 p.m.), tomorrow's evening (9 p.m.) before today's ID3 (10 p.m.).
-    capacity(engine, 70_000, 'timely');
-    capacity(engine, 45_000, 'evening');
-    capacity(engine, 40_000, 'id1');
-    capacity(engine, 55_000, 'timely', '2026-11-21');
-    capacity(engine, 49_000, 'id2');
+    await capacity(engine, 70_000, 'timely');
+    await capacity(engine, 45_000, 'evening');
+    await capacity(engine, 40_000, 'id1');
+    await capacity(engine, 55_000, 'timely', '2026-11-21');
+    await capacity(engine, 49_000, 'id2');
     expect(states()).toEqual(['firing']);
-    capacity(engine, 61_000, 'evening', '2026-11-21');
-    capacity(engine, 58_000, 'id3');
-    capacity(engine, 30_000, 'id1', '2026-11-21');
+    await capacity(engine, 61_000, 'evening', '2026-11-21');
+    await capacity(engine, 58_000, 'id3');
+    await capacity(engine, 30_000, 'id1', '2026-11-21');
     expect(states()).toEqual(['firing', 'resolved', 'firing']);
   });
 
-  it("judges today's ID2 and ID3 after tomorrow's timely and evening, as they are posted", () => {
+  it("judges today's ID2 and ID3 after tomorrow's timely and evening, as they are posted", async () => {
     const { engine } = setup([lowOac]);
-    capacity(engine, 70_000, 'id1');
-    capacity(engine, 70_000, 'timely', '2026-11-21');
-    capacity(engine, 30_000, 'id2');
+    await capacity(engine, 70_000, 'id1');
+    await capacity(engine, 70_000, 'timely', '2026-11-21');
+    await capacity(engine, 30_000, 'id2');
     expect(states()).toEqual(['firing']);
-    capacity(engine, 30_000, 'evening', '2026-11-21');
-    capacity(engine, 90_000, 'id3');
+    await capacity(engine, 30_000, 'evening', '2026-11-21');
+    await capacity(engine, 90_000, 'id3');
     expect(states()).toEqual(['firing', 'resolved']);
   });
 
-  it('fires strictly below the threshold and resolves strictly above the recovery level', () => {
+  it('fires strictly below the threshold and resolves strictly above the recovery level', async () => {
     const { engine } = setup([lowOac]);
-    capacity(engine, 50_000, 'timely');
+    await capacity(engine, 50_000, 'timely');
     expect(states()).toEqual([]);
-    capacity(engine, 49_999, 'evening');
+    await capacity(engine, 49_999, 'evening');
     expect(states()).toEqual(['firing']);
-    capacity(engine, 60_000, 'id1');
+    await capacity(engine, 60_000, 'id1');
     expect(states()).toEqual(['firing']);
-    capacity(engine, 60_001, 'id2');
+    await capacity(engine, 60_001, 'id2');
     expect(states()).toEqual(['firing', 'resolved']);
   });
 
-  it('ignores a cycle older than the last one judged', () => {
+  it('ignores a cycle older than the last one judged', async () => {
     const { engine } = setup([lowOac]);
-    capacity(engine, 40_000, 'id2');
-    capacity(engine, 70_000, 'timely');
+    await capacity(engine, 40_000, 'id2');
+    await capacity(engine, 70_000, 'timely');
     expect(states()).toEqual(['firing']);
   });
 
-  it('repeats while low when asked to', () => {
+  it('repeats while low when asked to', async () => {
     const { engine, clock } = setup([{ ...lowOac, repeatEveryMs: 3_600_000 }]);
-    capacity(engine, 40_000, 'timely');
+    await capacity(engine, 40_000, 'timely');
     clock.advance(1_800_000);
-    capacity(engine, 40_000, 'evening');
+    await capacity(engine, 40_000, 'evening');
     clock.advance(1_800_000);
-    capacity(engine, 40_000, 'id1');
+    await capacity(engine, 40_000, 'id1');
     expect(states()).toEqual(['firing', 'firing']);
   });
 
-  it('a percentage threshold; an OPC of 0 is skipped, not divided by', () => {
+  it('a percentage threshold; an OPC of 0 is skipped, not divided by', async () => {
     const { engine } = setup([{ ...lowOac, unit: 'percent', below: 10, clearAbove: 11 }]);
-    capacity(engine, 0, 'timely', '2026-11-20', 0);
+    await capacity(engine, 0, 'timely', '2026-11-20', 0);
     expect(states()).toEqual([]);
-    capacity(engine, 15_000, 'evening');
+    await capacity(engine, 15_000, 'evening');
     expect(states()).toEqual(['firing']);
   });
 });

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Escalation decisions on a real database with a manual clock: an acknowledgement on
  * Discord stops one as a Slack one does (the message a click names is found from what
@@ -15,6 +14,7 @@ import {
 } from '../../src/domain/posted-message.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { NoticeRule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import { noticeEvent as event, makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
@@ -35,7 +35,7 @@ const rule: NoticeRule = {
   escalate: { afterMs: 30 * MINUTE, to: [{ kind: 'pagerduty', routingKey: KEY }] },
 };
 
-function setup() {
+async function setup() {
   const { store } = stores.open();
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const engine = new AlertEngine(
@@ -43,9 +43,10 @@ function setup() {
     [rule],
   );
   const e = event(makeNotice({ id: 101 }));
-  store.transaction(() => {
-    store.notices.upsert(e.notice, e.seenAt, false);
-    engine.hooks().notices?.([e]);
+  const s = asyncStoreOf(store);
+  await s.transaction(async () => {
+    await s.notices.upsert(e.notice, e.seenAt, false);
+    await engine.hooks().notices?.([e]);
   });
   return { store, clock, engine };
 }
@@ -64,7 +65,7 @@ const escalationsOf = (store: Store) =>
 
 describe('escalations', () => {
   it('a click on Acknowledge in Discord stops it', async () => {
-    const { store, clock, engine } = setup();
+    const { store, clock, engine } = await setup();
     posted(store, '1311000000000000001');
     store.acks.acknowledge(
       'discord',
@@ -86,7 +87,7 @@ describe('escalations', () => {
   });
 
   it('an acknowledgement of another message does not', async () => {
-    const { store, clock, engine } = setup();
+    const { store, clock, engine } = await setup();
     posted(store, '1311000000000000001');
     store.acks.acknowledge(
       'discord',
@@ -103,7 +104,7 @@ describe('escalations', () => {
   });
 
   it('is dropped when the rule no longer escalates', async () => {
-    const { store, clock, engine } = setup();
+    const { store, clock, engine } = await setup();
     const { escalate: _, ...quiet } = rule;
     await engine.setRules([quiet]);
     clock.advance(30 * MINUTE);

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * The engine's watch over the location entries of the capacity rules in force: an entry
  * is judged once every pipeline of its rule has shown capacity, reported once (a warning
@@ -9,6 +8,7 @@ import { AlertEngine } from '../../src/alerts/engine.js';
 import type { CapacityEvent } from '../../src/ingest/events.js';
 import { parseRuleFile } from '../../src/rules/loader.js';
 import type { Rule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import { storePipelines } from '../fakes/pipelines.js';
 import { capturedLogger } from '../support/captured-logger.js';
@@ -87,7 +87,7 @@ const TWO_PIPELINES = `rules:
 `;
 
 describe('location entries in the daemon', () => {
-  it('are judged once every pipeline of the rule has shown capacity, and reported once', () => {
+  it('are judged once every pipeline of the rule has shown capacity, and reported once', async () => {
     const { store } = temp;
     storePipelines(store, ['transco', 'tgp'], NOW);
     const { engine: e, lines, arrive } = engine(store, rules(TWO_PIPELINES));
@@ -128,7 +128,9 @@ describe('location entries in the daemon', () => {
       ]),
     );
     const restarted = engine(store, rules(TWO_PIPELINES));
-    expect(restarted.engine.checkLocations().map((u) => u.location)).toEqual(['STATION 85']);
+    expect((await restarted.engine.checkLocations()).map((u) => u.location)).toEqual([
+      'STATION 85',
+    ]);
     expect(restarted.lines.join('')).toMatch(/location 'STATION 85' matches no location/);
     expect(store.outbox.due('2030-01-01T00:00:00Z')).toHaveLength(1);
   });

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import { noticeChanges, OUTPUT_MAX } from '../../src/alerts/notice-changes.js';
@@ -6,6 +5,7 @@ import type { AlertPayload, NoticeChange, TextChange } from '../../src/alerts/pa
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { NoticeRule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
@@ -143,8 +143,8 @@ const rule: NoticeRule = {
 };
 
 /** Stores and decides `notices` as a sync does, with the engine on a store of its own. */
-function sync(engine: AlertEngine, notices: Notice[], seenAt: string) {
-  ingestNoticePage(asyncStoreOf(store), notices, {
+async function sync(engine: AlertEngine, notices: Notice[], seenAt: string) {
+  await ingestNoticePage(asyncStoreOf(store), notices, {
     seenAt,
     baseline: false,
     alertableAfter: '2026-11-19T00:00:00Z',
@@ -170,11 +170,11 @@ const payloadOf = (id: number, version = 1): AlertPayload | undefined =>
   store.outbox.forSubject(`notice:${id}:v${version}`)[0]?.payload as AlertPayload | undefined;
 
 describe('an alert on a changed notice', () => {
-  it('an update carries its changes against the version it replaced, and the API names still', () => {
+  it('an update carries its changes against the version it replaced, and the API names still', async () => {
     const engine = setup();
     const first = makeNotice({ id: 7, notice: BODY });
-    sync(engine, [first], '2026-11-20T15:00:00Z');
-    sync(
+    await sync(engine, [first], '2026-11-20T15:00:00Z');
+    await sync(
       engine,
       [{ ...first, status: 'Revised', notice: `${BODY} Revised.`, service_updated_at: null }],
       '2026-11-20T16:00:00Z',
@@ -186,7 +186,7 @@ describe('an alert on a changed notice', () => {
     expect(p?.supersedes).toBeUndefined();
   });
 
-  it('a new notice that supersedes a stored one links to it and is compared with it', () => {
+  it('a new notice that supersedes a stored one links to it and is compared with it', async () => {
     const engine = setup();
     const old = makeNotice({
       id: 8,
@@ -195,7 +195,7 @@ describe('an alert on a changed notice', () => {
       notice: BODY,
       end_at: '2026-11-22T15:00:00Z',
     });
-    sync(engine, [old], '2026-11-20T15:00:00Z');
+    await sync(engine, [old], '2026-11-20T15:00:00Z');
     const successor = makeNotice({
       id: 9,
       identifier: '26-0413',
@@ -205,8 +205,8 @@ describe('an alert on a changed notice', () => {
       end_at: '2026-11-23T15:00:00Z',
     });
     // Another pipeline's notice of that number is not it.
-    sync(engine, [{ ...old, id: 10, pipeline_slug: 'tetco' }], '2026-11-20T15:10:00Z');
-    sync(engine, [successor], '2026-11-20T16:00:00Z');
+    await sync(engine, [{ ...old, id: 10, pipeline_slug: 'tetco' }], '2026-11-20T15:10:00Z');
+    await sync(engine, [successor], '2026-11-20T16:00:00Z');
     const p = payloadOf(9);
     expect(p?.state).toBe('new');
     expect(p?.supersedes).toEqual({
@@ -223,9 +223,9 @@ describe('an alert on a changed notice', () => {
     });
   });
 
-  it('a new notice naming one that is not stored has neither', () => {
+  it('a new notice naming one that is not stored has neither', async () => {
     const engine = setup();
-    sync(
+    await sync(
       engine,
       [makeNotice({ id: 11, notice: 'This notice supersedes Notice ID 26-0001.' })],
       '2026-11-20T15:00:00Z',
@@ -236,13 +236,13 @@ describe('an alert on a changed notice', () => {
     expect(p?.changes).toBeUndefined();
   });
 
-  it('the superseded notice is looked for among the latest notices only, not all of them', () => {
+  it('the superseded notice is looked for among the latest notices only, not all of them', async () => {
     const engine = setup();
     const at = (i: number) => `2026-11-20T1${i}:00:00Z`;
     const notices = [0, 1, 2, 3].map((i) =>
       makeNotice({ id: 20 + i, identifier: `26-0${i}`, posted_at: at(i) }),
     );
-    sync(engine, notices, '2026-11-20T15:00:00Z');
+    await sync(engine, notices, '2026-11-20T15:00:00Z');
     const find = (identifier: string, window: number) =>
       store.notices.supersededBy('transco', identifier, 99, at(5), window);
     expect(find('26-03', 2)).toBe(23);

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Outbox rows name the notice version an alert is about: the notice is stored once
  * however many alerts it fires, and each alert is delivered with the notice as it was
@@ -11,6 +10,7 @@ import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import type { NoticeRule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { ManualClock } from '../support/clock.js';
@@ -44,8 +44,8 @@ beforeEach(() => {
 const now = () => toUtcIso(clock.now());
 
 /** Stores a page and decides on it, as the notice sync does. */
-function ingest(notices: Notice[]) {
-  ingestNoticePage(asyncStoreOf(temp.store), notices, {
+async function ingest(notices: Notice[]) {
+  await ingestNoticePage(asyncStoreOf(temp.store), notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2026-11-19T15:00:00Z',
@@ -65,10 +65,10 @@ function payloads(version: string): AlertPayload[] {
 }
 
 describe('outbox rows and notice versions', () => {
-  it('delivers an alert decided on version 1 with version 1, after the notice became version 2', () => {
-    ingest([v1]);
+  it('delivers an alert decided on version 1 with version 1, after the notice became version 2', async () => {
+    await ingest([v1]);
     clock.advance(60_000);
-    ingest([v2]);
+    await ingest([v2]);
     expect(temp.store.notices.get(101)?.version).toBe(2);
 
     const first = payloads('v1');
@@ -85,8 +85,8 @@ describe('outbox rows and notice versions', () => {
     ]);
   });
 
-  it('stores the text of a notice that fires many alerts once, not once an alert', () => {
-    ingest([v1]);
+  it('stores the text of a notice that fires many alerts once, not once an alert', async () => {
+    await ingest([v1]);
     const rows = temp.store.db
       .prepare('SELECT payload, notice_id, notice_version FROM outbox')
       .all() as Array<{ payload: string; notice_id: number; notice_version: number }>;

@@ -1,8 +1,8 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { AlertEngine } from '../../src/alerts/engine.js';
 import type { SchemaDriftEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import { ManualClock } from '../support/clock.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -23,7 +23,13 @@ const drift = (hash: string): SchemaDriftEvent => ({
 
 function engine(store: Store, opsTarget?: { kind: 'slack'; channel: string }) {
   return new AlertEngine(
-    { store: asyncStoreOf(store), clock: new ManualClock(), logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget },
+    {
+      store: asyncStoreOf(store),
+      clock: new ManualClock(),
+      logger: silentLogger,
+      maxAlertAgeMs: 86_400_000,
+      opsTarget,
+    },
     [],
   );
 }

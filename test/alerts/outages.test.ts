@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Outages judged by the watch against a real store: when a feed counts as stale (the
  * staleness clock of a fresh daemon), that each outage is told once when it begins and
@@ -11,6 +10,7 @@ import type { AlertPayload } from '../../src/alerts/payload.js';
 import type { Target } from '../../src/domain/targets.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { ManualClock } from '../support/clock.js';
 import { useTempStore } from '../support/temp-store.js';
 
@@ -67,15 +67,15 @@ function fail(at: Date, message = 'authentication failed') {
 }
 
 describe('a stale feed', () => {
-  it('never having succeeded, counts from the start: told once past three intervals', () => {
+  it('never having succeeded, counts from the start: told once past three intervals', async () => {
     const { w, clock, woken } = watch();
     fail(clock.now());
-    w.feedRan({ feed: 'notices', ok: false });
+    await w.feedRan({ feed: 'notices', ok: false });
     clock.advance(30 * MINUTE);
-    w.look();
+    await w.look();
     expect(told()).toEqual([]);
     clock.advance(1_000);
-    w.feedRan({ feed: 'notices', ok: false });
+    await w.feedRan({ feed: 'notices', ok: false });
     expect(told()).toEqual(['feed-stale notices']);
     expect(woken()).toBe(1);
     const [row] = temp.store.outbox.due('2100-01-01T00:00:00Z');
@@ -89,31 +89,31 @@ describe('a stale feed', () => {
     });
     for (let i = 0; i < 5; i++) {
       clock.advance(10 * MINUTE);
-      w.feedRan({ feed: 'notices', ok: false });
+      await w.feedRan({ feed: 'notices', ok: false });
     }
     expect(told()).toEqual(['feed-stale notices']);
   });
 
-  it('last seen before a long stop, is given its intervals again until it is tried', () => {
+  it('last seen before a long stop, is given its intervals again until it is tried', async () => {
     temp.store.syncState.succeeded('notices', '2026-11-19T15:00:00Z');
     const { w, clock } = watch();
-    w.look();
+    await w.look();
     clock.advance(20 * MINUTE);
-    w.look();
+    await w.look();
     expect(told()).toEqual([]);
     // Its first try fails: a day without a success, stale at once.
     fail(clock.now());
-    w.feedRan({ feed: 'notices', ok: false });
+    await w.feedRan({ feed: 'notices', ok: false });
     expect(told()).toEqual(['feed-stale notices']);
   });
 
-  it('that stopped finishing its runs, names no error from before its last success', () => {
+  it('that stopped finishing its runs, names no error from before its last success', async () => {
     fail(new Date(START.getTime() - 20 * MINUTE));
     temp.store.syncState.succeeded('notices', toUtcIso(START));
     const { w, clock } = watch();
-    w.feedRan({ feed: 'notices', ok: true });
+    await w.feedRan({ feed: 'notices', ok: true });
     clock.advance(31 * MINUTE);
-    w.look();
+    await w.look();
     expect(told()).toEqual(['feed-stale notices']);
     const [row] = temp.store.outbox.due('2100-01-01T00:00:00Z');
     expect(row?.payload.operations).toMatchObject({
@@ -125,40 +125,40 @@ describe('a stale feed', () => {
     });
   });
 
-  it('is told to have recovered once, at its first success, and never again', () => {
+  it('is told to have recovered once, at its first success, and never again', async () => {
     temp.store.syncState.succeeded('notices', toUtcIso(START));
     const { w, clock } = watch();
     clock.advance(31 * MINUTE);
     fail(clock.now());
-    w.feedRan({ feed: 'notices', ok: false });
+    await w.feedRan({ feed: 'notices', ok: false });
     clock.advance(10 * MINUTE);
     temp.store.syncState.succeeded('notices', toUtcIso(clock.now()));
-    w.feedRan({ feed: 'notices', ok: true });
+    await w.feedRan({ feed: 'notices', ok: true });
     clock.advance(10 * MINUTE);
-    w.feedRan({ feed: 'notices', ok: true });
+    await w.feedRan({ feed: 'notices', ok: true });
     expect(told()).toEqual(['feed-stale notices', 'feed-recovered notices']);
     expect(temp.store.outages.get('feed:notices')).toBeUndefined();
   });
 
-  it('is told once across restarts, and its recovery by the process that sees it', () => {
+  it('is told once across restarts, and its recovery by the process that sees it', async () => {
     fail(START);
     const first = watch();
     first.clock.advance(31 * MINUTE);
-    first.w.feedRan({ feed: 'notices', ok: false });
+    await first.w.feedRan({ feed: 'notices', ok: false });
     const second = watch({ startedAt: new Date(START.getTime() + 40 * MINUTE) });
-    second.w.feedRan({ feed: 'notices', ok: false });
+    await second.w.feedRan({ feed: 'notices', ok: false });
     second.clock.advance(40 * MINUTE);
-    second.w.feedRan({ feed: 'notices', ok: false });
+    await second.w.feedRan({ feed: 'notices', ok: false });
     expect(told()).toEqual(['feed-stale notices']);
     const third = watch({ startedAt: new Date(START.getTime() + 90 * MINUTE) });
-    third.w.feedRan({ feed: 'notices', ok: true });
+    await third.w.feedRan({ feed: 'notices', ok: true });
     expect(told()).toEqual(['feed-stale notices', 'feed-recovered notices']);
   });
 
-  it('without an operations target, is recorded and logged as an error', () => {
+  it('without an operations target, is recorded and logged as an error', async () => {
     const { w, clock, lines } = watch({ ops: undefined });
     clock.advance(31 * MINUTE);
-    w.look();
+    await w.look();
     expect(told()).toEqual([]);
     expect(temp.store.outages.all().map((o) => o.subject)).toEqual(['feed:notices']);
     expect(lines.filter((l) => l.level === 50).map((l) => l.msg)).toEqual([
@@ -168,13 +168,13 @@ describe('a stale feed', () => {
 });
 
 describe('a dead target', () => {
-  it('is told once when a delivery dies and once when one gets through, without its URL', () => {
+  it('is told once when a delivery dies and once when one gets through, without its URL', async () => {
     const { w, clock, lines } = watch();
-    w.failedForGood(HOOK, 'webhook: 404 Not Found (S3KR1T-key)', 'NOT_FOUND');
-    w.failedForGood(HOOK, 'webhook: 404 Not Found', 'NOT_FOUND');
+    await w.failedForGood(HOOK, 'webhook: 404 Not Found (S3KR1T-key)', 'NOT_FOUND');
+    await w.failedForGood(HOOK, 'webhook: 404 Not Found', 'NOT_FOUND');
     clock.advance(5 * MINUTE);
-    w.delivered(HOOK);
-    w.delivered(HOOK);
+    await w.delivered(HOOK);
+    await w.delivered(HOOK);
     expect(told()).toEqual([
       'target-dead webhook:https://hooks.example.com/…',
       'target-recovered webhook:https://hooks.example.com/…',
@@ -191,15 +191,15 @@ describe('a dead target', () => {
     expect(JSON.stringify(lines)).not.toMatch(/T0KEN|secret-path/);
   });
 
-  it('is told when an alert to it is stuck past PIPEWATCH_DELIVERY_STUCK_AFTER', () => {
+  it('is told when an alert to it is stuck past PIPEWATCH_DELIVERY_STUCK_AFTER', async () => {
     const { w, clock } = watch();
     temp.store.outbox.enqueue('notice:1:v1', 'r', HOOK, { any: 1 } as never, toUtcIso(START));
     clock.advance(10 * MINUTE);
-    w.look();
+    await w.look();
     expect(told()).toEqual([]);
     clock.advance(1_000);
-    w.look();
-    w.look();
+    await w.look();
+    await w.look();
     expect(told()).toEqual(['target-dead webhook:https://hooks.example.com/…']);
     expect(
       temp.store.outbox.due('2100-01-01T00:00:00Z').find((r) => r.rule === 'pipewatch-operations')
@@ -207,9 +207,9 @@ describe('a dead target', () => {
     ).toMatchObject({ how: 'stuck', reason: 'no answer yet' });
   });
 
-  it('being the operations target, is logged loudly, not sent through itself; its recovery is', () => {
+  it('being the operations target, is logged loudly, not sent through itself; its recovery is', async () => {
     const { w, clock, lines } = watch();
-    w.failedForGood(OPS, 'slack: channel_not_found', 'NOT_FOUND');
+    await w.failedForGood(OPS, 'slack: channel_not_found', 'NOT_FOUND');
     expect(told()).toEqual([]);
     expect(lines.filter((l) => l.level === 50).map((l) => l.msg)).toEqual([
       expect.stringMatching(
@@ -217,7 +217,7 @@ describe('a dead target', () => {
       ),
     ]);
     clock.advance(MINUTE);
-    w.delivered(OPS);
+    await w.delivered(OPS);
     expect(told()).toEqual(['target-recovered slack:#pipewatch-ops']);
   });
 });

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * The silences by what they match: for any alert, the index finds the very silence a
  * check of every silence in force, oldest first, finds, whatever the silences' matchers
@@ -14,6 +13,7 @@ import { silenceMatches } from '../../src/alerts/silences.js';
 import { type Target, targetKey } from '../../src/domain/targets.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { UtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { Store } from '../../src/store/index.js';
 import type { SilenceMatchers, SilenceRow } from '../../src/store/silences.js';
 import { makeNotice, noticeEvent } from '../fakes/notice.js';
@@ -158,7 +158,7 @@ describe('the silence index', () => {
 describe('the engine keeps the silences between decisions', () => {
   const temp = useTempStore('pipewatch-silence-index-');
 
-  it('and reads them again as soon as another connection adds or lifts one', () => {
+  it('and reads them again as soon as another connection adds or lifts one', async () => {
     const { store, dir } = temp;
     const clock = new ManualClock(NOW);
     const engine = new AlertEngine(
@@ -174,18 +174,18 @@ describe('the engine keeps the silences between decisions', () => {
         },
       ],
     );
-    const ingest = (id: number) =>
-      store.transaction(() => {
+    const ingest = async (id: number) =>
+      await asyncStoreOf(store).transaction(async () => {
         const n = makeNotice({ id });
         store.notices.upsert(n, NOW, false);
-        engine.hooks().notices?.([noticeEvent(n)]);
+        await engine.hooks().notices?.([noticeEvent(n)]);
       });
     const decided = (id: number) =>
       store.audit
         .forNotice(id)
         .map((a) => a.decision)
         .concat(store.outbox.forSubject(`notice:${id}:`).map(() => 'alert'));
-    ingest(1);
+    await ingest(1);
     const other = Store.open(dir);
     try {
       const id = other.silences.add({
@@ -196,10 +196,10 @@ describe('the engine keeps the silences between decisions', () => {
         comment: null,
         created_at: NOW,
       });
-      ingest(2);
+      await ingest(2);
       other.silences.lift(id, 'cli:ops', NOW);
       clock.set('2026-11-20T15:00:01Z');
-      ingest(3);
+      await ingest(3);
     } finally {
       other.close();
     }

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * Subscriptions and silences at decision time: a subscription stored in the database is
  * judged with the rule files, in the same transaction, and survives a reload of the
@@ -12,6 +11,7 @@ import type { NoticeEvent } from '../../src/ingest/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { parseRuleFile } from '../../src/rules/loader.js';
 import type { NoticeRule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { Store } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice, noticeEvent } from '../fakes/notice.js';
@@ -39,10 +39,10 @@ function setup() {
   return { clock, engine };
 }
 
-function ingest(engine: AlertEngine, n: Notice, over: Partial<NoticeEvent> = {}) {
-  temp.store.transaction(() => {
+async function ingest(engine: AlertEngine, n: Notice, over: Partial<NoticeEvent> = {}) {
+  await asyncStoreOf(temp.store).transaction(async () => {
     temp.store.notices.upsert(n, '2026-11-20T15:00:00Z', false);
-    engine.hooks().notices?.([noticeEvent(n, over)]);
+    await engine.hooks().notices?.([noticeEvent(n, over)]);
   });
 }
 
@@ -68,26 +68,26 @@ const constraintsToGas = {
 const keys = () => temp.store.outbox.forSubject('').map((r) => r.key);
 
 describe('subscriptions', () => {
-  it('are judged with the rule files, named sub-<id>, with where they came from', () => {
+  it('are judged with the rule files, named sub-<id>, with where they came from', async () => {
     const { engine } = setup();
     const id = subscribe(temp.store, constraintsToGas);
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     expect(keys().sort()).toEqual([
       'file-constraints|notice:101:v1|console',
       `sub-${id}|notice:101:v1|slack:C0GAS`,
     ]);
-    const sub = engine.rules.find((r) => r.name === `sub-${id}`);
+    const sub = (await engine.rules()).find((r) => r.name === `sub-${id}`);
     expect(sub?.origin?.label).toBe('slack:C0GAS by U0ALICE, 2026-11-20');
   });
 
-  it('made by another connection are in force at the next decision, and gone when removed', () => {
+  it('made by another connection are in force at the next decision, and gone when removed', async () => {
     const { engine } = setup();
     const other = Store.open(temp.dir);
     const id = subscribe(other, constraintsToGas);
-    ingest(engine, makeNotice({ id: 1 }));
+    await ingest(engine, makeNotice({ id: 1 }));
     other.subscriptions.remove(id);
     other.close();
-    ingest(engine, makeNotice({ id: 2 }));
+    await ingest(engine, makeNotice({ id: 2 }));
     expect(keys().filter((k) => k.startsWith('sub-'))).toEqual([
       `sub-${id}|notice:1:v1|slack:C0GAS`,
     ]);
@@ -97,10 +97,10 @@ describe('subscriptions', () => {
     const { engine } = setup();
     const id = subscribe(temp.store, constraintsToGas);
     await engine.setRules([]);
-    expect(engine.rules.map((r) => r.name)).toEqual([`sub-${id}`]);
+    expect((await engine.rules()).map((r) => r.name)).toEqual([`sub-${id}`]);
   });
 
-  it('do not alert while paused, and do again once resumed', () => {
+  it('do not alert while paused, and do again once resumed', async () => {
     const { engine } = setup();
     subscribe(temp.store, constraintsToGas);
     temp.store.subscriptions.pauseChannel(
@@ -108,33 +108,33 @@ describe('subscriptions', () => {
       'channel_archived',
       '2026-11-20T14:40:00Z',
     );
-    ingest(engine, makeNotice({ id: 1 }));
+    await ingest(engine, makeNotice({ id: 1 }));
     temp.store.subscriptions.resumeChannel('slack:C0GAS');
-    ingest(engine, makeNotice({ id: 2 }));
+    await ingest(engine, makeNotice({ id: 2 }));
     expect(keys().filter((k) => k.startsWith('sub-'))).toEqual(['sub-1|notice:2:v1|slack:C0GAS']);
   });
 
-  it('one that is no longer valid is left out and the others stay in force', () => {
+  it('one that is no longer valid is left out and the others stay in force', async () => {
     const { engine } = setup();
     subscribe(temp.store, {
       notices: { pipelines: ['transco'], text: '(?=x)' },
       notify: [{ slack: 'C0GAS' }],
     });
     const good = subscribe(temp.store, constraintsToGas);
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     expect(keys()).toContain(`sub-${good}|notice:101:v1|slack:C0GAS`);
-    expect(engine.rules.map((r) => r.name)).toEqual(['file-constraints', `sub-${good}`]);
+    expect((await engine.rules()).map((r) => r.name)).toEqual(['file-constraints', `sub-${good}`]);
   });
 
-  it('a reminder for one notice schedules for that notice only', () => {
+  it('a reminder for one notice schedules for that notice only', async () => {
     const { engine } = setup();
     subscribe(
       temp.store,
       { deadlines: { before: ['2h'] }, notify: [{ slack_dm: 'U0ALICE' }] },
       { notice_id: 7, channel: null, target: 'slack_dm:U0ALICE' },
     );
-    ingest(engine, makeNotice({ id: 6, response_at: '2026-11-21T12:00:00Z' }));
-    ingest(engine, makeNotice({ id: 7, response_at: '2026-11-21T12:00:00Z' }));
+    await ingest(engine, makeNotice({ id: 6, response_at: '2026-11-21T12:00:00Z' }));
+    await ingest(engine, makeNotice({ id: 7, response_at: '2026-11-21T12:00:00Z' }));
     expect(temp.store.reminders.all().map((r) => [r.rule, r.notice_id, r.due_at])).toEqual([
       ['sub-1', 7, '2026-11-21T10:00:00Z'],
     ]);
@@ -158,12 +158,12 @@ describe('silences', () => {
       ...over,
     });
 
-  it('hold back what they match, once, and the audit says which silence until when', () => {
+  it('hold back what they match, once, and the audit says which silence until when', async () => {
     const { engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const id = silence();
-    ingest(engine, makeNotice());
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     expect(keys()).toEqual(['file-constraints|notice:101:v1|console']);
     const muted = temp.store.audit.forNotice(101).filter((a) => a.decision === 'muted');
     expect(muted.map((a) => a.reason)).toEqual([
@@ -177,13 +177,13 @@ describe('silences', () => {
     });
   });
 
-  it('leave what they held decided: the same notice again after the end alerts no more', () => {
+  it('leave what they held decided: the same notice again after the end alerts no more', async () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const id = silence();
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     clock.set('2026-11-20T17:00:00Z');
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     expect(keys()).toEqual(['file-constraints|notice:101:v1|console']);
     expect(temp.store.silences.heldBy(id)).toHaveLength(1);
     expect(temp.store.audit.forNotice(101).map((a) => [a.rule, a.decision])).toContainEqual([
@@ -195,13 +195,13 @@ describe('silences', () => {
   it('do not hold an alert delivered before they began: it is a duplicate, not in the summary', async () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     const [delivered] = temp.store.outbox.forSubject('').filter((r) => r.rule === 'sub-1');
     temp.store.outbox.markSent([delivered!.id], '2026-11-20T15:00:05Z', 'ok');
     clock.set('2026-11-20T15:10:00Z');
     const id = silence({ starts_at: '2026-11-20T15:10:00Z' });
     // The same notice again (a replay, a restart) while the silence is in force.
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     expect(temp.store.silences.heldBy(id)).toEqual([]);
     const judged = temp.store.audit.forNotice(101).filter((a) => a.rule === 'sub-1');
     expect(judged.map((a) => [a.decision, a.reason])).toEqual([
@@ -224,11 +224,11 @@ describe('silences', () => {
       ends_at: '2026-11-20T16:30:00Z',
       created_at: '2026-11-20T15:00:00Z',
     });
-    ingest(engine, makeNotice({ id: 1 }));
+    await ingest(engine, makeNotice({ id: 1 }));
     clock.set('2026-11-20T15:30:00Z');
-    ingest(engine, makeNotice({ id: 2 }));
+    await ingest(engine, makeNotice({ id: 2 }));
     // The silence holds the constraint, not maintenance: its file rule matches every type.
-    ingest(engine, makeNotice({ id: 3, type: 'Planned Maintenance' }));
+    await ingest(engine, makeNotice({ id: 3, type: 'Planned Maintenance' }));
     expect(keys().filter((k) => k.includes('notice:'))).toEqual([
       'sub-1|notice:1:v1|slack:C0GAS',
       'file-constraints|notice:1:v1|console',
@@ -250,15 +250,15 @@ describe('silences', () => {
     });
   });
 
-  it('do not hold what they do not match, nor after they end or are lifted', () => {
+  it('do not hold what they do not match, nor after they end or are lifted', async () => {
     const { clock, engine } = setup();
     subscribe(temp.store, constraintsToGas);
     const id = silence({ matchers: listMatchers({ pipelines: ['tgp'] }) });
-    ingest(engine, makeNotice({ id: 1 }));
+    await ingest(engine, makeNotice({ id: 1 }));
     temp.store.silences.lift(id, 'U0ALICE', '2026-11-20T15:00:00Z');
     silence({ ends_at: '2026-11-20T15:30:00Z' });
     clock.set('2026-11-20T15:30:00Z');
-    ingest(engine, makeNotice({ id: 2 }));
+    await ingest(engine, makeNotice({ id: 2 }));
     expect(keys().filter((k) => k.startsWith('sub-'))).toEqual([
       'sub-1|notice:1:v1|slack:C0GAS',
       'sub-1|notice:2:v1|slack:C0GAS',
@@ -278,8 +278,8 @@ describe('when a silence ends', () => {
       comment: null,
       created_at: '2026-11-20T14:00:00Z',
     });
-    ingest(engine, makeNotice({ id: 1, url: 'https://pipeline.example/notice/1' }));
-    ingest(engine, makeNotice({ id: 2, subject: 'Second' }));
+    await ingest(engine, makeNotice({ id: 1, url: 'https://pipeline.example/notice/1' }));
+    await ingest(engine, makeNotice({ id: 2, subject: 'Second' }));
     expect((await engine.runReminders()).summaries).toBe(0);
     clock.set('2026-11-20T16:00:00Z');
     expect((await engine.runReminders()).summaries).toBe(2);
@@ -319,7 +319,7 @@ describe('when a silence ends', () => {
         comment: null,
         created_at: '2026-11-20T14:00:00Z',
       });
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     clock.set('2026-11-20T15:30:00Z');
     expect((await engine.runReminders()).summaries).toBe(1);
   });
@@ -343,7 +343,7 @@ describe('when a silence ends', () => {
       comment: null,
       created_at: '2026-11-20T14:00:00Z',
     });
-    ingest(engine, makeNotice());
+    await ingest(engine, makeNotice());
     temp.store.silences.lift(lifted, 'slack:U0ALICE', '2026-11-20T15:00:00Z');
     await engine.runReminders();
     const summaries = temp.store.outbox

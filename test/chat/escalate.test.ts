@@ -44,7 +44,7 @@ describe('subscribe with escalate:', () => {
       'subscribed this channel: transco; type force; escalate after 30m to pagerduty:…9a1b, email:oncall@example.com',
     );
     expect(answer.reply.text).not.toContain(KEY);
-    const [rule] = engine.rules;
+    const [rule] = await engine.rules();
     expect(rule).toMatchObject({
       kind: 'notices',
       notify: [{ kind: 'slack', channel: 'C0GAS' }],

@@ -55,7 +55,7 @@ describe('subscribe', () => {
     expect(answer.reply.text).toMatch(
       /U0ALICE subscribed this channel: transco; type constraint \(#1\)/,
     );
-    expect(engine.rules.map((r) => [r.name, r.notify, r.origin?.label])).toEqual([
+    expect((await engine.rules()).map((r) => [r.name, r.notify, r.origin?.label])).toEqual([
       ['sub-1', [{ kind: 'slack', channel: 'C0GAS' }], 'slack:C0GAS by U0ALICE, 2026-11-20'],
     ]);
     const follow = await answer.followUp;
@@ -164,7 +164,7 @@ describe('list, unsubscribe', () => {
       /no subscription #1 in this channel/,
     );
     expect((await chat.command(alice, 'unsubscribe 2')).reply.text).toBe('Removed #2.');
-    expect(engine.rules.map((r) => r.name)).toEqual(['sub-1']);
+    expect((await engine.rules()).map((r) => r.name)).toEqual(['sub-1']);
   });
 });
 
@@ -248,7 +248,7 @@ describe('a channel that goes away', () => {
     expect((await chat.command(alice, 'subscribe tgp')).reply.text).toMatch(
       /1 paused subscription of this channel resumed/,
     );
-    expect(engine.rules.map((r) => r.name)).toEqual(['sub-1', 'sub-2']);
+    expect((await engine.rules()).map((r) => r.name)).toEqual(['sub-1', 'sub-2']);
   });
 });
 

@@ -101,16 +101,17 @@ describe('PagerDuty delivery', () => {
       { digestWindowMs: 0, maxAgeMs: 6 * HOUR, random: () => 0.5 },
     );
     const engine = new AlertEngine(
-      { store: temp.store, clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      { store: asyncStoreOf(temp.store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
       rules,
     );
+    const s = asyncStoreOf(temp.store);
     const notice = (e: NoticeEvent) =>
-      temp.store.transaction(() => {
-        temp.store.notices.upsert(e.notice, e.seenAt, false);
-        engine.hooks().notices?.([e]);
+      s.transaction(async () => {
+        await s.notices.upsert(e.notice, e.seenAt, false);
+        await engine.hooks().notices?.([e]);
       });
     const capacity = (oac: number, cycle: string) =>
-      temp.store.transaction(() =>
+      s.transaction(async () =>
         engine.hooks().capacity?.(
           transcoCycle({
             cycle,
@@ -184,10 +185,10 @@ describe('PagerDuty delivery', () => {
     w.notice(noticeEvent(open));
     await w.dispatcher.drain(60_000);
     expect(fake.open.size).toBe(2);
-    expect(w.engine.runReminders().ended).toBe(0);
+    expect((await w.engine.runReminders()).ended).toBe(0);
     await clock.sleep(HOUR);
-    expect(w.engine.runReminders().ended).toBe(1);
-    expect(w.engine.runReminders().ended).toBe(0);
+    expect((await w.engine.runReminders()).ended).toBe(1);
+    expect((await w.engine.runReminders()).ended).toBe(0);
     expect(await w.dispatcher.drain(60_000)).toMatchObject({ sent: 1, dead: 0 });
     expect(fake.events.map((e) => [e.event_action, e.dedup_key])).toEqual([
       ['trigger', 'pipewatch/notice/transco/101'],
@@ -209,7 +210,7 @@ describe('PagerDuty delivery', () => {
     // The alerts feed last ran now; then pipewatch is down for four days.
     temp.store.syncState.succeeded('alerts', toUtcIso(clock.now()));
     await clock.sleep(4 * 24 * HOUR);
-    expect(w.engine.runReminders().ended).toBe(1);
+    expect((await w.engine.runReminders()).ended).toBe(1);
     expect(await w.dispatcher.drain(60_000)).toMatchObject({ sent: 1, dead: 0 });
     expect(fake.open.size).toBe(0);
     await w.channel.close?.();

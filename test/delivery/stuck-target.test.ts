@@ -86,16 +86,16 @@ describe('a webhook receiver that drips its answer', () => {
       { digestWindowMs: 0, maxAgeMs: 6 * 60 * MINUTE, timeoutMs: 30_000, random: () => 0.5 },
     );
     // `/healthz` and `/metrics` read a backlog already read; the outbox's is read here.
-    const backlog = () => judgeBacklog(store.outbox.backlog(), clock.now(), 10 * MINUTE);
+    const backlog = async () => judgeBacklog(store.outbox.backlog(), clock.now(), 10 * MINUTE);
     metrics.watchDelivery(backlog);
     const server: RunningHttpServer = await startHttpServer({
       port: 0,
       host: '127.0.0.1',
       metrics,
       logger: silentLogger,
-      health: () => withDelivery(assessHealth([], [], clock.now()), backlog()),
-      status: () => ({}),
-      publicStatus: () => ({}),
+      health: async () => withDelivery(assessHealth([], [], clock.now()), await backlog()),
+      status: async () => ({}),
+      publicStatus: async () => ({}),
     });
     open.push(server);
 

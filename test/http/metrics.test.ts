@@ -89,9 +89,9 @@ describe('/metrics exposition', () => {
       host: '127.0.0.1',
       metrics: busyMetrics(),
       logger: silentLogger,
-      health: () => assessHealth([], [], new Date(0), new Date(0)),
-      status: () => ({}),
-      publicStatus: () => ({}),
+      health: async () => assessHealth([], [], new Date(0), new Date(0)),
+      status: async () => ({}),
+      publicStatus: async () => ({}),
     });
     const response = await fetch(`${server.url}/metrics`);
     expect(response.status).toBe(200);

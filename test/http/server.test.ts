@@ -113,9 +113,9 @@ describe('HTTP endpoints', () => {
       host: '127.0.0.1',
       metrics,
       logger: silentLogger,
-      health: () => assessHealth(feeds, store!.syncState.all(), now, start),
-      status: () => ({ full: true }),
-      publicStatus: () => ({ counts: store!.counts() }),
+      health: async () => assessHealth(feeds, store!.syncState.all(), now, start),
+      status: async () => ({ full: true }),
+      publicStatus: async () => ({ counts: store!.counts() }),
     });
     const healthy = await fetch(`${server.url}/healthz`);
     expect(healthy.status).toBe(200);
@@ -148,7 +148,7 @@ describe('HTTP endpoints', () => {
     ];
     server = await startHttpServer({
       ...endpoints(),
-      health: () =>
+      health: async () =>
         assessHealth(feeds, withErrorCodes(states), new Date('2026-11-20T13:00:00Z'), start),
     });
     const response = await fetch(`${server.url}/healthz`);
@@ -255,8 +255,8 @@ function endpoints() {
     host: '127.0.0.1',
     metrics: new Metrics({ processMetrics: false }),
     logger: silentLogger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({ full: true }),
-    publicStatus: () => ({ public: true }),
+    health: async () => assessHealth([], [], new Date(0), new Date(0)),
+    status: async () => ({ full: true }),
+    publicStatus: async () => ({ public: true }),
   };
 }

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NoticePollPlanner, refreshObservationsOf } from '../../src/ingest/notice-schedule.js';
+import { NoticePollPlanner } from '../../src/ingest/notice-schedule.js';
 import { NOTICES_FEED, noticeSyncDefaults, syncNotices } from '../../src/ingest/notice-sync.js';
 import { type Feed, Scheduler } from '../../src/ingest/scheduler.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { asyncStoreOf } from '../../src/store/async-sqlite.js';
-import { recentRefreshObservations } from '../../src/store/refresh-observations.js';
 import { PipelineApiClient } from '../../src/upstream/client.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { ManualClock } from '../support/clock.js';
@@ -51,10 +50,7 @@ async function polling(refreshEveryMs: number) {
     () => client.close(),
   );
   const { logger, lines } = capturedLogger();
-  const planner = new NoticePollPlanner(
-    { refreshObservations: refreshObservationsOf(store), logger },
-    INTERVAL,
-  );
+  const planner = new NoticePollPlanner({ store: asyncStoreOf(store), logger }, INTERVAL);
   const deps = { client, store: asyncStoreOf(store), clock, logger: silentLogger };
   const feed: Feed = {
     name: NOTICES_FEED,
@@ -78,7 +74,8 @@ async function polling(refreshEveryMs: number) {
   };
   /** How long after its refresh each notice first seen since `since` was seen, in seconds. */
   const seenAfter = (since: Date) =>
-    recentRefreshObservations(store, since.toISOString().slice(0, 19) + 'Z', 100_000)
+    store.notices
+      .refreshObservations(since.toISOString().slice(0, 19) + 'Z', 100_000)
       .filter((o) => !o.baseline)
       .map((o) => (Date.parse(o.firstSeenAt) - Date.parse(o.createdAt)) / 1000)
       .sort((a, b) => a - b);

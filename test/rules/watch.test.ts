@@ -35,7 +35,9 @@ describe('watchRules', () => {
     const changes: Rule[][] = [];
     const rejections: RuleProblem[][] = [];
     watcher = watchRules(dir, {
-      onChange: (rules) => changes.push(rules),
+      onChange: (rules) => {
+        changes.push(rules);
+      },
       onRejected: (problems) => rejections.push(problems),
       logger,
       debounceMs: 20,

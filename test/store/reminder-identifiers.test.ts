@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * The reminders a superseding notice cancels are found by the pipeline and identifier
  * each scheduled reminder carries: copied from its notice when the reminders were
@@ -11,6 +10,7 @@ import { AlertEngine } from '../../src/alerts/engine.js';
 import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { DeadlineRule } from '../../src/rules/types.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
@@ -89,7 +89,7 @@ const carried = (store: Store) =>
     .all();
 
 describe('a reminder stored before its notice', () => {
-  it('carries the pipeline and identifier of its notice once a sync stores the notice', () => {
+  it('carries the pipeline and identifier of its notice once a sync stores the notice', async () => {
     const store = Store.open(temp.dir);
     store.reminders.plan(row(101), NOW);
     expect(carried(store)).toEqual([{ notice_id: 101, pipeline_slug: '', identifier: '' }]);
@@ -100,14 +100,14 @@ describe('a reminder stored before its notice', () => {
         alertableAfter: '2026-11-01T00:00:00Z',
         pipelines: new Set(),
       });
-    page([makeNotice({ id: 101, identifier: '26-0412' }), makeNotice({ id: 102 })]);
+    await page([makeNotice({ id: 101, identifier: '26-0412' }), makeNotice({ id: 102 })]);
     expect(carried(store)).toEqual([
       { notice_id: 101, pipeline_slug: 'transco', identifier: '26-0412' },
     ]);
     // A reminder no longer scheduled keeps what it carried: only the scheduled are read.
     store.reminders.plan(row(103), NOW);
     store.reminders.setStatus(row(103), 'cancelled', 'test', NOW);
-    page([makeNotice({ id: 103, identifier: '26-0500' })]);
+    await page([makeNotice({ id: 103, identifier: '26-0500' })]);
     expect(carried(store).at(-1)).toEqual({ notice_id: 103, pipeline_slug: '', identifier: '' });
     store.close();
   });
@@ -123,7 +123,7 @@ describe('a reminder stored before its notice', () => {
     store.close();
   });
 
-  it('is cancelled by a notice that supersedes its notice', () => {
+  it('is cancelled by a notice that supersedes its notice', async () => {
     const store = Store.open(temp.dir);
     const deadlines: DeadlineRule = {
       kind: 'deadlines',
@@ -135,7 +135,12 @@ describe('a reminder stored before its notice', () => {
       notify: [{ kind: 'console' }],
     };
     const engine = new AlertEngine(
-      { store: asyncStoreOf(store), clock: new ManualClock(NOW), logger: silentLogger, maxAlertAgeMs: 86_400_000 },
+      {
+        store: asyncStoreOf(store),
+        clock: new ManualClock(NOW),
+        logger: silentLogger,
+        maxAlertAgeMs: 86_400_000,
+      },
       [deadlines],
     );
     // Planned by a rule other than the one in force, which leaves it as it is.
@@ -148,8 +153,8 @@ describe('a reminder stored before its notice', () => {
         pipelines: new Set(),
         hooks: engine.hooks(),
       });
-    page(makeNotice({ id: 101, identifier: '26-0412', response_at: null }));
-    page(
+    await page(makeNotice({ id: 101, identifier: '26-0412', response_at: null }));
+    await page(
       makeNotice({
         id: 102,
         identifier: '26-0419',

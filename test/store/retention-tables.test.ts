@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * PIPEWATCH_RETENTION over every table that grows with time or with chat: notice rows
  * (a tombstone keeps what dedupe needs), reminders, Remind me subscriptions, ended
@@ -12,6 +11,7 @@ import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { pruneOld } from '../../src/ingest/retention.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso, type UtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import type { ReminderRow } from '../../src/store/reminders.js';
 import { ThreadStore } from '../../src/store/threads.js';
@@ -36,17 +36,22 @@ beforeEach(() => {
 
 const now = () => toUtcIso(clock.now());
 const daysAgo = (days: number) => toUtcIso(new Date(clock.now().getTime() - days * DAY));
-const prune = () => pruneOld({ store: asyncStoreOf(store), clock, logger: silentLogger }, RETENTION);
+const prune = () =>
+  pruneOld({ store: asyncStoreOf(store), clock, logger: silentLogger }, RETENTION);
 
 /** Ingests a page as the notice sync does, nothing too old to alert; returns its events. */
-function ingest(notices: Notice[]): NoticeEvent[] {
+async function ingest(notices: Notice[]): Promise<NoticeEvent[]> {
   const events: NoticeEvent[] = [];
-  ingestNoticePage(asyncStoreOf(store), notices, {
+  await ingestNoticePage(asyncStoreOf(store), notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2000-01-01T00:00:00Z',
     pipelines: new Set(),
-    hooks: { notices: (e) => events.push(...e) },
+    hooks: {
+      notices: async (e) => {
+        events.push(...e);
+      },
+    },
   });
   return events;
 }
@@ -87,10 +92,10 @@ describe('notices', () => {
   it('a notice unseen for the retention leaves only a tombstone; seen again it is not new, and a change is the next version', async () => {
     // No posted_at: the alert age does not hold it back, only what is stored does.
     const old = makeNotice({ id: 101, posted_at: null, service_created_at: null });
-    expect(ingest([old]).map((e) => e.change)).toEqual(['new']);
-    ingest([{ ...old, status: 'Revised' }]);
+    expect((await ingest([old])).map((e) => e.change)).toEqual(['new']);
+    await ingest([{ ...old, status: 'Revised' }]);
     clock.advance(RETENTION + DAY);
-    ingest([makeNotice({ id: 102 })]);
+    await ingest([makeNotice({ id: 102 })]);
 
     await prune();
     expect(store.notices.get(101)).toBeUndefined();
@@ -106,13 +111,13 @@ describe('notices', () => {
     // Gone again, then changed: an update to version 3, never a second "new".
     clock.advance(RETENTION + DAY);
     await prune();
-    const events = ingest([{ ...old, status: 'Terminate' }]);
+    const events = await ingest([{ ...old, status: 'Terminate' }]);
     expect(events.map((e) => [e.change, e.version])).toEqual([['updated', 3]]);
     expect(store.notices.get(101)?.version).toBe(3);
   });
 
   it('keeps the row (its text pruned) of a notice a reminder still to be sent or a Remind me names', async () => {
-    ingest([
+    await ingest([
       makeNotice({ id: 101 }),
       makeNotice({ id: 102 }),
       makeNotice({ id: 103, response_at: '2026-03-01T12:00:00Z' }),
@@ -136,14 +141,14 @@ describe('notices', () => {
 
   it("prunes a kept notice's past versions replaced before the cutoff; keeps recent ones", async () => {
     const kept = makeNotice({ id: 101 });
-    ingest([kept]);
-    ingest([{ ...kept, status: 'Revised' }]);
+    await ingest([kept]);
+    await ingest([{ ...kept, status: 'Revised' }]);
     expect(store.notices.history(101)).toHaveLength(1);
     clock.advance(RETENTION + DAY);
     // Still listed, so still stored; its version 1 was replaced 31 days ago.
     const recent = makeNotice({ id: 102 });
-    ingest([{ ...kept, status: 'Revised' }, recent]);
-    ingest([{ ...recent, status: 'Revised' }]);
+    await ingest([{ ...kept, status: 'Revised' }, recent]);
+    await ingest([{ ...recent, status: 'Revised' }]);
     await prune();
     expect(store.notices.get(101)).toMatchObject({ version: 2, status: 'Revised' });
     expect(store.notices.history(101)).toEqual([]);
@@ -155,7 +160,7 @@ describe('notices', () => {
     const pageSize = store.db.pragma('page_size', { simple: true }) as number;
     const empty = pages();
     const text = 'Station 165 limited; capacity reduced at the Leidy compressor. '.repeat(8);
-    ingest(
+    await ingest(
       Array.from({ length: 1000 }, (_, i) =>
         makeNotice({
           id: 1000 + i,
@@ -228,7 +233,7 @@ describe('reminders', () => {
   });
 
   it('a Remind me goes once its notice deadline passed before the cutoff', async () => {
-    ingest([
+    await ingest([
       makeNotice({ id: 101, response_at: '2026-01-05T12:00:00Z' }),
       makeNotice({ id: 102, response_at: '2026-03-01T12:00:00Z' }),
     ]);
@@ -345,7 +350,7 @@ describe('chat state', () => {
   });
 
   it('prunes escalations decided before the cutoff; keeps those pending, and their notices', async () => {
-    ingest([makeNotice({ id: 101 }), makeNotice({ id: 102 }), makeNotice({ id: 103 })]);
+    await ingest([makeNotice({ id: 101 }), makeNotice({ id: 102 }), makeNotice({ id: 103 })]);
     clock.advance(RETENTION + DAY);
     store.escalations.plan('fm', 101, daysAgo(50));
     store.escalations.decide('fm', 101, 'escalated', daysAgo(45));

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * PIPEWATCH_RETENTION: old notice texts pruned where the row must stay, so nothing alerts
  * twice; old deliveries, history, audit, capacity and held alerts removed; the file
@@ -13,6 +12,7 @@ import { ingestNoticePage } from '../../src/ingest/notice-sync.js';
 import { pruneOld } from '../../src/ingest/retention.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { toUtcIso } from '../../src/lib/time.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { DATABASE_FILE } from '../../src/store/index.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice } from '../fakes/notice.js';
@@ -33,14 +33,18 @@ beforeEach(() => {
 const now = () => toUtcIso(clock.now());
 
 /** Ingests a page as the notice sync does; returns the events it raised. */
-function ingest(notices: Notice[]): NoticeEvent[] {
+async function ingest(notices: Notice[]): Promise<NoticeEvent[]> {
   const events: NoticeEvent[] = [];
-  ingestNoticePage(asyncStoreOf(temp.store), notices, {
+  await ingestNoticePage(asyncStoreOf(temp.store), notices, {
     seenAt: now(),
     baseline: false,
     alertableAfter: '2020-01-01T00:00:00Z',
     pipelines: new Set(),
-    hooks: { notices: (e) => events.push(...e) },
+    hooks: {
+      notices: async (e) => {
+        events.push(...e);
+      },
+    },
   });
   return events;
 }
@@ -51,13 +55,14 @@ function bulky(id: number): Notice {
   return makeNotice({ id, identifier: `26-${id}`, notice: text, html: text, mobile: text });
 }
 
-const prune = () => pruneOld({ store: asyncStoreOf(temp.store), clock, logger: silentLogger }, RETENTION);
+const prune = () =>
+  pruneOld({ store: asyncStoreOf(temp.store), clock, logger: silentLogger }, RETENTION);
 const fileSize = () => statSync(join(temp.dir, DATABASE_FILE)).size;
 
 describe('retention', () => {
   it('prunes the text of a notice not seen for the retention that a reminder still names, keeps its row, and never alerts on it again', async () => {
     const old = makeNotice({ id: 101, notice: 'Station 165 limited.', url: 'https://x.test/101' });
-    expect(ingest([old]).map((e) => e.change)).toEqual(['new']);
+    expect((await ingest([old])).map((e) => e.change)).toEqual(['new']);
     // A reminder still to be sent keeps the notice's row (without it, only a tombstone stays).
     temp.store.reminders.plan(
       {
@@ -74,7 +79,7 @@ describe('retention', () => {
     );
     clock.advance(200 * DAY);
     const fresh = makeNotice({ id: 102, notice: 'Station 85 limited.' });
-    ingest([fresh]);
+    await ingest([fresh]);
 
     await prune();
     const pruned = temp.store.notices.get(101)!;
@@ -98,13 +103,13 @@ describe('retention', () => {
     // Pruned again, then changed: an update (version 2), never a second "new".
     clock.advance(200 * DAY);
     await prune();
-    const events = ingest([{ ...old, status: 'Terminate' }]);
+    const events = await ingest([{ ...old, status: 'Terminate' }]);
     expect(events.map((e) => [e.change, e.version])).toEqual([['updated', 2]]);
   });
 
   it('shrinks the file once the prune is vacuumed', async () => {
     for (let page = 0; page < 10; page++)
-      ingest(Array.from({ length: 20 }, (_, i) => bulky(1000 + page * 20 + i)));
+      await ingest(Array.from({ length: 20 }, (_, i) => bulky(1000 + page * 20 + i)));
     temp.store.db.pragma('wal_checkpoint(TRUNCATE)');
     const before = fileSize();
     clock.advance(RETENTION + DAY);
@@ -116,8 +121,8 @@ describe('retention', () => {
 
   it('removes old delivered alerts, history, audit and held alerts; keeps pending deliveries and their notice', async () => {
     const n = makeNotice({ id: 101, notice: 'First.' });
-    ingest([n]);
-    ingest([{ ...n, notice: 'Second.' }]);
+    await ingest([n]);
+    await ingest([{ ...n, notice: 'Second.' }]);
     const target = { kind: 'console' } as const;
     temp.store.outbox.enqueue('notice:101:v1', 'r', target, '{"notice":null}', now(), {
       id: 101,

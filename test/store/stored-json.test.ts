@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 /**
  * JSON the store keeps in a column, damaged in the real SQLite file (cut short, or of a
  * shape pipewatch never writes there) and read back: an error naming the row, the column
@@ -12,6 +11,7 @@ import { AlertEngine } from '../../src/alerts/engine.js';
 import { heldAlert } from '../../src/alerts/silences.js';
 import type { Target } from '../../src/domain/targets.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { StoredDataError } from '../../src/store/stored-json.js';
 import { noticeAlert } from '../fakes/alerts.js';
 import { ManualClock } from '../support/clock.js';

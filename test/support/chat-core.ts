@@ -61,7 +61,10 @@ export function startChatCore(options: ChatCoreOptions = {}): CoreUnderTest {
   const dir = mkdtempSync(join(tmpdir(), 'pipewatch-chat-'));
   const store = Store.open(dir);
   storePipelines(store, options.pipelines ?? TRACKED_PIPELINES, CORE_NOW);
-  const engine = new AlertEngine({ store: asyncStoreOf(store), clock, logger, maxAlertAgeMs: 86_400_000 }, []);
+  const engine = new AlertEngine(
+    { store: asyncStoreOf(store), clock, logger, maxAlertAgeMs: 86_400_000 },
+    [],
+  );
   const core = new ChatCore({
     store: asyncStoreOf(store),
     engine,

@@ -31,9 +31,9 @@ export function serveRoutes(
     unverified: options.unverified,
     metrics: new Metrics({ processMetrics: false }),
     logger: options.logger ?? silentLogger,
-    health: () => assessHealth([], [], new Date(0), new Date(0)),
-    status: () => ({}),
-    publicStatus: () => ({}),
+    health: async () => assessHealth([], [], new Date(0), new Date(0)),
+    status: async () => ({}),
+    publicStatus: async () => ({}),
     routes,
   });
 }

@@ -66,9 +66,12 @@ async function setup(publicUrl = true): Promise<void> {
   const deps = { clock, logger: silentLogger };
   channels = await Channels.create(config, deps, { print: () => {}, unsubscribeKey: () => key });
   key = await unsubscribeKey(asyncStoreOf(temp.store), config.secretKey, clock);
-  engine = new AlertEngine({ ...deps, store: asyncStoreOf(temp.store), maxAlertAgeMs: 86_400_000 }, [rule]);
+  engine = new AlertEngine(
+    { ...deps, store: asyncStoreOf(temp.store), maxAlertAgeMs: 86_400_000 },
+    [rule],
+  );
   dispatcher = new Dispatcher(
-    { ...deps, store: asyncStoreOf(temp.store), channels },
+    { ...deps, store: asyncStoreOf(temp.store), threads: temp.store.threads, channels },
     { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000 },
   );
   server = await serveRoutes(
@@ -89,9 +92,10 @@ afterEach(async () => {
 /** A new notice `id`, decided by the engine and sent by the dispatcher. */
 async function alertOn(id: number): Promise<void> {
   const n = makeNotice({ id, subject: `Constraint ${id}` });
-  temp.store.transaction(() => {
-    temp.store.notices.upsert(n, NOW, false);
-    engine.hooks().notices?.([noticeEvent(n)]);
+  const s = asyncStoreOf(temp.store);
+  await s.transaction(async () => {
+    await s.notices.upsert(n, NOW, false);
+    await engine.hooks().notices?.([noticeEvent(n)]);
   });
   await dispatcher.dispatchDue();
 }

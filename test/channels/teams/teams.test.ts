@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 /**
  * The Teams channel against a workflow on loopback (`test/fakes/teams.ts`, which checks
  * each card with the Adaptive Cards library): a card posted is accepted (202); 429 is
@@ -15,6 +14,7 @@ import { Dispatcher } from '../../../src/delivery/dispatcher.js';
 import type { Target } from '../../../src/domain/targets.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import { Store } from '../../../src/store/index.js';
 import {
   capacityAlert,
@@ -147,7 +147,7 @@ describe('Teams through the dispatcher', () => {
     const teams = createTeamsChannel({}, { clock, logger: silentLogger });
     const channels: ChannelSet = { for: () => teams as never };
     const dispatcher = new Dispatcher(
-      { store: asyncStoreOf(store), channels, clock, logger: silentLogger },
+      { store: asyncStoreOf(store), threads: store.threads, channels, clock, logger: silentLogger },
       { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000, random: () => 0.5 },
     );
     await dispatcher.drain(boundMs);

@@ -1,4 +1,3 @@
-import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 /**
  * The webhook body is built through its contract, and it is what the decisions put in each
  * alert, less the display zone: the rules engine decides every kind and state on a real
@@ -17,6 +16,7 @@ import type { NoticeEvent, SchemaDriftEvent } from '../../../src/ingest/events.j
 import { silentLogger } from '../../../src/lib/logger.js';
 import { toUtcIso } from '../../../src/lib/time.js';
 import type { Rule } from '../../../src/rules/types.js';
+import { asyncStoreOf } from '../../../src/store/async-sqlite.js';
 import type { Store } from '../../../src/store/index.js';
 import type { CapacityLocation } from '../../../src/upstream/schemas.js';
 import { memoryThreads, noticeAlert } from '../../fakes/alerts.js';
@@ -108,7 +108,13 @@ const drift: SchemaDriftEvent = {
 async function decide(s: Store): Promise<AlertPayload[]> {
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   const engine = new AlertEngine(
-    { store: asyncStoreOf(s), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000, opsTarget: HOOK },
+    {
+      store: asyncStoreOf(s),
+      clock,
+      logger: silentLogger,
+      maxAlertAgeMs: 86_400_000,
+      opsTarget: HOOK,
+    },
     RULES,
   );
   s.pipelines.upsert(
@@ -124,14 +130,14 @@ async function decide(s: Store): Promise<AlertPayload[]> {
     },
     '2026-11-20T15:00:00Z',
   );
-  const ingest = (e: NoticeEvent) =>
-    s.transaction(() => {
+  const ingest = async (e: NoticeEvent) =>
+    await asyncStoreOf(s).transaction(async () => {
       s.notices.upsert(e.notice, e.seenAt, false);
-      engine.hooks().notices?.([e]);
+      await engine.hooks().notices?.([e]);
     });
   const first = makeNotice({ response_at: '2026-11-21T14:00:00Z' });
-  ingest(noticeEvent(first));
-  ingest(
+  await ingest(noticeEvent(first));
+  await ingest(
     noticeEvent(
       { ...first, status: 'Supersede' },
       { change: 'updated', version: 2, changedFields: ['status'], previous: first },
@@ -163,8 +169,8 @@ async function decide(s: Store): Promise<AlertPayload[]> {
 describe('the bodies of the alerts the rules decide', () => {
   const temp = useTempStore('pipewatch-webhook-body-', { shared: true });
   let payloads: AlertPayload[] = [];
-  beforeAll(() => {
-    payloads = decide(temp.store);
+  beforeAll(async () => {
+    payloads = await decide(temp.store);
   });
 
   it('cover every kind and state, a late reminder and a repeated location', () => {
@@ -231,8 +237,8 @@ describe('the bodies of the alerts the rules decide', () => {
 describe('a body built through the contract', () => {
   const temp = useTempStore('pipewatch-webhook-body-', { shared: true });
   let payloads: AlertPayload[] = [];
-  beforeAll(() => {
-    payloads = decide(temp.store);
+  beforeAll(async () => {
+    payloads = await decide(temp.store);
   });
 
   /** `value` with a field no contract defines added to it and to every object inside. */

@@ -114,7 +114,7 @@ describe('channels that are gone', () => {
       ['slack:C0GAS', 'the channel was archived'],
       ['slack:C0OPS', null],
     ]);
-    expect(t.engine.rules.map((r) => r.name)).toEqual(['sub-2']);
+    expect((await t.engine.rules()).map((r) => r.name)).toEqual(['sub-2']);
   });
 
   it('member_left_channel counts only when the bot itself left, and once', async () => {
