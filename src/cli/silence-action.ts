@@ -47,10 +47,10 @@ function usedTargets(sources: RuleSources): Set<string> {
 }
 
 /** `silence add`: checks the matchers against what exists, then stores the silence. */
-export function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOptions): void {
+export async function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOptions): Promise<void> {
   if (opts.everything && words.length > 0)
     throw new BadInputError(['--everything silences every alert: give it no matchers']);
-  withStore(ctx, async (store) => {
+  await withStore(ctx, async (store) => {
     const sources = loadRuleSources(ctx, store);
     const parsed = parseMatchers(words, {
       pipelines: store.pipelines.all().map((p) => p.slug),
@@ -119,8 +119,8 @@ function silenceJson(s: SilenceRow, held: number, now: UtcIso) {
 }
 
 /** `silence list`: the silences in force and recently ended, with what each held back. */
-export function listSilences(ctx: CliContext, opts: { json?: boolean; all?: boolean }): void {
-  withStore(ctx, (store) => {
+export async function listSilences(ctx: CliContext, opts: { json?: boolean; all?: boolean }): Promise<void> {
+  await withStore(ctx, (store) => {
     const now = ctx.clock.now();
     const nowIso = toUtcIso(now);
     const rows = store.silences.list(
@@ -168,8 +168,8 @@ function storedSilence(ctx: CliContext, store: Store, id: number): SilenceRow | 
 }
 
 /** `silence expire`: lifts a silence now, or says why it cannot. */
-export function expireSilence(ctx: CliContext, id: number): void {
-  withStore(ctx, (store) => {
+export async function expireSilence(ctx: CliContext, id: number): Promise<void> {
+  await withStore(ctx, (store) => {
     const s = storedSilence(ctx, store, id);
     if (!s) return;
     const now = toUtcIso(ctx.clock.now());
@@ -197,16 +197,16 @@ export function expireSilence(ctx: CliContext, id: number): void {
  * start, as amtool's `silence update --duration` does, so it says how long the silence
  * lasts in all; `--end` names the end. An ended, lifted or endless one is refused.
  */
-export function extendSilence(
+export async function extendSilence(
   ctx: CliContext,
   id: number,
   opts: { for?: number | undefined; end?: Date | undefined },
-): void {
+): Promise<void> {
   if (opts.for === undefined && opts.end === undefined)
     throw new BadInputError([
       'silence extend needs --for DURATION (from its start) or --end INSTANT',
     ]);
-  withStore(ctx, (store) => {
+  await withStore(ctx, (store) => {
     const s = storedSilence(ctx, store, id);
     if (!s) return;
     const now = toUtcIso(ctx.clock.now());

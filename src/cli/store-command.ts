@@ -13,11 +13,14 @@ import { openExistingStore } from './open-store.js';
  * sets exit status 1 (nothing is created: subscriptions and silences belong to a daemon's
  * database, and a mistyped `PIPEWATCH_DATA_DIR` would otherwise start an empty one).
  */
-export function withStore(ctx: CliContext, work: (store: Store) => void): void {
+export async function withStore(
+  ctx: CliContext,
+  work: (store: Store) => void | Promise<void>,
+): Promise<void> {
   const store = openExistingStore(ctx);
   if (!store) return;
   try {
-    work(store);
+    await work(store);
   } finally {
     store.close();
   }

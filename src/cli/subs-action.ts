@@ -63,8 +63,8 @@ function stateOf(v: SubscriptionView): string {
 }
 
 /** `subs list`: every subscription, or their JSON. */
-export function listSubscriptions(ctx: CliContext, opts: { json?: boolean }): void {
-  withStore(ctx, (store) => {
+export async function listSubscriptions(ctx: CliContext, opts: { json?: boolean }): Promise<void> {
+  await withStore(ctx, (store) => {
     const views = store.subscriptions.all().map(view);
     if (opts.json) {
       ctx.out(toJson(views));
@@ -85,8 +85,8 @@ export function listSubscriptions(ctx: CliContext, opts: { json?: boolean }): vo
 }
 
 /** `subs rm`: removes one, saying what it matched and where it sent. */
-export function removeSubscription(ctx: CliContext, id: number): void {
-  withStore(ctx, (store) => {
+export async function removeSubscription(ctx: CliContext, id: number): Promise<void> {
+  await withStore(ctx, (store) => {
     const row = store.subscriptions.get(id);
     if (!row || !store.subscriptions.remove(id)) {
       ctx.err(`pipewatch: no subscription ${id} (see 'pipewatch subs list')`);
@@ -99,8 +99,8 @@ export function removeSubscription(ctx: CliContext, id: number): void {
 }
 
 /** `subs export`: every subscription as one rule file. */
-export function exportSubscriptions(ctx: CliContext): void {
-  withStore(ctx, (store) => {
+export async function exportSubscriptions(ctx: CliContext): Promise<void> {
+  await withStore(ctx, (store) => {
     ctx.out(exportRuleFile(store.subscriptions.all(), toUtcIso(ctx.clock.now())).trimEnd());
   });
 }

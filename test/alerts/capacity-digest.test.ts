@@ -78,7 +78,7 @@ function decide(
     version,
     seenAt: '2026-11-22T23:10:00Z',
   });
-  temp.store.transaction(() => engine.hooks().capacity?.(e));
+  asyncStoreOf(temp.store).transaction(async () => engine.hooks().capacity?.(e));
 }
 
 interface Row {

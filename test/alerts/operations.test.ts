@@ -40,9 +40,9 @@ describe('schema drift', () => {
   it('goes to the operations target once per table and catalog hash', () => {
     const { store } = temp;
     const hooks = engine(store, { kind: 'slack', channel: '#pipewatch-ops' }).hooks();
-    store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
-    store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
-    store.transaction(() => hooks.schemaDrift?.(drift('c'.repeat(64))));
+    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('c'.repeat(64))));
     const rows = store.outbox.due('2030-01-01T00:00:00Z');
     expect(rows.map((r) => r.key)).toEqual([
       `pipewatch-operations|schema-drift:notices:${'b'.repeat(64)}|slack:#pipewatch-ops`,
@@ -62,7 +62,7 @@ describe('schema drift', () => {
   it('is only logged without an operations target', () => {
     const { store } = temp;
     const hooks = engine(store).hooks();
-    store.transaction(() => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
     expect(store.outbox.counts().pending).toBe(0);
   });
 });

@@ -148,7 +148,7 @@ async function decide(s: Store): Promise<AlertPayload[]> {
   clock.set('2026-11-21T12:30:00Z');
   await engine.runReminders();
   const cycle = (name: string, locations: CapacityLocation[]) =>
-    s.transaction(() =>
+    asyncStoreOf(s).transaction(async () =>
       engine.hooks().capacity?.(
         transcoCycle({
           cycle: name,
@@ -161,7 +161,7 @@ async function decide(s: Store): Promise<AlertPayload[]> {
   cycle('timely', [station(1, 30_000), station(2, 40_000)]);
   clock.advance(3_600_000);
   cycle('evening', [station(1, 30_000), station(2, 70_000), station(3, 45_000)]);
-  s.transaction(() => engine.hooks().schemaDrift?.(drift));
+  asyncStoreOf(s).transaction(async () => engine.hooks().schemaDrift?.(drift));
   await engine.checkPipelines();
   return s.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload);
 }
