@@ -47,9 +47,21 @@ export function statement<P extends unknown[] | object = unknown[], R = unknown>
 /** The file name inside `PIPEWATCH_DATA_DIR`. */
 export const DATABASE_FILE = 'pipewatch.db';
 
-/** The database cannot be used as it is. */
+/**
+ * What a `DatabaseError` is: the database cannot be used as it is (`DATABASE`), or a
+ * write only the leader of replicas sharing a PostgreSQL database may make was refused,
+ * since this replica no longer leads (`not_leader`: another took the lease over).
+ */
+export type DatabaseErrorCode = 'DATABASE' | 'not_leader';
+
+/** The database cannot be used as it is, or refused a write (see `DatabaseErrorCode`). */
 export class DatabaseError extends Error {
-  readonly code = 'DATABASE';
+  readonly code: DatabaseErrorCode;
+
+  constructor(message: string, options?: ErrorOptions & { code?: DatabaseErrorCode }) {
+    super(message, options);
+    this.code = options?.code ?? 'DATABASE';
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { InteractionStore } from '../../../src/store/interactions.js';
 import { KeyStore } from '../../../src/store/keys.js';
 import { NoticeStore } from '../../../src/store/notices.js';
 import { OutageStore } from '../../../src/store/outages.js';
+import { OutboxStore } from '../../../src/store/outbox.js';
 import { PipelineStore } from '../../../src/store/pipelines.js';
 import {
   PgAuditStore,
@@ -34,6 +35,7 @@ import {
   PgSyncStateStore,
 } from '../../../src/store/postgres/feed-state.js';
 import { PgNoticeStore } from '../../../src/store/postgres/notices.js';
+import { PgOutboxStore } from '../../../src/store/postgres/outbox.js';
 import type { Connection } from '../../../src/store/postgres/queryable.js';
 import { PgReminderStore } from '../../../src/store/postgres/reminders.js';
 import { PgSilenceStore } from '../../../src/store/postgres/silences.js';
@@ -86,6 +88,7 @@ describe('the PostgreSQL repositories', () => {
         new PgNoticeStore(db) satisfies Mirror<
           Omit<NoticeStore, (typeof LEFT_OUT.notices)[number]>
         >,
+        new PgOutboxStore(db, new PgNoticeStore(db), () => undefined) satisfies Mirror<OutboxStore>,
       ];
     };
     expect(mirrors).toBeTypeOf('function');
@@ -107,6 +110,7 @@ describe('the PostgreSQL repositories', () => {
     [KeyStore, PgKeyStore],
     [InteractionStore, PgInteractionStore],
     [NoticeStore, PgNoticeStore],
+    [OutboxStore, PgOutboxStore],
   ] as const;
   it.each(pairs.map(([sqlite, postgres]) => [postgres.name, sqlite, postgres] as const))(
     '%s has the methods of its SQLite counterpart',
