@@ -597,4 +597,16 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE status IN ('pending', 'escalated');
     `,
   },
+  {
+    version: 21,
+    name: 'outbox claims name who made them, and under which term',
+    sql: `
+      -- On a shared PostgreSQL database, the leader records each claim with its own id
+      -- and its lease's term, so that a new leader releases only a former leader's claims.
+      -- One process has a SQLite file to itself: its claims leave both NULL, and are
+      -- cleared with claimed_at.
+      ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+      ALTER TABLE outbox ADD COLUMN claimed_term INTEGER;
+    `,
+  },
 ];

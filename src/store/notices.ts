@@ -73,7 +73,8 @@ export interface NoticeVersion {
   previous: Notice;
 }
 
-const FIELDS = [
+/** Every field of a notice, in the order `noticeHash` reads them. */
+export const NOTICE_FIELDS = [
   'id',
   'pipeline_id',
   'pipeline_name',
@@ -101,10 +102,11 @@ export const SUPERSEDED_WINDOW = 5_000;
 
 const TEXTS: ReadonlySet<string> = new Set(TEXT_FIELDS);
 /** The fields whose words `vocabulary` gives. */
-const WORD_FIELDS = ['type', 'category', 'status'] as const;
+export const WORD_FIELDS = ['type', 'category', 'status'] as const;
 /** How many distinct words a store remembers having written (`noteWords`). */
 const WORDS_REMEMBERED = 1_000;
-const COLUMNS = FIELDS.filter((f) => !TEXTS.has(f));
+/** The fields kept in columns of their own: all but the texts, which are in `body`. */
+export const NOTICE_COLUMNS = NOTICE_FIELDS.filter((f) => !TEXTS.has(f));
 
 /**
  * The hash that tells one version of a notice from another: every field the API sent,
@@ -115,7 +117,7 @@ const COLUMNS = FIELDS.filter((f) => !TEXTS.has(f));
  */
 export function noticeHash(notice: Notice): string {
   let text = '';
-  for (const field of FIELDS) text += `${notice[field] ?? '\u0000'}\u0001`;
+  for (const field of NOTICE_FIELDS) text += `${notice[field] ?? '\u0000'}\u0001`;
   return hash('sha256', text, 'hex').slice(0, 32);
 }
 
@@ -133,11 +135,14 @@ export function isPrunedText(text: string): boolean {
   return /^\[text pruned \d{4}-\d{2}-\d{2} by PIPEWATCH_RETENTION[;\]]/.test(text);
 }
 
-interface Row extends Omit<StoredNotice, 'baseline' | 'text_pruned_at'> {
+/** A row of `notices` as both databases give it (`SELECT *`). */
+export interface NoticeRow extends Omit<StoredNotice, 'baseline' | 'text_pruned_at'> {
   baseline: number;
   body: Uint8Array | null;
   pruned_at: string | null;
 }
+
+type Row = NoticeRow;
 
 function textsOf(row: Row) {
   if (row.body) return decodeBody(row.body);
@@ -149,7 +154,8 @@ function textsOf(row: Row) {
   return { notice: row.notice, html: row.html, mobile: row.mobile };
 }
 
-function fromRow(row: Row): StoredNotice {
+/** A stored notice as its row holds it, its texts decoded (or saying they were pruned). */
+export function noticeOfRow(row: NoticeRow): StoredNotice {
   const { body: _body, pruned_at, baseline, ...rest } = row;
   return {
     ...rest,
@@ -159,11 +165,13 @@ function fromRow(row: Row): StoredNotice {
   };
 }
 
-function pick(row: Notice): Notice {
-  return Object.fromEntries(FIELDS.map((f) => [f, row[f]])) as unknown as Notice;
+/** The fields of a notice the API sent, without the store's bookkeeping. */
+export function pickNotice(row: Notice): Notice {
+  return Object.fromEntries(NOTICE_FIELDS.map((f) => [f, row[f]])) as unknown as Notice;
 }
 
-type HistoryRow = {
+/** A row of `notice_history`: one past version, as the change that replaced it records it. */
+export type NoticeHistoryRow = {
   version: number;
   changed_at: string;
   changed_fields: string;
@@ -176,7 +184,7 @@ const previousFields = StoredNoticeSchema.partial();
 const changedFields = z.array(z.string());
 
 /** Undoes one change: `later` as it was before the change `h` records. */
-function undo(later: Notice, h: HistoryRow, id: number): Notice {
+function undo(later: Notice, h: NoticeHistoryRow, id: number): Notice {
   const previous = parseStored(
     previousFields,
     h.previous,
@@ -184,6 +192,102 @@ function undo(later: Notice, h: HistoryRow, id: number): Notice {
   );
   const before = { ...later, ...previous };
   return h.body ? { ...before, ...decodeBody(h.body) } : before;
+}
+
+/** A meta as read: `tombstone` set (1, or true) when it is read from the tombstones. */
+export function metaOfRow(
+  row: Omit<NoticeMeta, 'tombstone'> & { tombstone: number | boolean },
+): NoticeMeta {
+  const { tombstone, ...meta } = row;
+  return tombstone ? { ...meta, tombstone: true } : meta;
+}
+
+/**
+ * What storing a notice that has no row answers: new when nothing was known of it; back
+ * from a tombstone (`known`) at the version it had when unchanged, else at the next one,
+ * what changed not known.
+ */
+export function reinsertion(
+  known: NoticeMeta | null | undefined,
+  hash: string,
+): { change: NoticeChange; version: number } {
+  if (!known) return { change: 'new', version: 1 };
+  return known.content_hash === hash
+    ? { change: 'unchanged', version: known.version }
+    : { change: 'updated', version: known.version + 1 };
+}
+
+/**
+ * An update of the stored `previous` to `notice`: the fields that changed, and what the
+ * history keeps of the version replaced (its changed fields, their previous values but
+ * the texts, the texts as a body when they changed). The texts of a pruned notice
+ * (`prunedAt`) are not known: they count as changed, and no earlier text is kept for the
+ * version they belonged to.
+ */
+export function changeOf(
+  previous: Notice,
+  notice: Notice,
+  prunedAt: string | null,
+): {
+  changedFields: (keyof Notice)[];
+  history: { changed_fields: string; previous: string; body: Buffer | null };
+} {
+  const changedFields = NOTICE_FIELDS.filter(
+    (f) => previous[f] !== notice[f] || (prunedAt !== null && TEXTS.has(f)),
+  );
+  const textChanged = !prunedAt && changedFields.some((f) => TEXTS.has(f));
+  return {
+    changedFields,
+    history: {
+      changed_fields: JSON.stringify(changedFields),
+      previous: JSON.stringify(
+        Object.fromEntries(changedFields.filter((f) => !TEXTS.has(f)).map((f) => [f, previous[f]])),
+      ),
+      body: textChanged ? encodeBody(previous) : null,
+    },
+  };
+}
+
+/**
+ * The notice as it was at `version`, from its current row and its history from that
+ * version on, the latest first: the current row with the later changes undone. When the
+ * history of that version was pruned, its texts say so. Throws `StoredDataError` when the
+ * history cannot be read back.
+ */
+export function noticeAtVersion(
+  current: StoredNotice,
+  version: number,
+  changes: readonly NoticeHistoryRow[],
+): Notice {
+  if (current.version === version) return pickNotice(current);
+  if (changes.length !== current.version - version || changes.at(-1)?.version !== version) {
+    const text = prunedText(current.text_pruned_at ?? current.last_seen_at, current.url);
+    return pickNotice({ ...current, notice: text, html: text, mobile: text });
+  }
+  return changes.reduce<Notice>((later, h) => undo(later, h, current.id), pickNotice(current));
+}
+
+/** The versions before the current one, oldest first, from its whole history, the latest first. */
+export function versionsBefore(
+  current: StoredNotice,
+  rows: readonly NoticeHistoryRow[],
+): NoticeVersion[] {
+  const out: NoticeVersion[] = [];
+  let later = pickNotice(current);
+  for (const r of rows) {
+    later = undo(later, r, current.id);
+    out.push({
+      version: r.version,
+      changed_at: r.changed_at,
+      changed_fields: parseStored(
+        changedFields,
+        r.changed_fields,
+        `the changed fields of version ${r.version} of notice ${current.id}`,
+      ),
+      previous: later,
+    });
+  }
+  return out.reverse();
 }
 
 /** Reads and writes the `notices` and `notice_history` tables. */
@@ -220,8 +324,8 @@ export class NoticeStore {
     private readonly db: Db,
     private readonly inserted?: (notice: Notice) => void,
   ) {
-    const columns = COLUMNS.join(', ');
-    const params = COLUMNS.map((f) => `@${f}`).join(', ');
+    const columns = NOTICE_COLUMNS.join(', ');
+    const params = NOTICE_COLUMNS.map((f) => `@${f}`).join(', ');
     // A tombstone's hash is read back as the hex `noticeHash` gives.
     const tombstone = `lower(hex(content_hash)) AS content_hash, version, NULL AS pruned_at, 1 AS tombstone
       FROM notice_tombstones`;
@@ -246,7 +350,7 @@ export class NoticeStore {
        VALUES (${params}, '', '', '', @body, @content_hash, @version, @seen_at, @seen_at, @seen_at, @baseline)`,
     );
     this.update = db.prepare(
-      `UPDATE notices SET ${COLUMNS.filter((f) => f !== 'id')
+      `UPDATE notices SET ${NOTICE_COLUMNS.filter((f) => f !== 'id')
         .map((f) => `${f} = @${f}`)
         .join(', ')}, notice = '', html = '', mobile = '', body = @body, pruned_at = NULL,
          content_hash = @content_hash, version = version + 1, last_seen_at = @seen_at, last_changed_at = @seen_at
@@ -271,17 +375,15 @@ export class NoticeStore {
    */
   metaOf(ids: readonly number[]): Map<number, NoticeMeta> {
     const found = new Map<number, NoticeMeta>();
-    for (const { id, tombstone, ...meta } of this.selectMetas.all(JSON.stringify(ids)))
-      found.set(id, tombstone ? { ...meta, tombstone: true } : meta);
+    for (const { id, ...meta } of this.selectMetas.all(JSON.stringify(ids)))
+      found.set(id, metaOfRow(meta));
     return found;
   }
 
   /** The meta of one notice, its tombstone's when only that is left. */
   private metaOfOne(id: number): NoticeMeta | undefined {
     const row = this.selectMeta.get(id, id);
-    if (!row) return undefined;
-    const { tombstone, ...meta } = row;
-    return tombstone ? { ...meta, tombstone: true } : meta;
+    return row && metaOfRow(row);
   }
 
   /**
@@ -308,13 +410,10 @@ export class NoticeStore {
     const hash = noticeHash(notice);
     const known = stored === undefined ? this.metaOfOne(notice.id) : stored;
     if (!known || known.tombstone) {
-      // A notice retention removed comes back at the version it had, or the next one when
-      // it changed since; what changed is not known.
-      const unchanged = known?.content_hash === hash;
-      const version = !known ? 1 : unchanged ? known.version : known.version + 1;
+      const { change, version } = reinsertion(known, hash);
       if (known) this.deleteTombstone.run(notice.id);
       this.insert.run(
-        Object.assign(pickColumns(notice), {
+        Object.assign(noticeColumns(notice), {
           body: encodeBody(notice),
           content_hash: hash,
           version,
@@ -324,7 +423,6 @@ export class NoticeStore {
       );
       this.inserted?.(notice);
       this.noteWords(notice);
-      const change = !known ? 'new' : unchanged ? 'unchanged' : 'updated';
       return { change, version, changedFields: [], previous: undefined };
     }
     if (known.content_hash === hash) {
@@ -337,30 +435,25 @@ export class NoticeStore {
         previous: undefined,
       };
     }
-    const previous = pick(expectRow(this.get(notice.id), `notice ${notice.id}, read as known`));
-    // The texts of a pruned notice are not known: they count as changed, and no earlier
-    // text is kept for the version they belonged to.
-    const changedFields = FIELDS.filter(
-      (f) => previous[f] !== notice[f] || (known.pruned_at !== null && TEXTS.has(f)),
+    const previous = pickNotice(
+      expectRow(this.get(notice.id), `notice ${notice.id}, read as known`),
     );
+    const { changedFields, history } = changeOf(previous, notice, known.pruned_at);
     this.update.run(
-      Object.assign(pickColumns(notice), {
+      Object.assign(noticeColumns(notice), {
         body: encodeBody(notice),
         content_hash: hash,
         seen_at: seenAt,
       }),
     );
     this.noteWords(notice);
-    const textChanged = !known.pruned_at && changedFields.some((f) => TEXTS.has(f));
     this.insertHistory.run(
       notice.id,
       known.version,
       seenAt,
-      JSON.stringify(changedFields),
-      JSON.stringify(
-        Object.fromEntries(changedFields.filter((f) => !TEXTS.has(f)).map((f) => [f, previous[f]])),
-      ),
-      textChanged ? encodeBody(previous) : null,
+      history.changed_fields,
+      history.previous,
+      history.body,
     );
     return { change: 'updated', version: known.version + 1, changedFields, previous };
   }
@@ -368,7 +461,7 @@ export class NoticeStore {
   /** One stored notice. */
   get(id: number): StoredNotice | undefined {
     const row = this.selectFull.get(id);
-    return row ? fromRow(row) : undefined;
+    return row ? noticeOfRow(row) : undefined;
   }
 
   /**
@@ -380,43 +473,24 @@ export class NoticeStore {
   at(id: number, version: number): Notice | undefined {
     const current = this.get(id);
     if (!current) return undefined;
-    if (current.version === version) return pick(current);
-    const changes = statement<[number, number], HistoryRow>(
+    if (current.version === version) return pickNotice(current);
+    const changes = statement<[number, number], NoticeHistoryRow>(
       this.db,
       `SELECT version, changed_at, changed_fields, previous, body FROM notice_history
        WHERE notice_id = ? AND version >= ? ORDER BY version DESC`,
     ).all(id, version);
-    if (changes.length !== current.version - version || changes.at(-1)?.version !== version) {
-      const text = prunedText(current.text_pruned_at ?? current.last_seen_at, current.url);
-      return pick({ ...current, notice: text, html: text, mobile: text });
-    }
-    return changes.reduce<Notice>((later, h) => undo(later, h, id), pick(current));
+    return noticeAtVersion(current, version, changes);
   }
 
   /** The versions a notice had before its current one, oldest first, each whole. */
   history(id: number): NoticeVersion[] {
     const current = this.get(id);
     if (!current) return [];
-    const rows = statement<[number], HistoryRow>(
+    const rows = statement<[number], NoticeHistoryRow>(
       this.db,
       'SELECT version, changed_at, changed_fields, previous, body FROM notice_history WHERE notice_id = ? ORDER BY version DESC',
     ).all(id);
-    const out: NoticeVersion[] = [];
-    let later = pick(current);
-    for (const r of rows) {
-      later = undo(later, r, id);
-      out.push({
-        version: r.version,
-        changed_at: r.changed_at,
-        changed_fields: parseStored(
-          changedFields,
-          r.changed_fields,
-          `the changed fields of version ${r.version} of notice ${id}`,
-        ),
-        previous: later,
-      });
-    }
-    return out.reverse();
+    return versionsBefore(current, rows);
   }
 
   /**
@@ -553,7 +627,7 @@ export class NoticeStore {
       `SELECT * FROM notices WHERE pipeline_slug IN (SELECT value FROM json_each(?)) AND posted_at >= ?
        ORDER BY posted_at DESC, id DESC`,
     ).iterate(JSON.stringify(pipelines), since);
-    for (const row of rows) yield fromRow(row);
+    for (const row of rows) yield noticeOfRow(row);
   }
 
   /**
@@ -580,7 +654,7 @@ export class NoticeStore {
       this.db,
       'SELECT * FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC',
     ).iterate(since);
-    for (const row of rows) yield fromRow(row);
+    for (const row of rows) yield noticeOfRow(row);
   }
 
   /**
@@ -594,7 +668,7 @@ export class NoticeStore {
       'SELECT * FROM notices WHERE end_at > ? AND end_at <= ? ORDER BY end_at, id',
     )
       .all(after, until)
-      .map(fromRow);
+      .map(noticeOfRow);
   }
 
   /** The ids of the notices `postedSince(since)` gives, without their text. */
@@ -608,8 +682,9 @@ export class NoticeStore {
   }
 }
 
-function pickColumns(notice: Notice): Record<string, unknown> {
+/** A notice's fields kept in columns of their own (`NOTICE_COLUMNS`), by name. */
+export function noticeColumns(notice: Notice): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const f of COLUMNS) row[f] = notice[f];
+  for (const f of NOTICE_COLUMNS) row[f] = notice[f];
   return row;
 }

@@ -20,7 +20,7 @@ export function deliveryKey(rule: string, subject: string, target: string): stri
   return `${rule}|${subject}|${target}`;
 }
 
-/** A row of `outbox` as SQLite gives it. */
+/** A row of `outbox` as both databases give it (`SELECT *`). */
 export interface Row extends Omit<OutboxRow, 'key' | 'target' | 'payload'> {
   /** `targetKey` of the target. */
   target: string;
@@ -28,6 +28,29 @@ export interface Row extends Omit<OutboxRow, 'key' | 'target' | 'payload'> {
   payload: string;
   notice_id: number | null;
   notice_version: number | null;
+  /** Who claimed it, under which term of the lease: PostgreSQL's leader only, not shown. */
+  claimed_by?: string | null;
+  claimed_term?: number | null;
+}
+
+/** A notice version, or the error that keeps its history from being read. */
+export type NoticeAt = Notice | undefined | StoredDataError;
+
+/** The key of a notice version among those a batch of rows names. */
+export function versionKey(id: number, version: number): string {
+  return `${id}:${version}`;
+}
+
+/** The notice versions rows name, each once. */
+export function versionsNamed(rows: readonly Row[]): Array<{ id: number; version: number }> {
+  const named = new Map<string, { id: number; version: number }>();
+  for (const r of rows)
+    if (r.notice_id !== null && r.notice_version !== null)
+      named.set(versionKey(r.notice_id, r.notice_version), {
+        id: r.notice_id,
+        version: r.notice_version,
+      });
+  return [...named.values()];
 }
 
 /** A delivery whose target or payload cannot be read back: it can never be sent. */
@@ -54,34 +77,59 @@ export type Read = { ok: true; row: OutboxRow<unknown> } | { ok: false; row: Unr
  */
 export function reader(notices: NoticeStore): (rows: Row[]) => Read[] {
   return (rows) => {
-    const versions = new Map<string, Notice | undefined | StoredDataError>();
-    return rows.map((r): Read => {
-      const { target_json, payload, notice_id, notice_version, ...rest } = r;
-      const target = readStoredTarget(target_json, r.target);
-      const parsed = readJson(payload);
-      if (!target.ok) return { ok: false, row: unreadable(r, target.problem) };
-      if (!parsed.ok)
-        return { ok: false, row: unreadable(r, `its alert ${parsed.problem}`, target.value) };
-      const value = parsed.value;
-      if (notice_id !== null && notice_version !== null && isObject(value)) {
-        const key = `${notice_id}:${notice_version}`;
-        if (!versions.has(key)) versions.set(key, noticeAt(notices, notice_id, notice_version));
-        const version = versions.get(key);
-        if (version instanceof StoredDataError)
-          return { ok: false, row: unreadable(r, `its notice: ${version.message}`, target.value) };
-        value.notice = version;
-      }
-      return {
-        ok: true,
-        row: {
-          ...rest,
-          key: deliveryKey(r.rule, r.subject, r.target),
-          target: target.value,
-          payload: value,
-        },
-      };
+    const versions = new Map<string, NoticeAt>();
+    return readRows(rows, (id, version) => {
+      const key = versionKey(id, version);
+      if (!versions.has(key))
+        versions.set(
+          key,
+          noticeAt(() => notices.at(id, version)),
+        );
+      return versions.get(key);
     });
   };
+}
+
+/**
+ * Rows as deliveries (see `reader`), the notice versions they name given by `versionOf`:
+ * read as needed on SQLite, read beforehand on PostgreSQL (`versionsNamed`).
+ */
+export function readRows(
+  rows: readonly Row[],
+  versionOf: (id: number, version: number) => NoticeAt,
+): Read[] {
+  return rows.map((r): Read => {
+    const {
+      target_json,
+      payload,
+      notice_id,
+      notice_version,
+      claimed_by: _by,
+      claimed_term: _term,
+      ...rest
+    } = r;
+    const target = readStoredTarget(target_json, r.target);
+    const parsed = readJson(payload);
+    if (!target.ok) return { ok: false, row: unreadable(r, target.problem) };
+    if (!parsed.ok)
+      return { ok: false, row: unreadable(r, `its alert ${parsed.problem}`, target.value) };
+    const value = parsed.value;
+    if (notice_id !== null && notice_version !== null && isObject(value)) {
+      const version = versionOf(notice_id, notice_version);
+      if (version instanceof StoredDataError)
+        return { ok: false, row: unreadable(r, `its notice: ${version.message}`, target.value) };
+      value.notice = version;
+    }
+    return {
+      ok: true,
+      row: {
+        ...rest,
+        key: deliveryKey(r.rule, r.subject, r.target),
+        target: target.value,
+        payload: value,
+      },
+    };
+  });
 }
 
 /** A row that cannot be read, and why. */
@@ -97,14 +145,10 @@ function unreadable(r: Row, reason: string, target?: Target): UnreadableDelivery
   };
 }
 
-/** A notice version, or the error that keeps its history from being read. */
-function noticeAt(
-  notices: NoticeStore,
-  id: number,
-  version: number,
-): Notice | undefined | StoredDataError {
+/** What `read` gives, or the `StoredDataError` it throws: a notice's history unreadable. */
+export function noticeAt(read: () => Notice | undefined): NoticeAt {
   try {
-    return notices.at(id, version);
+    return read();
   } catch (error) {
     if (error instanceof StoredDataError) return error;
     throw error;

@@ -37,16 +37,21 @@ export const OUTBOX_SQL = {
     FROM targets t LEFT JOIN outbox e ON e.id = t.failed_id
     ORDER BY t.oldest_at`,
   claim: `UPDATE outbox SET claimed_at = @at WHERE id = @id AND status = 'pending'`,
-  releaseClaims: `UPDATE outbox SET claimed_at = NULL, next_attempt_at = min(next_attempt_at, ?)
+  // claimed_by and claimed_term stay NULL here (one process per SQLite file), and are
+  // cleared with claimed_at all the same: a store copied to PostgreSQL keeps no stale owner.
+  releaseClaims: `UPDATE outbox SET claimed_at = NULL, claimed_by = NULL, claimed_term = NULL,
+      next_attempt_at = min(next_attempt_at, ?)
     WHERE status = 'pending' AND claimed_at IS NOT NULL
       AND target NOT IN (SELECT value FROM json_each(?))`,
   markSent: `UPDATE outbox SET status = 'sent', sent_at = @at, detail = @detail, claimed_at = NULL,
-      attempts = attempts + 1, last_error = NULL, last_error_code = NULL
+      claimed_by = NULL, claimed_term = NULL, attempts = attempts + 1, last_error = NULL, last_error_code = NULL
     WHERE id = @id`,
-  retryLater: `UPDATE outbox SET claimed_at = NULL, next_attempt_at = @retryAt, last_error = @error,
+  retryLater: `UPDATE outbox SET claimed_at = NULL, claimed_by = NULL, claimed_term = NULL,
+      next_attempt_at = @retryAt, last_error = @error,
       last_error_code = @code, attempts = attempts + @n
     WHERE id = @id`,
-  markDead: `UPDATE outbox SET status = 'dead', claimed_at = NULL, last_error = @error,
+  markDead: `UPDATE outbox SET status = 'dead', claimed_at = NULL, claimed_by = NULL,
+      claimed_term = NULL, last_error = @error,
       last_error_code = @code, attempts = attempts + 1
     WHERE id = @id`,
   oldestPending: `SELECT min(created_at) AS at FROM outbox WHERE status = 'pending'`,

@@ -100,7 +100,7 @@ export interface ReadyDeliveries {
  * one higher, the surrogates skipped. A last U+10FFFF has no successor: then the end of
  * the prefix without it. (The empty prefix ends at U+10FFFF.)
  */
-function prefixEnd(prefix: string): string {
+export function prefixEnd(prefix: string): string {
   const chars = [...prefix];
   const code = chars.pop()?.codePointAt(0);
   if (code === undefined) return '\u{10FFFF}';

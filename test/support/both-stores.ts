@@ -156,7 +156,7 @@ export async function insertRow(
 
 /**
  * A notice as a row of `notices`, every required column filled, for the suites whose
- * statements look at notices (the notice store itself is not ported yet).
+ * statements look at notices without going through the notice store.
  */
 export function noticeRow(id: number, over: Record<string, unknown> = {}): Record<string, unknown> {
   const at = '2026-11-20T12:00:00Z';

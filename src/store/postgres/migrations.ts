@@ -432,4 +432,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         WHERE status IN ('pending', 'escalated');
     `,
   },
+  {
+    version: 4,
+    name: 'outbox claims name who made them, and under which term',
+    sqlite: 21,
+    sql: `
+      -- A claim records the replica that made it and the term of the lease it held, so a
+      -- new leader releases the claims of a former term and keeps its own in flight.
+      ALTER TABLE outbox ADD COLUMN claimed_by ${T}, ADD COLUMN claimed_term BIGINT;
+    `,
+  },
 ];
