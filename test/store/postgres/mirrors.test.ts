@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { AckStore } from '../../../src/store/acks.js';
 import { AuditStore } from '../../../src/store/audit.js';
+import { CapacityStore } from '../../../src/store/capacity.js';
 import { CapacityAlertStore } from '../../../src/store/capacity-alerts.js';
 import { CatalogStore } from '../../../src/store/catalog.js';
 import { EscalationStore } from '../../../src/store/escalations.js';
@@ -20,6 +21,7 @@ import {
   PgOutageStore,
   PgThreadStore,
 } from '../../../src/store/postgres/alert-records.js';
+import { PgCapacityStore } from '../../../src/store/postgres/capacity.js';
 import { PgCapacityAlertStore } from '../../../src/store/postgres/capacity-alerts.js';
 import {
   PgAckStore,
@@ -61,6 +63,7 @@ describe('the PostgreSQL repositories', () => {
         new PgSilenceStore(db) satisfies Mirror<SilenceStore>,
         new PgReminderStore(db) satisfies Mirror<ReminderStore>,
         new PgCapacityAlertStore(db) satisfies Mirror<CapacityAlertStore>,
+        new PgCapacityStore(db) satisfies Mirror<CapacityStore>,
         new PgAuditStore(db) satisfies Mirror<AuditStore>,
         new PgThreadStore(db) satisfies Mirror<ThreadStore>,
         new PgOutageStore(db) satisfies Mirror<OutageStore>,
@@ -81,6 +84,7 @@ describe('the PostgreSQL repositories', () => {
     [SilenceStore, PgSilenceStore],
     [ReminderStore, PgReminderStore],
     [CapacityAlertStore, PgCapacityAlertStore],
+    [CapacityStore, PgCapacityStore],
     [AuditStore, PgAuditStore],
     [ThreadStore, PgThreadStore],
     [OutageStore, PgOutageStore],
