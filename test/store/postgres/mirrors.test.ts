@@ -35,9 +35,11 @@ import {
 } from '../../../src/store/postgres/feed-state.js';
 import type { Connection } from '../../../src/store/postgres/queryable.js';
 import { PgReminderStore } from '../../../src/store/postgres/reminders.js';
+import { PgRetentionStore } from '../../../src/store/postgres/retention.js';
 import { PgSilenceStore } from '../../../src/store/postgres/silences.js';
 import { PgSubscriptionStore } from '../../../src/store/postgres/subscriptions.js';
 import { ReminderStore } from '../../../src/store/reminders.js';
+import { RetentionStore } from '../../../src/store/retention.js';
 import { SilenceStore } from '../../../src/store/silences.js';
 import { SubscriptionStore } from '../../../src/store/subscriptions.js';
 import { SyncStateStore } from '../../../src/store/sync-state.js';
@@ -64,6 +66,7 @@ describe('the PostgreSQL repositories', () => {
         new PgReminderStore(db) satisfies Mirror<ReminderStore>,
         new PgCapacityAlertStore(db) satisfies Mirror<CapacityAlertStore>,
         new PgCapacityStore(db) satisfies Mirror<CapacityStore>,
+        new PgRetentionStore(db) satisfies Mirror<RetentionStore>,
         new PgAuditStore(db) satisfies Mirror<AuditStore>,
         new PgThreadStore(db) satisfies Mirror<ThreadStore>,
         new PgOutageStore(db) satisfies Mirror<OutageStore>,
@@ -85,6 +88,7 @@ describe('the PostgreSQL repositories', () => {
     [ReminderStore, PgReminderStore],
     [CapacityAlertStore, PgCapacityAlertStore],
     [CapacityStore, PgCapacityStore],
+    [RetentionStore, PgRetentionStore],
     [AuditStore, PgAuditStore],
     [ThreadStore, PgThreadStore],
     [OutageStore, PgOutageStore],
