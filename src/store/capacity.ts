@@ -63,12 +63,15 @@ const LOCATION_FIELDS = [
   'service_updated_at',
 ] as const satisfies readonly (keyof CapacityLocation)[];
 
-/** Rank of a cycle within its gas day, in posting order; unknown names rank first. */
-const POSTING_RANK = `CASE cycle WHEN 'timely' THEN 1 WHEN 'evening' THEN 2 WHEN 'id1' THEN 3
+/**
+ * Rank of a cycle within its gas day, in posting order; unknown names rank first. Plain
+ * SQL, shared with the PostgreSQL store so both order cycles alike.
+ */
+export const POSTING_RANK = `CASE cycle WHEN 'timely' THEN 1 WHEN 'evening' THEN 2 WHEN 'id1' THEN 3
   WHEN 'id2' THEN 4 WHEN 'id3' THEN 5 ELSE 0 END`;
 
 /** Newest first: later gas day, then later in posting order, then the higher API id. */
-const NEWEST_FIRST = `gas_day DESC, ${POSTING_RANK} DESC, id DESC`;
+export const NEWEST_FIRST = `gas_day DESC, ${POSTING_RANK} DESC, id DESC`;
 
 /** One cycle's figures at one location, for a chart. */
 export interface OacRow {
@@ -78,15 +81,20 @@ export interface OacRow {
   opc: number | null;
 }
 
-const STORED_COLUMNS = `id, pipeline_id, pipeline_name, pipeline_slug, identifier, cycle, gas_day,
+/** The columns a `StoredCycle` is read from, on either database. */
+export const STORED_COLUMNS = `id, pipeline_id, pipeline_name, pipeline_slug, identifier, cycle, gas_day,
   service_created_at, service_updated_at, location_count, content_hash, version, first_seen_at,
   last_seen_at`;
+
+/** The columns a `CapacityLocation` is read from (`all` under its API name), on either database. */
+export const LOCATION_COLUMNS = `id, location, identifier, flow, qti, zone, dc, opc, tsq, oac, it,
+  all_available AS "all", reason, service_created_at, service_updated_at`;
 
 /**
  * One location per id, the last one sent winning: the table's key is (cycle, location id),
  * and a cycle's content must not depend on the order the API listed its locations in.
  */
-function byLocationId(locations: readonly CapacityLocation[]): CapacityLocation[] {
+export function byLocationId(locations: readonly CapacityLocation[]): CapacityLocation[] {
   return [...new Map(locations.map((l) => [l.id, l])).values()].sort((a, b) => a.id - b.id);
 }
 
@@ -163,13 +171,40 @@ export class CapacityStore {
        ORDER BY ${NEWEST_FIRST}`,
     );
     this.selectLocations = db.prepare<[number], CapacityLocation>(
-      `SELECT id, location, identifier, flow, qti, zone, dc, opc, tsq, oac, it,
-         all_available AS "all", reason, service_created_at, service_updated_at
-       FROM capacity_locations WHERE cycle_id = ? ORDER BY id`,
+      `SELECT ${LOCATION_COLUMNS} FROM capacity_locations WHERE cycle_id = ? ORDER BY id`,
     );
     this.upsertTx = db.transaction(
-      (cycle: CapacityCycleInfo, locations: readonly CapacityLocation[], seenAt: UtcIso) =>
-        this.write(cycle, locations, seenAt),
+      (
+        cycle: CapacityCycleInfo,
+        sent: readonly CapacityLocation[],
+        seenAt: UtcIso,
+      ): CycleUpsert => {
+        const hash = cycleHash(cycle, sent);
+        const known = this.selectMeta.get(cycle.id);
+        if (known?.content_hash === hash) {
+          this.touch.run(seenAt, cycle.id);
+          return { change: 'unchanged', version: known.version };
+        }
+        const locations = byLocationId(sent);
+        const row = {
+          ...cycle,
+          location_count: locations.length,
+          content_hash: hash,
+          seen_at: seenAt,
+        };
+        if (known) {
+          this.updateCycle.run(row);
+          this.deleteLocations.run(cycle.id);
+        } else {
+          this.insertCycle.run(row);
+        }
+        for (const l of locations) {
+          this.insertLocation.run({ ...l, cycle_id: cycle.id });
+        }
+        return known
+          ? { change: 'updated', version: known.version + 1 }
+          : { change: 'new', version: 1 };
+      },
     );
   }
 
@@ -257,37 +292,5 @@ export class CapacityStore {
       statement<[], { n: number }>(this.db, 'SELECT count(*) AS n FROM capacity_cycles').get()?.n ??
       0
     );
-  }
-
-  private write(
-    cycle: CapacityCycleInfo,
-    sent: readonly CapacityLocation[],
-    seenAt: UtcIso,
-  ): CycleUpsert {
-    const hash = cycleHash(cycle, sent);
-    const known = this.selectMeta.get(cycle.id);
-    if (known?.content_hash === hash) {
-      this.touch.run(seenAt, cycle.id);
-      return { change: 'unchanged', version: known.version };
-    }
-    const locations = byLocationId(sent);
-    const row = {
-      ...cycle,
-      location_count: locations.length,
-      content_hash: hash,
-      seen_at: seenAt,
-    };
-    if (known) {
-      this.updateCycle.run(row);
-      this.deleteLocations.run(cycle.id);
-    } else {
-      this.insertCycle.run(row);
-    }
-    for (const l of locations) {
-      this.insertLocation.run({ ...l, cycle_id: cycle.id });
-    }
-    return known
-      ? { change: 'updated', version: known.version + 1 }
-      : { change: 'new', version: 1 };
   }
 }

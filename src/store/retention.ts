@@ -33,20 +33,28 @@ export interface PruneCounts {
   escalations: number;
 }
 
-const PENDING_NOTICES = `SELECT notice_id FROM outbox WHERE status = 'pending' AND notice_id IS NOT NULL`;
+/**
+ * The statements below are plain SQL both databases run as written, their parameters
+ * named (`@cutoff`, `@now`), but for the few marked SQLite's own; the PostgreSQL store
+ * (`postgres/retention.ts`) runs the shared ones and its own forms of the rest.
+ */
+
+/** The notices a pending delivery names (it reads their version, text and all). */
+export const PENDING_NOTICES = `SELECT notice_id FROM outbox WHERE status = 'pending' AND notice_id IS NOT NULL`;
 
 /**
  * The notices something still to come names: a pending delivery (which reads its
  * version), a reminder still to be sent, a Remind me (which finds its notice by id).
  */
-const NEEDED_NOTICES = `${PENDING_NOTICES}
+export const NEEDED_NOTICES = `${PENDING_NOTICES}
   UNION SELECT notice_id FROM reminders WHERE status = 'scheduled'
   UNION SELECT notice_id FROM escalations WHERE status IN ('pending', 'escalated')
   UNION SELECT notice_id FROM subscriptions WHERE notice_id IS NOT NULL`;
 
 /**
  * A notice's row goes, its tombstone stays: the content hash (hex in `notices`) kept as
- * its 16 bytes. Its history goes with it (ON DELETE CASCADE).
+ * its 16 bytes. Its history goes with it (ON DELETE CASCADE). SQLite's own: temporary
+ * tables, `INSERT OR REPLACE`, `unhex`.
  */
 const PRUNE_ROWS = [
   `CREATE TEMP TABLE gone_notices AS SELECT id FROM notices
@@ -64,10 +72,11 @@ const PRUNE_ROWS = [
  * the free list, for the vacuum. Its history is older than the cutoff too, and goes with
  * it (ON DELETE CASCADE) as the history's own prune would take it.
  */
-const KEPT = `id, pipeline_id, pipeline_name, pipeline_slug, pipeline_url, subject, identifier, url,
+export const KEPT = `id, pipeline_id, pipeline_name, pipeline_slug, pipeline_url, subject, identifier, url,
   category, type, status, posted_at, effective_at, end_at, response_at, service_created_at,
   service_updated_at, content_hash, version, first_seen_at, last_seen_at, last_changed_at, baseline`;
 
+/** SQLite's own: temporary tables. */
 const PRUNE_TEXTS = [
   `CREATE TEMP TABLE pruned_notices AS SELECT ${KEPT} FROM notices
     WHERE last_seen_at < @cutoff AND pruned_at IS NULL AND id NOT IN (${PENDING_NOTICES})`,
@@ -82,21 +91,25 @@ const PRUNE_TEXTS = [
  * it (the `subscriptions_forget` trigger). Reminders whose deadline passed before the
  * cutoff are done (none is sent after its deadline); those of a subscription removed by
  * another process while the daemon was planning them have no rule left. An escalation
- * decided before the cutoff needs its notice no more.
+ * decided before the cutoff needs its notice no more. A subscription's reminders are
+ * those of its rule's name, `sub-` and its id (`rules/subscription.ts`), which no rule
+ * file may take.
  */
-const BEFORE_NOTICES: Record<'subscriptions' | 'reminders' | 'escalations', string> = {
+export const BEFORE_NOTICES: Record<'subscriptions' | 'reminders' | 'escalations', string> = {
   subscriptions: `DELETE FROM subscriptions WHERE notice_id IS NOT NULL AND created_at < @cutoff
     AND NOT EXISTS (SELECT 1 FROM notices n
       WHERE n.id = subscriptions.notice_id AND n.response_at >= @cutoff)`,
   reminders: `DELETE FROM reminders WHERE (status <> 'scheduled' AND deadline_at < @cutoff)
-    OR (rule GLOB 'sub-[0-9]*' AND rule NOT GLOB 'sub-*[^0-9]*' AND CAST(substr(rule, 5) AS INTEGER) NOT IN (SELECT id FROM subscriptions))`,
+    OR (substr(rule, 1, 4) = 'sub-' AND length(rule) > 4 AND ltrim(substr(rule, 5), '0123456789') = ''
+      AND rule NOT IN (SELECT 'sub-' || id FROM subscriptions))`,
   // One still pending waits for its time; an escalated one older than the retention is
   // no longer watched for an acknowledgement, whose record is gone by then too.
   escalations: `DELETE FROM escalations WHERE status <> 'pending'
     AND coalesce(decided_at, alerted_at) < @cutoff`,
 };
 
-const PRUNE: Record<
+/** What goes after the notices, in this order: a parent after its children. */
+export const PRUNE: Record<
   Exclude<keyof PruneCounts, 'notices' | 'notice_texts' | keyof typeof BEFORE_NOTICES>,
   string
 > = {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AckStore } from '../../../src/store/acks.js';
 import { LEFT_OUT } from '../../../src/store/async-store.js';
 import { AuditStore } from '../../../src/store/audit.js';
+import { CapacityStore } from '../../../src/store/capacity.js';
 import { CapacityAlertStore } from '../../../src/store/capacity-alerts.js';
 import { CatalogStore } from '../../../src/store/catalog.js';
 import { EscalationStore } from '../../../src/store/escalations.js';
@@ -23,6 +24,7 @@ import {
   PgOutageStore,
   PgThreadStore,
 } from '../../../src/store/postgres/alert-records.js';
+import { PgCapacityStore } from '../../../src/store/postgres/capacity.js';
 import { PgCapacityAlertStore } from '../../../src/store/postgres/capacity-alerts.js';
 import {
   PgAckStore,
@@ -38,9 +40,11 @@ import { PgNoticeStore } from '../../../src/store/postgres/notices.js';
 import { PgOutboxStore } from '../../../src/store/postgres/outbox.js';
 import type { Connection } from '../../../src/store/postgres/queryable.js';
 import { PgReminderStore } from '../../../src/store/postgres/reminders.js';
+import { PgRetentionStore } from '../../../src/store/postgres/retention.js';
 import { PgSilenceStore } from '../../../src/store/postgres/silences.js';
 import { PgSubscriptionStore } from '../../../src/store/postgres/subscriptions.js';
 import { ReminderStore } from '../../../src/store/reminders.js';
+import { RetentionStore } from '../../../src/store/retention.js';
 import { SilenceStore } from '../../../src/store/silences.js';
 import { SubscriptionStore } from '../../../src/store/subscriptions.js';
 import { SyncStateStore } from '../../../src/store/sync-state.js';
@@ -75,6 +79,8 @@ describe('the PostgreSQL repositories', () => {
         new PgSilenceStore(db) satisfies Mirror<SilenceStore>,
         new PgReminderStore(db) satisfies Mirror<ReminderStore>,
         new PgCapacityAlertStore(db) satisfies Mirror<CapacityAlertStore>,
+        new PgCapacityStore(db) satisfies Mirror<CapacityStore>,
+        new PgRetentionStore(db) satisfies Mirror<RetentionStore>,
         new PgAuditStore(db) satisfies Mirror<AuditStore>,
         new PgThreadStore(db) satisfies Mirror<ThreadStore>,
         new PgOutageStore(db) satisfies Mirror<OutageStore>,
@@ -99,6 +105,8 @@ describe('the PostgreSQL repositories', () => {
     [SilenceStore, PgSilenceStore],
     [ReminderStore, PgReminderStore],
     [CapacityAlertStore, PgCapacityAlertStore],
+    [CapacityStore, PgCapacityStore],
+    [RetentionStore, PgRetentionStore],
     [AuditStore, PgAuditStore],
     [ThreadStore, PgThreadStore],
     [OutageStore, PgOutageStore],
