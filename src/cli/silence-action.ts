@@ -47,7 +47,11 @@ function usedTargets(sources: RuleSources): Set<string> {
 }
 
 /** `silence add`: checks the matchers against what exists, then stores the silence. */
-export async function addSilence(ctx: CliContext, words: string[], opts: SilenceAddOptions): Promise<void> {
+export async function addSilence(
+  ctx: CliContext,
+  words: string[],
+  opts: SilenceAddOptions,
+): Promise<void> {
   if (opts.everything && words.length > 0)
     throw new BadInputError(['--everything silences every alert: give it no matchers']);
   await withStore(ctx, async (store) => {
@@ -119,7 +123,10 @@ function silenceJson(s: SilenceRow, held: number, now: UtcIso) {
 }
 
 /** `silence list`: the silences in force and recently ended, with what each held back. */
-export async function listSilences(ctx: CliContext, opts: { json?: boolean; all?: boolean }): Promise<void> {
+export async function listSilences(
+  ctx: CliContext,
+  opts: { json?: boolean; all?: boolean },
+): Promise<void> {
   await withStore(ctx, (store) => {
     const now = ctx.clock.now();
     const nowIso = toUtcIso(now);

@@ -73,7 +73,8 @@ function engine(store: Store, ruleSet: Rule[]) {
     },
     ruleSet,
   );
-  const arrive = (event: CapacityEvent) => asyncStoreOf(store).transaction(async () => e.hooks().capacity?.(event));
+  const arrive = (event: CapacityEvent) =>
+    asyncStoreOf(store).transaction(async () => e.hooks().capacity?.(event));
   return { engine: e, lines: log.lines, arrive };
 }
 

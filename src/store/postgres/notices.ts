@@ -41,6 +41,7 @@ import {
   versionsBefore,
   WORD_FIELDS,
 } from '../notices.js';
+import type { RefreshObservation } from '../refresh-observations.js';
 import { type Connection, canBeId } from './queryable.js';
 
 /** How many notices `visitPostedSince` reads at a time. */
@@ -299,6 +300,24 @@ export class PgNoticeStore {
   async count(): Promise<number> {
     const { rows } = await this.db().query<{ n: number }>('SELECT count(*) AS n FROM notices');
     return rows[0]?.n ?? 0;
+  }
+
+  /** What the newest notices say about when the API refreshes (see `NoticeStore.refreshObservations`). */
+  async refreshObservations(since: UtcIso, scan = 500): Promise<RefreshObservation[]> {
+    const { rows } = await this.db().query<{
+      createdAt: UtcIso;
+      firstSeenAt: UtcIso;
+      baseline: number;
+    }>(
+      `SELECT service_created_at AS "createdAt", first_seen_at AS "firstSeenAt", baseline
+         FROM (SELECT id, service_created_at, first_seen_at, baseline
+                 FROM notices ORDER BY id DESC LIMIT $2) newest
+        WHERE service_created_at IS NOT NULL
+          AND (CASE baseline WHEN 0 THEN first_seen_at ELSE service_created_at END) >= $1
+        ORDER BY id DESC`,
+      [since, Math.max(0, Math.trunc(scan))],
+    );
+    return rows.map((row) => ({ ...row, baseline: row.baseline !== 0 }));
   }
 
   /**

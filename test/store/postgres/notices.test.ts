@@ -306,6 +306,25 @@ describe.each(STORES)('%s (postgres and sqlite alike)', (_, open) => {
     ]);
   });
 
+  it('reads the refresh observations of the newest notices since a time, newest first', async () => {
+    const s = notices(await open());
+    // Found new: when first seen counts; stored by the baseline: when created counts.
+    await s.upsert(makeNotice({ id: 1, service_created_at: '2026-11-20T14:58:00Z' }), SEEN, false);
+    await s.upsert(makeNotice({ id: 2, service_created_at: '2026-11-20T14:00:00Z' }), SEEN, true);
+    await s.upsert(makeNotice({ id: 3, service_created_at: '2026-11-20T15:10:00Z' }), SEEN, true);
+    await s.upsert(makeNotice({ id: 4, service_created_at: null }), SEEN, false);
+    await s.upsert(makeNotice({ id: 5, service_created_at: '2026-11-20T15:30:00Z' }), LATER, false);
+    expect(await s.refreshObservations('2026-11-20T15:00:00Z')).toEqual([
+      { createdAt: '2026-11-20T15:30:00Z', firstSeenAt: LATER, baseline: false },
+      { createdAt: '2026-11-20T15:10:00Z', firstSeenAt: SEEN, baseline: true },
+      { createdAt: '2026-11-20T14:58:00Z', firstSeenAt: SEEN, baseline: false },
+    ]);
+    // Only the newest `scan` notices are looked at.
+    expect(await s.refreshObservations('2026-11-20T15:00:00Z', 2)).toEqual([
+      { createdAt: '2026-11-20T15:30:00Z', firstSeenAt: LATER, baseline: false },
+    ]);
+  });
+
   it('hands each notice posted since a time to a visitor, latest first, past a page of them', async () => {
     const o = await open();
     const s = notices(o);
