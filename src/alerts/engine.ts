@@ -218,6 +218,7 @@ export class AlertEngine {
    * change, and each time the pipeline list is read; nothing while the list is unknown.
    */
   async checkPipelines(): Promise<Array<UnknownPipeline | UnknownSettingPipeline>> {
+    await this.refresh();
     const tracked = (await this.deps.store.pipelines.all()).map((p) => p.slug);
     return this.deps.store.transaction(() => this.reportUnknownPipelines(tracked));
   }
@@ -257,7 +258,8 @@ export class AlertEngine {
    * whose pipelines have no capacity stored yet is checked as their capacity arrives. Runs
    * at start and after each rule change; returns the entries that match nothing.
    */
-  checkLocations(): Promise<UnknownLocation[]> {
+  async checkLocations(): Promise<UnknownLocation[]> {
+    await this.refresh();
     return this.deps.store.transaction(() => this.locations.review(this.context()));
   }
 

@@ -64,7 +64,7 @@ function locations(oac: (i: number) => number): CapacityLocation[] {
   });
 }
 
-function decide(
+async function decide(
   engine: AlertEngine,
   oac: (i: number) => number,
   cycle = 'timely',
@@ -78,7 +78,7 @@ function decide(
     version,
     seenAt: '2026-11-22T23:10:00Z',
   });
-  asyncStoreOf(temp.store).transaction(async () => engine.hooks().capacity?.(e));
+  await asyncStoreOf(temp.store).transaction(async () => engine.hooks().capacity?.(e));
 }
 
 interface Row {
@@ -111,9 +111,9 @@ const names = (r: Row) => r.payload.capacity!.locations.map((l) => l.location);
 const seventeenLow = (i: number) => (i <= 17 ? 1_000 * i : 100_000);
 
 describe('capacity alerts of one cycle', () => {
-  it('17 locations breaching make one row per target, each with all 17', () => {
+  it('17 locations breaching make one row per target, each with all 17', async () => {
     const { engine } = setup([transco]);
-    decide(engine, seventeenLow);
+    await decide(engine, seventeenLow);
     const rows = outbox();
     expect(rows.map((r) => r.target)).toEqual(['email:scheduling@example.com', 'slack:#gas']);
     for (const r of rows) {
@@ -139,16 +139,16 @@ describe('capacity alerts of one cycle', () => {
     expect(rows[0]!.key.split('|')[1]).toBe(rows[1]!.key.split('|')[1]);
   });
 
-  it('keeps one audit row per location', () => {
+  it('keeps one audit row per location', async () => {
     const { engine } = setup([transco]);
-    decide(engine, seventeenLow);
+    await decide(engine, seventeenLow);
     const rows = audit();
     expect(rows).toHaveLength(17);
     expect(new Set(rows.map((r) => r.subject)).size).toBe(17);
     expect(rows[0]).toEqual({ subject: 'capacity:transco:1001001', decision: 'firing' });
   });
 
-  it('a second rule naming the same target makes its own row', () => {
+  it('a second rule naming the same target makes its own row', async () => {
     const station = {
       ...transco,
       name: 'station-watch',
@@ -158,23 +158,23 @@ describe('capacity alerts of one cycle', () => {
       notify: [EMAIL],
     };
     const { engine } = setup([transco, station]);
-    decide(engine, seventeenLow);
+    await decide(engine, seventeenLow);
     const rows = outbox().filter((r) => r.target === 'email:scheduling@example.com');
     expect(rows.map((r) => r.rule)).toEqual(['transco-low-oac', 'station-watch']);
     expect(names(rows[1]!)).toEqual(['STATION 3']);
     expect(rows[1]!.payload.capacity!.locations[0]!.threshold).toBe(5_000);
   });
 
-  it('the recovery of several locations comes as one row, and re-deciding adds nothing', () => {
+  it('the recovery of several locations comes as one row, and re-deciding adds nothing', async () => {
     const { engine } = setup([transco]);
-    decide(engine, seventeenLow);
-    decide(engine, seventeenLow);
+    await decide(engine, seventeenLow);
+    await decide(engine, seventeenLow);
     expect(outbox()).toHaveLength(2);
     // Evening: STATION 1-3 recover, 4-17 stay low; nothing new breaches.
     const evening = (i: number) => (i <= 3 ? 70_000 : seventeenLow(i));
-    decide(engine, evening, 'evening');
-    decide(engine, evening, 'evening');
-    decide(engine, evening, 'evening', '2026-11-23', 2);
+    await decide(engine, evening, 'evening');
+    await decide(engine, evening, 'evening');
+    await decide(engine, evening, 'evening', '2026-11-23', 2);
     const resolved = outbox().filter((r) => r.payload.state === 'resolved');
     expect(resolved).toHaveLength(2);
     expect(names(resolved[0]!)).toEqual(['STATION 1', 'STATION 2', 'STATION 3']);
@@ -183,19 +183,19 @@ describe('capacity alerts of one cycle', () => {
     expect(audit().filter((r) => r.decision === 'resolved')).toHaveLength(3);
   });
 
-  it('ignores a cycle older than the last one judged, location by location', () => {
+  it('ignores a cycle older than the last one judged, location by location', async () => {
     const { engine } = setup([transco]);
-    decide(engine, seventeenLow, 'id1');
-    decide(engine, () => 100_000, 'timely');
+    await decide(engine, seventeenLow, 'id1');
+    await decide(engine, () => 100_000, 'timely');
     expect(outbox().map((r) => r.payload.state)).toEqual(['firing', 'firing']);
   });
 
-  it('puts repeats of still-low locations in the firing row, marked, after new breaches', () => {
+  it('puts repeats of still-low locations in the firing row, marked, after new breaches', async () => {
     const { engine, clock } = setup([{ ...transco, repeatEveryMs: 3_600_000, notify: [EMAIL] }]);
-    decide(engine, (i) => (i <= 2 ? 10_000 * i : 100_000));
+    await decide(engine, (i) => (i <= 2 ? 10_000 * i : 100_000));
     clock.advance(3_600_000);
     // STATION 1 and 2 still low (repeats), STATION 5 breaches for the first time.
-    decide(engine, (i) => (i <= 2 ? 10_000 * i : i === 5 ? 40_000 : 100_000), 'evening');
+    await decide(engine, (i) => (i <= 2 ? 10_000 * i : i === 5 ? 40_000 : 100_000), 'evening');
     const rows = outbox();
     expect(rows).toHaveLength(2);
     expect(names(rows[1]!)).toEqual(['STATION 5', 'STATION 1', 'STATION 2']);
@@ -207,7 +207,7 @@ describe('capacity alerts of one cycle', () => {
     expect(rows[1]!.key).not.toBe(rows[0]!.key);
     // An hour on, the same cycle judged again: each location is due its repeat, a new alert.
     clock.advance(3_600_000);
-    decide(engine, (i) => (i <= 2 ? 10_000 * i : i === 5 ? 40_000 : 100_000), 'evening');
+    await decide(engine, (i) => (i <= 2 ? 10_000 * i : i === 5 ? 40_000 : 100_000), 'evening');
     const repeats = outbox()[2]!;
     expect(names(repeats)).toEqual(['STATION 1', 'STATION 2', 'STATION 5']);
     expect(repeats.payload.capacity!.locations.every((l) => l.repeat === true)).toBe(true);

@@ -171,7 +171,7 @@ describe('deadline reminders', () => {
     ]);
     expect((await engine.runReminders()).sent).toBe(0);
     clock.set('2026-11-21T16:00:30Z');
-    expect(engine.runReminders()).toEqual({
+    expect(await engine.runReminders()).toEqual({
       sent: 1,
       dropped: 0,
       summaries: 0,
@@ -269,7 +269,7 @@ describe('deadline reminders', () => {
     const { engine, clock } = setup([reminders]);
     await ingest(engine, event(notice({ response_at: '2026-11-22T16:00:00Z' })));
     clock.set('2026-11-22T10:00:00Z');
-    expect(engine.runReminders()).toEqual({
+    expect(await engine.runReminders()).toEqual({
       sent: 1,
       dropped: 0,
       summaries: 0,
@@ -281,7 +281,7 @@ describe('deadline reminders', () => {
       late: true,
     });
     clock.set('2026-11-22T16:30:00Z');
-    expect(engine.runReminders()).toEqual({
+    expect(await engine.runReminders()).toEqual({
       sent: 0,
       dropped: 1,
       summaries: 0,
@@ -310,7 +310,7 @@ describe('deadline reminders', () => {
     expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
       'reminders 1d before: skipped (came due before the notice arrived); 2h before: at once (came due before the notice arrived; 1h30m left); 30m before: at 2026-11-22T15:30:00Z',
     );
-    expect(engine.runReminders()).toEqual({
+    expect(await engine.runReminders()).toEqual({
       sent: 1,
       dropped: 0,
       summaries: 0,
@@ -360,7 +360,7 @@ describe('deadline reminders', () => {
     expect(store.audit.forNotice(101).at(-1)?.reason).toBe(
       'reminders 2h before: at once (came due before the notice arrived; 2h left)',
     );
-    expect(engine.runReminders()).toEqual({
+    expect(await engine.runReminders()).toEqual({
       sent: 1,
       dropped: 0,
       summaries: 0,

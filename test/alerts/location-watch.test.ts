@@ -92,13 +92,13 @@ describe('location entries in the daemon', () => {
     const { store } = temp;
     storePipelines(store, ['transco', 'tgp'], NOW);
     const { engine: e, lines, arrive } = engine(store, rules(TWO_PIPELINES));
-    expect(e.checkLocations()).toEqual([]);
+    expect(await e.checkLocations()).toEqual([]);
     expect(lines.join('')).toMatch(
       /location 'LEIDY HUB' not checked yet: no capacity of transco, tgp/,
     );
 
-    arrive(cycle(store, 'tgp', [['LEIDY HUB NORTH', '40001']]));
-    arrive(cycle(store, 'transco', [['STATION 58', '1000058']]));
+    await arrive(cycle(store, 'tgp', [['LEIDY HUB NORTH', '40001']]));
+    await arrive(cycle(store, 'transco', [['STATION 58', '1000058']]));
     // Leidy Hub matched Tennessee's; Station 85 matched nothing of either.
     const warnings = lines.filter((l) => /matches no location/.test(l));
     expect(warnings).toHaveLength(1);
@@ -122,7 +122,7 @@ describe('location entries in the daemon', () => {
     });
 
     // Another cycle, and a restart: the warning again at start, no second alert.
-    arrive(
+    await arrive(
       cycle(store, 'transco', [
         ['STATION 58', '1000058'],
         ['STATION 60', '1000060'],
@@ -136,7 +136,7 @@ describe('location entries in the daemon', () => {
     expect(store.outbox.due('2030-01-01T00:00:00Z')).toHaveLength(1);
   });
 
-  it('say nothing of an entry that matches, by name or identifier, as the engine matches', () => {
+  it('say nothing of an entry that matches, by name or identifier, as the engine matches', async () => {
     const { store } = temp;
     storePipelines(store, ['transco'], NOW);
     cycle(store, 'transco', [['STATION 85 ZONE 4', '1000085']]);
@@ -148,7 +148,7 @@ describe('location entries in the daemon', () => {
     notify: [{ console: true }]
 `),
     );
-    expect(e.checkLocations()).toEqual([]);
+    expect(await e.checkLocations()).toEqual([]);
     expect(lines.join('')).not.toMatch(/location '/);
     expect(store.outbox.counts().pending).toBe(0);
   });

@@ -37,12 +37,12 @@ function engine(store: Store, opsTarget?: { kind: 'slack'; channel: string }) {
 const temp = useTempStore('pipewatch-operations-');
 
 describe('schema drift', () => {
-  it('goes to the operations target once per table and catalog hash', () => {
+  it('goes to the operations target once per table and catalog hash', async () => {
     const { store } = temp;
     const hooks = engine(store, { kind: 'slack', channel: '#pipewatch-ops' }).hooks();
-    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
-    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
-    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('c'.repeat(64))));
+    await asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    await asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    await asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('c'.repeat(64))));
     const rows = store.outbox.due('2030-01-01T00:00:00Z');
     expect(rows.map((r) => r.key)).toEqual([
       `pipewatch-operations|schema-drift:notices:${'b'.repeat(64)}|slack:#pipewatch-ops`,
@@ -59,10 +59,10 @@ describe('schema drift', () => {
     });
   });
 
-  it('is only logged without an operations target', () => {
+  it('is only logged without an operations target', async () => {
     const { store } = temp;
     const hooks = engine(store).hooks();
-    asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
+    await asyncStoreOf(store).transaction(async () => hooks.schemaDrift?.(drift('b'.repeat(64))));
     expect(store.outbox.counts().pending).toBe(0);
   });
 });

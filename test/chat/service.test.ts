@@ -241,7 +241,7 @@ describe('a channel that goes away', () => {
     const { chat, engine } = setup();
     await chat.command(alice, 'subscribe transco');
     expect(await chat.channelGone('slack', 'C0GAS', 'channel_archived')).toBe(1);
-    expect(engine.rules).toEqual([]);
+    expect(await engine.rules()).toEqual([]);
     expect((await chat.command(alice, 'list')).reply.text).toMatch(
       /1 subscription here \(1 paused\)/,
     );

@@ -1,5 +1,6 @@
 /**
- * Every promise the source makes is awaited, returned, or let go on purpose (`void`): a
+ * Every promise the source makes is awaited, returned, or let go on purpose (`void`), and
+ * no test expects a promise to equal a value: a
  * store call left floating on PostgreSQL would write after its transaction ended, or fail
  * with nobody told. The lint's own check (`noFloatingPromises`) cannot see through the
  * asynchronous store's mapped types, so this one asks the compiler for each statement's type.
@@ -9,6 +10,9 @@ import ts from 'typescript';
 import { expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Where promises are checked: the tests too, where a floating one makes a test check nothing. */
+const SCOPE = ['src', 'test', 'bench'];
 
 /**
  * Whether a promise statement is taken care of: awaited, let go with `void`, kept
@@ -36,12 +40,13 @@ function floatingPromises(): string[] {
     },
   );
   if (!config) throw new Error('tsconfig.json could not be read');
-  const files = config.fileNames.filter((f) => f.startsWith(join(ROOT, 'src')));
+  const inScope = (f: string) => SCOPE.some((dir) => f.startsWith(join(ROOT, dir, '/')));
+  const files = config.fileNames.filter(inScope);
   const program = ts.createProgram(files, config.options);
   const checker = program.getTypeChecker();
   const found: string[] = [];
   for (const source of program.getSourceFiles()) {
-    if (!source.fileName.startsWith(join(ROOT, 'src'))) continue;
+    if (!inScope(source.fileName)) continue;
     const visit = (node: ts.Node): void => {
       if (ts.isExpressionStatement(node)) {
         const e = node.expression;
@@ -54,6 +59,23 @@ function floatingPromises(): string[] {
           );
         }
       }
+      // `expect(promise).toEqual(…)` compares the promise, not what it resolves to.
+      if (
+        ts.isCallExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === 'expect' &&
+        node.arguments[0] !== undefined &&
+        checker.getTypeAtLocation(node.arguments[0]).getProperty('then') !== undefined &&
+        !(
+          ts.isPropertyAccessExpression(node.parent) &&
+          ['resolves', 'rejects'].includes(node.parent.name.text)
+        )
+      ) {
+        const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+        found.push(
+          `${source.fileName.slice(ROOT.length + 1)}:${line + 1}  ${node.getText(source)}`,
+        );
+      }
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -61,6 +83,6 @@ function floatingPromises(): string[] {
   return found;
 }
 
-it('leaves no promise floating in the source', () => {
+it('leaves no promise floating in the source, the tests or the benchmarks', () => {
   expect(floatingPromises()).toEqual([]);
 }, 120_000);

@@ -126,7 +126,7 @@ describe('PagerDuty delivery', () => {
 
   it('opens an incident for low OAC and resolves it when the OAC recovers', async () => {
     const w = wiring([lowOac]);
-    w.capacity(40_000, 'timely');
+    await w.capacity(40_000, 'timely');
     expect(await w.dispatcher.drain(60_000)).toMatchObject({ sent: 1, dead: 0 });
     const dedup = 'pipewatch/capacity/transco-low-oac/transco/1001234';
     expect(fake.events).toMatchObject([
@@ -137,7 +137,7 @@ describe('PagerDuty delivery', () => {
       },
     ]);
     expect(fake.open).toEqual(new Set([`${KEY} ${dedup}`]));
-    w.capacity(65_000, 'evening');
+    await w.capacity(65_000, 'evening');
     expect(await w.dispatcher.drain(60_000)).toMatchObject({ sent: 1, dead: 0 });
     expect(fake.events.map((e) => [e.event_action, e.dedup_key])).toEqual([
       ['trigger', dedup],
@@ -150,7 +150,7 @@ describe('PagerDuty delivery', () => {
   it('resolves the incident of a notice cancelled, though its rule does not alert on updates', async () => {
     const w = wiring([constraints]);
     const ofo = makeNotice({ type: 'Operational Flow Order', subject: 'OFO - Zone 6' });
-    w.notice(noticeEvent(ofo));
+    await w.notice(noticeEvent(ofo));
     await w.dispatcher.drain(60_000);
     expect(fake.events).toMatchObject([
       {
@@ -161,12 +161,12 @@ describe('PagerDuty delivery', () => {
     ]);
     // Updated without ending: the rule is on new notices only, nothing is sent.
     const moved = { ...ofo, subject: 'OFO - Zone 6 (revised)' };
-    w.notice(noticeEvent(moved, { change: 'updated', version: 2, previous: ofo }));
+    await w.notice(noticeEvent(moved, { change: 'updated', version: 2, previous: ofo }));
     const cancelled = { ...moved, status: 'Cancelled' };
-    w.notice(noticeEvent(cancelled, { change: 'updated', version: 3, previous: moved }));
+    await w.notice(noticeEvent(cancelled, { change: 'updated', version: 3, previous: moved }));
     // An ended notice ending again resolves nothing more.
     const again = { ...cancelled, subject: 'OFO - Zone 6 (cancelled)' };
-    w.notice(noticeEvent(again, { change: 'updated', version: 4, previous: cancelled }));
+    await w.notice(noticeEvent(again, { change: 'updated', version: 4, previous: cancelled }));
     expect(await w.dispatcher.drain(60_000)).toMatchObject({ sent: 1, dead: 0 });
     expect(fake.events.map((e) => [e.event_action, e.dedup_key])).toEqual([
       ['trigger', 'pipewatch/notice/transco/101'],
@@ -181,8 +181,8 @@ describe('PagerDuty delivery', () => {
     const fm = makeNotice({ type: 'Force Majeure', end_at: '2026-11-20T16:00:00Z' });
     // Open-ended: its placeholder end never passes.
     const open = makeNotice({ id: 102, type: 'Force Majeure', end_at: '9999-12-31T00:00:00Z' });
-    w.notice(noticeEvent(fm));
-    w.notice(noticeEvent(open));
+    await w.notice(noticeEvent(fm));
+    await w.notice(noticeEvent(open));
     await w.dispatcher.drain(60_000);
     expect(fake.open.size).toBe(2);
     expect((await w.engine.runReminders()).ended).toBe(0);
@@ -205,7 +205,7 @@ describe('PagerDuty delivery', () => {
   it('resolves an end that passed while pipewatch was down for days, looking back to its last run', async () => {
     const w = wiring([constraints]);
     const fm = makeNotice({ type: 'Force Majeure', end_at: '2026-11-21T16:00:00Z' });
-    w.notice(noticeEvent(fm));
+    await w.notice(noticeEvent(fm));
     await w.dispatcher.drain(60_000);
     // The alerts feed last ran now; then pipewatch is down for four days.
     temp.store.syncState.succeeded('alerts', toUtcIso(clock.now()));
@@ -241,7 +241,7 @@ describe('PagerDuty delivery', () => {
 
   it('retries a 429 later, without loss, and sends a 400 to the dead letters with its reason', async () => {
     const w = wiring([constraints]);
-    w.notice(noticeEvent(makeNotice({ id: 1 })));
+    await w.notice(noticeEvent(makeNotice({ id: 1 })));
     fake.fail(429);
     const start = clock.now().getTime();
     expect(await w.dispatcher.dispatchDue()).toMatchObject({ sent: 0, retrying: 1 });

@@ -199,7 +199,7 @@ describe('a webhook receiver that drips its answer', () => {
     expect(JSON.stringify(late.body)).not.toMatch(/127\.0\.0\.1|T0KEN/);
     // Read through the asynchronous store, the backlog is the same.
     const read = await deliveryBacklog(asyncStoreOf(store), clock.now(), 10 * MINUTE);
-    expect(read).toEqual(backlog());
+    expect(read).toEqual(await backlog());
     expect(read.targets.filter((t) => t.stuck)).toHaveLength(1);
 
     const text = await (await fetch(`${server.url}/metrics`)).text();

@@ -104,7 +104,7 @@ describe('notices', () => {
     expect(store.notices.get(102)).toBeDefined();
 
     // Seen again as it was: stored again at its version, and no event.
-    expect(ingest([{ ...old, status: 'Revised' }])).toEqual([]);
+    expect(await ingest([{ ...old, status: 'Revised' }])).toEqual([]);
     expect(store.notices.get(101)).toMatchObject({ version: 2, status: 'Revised' });
     expect(store.notices.wasPruned(101)).toBe(false);
 

@@ -97,7 +97,7 @@ describe('retention', () => {
     expect(temp.store.notices.get(102)?.text_pruned_at).toBeNull();
 
     // Seen again as it was: not new, and its text comes back.
-    expect(ingest([old])).toEqual([]);
+    expect(await ingest([old])).toEqual([]);
     expect(temp.store.notices.get(101)?.notice).toBe('Station 165 limited.');
 
     // Pruned again, then changed: an update (version 2), never a second "new".

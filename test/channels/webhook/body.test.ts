@@ -158,10 +158,10 @@ async function decide(s: Store): Promise<AlertPayload[]> {
         }),
       ),
     );
-  cycle('timely', [station(1, 30_000), station(2, 40_000)]);
+  await cycle('timely', [station(1, 30_000), station(2, 40_000)]);
   clock.advance(3_600_000);
-  cycle('evening', [station(1, 30_000), station(2, 70_000), station(3, 45_000)]);
-  asyncStoreOf(s).transaction(async () => engine.hooks().schemaDrift?.(drift));
+  await cycle('evening', [station(1, 30_000), station(2, 70_000), station(3, 45_000)]);
+  await asyncStoreOf(s).transaction(async () => engine.hooks().schemaDrift?.(drift));
   await engine.checkPipelines();
   return s.outbox.due('2030-01-01T00:00:00Z').map((r) => r.payload);
 }
