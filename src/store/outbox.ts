@@ -66,8 +66,8 @@ export interface NoticeRef {
 
 type At = { at: string | null };
 
-/** A target with deliveries waiting, as `heads` reads it. */
-interface Head {
+/** A target with deliveries waiting, as `heads` reads it (on either database). */
+export interface Head {
   target: string;
   /** 1: a delivery of it is in flight. */
   busy: number;

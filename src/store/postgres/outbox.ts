@@ -19,6 +19,7 @@ import { type Target, targetKey } from '../../domain/targets.js';
 import type { UtcIso } from '../../lib/time.js';
 import { DatabaseError } from '../database.js';
 import {
+  type Head,
   type NoticeRef,
   type OutboxBacklog,
   type OutboxPayload,
@@ -49,15 +50,6 @@ const VERSIONS_AT_ONCE = 8;
 
 /** How many ids a refused write names in its error. */
 const IDS_NAMED = 10;
-
-/** A target with deliveries waiting, as `heads` reads it (see `OutboxStore`). */
-interface Head {
-  target: string;
-  busy: number;
-  held: number | null;
-  first: number;
-  unclaimed: number;
-}
 
 /** What a fenced statement answers. */
 interface Fenced {

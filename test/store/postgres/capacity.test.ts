@@ -9,68 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { cycleHash } from '../../../src/store/capacity.js';
 import { PgCapacityStore } from '../../../src/store/postgres/capacity.js';
 import { on, type Queryable } from '../../../src/store/postgres/queryable.js';
-import type { CapacityCycleInfo, CapacityLocation } from '../../../src/upstream/schemas.js';
+import type { CapacityLocation } from '../../../src/upstream/schemas.js';
+import { cycle, emerson as emersonPosted, stratton } from '../../fakes/capacity-cycles.js';
 import { type Opened, STORES, sql } from '../../support/both-stores.js';
 
-const CYCLE_INDEX = { timely: 1, evening: 2, id1: 3, id2: 4, id3: 5 } as const;
-
-function cycle(
-  gasDay: string,
-  name: keyof typeof CYCLE_INDEX,
-  overrides: Partial<CapacityCycleInfo> = {},
-): CapacityCycleInfo {
-  const slug = overrides.pipeline_slug ?? 'texas-eastern';
-  const day = Number(gasDay.replaceAll('-', '')) % 1_000_000;
-  return {
-    id: day * 10 + CYCLE_INDEX[name] + (slug === 'texas-eastern' ? 0 : 5),
-    pipeline_id: 4,
-    pipeline_name: 'Texas Eastern Transmission',
-    pipeline_slug: slug,
-    pipeline_url: 'https://infopost.enbridge.com/infopost/TEHome.asp?Pipe=TE',
-    identifier: name.toUpperCase(),
-    cycle: name,
-    gas_day: gasDay,
-    service_created_at: `${gasDay}T14:00:00Z`,
-    service_updated_at: `${gasDay}T14:00:00Z`,
-    ...overrides,
-  };
-}
-
-const stratton: CapacityLocation = {
-  id: 101,
-  location: 'STRATTON RIDGE',
-  identifier: '79999',
-  flow: 'D',
-  qti: 'DPQ',
-  zone: 'STX',
-  dc: 322_000,
-  opc: 322_000,
-  tsq: 246_706,
-  oac: 75_294,
-  it: 'N',
-  all: 'Y',
-  reason: '',
-  service_created_at: '2026-11-19T23:00:00Z',
-  service_updated_at: '2026-11-19T23:00:00Z',
-};
-
-const emerson: CapacityLocation = {
-  ...stratton,
-  id: 102,
-  location: 'EMERSON',
-  identifier: '33973',
-  flow: 'R',
-  qti: 'RPQ',
-  zone: 'M1',
-  dc: 891_750,
-  opc: 891_750,
-  tsq: 400_199.5,
-  oac: null,
-  it: 'Y',
-  all: 'N',
-  reason: 'Capacity fully scheduled',
-  service_created_at: null,
-};
+/** Emerson as the API gave it once, without its creation time. */
+const emerson: CapacityLocation = { ...emersonPosted, service_created_at: null };
 
 /** `n` locations, as a large pipeline posts them. */
 function many(n: number, over: Partial<CapacityLocation> = {}): CapacityLocation[] {
