@@ -21,14 +21,14 @@ import type { ChartImage, ChartSource } from './types.js';
 
 export type { ChartImage, ChartSource } from './types.js';
 
-/** The stored history a source reads: `CapacityStore.oacHistory`. */
+/** The stored history a source reads: `CapacityStore.oacHistory`, on either store. */
 export type OacHistory = (
   pipeline: string,
   location: string,
   from: string,
   to: string,
   limit: number,
-) => OacRow[];
+) => OacRow[] | Promise<OacRow[]>;
 
 /** Gas days an alert's chart covers. */
 export const CHART_DAYS = 7;
@@ -52,7 +52,13 @@ export function storedCharts(
     const out: ChartImage[] = [];
     for (const l of c.locations.slice(0, MAX_CHARTS)) {
       const key = l.identifier || l.location;
-      const rows = read(p.pipeline.slug, key, addDays(c.gas_day, 1 - days), c.gas_day, MAX_ROWS);
+      const rows = await read(
+        p.pipeline.slug,
+        key,
+        addDays(c.gas_day, 1 - days),
+        c.gas_day,
+        MAX_ROWS,
+      );
       const points = locationPoints(rows, l.unit);
       const png = await drawOacChart({
         points,

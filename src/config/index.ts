@@ -33,6 +33,10 @@ export interface Config {
     maxBodyBytes: number;
   };
   dataDir: string;
+  /** The PostgreSQL store's URL; undefined: SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** How long the leader's lease lasts unrenewed (PostgreSQL only). */
+  leaderLeaseMs: number;
   rulesDir: string;
   noticesIntervalMs: number;
   capacityIntervalMs: number;
@@ -211,6 +215,8 @@ export function loadConfig(
       maxBodyBytes: read('apiMaxBody'),
     },
     dataDir: resolve(cwd, read('dataDir') ?? '.'),
+    databaseUrl: read('databaseUrl'),
+    leaderLeaseMs: read('leaderLease'),
     rulesDir: resolve(cwd, read('rulesDir') ?? '.'),
     noticesIntervalMs: read('noticesInterval'),
     capacityIntervalMs: read('capacityInterval'),

@@ -121,3 +121,16 @@ export function shownSmtpUrl(value: string): string {
   const shown = `${scheme}${user}${colon >= 0 ? `:${REDACTED}` : ''}@${shownHost(rest.slice(at + 1))}`;
   return redactor([password, decoded])(shown);
 }
+
+const NOT_POSTGRES = 'must be a postgres:// or postgresql:// URL with a host';
+
+/** What is wrong with a PostgreSQL URL (SMTP_URL's rules), or `undefined` when nothing is. */
+export function postgresUrlProblem(url: string): string | undefined {
+  return credentialUrlProblem(url, ['postgres:', 'postgresql:'], NOT_POSTGRES);
+}
+
+/** `PIPEWATCH_DATABASE_URL`: a PostgreSQL URL with a host. */
+export const postgresUrl = z.string().superRefine((v, ctx) => {
+  const problem = postgresUrlProblem(v);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});

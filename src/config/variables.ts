@@ -21,6 +21,7 @@ import {
   slugList,
   target,
 } from './parsers.js';
+import { postgresUrl, shownSmtpUrl } from './smtp-url.js';
 import { variable } from './variable.js';
 
 export type { Variable } from './variable.js';
@@ -89,6 +90,24 @@ export const VARIABLES = {
     example: '/var/lib/pipewatch',
     secret: false,
     description: 'directory of the SQLite database `pipewatch.db`',
+  }),
+  databaseUrl: variable({
+    name: 'PIPEWATCH_DATABASE_URL',
+    parse: postgresUrl,
+    example: 'postgres://pipewatch:password@db.example.com:5432/pipewatch',
+    secret: true,
+    shown: shownSmtpUrl,
+    description:
+      'a PostgreSQL database (server 14 or later) as the store, shared by every replica; unset: SQLite in `PIPEWATCH_DATA_DIR`. See [high availability](high-availability.md)',
+  }),
+  leaderLease: variable({
+    name: 'PIPEWATCH_LEADER_LEASE',
+    default: '15s',
+    parse: duration(3_000),
+    example: '15s',
+    secret: false,
+    description:
+      "on PostgreSQL, how long the leader's lease lasts unrenewed: a standby takes over within it (plus one poll) when the leader dies",
   }),
   rulesDir: variable({
     name: 'PIPEWATCH_RULES_DIR',

@@ -88,6 +88,9 @@ describe('loadConfig', () => {
   const bad: Array<[string, string, RegExp]> = [
     ['PIPEWATCH_API_URL', 'ftp://files.example.com', /must be an http:\/\/ or https:\/\/ URL/],
     ['PIPEWATCH_API_RATE', 'fast', /must be a number/],
+    ['PIPEWATCH_DATABASE_URL', 'mysql://db.example.com/pipewatch', /must be a postgres:\/\//],
+    ['PIPEWATCH_DATABASE_URL', 'postgres://pw:se/cr#et@db', /must be percent-encoded/],
+    ['PIPEWATCH_LEADER_LEASE', '1s', /below the minimum of 3s/],
     ['PIPEWATCH_API_CONCURRENCY', '0', /between 1 and 16/],
     ['PIPEWATCH_API_TIMEOUT', '5', /is not a duration/],
     ['PIPEWATCH_NOTICES_INTERVAL', '30s', /below the minimum of 1m/],
@@ -182,11 +185,14 @@ describe('loadConfig', () => {
       EMAIL_FROM: 'a@b.co',
       PIPEWATCH_WEBHOOK_SECRET: 'S3KR1Tx',
       PIPEWATCH_HEARTBEAT_URL: 'hc-ping.com/S3KR1T-check',
+      PIPEWATCH_DATABASE_URL: 'mysql://pipewatch:S3KR1TPASS@db',
     });
-    expect(secretLines).toHaveLength(4);
+    expect(secretLines).toHaveLength(5);
     for (const line of secretLines) {
       // A URL shows its user and host, to find what is wrong, with its password taken out.
       if (line.startsWith('SMTP_URL ')) expect(line).toContain('got "http://user:[redacted]@mail"');
+      else if (line.startsWith('PIPEWATCH_DATABASE_URL '))
+        expect(line).toContain('got "mysql://pipewatch:[redacted]@db"');
       else expect(line).toContain('(value hidden)');
       expect(line).not.toMatch(/S3KR1T/);
     }

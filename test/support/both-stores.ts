@@ -10,9 +10,13 @@
 
 import type pg from 'pg';
 import { afterAll, expect } from 'vitest';
+import { asyncStoreOf } from '../../src/store/async-sqlite.js';
+import type { AsyncStore } from '../../src/store/async-store.js';
 import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/index.js';
+import { pgAsyncStore } from '../../src/store/postgres/async-store.js';
 import { connectPostgres } from '../../src/store/postgres/connect.js';
+import type { Fence } from '../../src/store/postgres/fence.js';
 import { migratePostgres } from '../../src/store/postgres/migrate.js';
 import { createTestDatabase, dropTestDatabase } from './postgres.js';
 
@@ -117,6 +121,17 @@ export const STORES: Array<[string, () => Promise<Opened>]> = [
   ['sqlite', openSqlite],
   ['postgres', openPostgres],
 ];
+
+/**
+ * The asynchronous store on an opened database, as the daemon uses it; on PostgreSQL its
+ * outbox writes are made under `fence` (none: refused, as a standby's are).
+ */
+export function asyncStore(
+  o: Opened,
+  fence: () => Fence | undefined = () => undefined,
+): AsyncStore {
+  return o.kind === 'sqlite' ? asyncStoreOf(o.store) : pgAsyncStore(o.pool, fence);
+}
 
 /**
  * Runs one statement written with `?` placeholders on either implementation (numbered

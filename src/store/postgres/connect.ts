@@ -24,7 +24,7 @@
  *   than coming back rounded.
  */
 import pg from 'pg';
-import { credentialUrlProblem, shownSmtpUrl } from '../../config/smtp-url.js';
+import { postgresUrlProblem, shownSmtpUrl } from '../../config/smtp-url.js';
 import { errorCode, errorMessage } from '../../lib/error-text.js';
 import { redactor } from '../../lib/redact.js';
 import { DatabaseError } from '../database.js';
@@ -37,8 +37,6 @@ export const POOL_SIZE = 10;
 export const CONNECT_TIMEOUT_MS = 5_000;
 export const KEEPALIVE_IDLE_MS = 10_000;
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
-
-const NOT_POSTGRES = 'must be a postgres:// or postgresql:// URL with a host';
 
 /** The PostgreSQL type id of `int8`. */
 const INT8 = 20;
@@ -61,10 +59,7 @@ const types: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(id, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** What is wrong with a PostgreSQL URL, or `undefined` when nothing is. */
-export function postgresUrlProblem(url: string): string | undefined {
-  return credentialUrlProblem(url, ['postgres:', 'postgresql:'], NOT_POSTGRES);
-}
+export { postgresUrlProblem };
 
 /** A PostgreSQL URL as it can be shown: its password `[redacted]`. */
 export function shownPostgresUrl(url: string): string {
