@@ -10,16 +10,25 @@
  * one leader makes every decision, and the rows other replicas write concurrently
  * (subscriptions, silences, acknowledgements) are each one statement, read at the
  * leader's next decision. The outbox's fenced statements lock what they need themselves.
+ *
+ * Fencing whole transactions: one begun while this replica leads (an ingest page and
+ * the alerts decided on it) commits only if the term it began under still holds the
+ * lease, checked just before COMMIT (the lease row taken FOR SHARE, so no takeover slips
+ * between the check and the commit). A leader paused mid-page and resumed after another
+ * took over thus rolls its page back with `not_leader`, instead of queueing alerts the new
+ * leader queues too. Checking at the end rather than locking the lease row at BEGIN keeps
+ * a hung leader's open transaction from holding off the takeover.
  */
 import type pg from 'pg';
 import type { AsyncStore } from '../async-store.js';
+import { DatabaseError, NOT_LEADER } from '../database.js';
 import { type OpenTransaction, TransactionScope } from '../transaction-scope.js';
 import { PgAuditStore, PgEscalationStore, PgOutageStore, PgThreadStore } from './alert-records.js';
 import { PgCapacityStore } from './capacity.js';
 import { PgCapacityAlertStore } from './capacity-alerts.js';
 import { PgAckStore, PgInteractionStore, PgKeyStore } from './chat-state.js';
 import { PgCatalogStore, PgPipelineStore, PgSyncStateStore } from './feed-state.js';
-import type { Fence } from './fence.js';
+import { type Fence, fencedBy, fenceValues } from './fence.js';
 import { PgNoticeStore } from './notices.js';
 import { PgOutboxStore } from './outbox.js';
 import { type Connection, type Queryable, withoutNul } from './queryable.js';
@@ -58,7 +67,7 @@ export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): Asy
     outages: new PgOutageStore(db),
     transaction: <T>(fn: () => Promise<T>) =>
       scope.run(
-        () => begin(pool),
+        () => begin(pool, fence()),
         fn,
         () => {},
       ),
@@ -67,7 +76,7 @@ export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): Asy
 }
 
 /** BEGIN on a client of the pool, held until COMMIT or ROLLBACK. */
-async function begin(pool: pg.Pool): Promise<OpenTransaction<Queryable>> {
+async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransaction<Queryable>> {
   const client = await pool.connect();
   // A checked-out client's connection that fails (the server restarted, the network cut
   // it) emits 'error' on the client, which the pool hears only while it is idle: without a
@@ -95,6 +104,7 @@ async function begin(pool: pg.Pool): Promise<OpenTransaction<Queryable>> {
   return {
     connection: withoutNul(client),
     commit: async () => {
+      if (term) await stillLeading(client, term);
       try {
         await client.query('COMMIT');
       } catch (error) {
@@ -115,6 +125,19 @@ async function begin(pool: pg.Pool): Promise<OpenTransaction<Queryable>> {
       }
     },
   };
+}
+
+/** Throws `not_leader` (the transaction then rolls back) once `term` no longer leads. */
+async function stillLeading(client: pg.PoolClient, term: Fence): Promise<void> {
+  const { rows } = await client.query<{ held: boolean }>(
+    `SELECT ${fencedBy(1)} AS held`,
+    fenceValues(term),
+  );
+  if (rows[0]?.held) return;
+  throw new DatabaseError(
+    `a transaction begun while this replica (${term.holder}) led at term ${term.term} was rolled back: another replica took the lease over, and decides in its place`,
+    { code: NOT_LEADER },
+  );
 }
 
 function asError(error: unknown): Error {

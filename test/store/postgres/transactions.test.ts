@@ -155,19 +155,18 @@ describe('transactions of the asynchronous store on PostgreSQL', () => {
       order.push('one commits');
     });
     await turn();
+    // Another table: writes to subscriptions take turns on their revision counter's row.
     await store.transaction(async () => {
-      await store.subscriptions.add(sub('slack:#two'));
+      await store.interactions.firstTime('interaction-1', AT, AT);
       order.push('two commits');
     });
     // The open one's write is not seen outside it before it commits.
-    expect((await store.subscriptions.all()).map((s) => s.target)).toEqual(['slack:#two']);
+    expect(await store.subscriptions.all()).toEqual([]);
     held.open();
     await one;
     expect(order).toEqual(['two commits', 'one commits']);
-    expect((await store.subscriptions.all()).map((s) => s.target).sort()).toEqual([
-      'slack:#one',
-      'slack:#two',
-    ]);
+    expect((await store.subscriptions.all()).map((s) => s.target)).toEqual(['slack:#one']);
+    expect(await store.interactions.firstTime('interaction-1', AT, AT)).toBe(false);
   });
 
   it('loses only the transaction whose connection died, and goes on with a new one', async () => {
@@ -188,14 +187,43 @@ describe('transactions of the asynchronous store on PostgreSQL', () => {
     expect((await store.subscriptions.all()).map((s) => s.target)).toEqual(['slack:#next']);
   });
 
-  it("makes the outbox's writes under the fence it was given, and refuses them without", async () => {
-    const { o } = await postgres();
-    const fence: Fence = { name: 'leader', holder: 'replica-a', term: 1 };
-    await o.pool.query(
+  const FENCE: Fence = { name: 'leader', holder: 'replica-a', term: 1 };
+  const lead = (o: Opened & { kind: 'postgres' }, fence = FENCE) =>
+    o.pool.query(
       `INSERT INTO leader_lease (name, holder, term, acquired_at, renewed_at, expires_at)
-       VALUES ($1, $2, $3, now(), now(), now() + interval '1 hour')`,
+       VALUES ($1, $2, $3, now(), now(), now() + interval '1 hour')
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, term = excluded.term`,
       [fence.name, fence.holder, fence.term],
     );
+
+  it('rolls back a transaction begun while leading once another replica took the lease', async () => {
+    const { o } = await postgres();
+    await lead(o);
+    const store = asyncStore(o, () => FENCE);
+    const refused = await store
+      .transaction(async () => {
+        await store.subscriptions.add(sub('slack:#decided-by-the-old-leader'));
+        await lead(o, { name: 'leader', holder: 'replica-b', term: 2 });
+      })
+      .catch((error: unknown) => error);
+    expect(isNotLeader(refused)).toBe(true);
+    expect(await store.subscriptions.all()).toEqual([]);
+    // Still leading at commit: it lands. A standby's transaction (no fence) lands too.
+    await lead(o);
+    await store.transaction(() => store.subscriptions.add(sub('slack:#a')));
+    const standby = asyncStore(o);
+    await lead(o, { name: 'leader', holder: 'replica-b', term: 2 });
+    await standby.transaction(() => standby.subscriptions.add(sub('slack:#b')));
+    expect((await store.subscriptions.all()).map((s) => s.target)).toEqual([
+      'slack:#a',
+      'slack:#b',
+    ]);
+  });
+
+  it("makes the outbox's writes under the fence it was given, and refuses them without", async () => {
+    const { o } = await postgres();
+    const fence = FENCE;
+    await lead(o);
     let held: Fence | undefined = fence;
     const store = asyncStore(o, () => held);
     await expect(store.outbox.claim([1], AT)).resolves.toBeUndefined();
