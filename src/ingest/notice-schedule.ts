@@ -84,7 +84,7 @@ export async function noticeScheduleReport(
     refresh_at_seconds: lock && seconds((lock.startMs + lock.typicalMs) % lock.periodMs),
     window_start_seconds: lock && seconds(lock.startMs),
     window_seconds: lock && seconds(lock.spreadMs),
-    refreshes: lock && lock.observed,
+    refreshes: lock === null ? null : lock.observed,
   };
 }
 

@@ -75,7 +75,7 @@ async function polling(refreshEveryMs: number) {
   /** How long after its refresh each notice first seen since `since` was seen, in seconds. */
   const seenAfter = (since: Date) =>
     store.notices
-      .refreshObservations(since.toISOString().slice(0, 19) + 'Z', 100_000)
+      .refreshObservations(`${since.toISOString().slice(0, 19)}Z`, 100_000)
       .filter((o) => !o.baseline)
       .map((o) => (Date.parse(o.firstSeenAt) - Date.parse(o.createdAt)) / 1000)
       .sort((a, b) => a - b);
