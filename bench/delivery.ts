@@ -145,7 +145,7 @@ async function round(
     const webhook = createWebhookChannel({}, { clock, logger });
     const channels: ChannelSet = { for: () => webhook as never };
     const dispatcher = new Dispatcher(
-      { store: asyncStoreOf(store), threads: store.threads, channels, clock, logger },
+      { store: asyncStoreOf(store), channels, clock, logger },
       { digestWindowMs: 5_000, maxAgeMs: 6 * 3_600_000 },
     );
     const sendStart = cpuMs();

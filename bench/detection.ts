@@ -113,7 +113,7 @@ export async function simulatedSpan(
     ],
   );
   const dispatcher = new Dispatcher(
-    { ...deps, store: asyncStoreOf(store), threads: store.threads, channels },
+    { ...deps, store: asyncStoreOf(store), channels },
     { digestWindowMs: 0, maxAgeMs: 3_600_000 },
   );
   let pending: NoticeEvent[] = [];

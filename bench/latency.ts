@@ -70,7 +70,7 @@ async function pollToReceiver(): Promise<number[]> {
     ],
   );
   const dispatcher = new Dispatcher(
-    { ...deps, store: asyncStoreOf(store), threads: store.threads, channels },
+    { ...deps, store: asyncStoreOf(store), channels },
     { digestWindowMs: 0, maxAgeMs: 3_600_000 },
   );
   const sync = {

@@ -47,10 +47,14 @@ export type TargetOf<K extends TargetKind> = Extract<Target, { kind: K }>;
  */
 export type ThreadRef = Record<string, string>;
 
-/** Thread references, kept in the database by (target key, subject). */
+/**
+ * Thread references, kept in the database by (target key, subject). Asynchronous, as
+ * every call to a store shared by replicas (PostgreSQL) is: a channel awaits each
+ * between the requests of one send.
+ */
 export interface Threads {
-  get(target: string, subject: string): ThreadRef | undefined;
-  set(target: string, subject: string, ref: ThreadRef): void;
+  get(target: string, subject: string): Promise<ThreadRef | undefined>;
+  set(target: string, subject: string, ref: ThreadRef): Promise<void>;
 }
 
 /**

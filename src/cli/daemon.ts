@@ -125,7 +125,7 @@ export class Daemon {
     const startedAt = clock.now();
     const watch = new DaemonWatch(setup.heartbeatUrl, ctx.logger);
     const dispatcher = new Dispatcher(
-      { store, threads: open.store.threads, channels, clock, logger: ctx.logger, metrics, watch },
+      { store, channels, clock, logger: ctx.logger, metrics, watch },
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,

@@ -36,7 +36,7 @@
  */
 import { checkDeliveries, type OutboxRow } from '../alerts/outbox.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from '../channels/deadline.js';
-import type { ChannelSet, Threads } from '../channels/types.js';
+import type { ChannelSet } from '../channels/types.js';
 import { targetKey } from '../domain/targets.js';
 import type { RetryPolicy } from '../lib/backoff.js';
 import { type Clock, systemClock } from '../lib/clock.js';
@@ -66,12 +66,8 @@ export interface DispatcherOptions {
 }
 
 export interface DispatcherDeps {
+  /** The outbox, and the thread references channels keep (`threads`). */
   store: AsyncStore;
-  /**
-   * Thread references as channels read and write them mid-send, synchronously: on
-   * SQLite, the `Store`'s `threads` (the one `store` is on).
-   */
-  threads: Threads;
   channels: ChannelSet;
   /** The outbox's time: what is due, retries, ages. */
   clock: Clock;

@@ -48,13 +48,8 @@ export interface DeliveryWatch {
 
 /** What sending needs; see `DispatcherDeps`. */
 export interface SenderDeps {
+  /** The outbox, and the thread references channels read and write mid-send (`threads`). */
   store: AsyncStore;
-  /**
-   * Thread references as channels read and write them, between the requests of one
-   * send: synchronously (`Threads`), so not the asynchronous store's. On SQLite, the
-   * `Store`'s `threads`, on the same connection.
-   */
-  threads: Threads;
   channels: ChannelSet;
   /** The outbox's time: decisions, retries, ages. */
   clock: Clock;
@@ -141,7 +136,7 @@ export class Sender {
     private readonly options: SenderOptions,
   ) {
     this.redact = redactor(options.secrets);
-    this.threads = readablePastDamage(deps.threads, deps.logger);
+    this.threads = readablePastDamage(deps.store.threads, deps.logger);
   }
 
   /**

@@ -8,16 +8,17 @@ import type { Logger } from '../lib/logger.js';
 import { StoredDataError } from '../store/stored-json.js';
 
 /**
- * `threads`, a reference that cannot be read back (`StoredDataError`) read as none: the
+ * `threads` (the asynchronous store's: a `StoredThreadRef` is a `ThreadRef`), a reference
+ * that cannot be read back (`StoredDataError`, thrown or rejected) read as none: the
  * alert goes out as a first message, and a warning line (one a reference) says which
  * reference was lost.
  */
 export function readablePastDamage(threads: Threads, logger: Logger): Threads {
   const warned = new Set<string>();
   return {
-    get(target, subject) {
+    async get(target, subject) {
       try {
-        return threads.get(target, subject);
+        return await threads.get(target, subject);
       } catch (error) {
         if (!(error instanceof StoredDataError)) throw error;
         const key = `${target}|${subject}`;
@@ -27,7 +28,9 @@ export function readablePastDamage(threads: Threads, logger: Logger): Threads {
         return undefined;
       }
     },
-    set: (target, subject, ref) => threads.set(target, subject, ref),
+    set: async (target, subject, ref) => {
+      await threads.set(target, subject, ref);
+    },
   };
 }
 
@@ -35,11 +38,11 @@ export function readablePastDamage(threads: Threads, logger: Logger): Threads {
 export class MemoryThreads implements Threads {
   readonly refs = new Map<string, ThreadRef>();
 
-  get(target: string, subject: string): ThreadRef | undefined {
+  async get(target: string, subject: string): Promise<ThreadRef | undefined> {
     return this.refs.get(`${target}|${subject}`);
   }
 
-  set(target: string, subject: string, ref: ThreadRef): void {
+  async set(target: string, subject: string, ref: ThreadRef): Promise<void> {
     if (!this.refs.has(`${target}|${subject}`)) this.refs.set(`${target}|${subject}`, ref);
   }
 }

@@ -50,7 +50,7 @@ describe('dead deliveries by kind', () => {
     );
     const channels: ChannelSet = { for: () => webhook as never };
     const dispatcher = new Dispatcher(
-      { store: asyncStoreOf(store), threads: store.threads, channels, clock, logger: silentLogger },
+      { store: asyncStoreOf(store), channels, clock, logger: silentLogger },
       { digestWindowMs: 0, maxAgeMs: 6 * 60 * MINUTE, random: () => 0.5 },
     );
     for (const status of statuses) receiver.fail(status);

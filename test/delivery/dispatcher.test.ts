@@ -53,7 +53,6 @@ describe('the dispatcher', () => {
     return new Dispatcher(
       {
         store: asyncStoreOf(temp.store),
-        threads: temp.store.threads,
         channels: set,
         clock: over.c ?? clock,
         logger: over.logger ?? silentLogger,
@@ -279,7 +278,6 @@ describe('the delivery log', () => {
     return new Dispatcher(
       {
         store: asyncStoreOf(temp.store),
-        threads: temp.store.threads,
         channels: set,
         clock,
         logger,

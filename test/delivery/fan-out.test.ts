@@ -76,7 +76,6 @@ describe('a burst fanning out to many chat channels', () => {
     const result = await new Dispatcher(
       {
         store: asyncStoreOf(temp.store),
-        threads: temp.store.threads,
         channels,
         clock,
         logger: silentLogger,
@@ -142,7 +141,6 @@ describe('a burst fanning out to many webhooks on one host', () => {
     const dispatcher = new Dispatcher(
       {
         store: asyncStoreOf(temp.store),
-        threads: temp.store.threads,
         channels,
         clock,
         logger: silentLogger,

@@ -57,7 +57,6 @@ describe('the dispatcher', () => {
     return new Dispatcher(
       {
         store: asyncStoreOf(temp.store),
-        threads: temp.store.threads,
         channels,
         clock,
         ...(deadlineClock ? { deadlineClock } : {}),

@@ -103,7 +103,6 @@ describe('a dispatcher that stops leading', () => {
     const dispatcher = new Dispatcher(
       {
         store,
-        threads: temp.store.threads,
         channels,
         clock,
         deadlineClock: clock,

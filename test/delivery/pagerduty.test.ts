@@ -93,7 +93,6 @@ describe('PagerDuty delivery', () => {
     const dispatcher = new Dispatcher(
       {
         store: asyncStoreOf(temp.store),
-        threads: temp.store.threads,
         channels,
         clock,
         logger: silentLogger,

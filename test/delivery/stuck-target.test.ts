@@ -76,7 +76,6 @@ describe('a webhook receiver that drips its answer', () => {
     const dispatcher = new Dispatcher(
       {
         store: asyncStoreOf(store),
-        threads: store.threads,
         channels,
         clock,
         deadlineClock: clock,

@@ -82,7 +82,6 @@ function dispatcher() {
   const d = new Dispatcher(
     {
       store: asyncStoreOf(temp.store),
-      threads: temp.store.threads,
       channels,
       clock,
       logger,
@@ -174,7 +173,6 @@ describe('a delivery whose alert cannot be read back', () => {
     const d = new Dispatcher(
       {
         store: asyncStoreOf(temp.store),
-        threads: temp.store.threads,
         channels: { for: () => slack.slack as never },
         clock,
         logger,

@@ -71,7 +71,7 @@ async function setup(publicUrl = true): Promise<void> {
     [rule],
   );
   dispatcher = new Dispatcher(
-    { ...deps, store: asyncStoreOf(temp.store), threads: temp.store.threads, channels },
+    { ...deps, store: asyncStoreOf(temp.store), channels },
     { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000 },
   );
   server = await serveRoutes(

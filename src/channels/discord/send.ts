@@ -221,7 +221,7 @@ class DiscordSender {
     const message = renderMessage(alerts, ctx.now, {
       interactive: toChannel && this.options.interactive === true,
     });
-    const first = this.notices.firstMessages(target, alerts, ctx.threads);
+    const first = await this.notices.firstMessages(target, alerts, ctx.threads);
     const replyTo = this.notices.replyTo(alerts, first, channel);
     const body = {
       ...message,
@@ -238,7 +238,7 @@ class DiscordSender {
     );
     const files = withChartImages(message.embeds, mergeCapacity(alerts), charts);
     const sent = await this.post(channel, where, body, ctx, toChannel, files);
-    const previous = this.notices.posted(
+    const previous = await this.notices.posted(
       { target, channel, id: sent.id, embeds: message.embeds },
       alerts,
       first,

@@ -60,11 +60,17 @@ export class NoticeMessages {
   private readonly edits = new Map<string, Embed[]>();
 
   /** The first message of each alert's notice sent to `target`, when there is one. */
-  firstMessages(target: string, alerts: readonly Alert[], threads: Threads) {
-    return alerts.map((a) => {
+  async firstMessages(
+    target: string,
+    alerts: readonly Alert[],
+    threads: Threads,
+  ): Promise<(Posted | undefined)[]> {
+    const first: (Posted | undefined)[] = [];
+    for (const a of alerts) {
       const subject = subjectOf(a);
-      return subject ? parseRef(threads.get(target, subject)) : undefined;
-    });
+      first.push(subject ? parseRef(await threads.get(target, subject)) : undefined);
+    }
+    return first;
   }
 
   /** The message in `channel` a message for `alerts` replies to: an update's or a deadline's first. */
@@ -85,27 +91,27 @@ export class NoticeMessages {
    * returns the messages that showed the previous versions of the updated notices among
    * them, in the same channel.
    */
-  posted(
+  async posted(
     sent: { target: string; channel: string; id: string; embeds: Embed[] },
     alerts: readonly Alert[],
     first: readonly (Posted | undefined)[],
     threads: Threads,
-  ): Posted[] {
+  ): Promise<Posted[]> {
     const { target, channel, id, embeds } = sent;
     const previous: Posted[] = [];
-    alerts.forEach((alert, index) => {
+    for (const [index, alert] of alerts.entries()) {
       const subject = subjectOf(alert);
       const { kind, state } = alert.payload;
-      if (!subject || kind !== 'notice' || index >= embeds.length) return;
+      if (!subject || kind !== 'notice' || index >= embeds.length) continue;
       const key = `${target}|${subject}`;
       const before = this.latest.get(key) ?? first[index];
       if (state === 'updated' && before?.channel === channel) previous.push(before);
       remember(this.latest, key, { channel, message: id, index, embeds });
       if (!first[index]) {
         const ref = { channel, message: id, index: String(index), embeds: JSON.stringify(embeds) };
-        threads.set(target, subject, ref);
+        await threads.set(target, subject, ref);
       }
-    });
+    }
     return previous;
   }
 

@@ -179,8 +179,8 @@ class SlackSender {
     if (threaded) return threaded;
     const res = await this.post(channel, destination, { ...postFields(message), channel }, ctx);
     this.shareCharts(key, res.channel, undefined, alerts);
-    const earlier = this.updatedElsewhere(key, alerts, res.ts, ctx);
-    this.rememberFirstMessages(key, alerts, message, res, ctx);
+    const earlier = await this.updatedElsewhere(key, alerts, res.ts, ctx);
+    await this.rememberFirstMessages(key, alerts, message, res, ctx);
     for (const ref of earlier) await this.supersede(key, ref, ctx);
     return { detail: slackPostedDetail(res.channel, res.ts) };
   }
@@ -200,7 +200,7 @@ class SlackSender {
     ctx: SendContext,
   ): Promise<Delivered | undefined> {
     const n = loneUpdate(alerts);
-    const root = n ? ctx.threads.get(key, noticeSubject(n.id)) : undefined;
+    const root = n ? await ctx.threads.get(key, noticeSubject(n.id)) : undefined;
     if (!n || !root?.channel || !root.ts) return undefined;
     const args = {
       ...postFields(message),
@@ -215,7 +215,7 @@ class SlackSender {
     });
     if (!reply) return undefined;
     this.shareCharts(key, reply.channel, root.ts, alerts);
-    ctx.threads.set(key, supersededSubject(n.id), { threaded: 'yes', ts: reply.ts });
+    await ctx.threads.set(key, supersededSubject(n.id), { threaded: 'yes', ts: reply.ts });
     await this.supersede(key, root, ctx);
     return { detail: slackPostedDetail(reply.channel, reply.ts, root.ts) };
   }
@@ -235,33 +235,33 @@ class SlackSender {
    * The first messages of the updated notices in `alerts` that were posted earlier, each
    * once, with each notice noted as superseded by the message `ts` just posted.
    */
-  private updatedElsewhere(
+  private async updatedElsewhere(
     key: string,
     alerts: readonly Alert[],
     ts: string,
     ctx: SendContext,
-  ): ThreadRef[] {
+  ): Promise<ThreadRef[]> {
     const earlier = new Map<string, ThreadRef>();
     for (const a of alerts) {
       const id = a.payload.notice?.id;
       if (a.payload.kind !== 'notice' || a.payload.state !== 'updated' || id === undefined)
         continue;
-      const ref = ctx.threads.get(key, noticeSubject(id));
+      const ref = await ctx.threads.get(key, noticeSubject(id));
       if (!ref?.ts) continue;
-      ctx.threads.set(key, supersededSubject(id), { threaded: 'no', ts });
+      await ctx.threads.set(key, supersededSubject(id), { threaded: 'no', ts });
       earlier.set(ref.ts, ref);
     }
     return [...earlier.values()];
   }
 
   /** Remembers `res` as the first message of each notice in it that had none yet. */
-  private rememberFirstMessages(
+  private async rememberFirstMessages(
     key: string,
     alerts: readonly Alert[],
     message: SlackMessage,
     res: { channel: string; ts: string },
     ctx: SendContext,
-  ): void {
+  ): Promise<void> {
     const ids = noticeIds(alerts);
     const ref: ThreadRef = {
       channel: res.channel,
@@ -271,7 +271,8 @@ class SlackSender {
       notices: ids.join(','),
     };
     for (const id of ids) {
-      if (!ctx.threads.get(key, noticeSubject(id))) ctx.threads.set(key, noticeSubject(id), ref);
+      if (!(await ctx.threads.get(key, noticeSubject(id))))
+        await ctx.threads.set(key, noticeSubject(id), ref);
     }
   }
 
@@ -337,7 +338,7 @@ class SlackSender {
     if (!channel || !ts || !ref.blocks) return;
     const notes = new Map<number, string>();
     for (const id of (ref.notices ?? '').split(',').map(Number)) {
-      const mark = ctx.threads.get(key, supersededSubject(id));
+      const mark = await ctx.threads.get(key, supersededSubject(id));
       if (!mark) continue;
       const see = mark.threaded === 'yes' ? ' — see thread' : '';
       notes.set(id, `:warning: *Superseded* by a later update${see}`);

@@ -41,7 +41,7 @@ describe('threading', () => {
   it('remembers the first message for a notice and the target', async () => {
     const { discord, threads, ctx } = await setup();
     await discord.send(TARGET, [noticeAlert()], ctx);
-    const ref = threads.get(`discord:${FAKE_CHANNEL}`, 'notice:101');
+    const ref = await threads.get(`discord:${FAKE_CHANNEL}`, 'notice:101');
     expect(ref).toMatchObject({ channel: FAKE_CHANNEL, message: fake.messages[0]!.id, index: '0' });
     expect(JSON.parse(ref!.embeds!)).toEqual(fake.messages[0]!.embeds);
     expect(Object.values(ref!).every((v) => typeof v === 'string')).toBe(true);
@@ -124,7 +124,7 @@ describe('threading', () => {
 
   it('still delivers the update when the first message is gone', async () => {
     const { discord, threads, ctx } = await setup();
-    threads.set(`discord:${FAKE_CHANNEL}`, 'notice:101', {
+    await threads.set(`discord:${FAKE_CHANNEL}`, 'notice:101', {
       channel: FAKE_CHANNEL,
       message: '1100000000000000777',
       index: '0',

@@ -41,7 +41,7 @@ describe('an updated notice', () => {
     const { fake, slack, ctx } = await setup();
     await slack.send(GAS, [noticeAlert()], ctx);
     const first = fake.posts[0]!;
-    expect(ctx.threads.get('slack:#gas', 'notice:101')).toMatchObject({
+    expect(await ctx.threads.get('slack:#gas', 'notice:101')).toMatchObject({
       channel: 'C0GAS',
       ts: first.ts,
       notices: '101',
@@ -81,7 +81,7 @@ describe('an updated notice', () => {
     await slack_dm.send({ kind: 'slack_dm', user: 'U0ALICE' }, [noticeAlert()], ctx);
     await slack_dm.send({ kind: 'slack_dm', user: 'U0ALICE' }, [updatedAlert()], ctx);
     expect(fake.posts[2]).toMatchObject({ channel: 'DU0ALICE', thread_ts: fake.posts[1]!.ts });
-    expect(ctx.threads.get('slack_dm:U0ALICE', 'notice:101')).toMatchObject({
+    expect(await ctx.threads.get('slack_dm:U0ALICE', 'notice:101')).toMatchObject({
       channel: 'DU0ALICE',
     });
   });
@@ -90,8 +90,8 @@ describe('an updated notice', () => {
     const { fake, slack, ctx } = await setup();
     await slack.send(GAS, [noticeAlert({ id: 1 }), noticeAlert({ id: 2 })], ctx);
     const digest = fake.posts[0]!;
-    expect(ctx.threads.get('slack:#gas', 'notice:1')?.ts).toBe(digest.ts);
-    expect(ctx.threads.get('slack:#gas', 'notice:2')?.notices).toBe('1,2');
+    expect((await ctx.threads.get('slack:#gas', 'notice:1'))?.ts).toBe(digest.ts);
+    expect((await ctx.threads.get('slack:#gas', 'notice:2'))?.notices).toBe('1,2');
     await slack.send(GAS, [updatedAlert({ id: 2 })], ctx);
     expect(fake.posts[1]!.thread_ts).toBe(digest.ts);
     expect(now(fake, 'C0GAS', digest.ts).ids).toEqual([
@@ -120,13 +120,17 @@ describe('an updated notice', () => {
     expect(now(fake, 'C0GAS', fake.posts[0]!.ts).notes).toEqual([
       ':warning: *Superseded* by a later update',
     ]);
-    expect(ctx.threads.get('slack:#gas', 'notice:5')?.ts).toBe(fake.posts[1]!.ts);
-    expect(ctx.threads.get('slack:#gas', 'notice:1')?.ts).toBe(fake.posts[0]!.ts);
+    expect((await ctx.threads.get('slack:#gas', 'notice:5'))?.ts).toBe(fake.posts[1]!.ts);
+    expect((await ctx.threads.get('slack:#gas', 'notice:1'))?.ts).toBe(fake.posts[0]!.ts);
   });
 
   it('is posted on its own when the first message is gone', async () => {
     const { fake, slack, ctx } = await setup();
-    ctx.threads.set('slack:#gas', 'notice:101', { channel: 'C0GAS', ts: '1.000001', blocks: '[]' });
+    await ctx.threads.set('slack:#gas', 'notice:101', {
+      channel: 'C0GAS',
+      ts: '1.000001',
+      blocks: '[]',
+    });
     const delivered = await slack.send(GAS, [updatedAlert()], ctx);
     expect(delivered.detail).toMatch(/^ok channel=C0GAS ts=\S+$/);
     expect(fake.posts[0]!.thread_ts).toBeUndefined();

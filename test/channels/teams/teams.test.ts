@@ -147,7 +147,7 @@ describe('Teams through the dispatcher', () => {
     const teams = createTeamsChannel({}, { clock, logger: silentLogger });
     const channels: ChannelSet = { for: () => teams as never };
     const dispatcher = new Dispatcher(
-      { store: asyncStoreOf(store), threads: store.threads, channels, clock, logger: silentLogger },
+      { store: asyncStoreOf(store), channels, clock, logger: silentLogger },
       { digestWindowMs: 0, maxAgeMs: 6 * 3_600_000, random: () => 0.5 },
     );
     await dispatcher.drain(boundMs);
