@@ -15,6 +15,13 @@ import type { ApiTarget, SimulatorSetup } from './api-target.js';
 export interface DaemonSetup {
   settings: FeedSettings;
   dataDir: string;
+  /**
+   * `PIPEWATCH_DATABASE_URL`: the PostgreSQL store replicas share, the lease deciding
+   * which of them leads; undefined: SQLite in `dataDir`, this process alone.
+   */
+  databaseUrl?: string | undefined;
+  /** `PIPEWATCH_LEADER_LEASE`, on PostgreSQL; default the lease's own (15 s). */
+  leaderLeaseMs?: number | undefined;
   rulesDir: string;
   /** HTTP port; undefined: no HTTP server. */
   httpPort?: number | undefined;

@@ -21,9 +21,9 @@ import { type FeedOutcome, Scheduler } from '../ingest/scheduler.js';
 import type { Clock } from '../lib/clock.js';
 import type { HttpRoute } from '../lib/http-route.js';
 import type { Rule } from '../rules/types.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
 import type { AsyncStore } from '../store/async-store.js';
-import type { Store } from '../store/index.js';
+import { DatabaseError, NOT_LEADER } from '../store/database.js';
+import type { OpenedStore } from '../store/open.js';
 import { unsubscribeKey, unsubscribeRoutes } from '../unsubscribe/routes.js';
 import type { ApiTarget } from './api-target.js';
 import type { CliContext } from './context.js';
@@ -35,6 +35,7 @@ import {
 } from './daemon-chat.js';
 import { daemonFeeds } from './daemon-feeds.js';
 import { reportExposure, startDaemonHttp } from './daemon-http.js';
+import { type Lead, leadOnce, Terms } from './daemon-roles.js';
 
 export type { DaemonSetup } from './daemon-setup.js';
 
@@ -60,8 +61,10 @@ export class Daemon {
     /** What the daemon was wired with. */
     readonly setup: DaemonSetup,
     readonly target: ApiTarget,
-    /** The database underneath `store`, closed with the daemon. */
-    private readonly database: Store,
+    /** The store, closed with the daemon. */
+    private readonly opened: OpenedStore,
+    /** Whether this replica leads: the lease on PostgreSQL, always on SQLite. */
+    private readonly lead: Lead,
     readonly metrics: Metrics,
     readonly engine: AlertEngine,
     readonly scheduler: Scheduler,
@@ -76,8 +79,16 @@ export class Daemon {
     readonly chatCore: ChatCore,
   ) {
     this.clock = setup.clock ?? ctx.clock;
-    this.store = asyncStoreOf(database);
+    this.store = opened.store;
+    this.terms = new Terms(
+      lead,
+      { logger: ctx.logger, metrics, replicated: opened.kind === 'postgres' },
+      (signal) => this.leadTerm(signal),
+    );
   }
+
+  /** The terms this replica leads, each a run of the scheduler and the dispatcher. */
+  private readonly terms: Terms;
 
   /** The store every part of the daemon reads and writes. */
   readonly store: AsyncStore;
@@ -91,13 +102,13 @@ export class Daemon {
     const rules = rulesInForce(ctx, setup);
     // Filled in once the store is open: a channel gone before then is retold on the next
     // send, and emails are rendered only once the unsubscribe links' key is known.
-    const late: { chat?: ChatCore; linkKey?: string; store?: Store } = {};
+    const late: { chat?: ChatCore; linkKey?: string; store?: AsyncStore } = {};
     const channels = await openChannels(ctx, setup, rules, late);
     const clock = setup.clock ?? ctx.clock;
-    const { store, target } = await openStoreAndApi(ctx, setup, channels);
-    late.linkKey = await unsubscribeKey(asyncStoreOf(store), setup.secretKey, clock);
-    late.store = store;
-    const daemon = Daemon.assemble(ctx, setup, { rules, channels, store, target, clock });
+    const { opened, lead, target } = await openStoreAndApi(ctx, setup, channels);
+    late.linkKey = await unsubscribeKey(opened.store, setup.secretKey, clock);
+    late.store = opened.store;
+    const daemon = Daemon.assemble(ctx, setup, { rules, channels, opened, lead, target, clock });
     late.chat = daemon.chatCore;
     await daemon.engine.checkPipelines();
     await daemon.engine.checkLocations();
@@ -117,15 +128,32 @@ export class Daemon {
   private static assemble(
     ctx: CliContext,
     setup: DaemonSetup,
-    open: { rules: Rule[]; channels: Channels; store: Store; target: ApiTarget; clock: Clock },
+    open: {
+      rules: Rule[];
+      channels: Channels;
+      opened: OpenedStore;
+      lead: Lead;
+      target: ApiTarget;
+      clock: Clock;
+    },
   ): Daemon {
     const { channels, target, clock } = open;
-    const store = asyncStoreOf(open.store);
+    const { store } = open.opened;
+    // A fenced write refused: another replica leads. The term ends; the lease follows.
+    let endTerm = () => {};
     const metrics = new Metrics();
     const startedAt = clock.now();
     const watch = new DaemonWatch(setup.heartbeatUrl, ctx.logger);
     const dispatcher = new Dispatcher(
-      { store, channels, clock, logger: ctx.logger, metrics, watch },
+      {
+        store,
+        channels,
+        clock,
+        logger: ctx.logger,
+        metrics,
+        watch,
+        onNotLeader: () => endTerm(),
+      },
       {
         digestWindowMs: setup.delivery.digestWindowMs,
         maxAgeMs: setup.delivery.maxAgeMs,
@@ -183,7 +211,8 @@ export class Daemon {
       ctx,
       setup,
       target,
-      open.store,
+      open.opened,
+      open.lead,
       metrics,
       engine,
       scheduler,
@@ -195,6 +224,7 @@ export class Daemon {
       chatCore,
     );
     metrics.watchDelivery(() => daemon.backlog());
+    endTerm = () => daemon.terms.endTerm();
     return daemon;
   }
 
@@ -246,7 +276,12 @@ export class Daemon {
    */
   async publicHealth() {
     const feeds = await this.scheduler.health(this.clock.now(), this.startedAt, withErrorCodes);
-    return withDelivery(feeds, await this.backlog());
+    return { ...withDelivery(feeds, await this.backlog()), role: this.lead.role };
+  }
+
+  /** This replica's role now: the leader polls, decides and sends. */
+  get role(): 'leader' | 'standby' {
+    return this.lead.role;
   }
 
   /** What waits in the outbox per target, each judged against the stuck threshold. */
@@ -288,6 +323,12 @@ export class Daemon {
    * heartbeat, `/fail` when a feed failed, waited for (within its timeout).
    */
   async runOnce(): Promise<{ feeds: FeedOutcome[]; delivery: DispatchResult }> {
+    const led = await leadOnce(this.lead);
+    if (led !== true)
+      throw new DatabaseError(
+        `another replica (${led.holder}) leads on this database and polls, decides and sends; 'run --once' runs only while none does`,
+        { code: NOT_LEADER },
+      );
     await this.dispatcher.recover();
     const feeds = await this.scheduler.runOnce(this.signal);
     const delivery = await this.dispatcher.drain(this.setup.onceDrainMs ?? 60_000, this.signal);
@@ -306,12 +347,20 @@ export class Daemon {
       standIn: this.setup.standIn ?? false,
     });
     this.stopWatching = () => watcher.close();
+    try {
+      await this.terms.run(this.signal);
+    } finally {
+      this.stopWatching();
+    }
+  }
+
+  /** One term of leadership: every feed on its schedule, and sending, until `signal`. */
+  private async leadTerm(signal: AbortSignal): Promise<void> {
     this.watch.running = true;
     try {
-      await Promise.all([this.scheduler.start(this.signal), this.dispatcher.run(this.signal)]);
+      await Promise.all([this.scheduler.start(signal), this.dispatcher.run(signal)]);
     } finally {
       this.watch.running = false;
-      this.stopWatching();
     }
   }
 
@@ -327,6 +376,7 @@ export class Daemon {
     await this.http?.close();
     await this.target.close();
     await this.channels.close();
-    this.database.close();
+    await this.lead.stop();
+    await this.opened.close();
   }
 }

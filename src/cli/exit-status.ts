@@ -6,6 +6,7 @@
  * pipewatch did not foresee: status 1, and its stack at `LOG_LEVEL=debug`.
  */
 import { errorCode } from '../lib/error-text.js';
+import type { DatabaseErrorCode } from '../store/database.js';
 import { UpstreamErrorCode } from '../upstream/errors.js';
 
 /** Exit statuses. */
@@ -37,6 +38,12 @@ export const EXIT_OUTCOMES: Readonly<Record<string, ExitOutcome>> = {
   RULES_INVALID: { status: ExitCode.Usage },
   BAD_INPUT: { status: ExitCode.Usage },
   DATABASE: { status: ExitCode.Failed },
+  // Another replica leads (PostgreSQL): it does the work asked for. (Written out: the
+  // store's module would load the SQLite driver for every command.)
+  ['not_leader' satisfies DatabaseErrorCode]: {
+    status: ExitCode.Failed,
+    hint: 'another pipewatch replica leads on this database; see its logs, or stop it first',
+  },
   // stdout or stderr gone: closed by its reader (`| head`), which wanted no more, or failed.
   OUTPUT_CLOSED: { status: ExitCode.Ok, quiet: true },
   OUTPUT_FAILED: { status: ExitCode.Failed },

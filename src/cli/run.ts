@@ -45,6 +45,8 @@ export function runCommand(ctx: CliContext): Command {
         ...(opts.simulator ? { simulator: { live: true } } : {}),
         settings: config,
         dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+        leaderLeaseMs: config.leaderLeaseMs,
         rulesDir: config.rulesDir,
         httpPort: opts.once ? undefined : config.httpPort,
         httpHost: config.httpHost,

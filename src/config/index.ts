@@ -295,14 +295,14 @@ export function loadConfig(
 
 /** Every secret value set, for scrubbing: tokens, keys, and the SMTP password. */
 export function secretValues(config: Config): string[] {
-  const smtpPassword = (() => {
-    if (!config.email.smtpUrl) return undefined;
+  const passwordOf = (url: string | undefined) => {
+    if (!url) return undefined;
     try {
-      return decodeURIComponent(new URL(config.email.smtpUrl).password) || undefined;
+      return decodeURIComponent(new URL(url).password) || undefined;
     } catch {
       return undefined;
     }
-  })();
+  };
   return [
     config.api.key,
     config.webhookSecret,
@@ -313,7 +313,8 @@ export function secretValues(config: Config): string[] {
     config.statusToken,
     config.secretKey,
     config.heartbeatUrl,
-    smtpPassword,
+    passwordOf(config.email.smtpUrl),
+    passwordOf(config.databaseUrl),
     config.opsTarget?.kind === 'pagerduty' ? config.opsTarget.routingKey : undefined,
   ].filter((v): v is string => v !== undefined && v !== '');
 }

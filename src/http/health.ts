@@ -10,6 +10,8 @@ import type { FeedsHealth } from '../ingest/health.js';
 export interface HealthReport extends FeedsHealth {
   /** Absent where deliveries are not judged. */
   delivery?: DeliveryHealth;
+  /** This replica's role: the leader polls, decides and sends (SQLite: always). */
+  role?: 'leader' | 'standby';
 }
 
 /** A feed report with the deliveries judged too. */

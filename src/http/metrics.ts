@@ -119,6 +119,24 @@ export class Metrics {
     },
   });
 
+  /**
+   * 1 while this replica leads (polls, decides, sends), 0 while it stands by. A single
+   * SQLite process always leads. Summed over replicas it is 1: 0 means none leads, 2 is
+   * impossible by design (fencing) and worth an alert all the same.
+   */
+  readonly leader = new Gauge({
+    name: 'pipewatch_leader',
+    help: 'Whether this replica leads: 1 leader, 0 standby',
+    registers: [this.registry],
+  });
+
+  /** Changes of this replica's role (takeovers and step-downs). */
+  readonly leaderChanges = new Counter({
+    name: 'pipewatch_leader_changes_total',
+    help: "Changes of this replica's role, leader or standby",
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics ?? true) registerProcessMetrics(this.registry);
   }

@@ -50,12 +50,14 @@ export interface PublicFeedHealth {
 /** The `/healthz` body. The report must come from `withErrorCodes` states. */
 export function healthBody(report: HealthReport): {
   status: 'ok' | 'unhealthy';
+  role?: 'leader' | 'standby';
   reasons: string[];
   feeds: PublicFeedHealth[];
   delivery?: DeliveryHealth;
 } {
   return {
     status: report.healthy ? 'ok' : 'unhealthy',
+    ...(report.role ? { role: report.role } : {}),
     reasons: [
       ...report.feeds.flatMap((f) => (f.reason ? [f.reason] : [])),
       ...(report.delivery?.reasons ?? []),

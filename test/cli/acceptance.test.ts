@@ -305,6 +305,8 @@ describe('pipewatch run as a process, against the simulator and every platform',
       status: 200,
       body: expect.objectContaining({
         status: 'ok',
+        // One process on a SQLite file leads alone.
+        role: 'leader',
         reasons: [],
         delivery: expect.objectContaining({ healthy: true, stuck: [] }),
       }),
@@ -313,6 +315,8 @@ describe('pipewatch run as a process, against the simulator and every platform',
     const pending = { status: 'pending' };
     expect(metricSample(firstScrape.metrics, 'pipewatch_outbox_alerts', pending)).toBe(0);
     expect(metricSample(firstScrape.metrics, 'pipewatch_notices_total', { change: 'new' })).toBe(2);
+    expect(metricSample(firstScrape.metrics, 'pipewatch_leader', {})).toBe(1);
+    expect(metricSample(firstScrape.metrics, 'pipewatch_leader_changes_total', {})).toBe(0);
 
     // SIGTERM: the daemon exits 0; every alert it decided is in the outbox as sent.
     await stopCleanly(first);
