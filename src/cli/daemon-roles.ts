@@ -49,9 +49,14 @@ export class SoleLeader extends EventEmitter<{ role: [RoleChange] }> implements 
   async stop(): Promise<void> {}
 }
 
-/** This process as a replica: a new id each start, its host and process id. */
+/**
+ * This process as a replica: its host and process id, and an id new at each start (the
+ * lease's holder, as logs name it) that says both, with a random part so that a process id
+ * reused after a restart, or the same one in two containers, is never the same replica.
+ */
 export function thisReplica(): ReplicaIdentity {
-  return { id: randomUUID(), host: hostname(), pid: process.pid };
+  const host = hostname();
+  return { id: `${host}/${process.pid}/${randomUUID().slice(0, 8)}`, host, pid: process.pid };
 }
 
 /** What a term of leadership runs until its signal aborts: the scheduler, the dispatcher. */
