@@ -1,6 +1,6 @@
 /**
- * Every promise the source makes is awaited, returned, or let go on purpose (`void`), and
- * no test expects a promise to equal a value: a
+ * Every promise the source makes is awaited, returned, or let go on purpose (`void`), none
+ * is tested for truth (always true), and no test expects a promise to equal a value: a
  * store call left floating on PostgreSQL would write after its transaction ended, or fail
  * with nobody told. The lint's own check (`noFloatingPromises`) cannot see through the
  * asynchronous store's mapped types, so this one asks the compiler for each statement's type.
@@ -27,6 +27,23 @@ function handled(e: ts.Expression): boolean {
     ts.isPropertyAccessExpression(e.expression) &&
     ['then', 'catch', 'finally'].includes(e.expression.name.text)
   );
+}
+
+/** The expressions `node` tests for truth: conditions, `!`, and the operands of `&&` and `||`. */
+function truthTested(node: ts.Node): ts.Expression[] {
+  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node))
+    return [node.expression];
+  if (ts.isForStatement(node)) return node.condition ? [node.condition] : [];
+  if (ts.isConditionalExpression(node)) return [node.condition];
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken)
+    return [node.operand];
+  if (
+    ts.isBinaryExpression(node) &&
+    (node.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ||
+      node.operatorToken.kind === ts.SyntaxKind.BarBarToken)
+  )
+    return [node.left];
+  return [];
 }
 
 /** `file:line  statement` for each expression statement whose value is a promise left alone. */
@@ -58,6 +75,14 @@ function floatingPromises(): string[] {
             `${source.fileName.slice(ROOT.length + 1)}:${line + 1}  ${node.getText(source)}`,
           );
         }
+      }
+      // A promise as a truth value is always true: `if (!store.threads.get(…))` never holds.
+      for (const condition of truthTested(node)) {
+        if (checker.getTypeAtLocation(condition).getProperty('then') === undefined) continue;
+        const { line } = source.getLineAndCharacterOfPosition(condition.getStart(source));
+        found.push(
+          `${source.fileName.slice(ROOT.length + 1)}:${line + 1}  ${condition.getText(source)} (a promise tested for truth)`,
+        );
       }
       // `expect(promise).toEqual(…)` compares the promise, not what it resolves to.
       if (
