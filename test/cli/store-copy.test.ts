@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/index.js';
@@ -148,6 +149,20 @@ describe('pipewatch store copy', () => {
       `pipewatch: no SQLite database at ${join(dir, 'pipewatch.db')} to copy; set PIPEWATCH_DATA_DIR to the directory that holds pipewatch.db`,
     ]);
     expect(readdirSync(dir)).toEqual([]);
+    expect(await rowsIn(target.url, 'notices')).toBeUndefined();
+  });
+
+  it('asks in one line for a SQLite store of an earlier release to be migrated first', async () => {
+    const dir = sqliteStore();
+    const db = new Database(join(dir, 'pipewatch.db'));
+    const version = db.pragma('user_version', { simple: true }) as number;
+    db.pragma(`user_version = ${version - 1}`);
+    db.close();
+    const run = await cli(['store', 'copy', '--to', target.url], { PIPEWATCH_DATA_DIR: dir });
+    expect(run.code).toBe(1);
+    expect(lines(run.stderr)).toEqual([
+      `pipewatch: ${join(dir, 'pipewatch.db')} has schema version ${version - 1}, this pipewatch uses ${version}; run 'pipewatch run --once' to migrate it first`,
+    ]);
     expect(await rowsIn(target.url, 'notices')).toBeUndefined();
   });
 
