@@ -20,6 +20,7 @@ import { sendTestCommand } from './send-test.js';
 import { silenceCommand } from './silence.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
+import { storeCommand } from './store.js';
 import { subsCommand } from './subs.js';
 import { whyCommand } from './why.js';
 
@@ -44,6 +45,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     subsCommand(ctx),
     silenceCommand(ctx),
     discordCommand(ctx),
+    storeCommand(ctx),
     apiCommand(ctx),
     simulateCommand(ctx),
     demoCommand(ctx),

@@ -128,8 +128,28 @@ async function identityOf(client: Queryable, table: string): Promise<string | un
  * Copies the SQLite database `source` (opened read-only, its schema current) into the
  * empty PostgreSQL database of `pool`; `where` names the target in errors (its URL shown
  * without the password). Returns the rows copied, by table.
+ *
+ * Every table is read within one read transaction on `source` (unless the caller holds
+ * one already): one snapshot, so a write to the file while the copy goes on (a `subs
+ * add` on the host) is wholly in the copy or wholly out of it, never a row without the
+ * rows it belongs with.
  */
 export async function copyToPostgres(
+  source: Database.Database,
+  pool: pg.Pool,
+  where: string,
+): Promise<CopyCounts> {
+  if (source.inTransaction) return copySnapshot(source, pool, where);
+  source.exec('BEGIN');
+  try {
+    return await copySnapshot(source, pool, where);
+  } finally {
+    if (source.inTransaction) source.exec('COMMIT');
+  }
+}
+
+/** `copyToPostgres` within the read transaction it holds on `source`. */
+async function copySnapshot(
   source: Database.Database,
   pool: pg.Pool,
   where: string,

@@ -4,8 +4,11 @@
  * escalation) arrives row for row in an empty database; a database in use is refused
  * and left as it was; ids go on past the highest the source gave.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../../src/simulator/index.js';
 import { Store } from '../../../src/store/index.js';
@@ -125,6 +128,56 @@ describe('copyToPostgres', () => {
       );
       const acks = await pool.query('SELECT count(*)::int AS n FROM acks');
       expect(acks.rows[0].n).toBe(0);
+    } finally {
+      db.close();
+      await pool.end();
+    }
+  });
+
+  it('reads the source as of one moment: a write during the copy is wholly left out', async () => {
+    // A source of its own, as the shared one is for the other tests.
+    const dir = mkdtempSync(join(tmpdir(), 'pipewatch-copy-snapshot-'));
+    const shared = source();
+    await shared.backup(join(dir, 'pipewatch.db'));
+    shared.close();
+    const db = new Database(join(dir, 'pipewatch.db'), { readonly: true });
+    const before = db.prepare('SELECT count(*) AS n FROM subscriptions').get() as { n: number };
+    const pool = await connectPostgres(pg.url);
+    // Once the first row goes in, a command on the host adds a subscription to the file.
+    let added = false;
+    const connect = pool.connect.bind(pool) as () => Promise<PoolClient>;
+    (pool as { connect: () => Promise<PoolClient> }).connect = async () => {
+      const client = await connect();
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args) => {
+        if (!added && typeof args[0] === 'string' && args[0].startsWith('INSERT INTO')) {
+          added = true;
+          const host = Store.open(dir);
+          try {
+            host.subscriptions.add({
+              rule: { notices: {}, notify: [{ console: true }] },
+              target: 'console',
+              source: 'cli',
+              channel: null,
+              created_by: 'ops',
+              created_at: NOW,
+              notice_id: null,
+              workspace: null,
+            });
+          } finally {
+            host.close();
+          }
+        }
+        return query(...args);
+      };
+      return client;
+    };
+    try {
+      const counts = await copyToPostgres(db, pool, 'the test database');
+      expect(added).toBe(true);
+      expect(counts.subscriptions).toBe(before.n);
+      const after = db.prepare('SELECT count(*) AS n FROM subscriptions').get() as { n: number };
+      expect(after.n).toBe(before.n + 1);
     } finally {
       db.close();
       await pool.end();
