@@ -35,7 +35,7 @@ export async function copyStore(ctx: CliContext, url: string): Promise<void> {
   const problem = postgresUrlProblem(url);
   if (problem !== undefined)
     throw new BadInputError([`--to ${inlineText(shownPostgresUrl(url))} ${problem}`]);
-  const shown = shownTarget(url);
+  const shown = inlineText(shownPostgresUrl(url));
   const { dataDir } = ctx.config;
   const file = join(dataDir, DATABASE_FILE);
   if (!existsSync(file)) {
@@ -63,24 +63,6 @@ export async function copyStore(ctx: CliContext, url: string): Promise<void> {
     lock.release();
   }
   printSummary(ctx, file, shown, counts);
-}
-
-/**
- * A valid PostgreSQL URL as the summary and the copy's errors show it: the password
- * `[redacted]` (`shownPostgresUrl`), the database's name kept, since it is what the
- * replicas' PIPEWATCH_DATABASE_URL must name, and a query (which may hold a password)
- * shown as `?…`.
- */
-function shownTarget(url: string): string {
-  const parsed = new URL(url);
-  const server = shownPostgresUrl(
-    `${parsed.protocol}//${parsed.username}${parsed.password ? `:${parsed.password}` : ''}${parsed.username || parsed.password ? '@' : ''}${parsed.host}`,
-  );
-  let database = parsed.pathname;
-  try {
-    database = decodeURIComponent(database);
-  } catch {}
-  return inlineText(`${server}${database}${parsed.search ? '?…' : ''}`);
 }
 
 function printSummary(ctx: CliContext, file: string, shown: string, counts: CopyCounts): void {

@@ -134,3 +134,37 @@ export const postgresUrl = z.string().superRefine((v, ctx) => {
   const problem = postgresUrlProblem(v);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
+
+/**
+ * A PostgreSQL URL as logs and errors show it: the password `[redacted]` (`shownSmtpUrl`),
+ * the database's name kept, since which database is meant is what an operator checks
+ * first, and a query (which may hold a password) shown as `?…`. A value that does not
+ * parse is shown as `shownSmtpUrl` shows it.
+ */
+export function shownPostgresUrl(value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return shownSmtpUrl(value);
+  }
+  const credentials = parsed.username || parsed.password;
+  const server = shownSmtpUrl(
+    `${parsed.protocol}//${parsed.username}${parsed.password ? `:${parsed.password}` : ''}${credentials ? '@' : ''}${parsed.host}`,
+  );
+  let database = parsed.pathname;
+  try {
+    database = decodeURIComponent(database);
+  } catch {}
+  return redactor([parsed.password, safeDecode(parsed.password)])(
+    `${server}${database}${parsed.search ? '?…' : ''}`,
+  );
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

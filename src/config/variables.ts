@@ -21,7 +21,7 @@ import {
   slugList,
   target,
 } from './parsers.js';
-import { postgresUrl, shownSmtpUrl } from './smtp-url.js';
+import { postgresUrl, shownPostgresUrl } from './smtp-url.js';
 import { variable } from './variable.js';
 
 export type { Variable } from './variable.js';
@@ -96,7 +96,7 @@ export const VARIABLES = {
     parse: postgresUrl,
     example: 'postgres://pipewatch:password@db.example.com:5432/pipewatch',
     secret: true,
-    shown: shownSmtpUrl,
+    shown: shownPostgresUrl,
     description:
       'a PostgreSQL database (server 14 or later) as the store, shared by every replica; unset: SQLite in `PIPEWATCH_DATA_DIR`. See [high availability](high-availability.md)',
   }),

@@ -175,7 +175,7 @@ describe('pipewatch store copy', () => {
     expect(lines(run.stderr)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^pipewatch: the PostgreSQL server at postgres://pipewatch:\\[redacted\\]@127\\.0\\.0\\.1:${port}… cannot be used: .*nothing accepts connections at 127\\.0\\.0\\.1:${port}`,
+          `^pipewatch: the PostgreSQL server at postgres://pipewatch:\\[redacted\\]@127\\.0\\.0\\.1:${port}/pipewatch cannot be used: .*nothing accepts connections at 127\\.0\\.0\\.1:${port}`,
         ),
       ),
     ]);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, readEnvironment, secretValues } from '../../src/config/index.js';
+import { shownPostgresUrl } from '../../src/config/smtp-url.js';
 
 const RULE =
   'reserved characters in the user name or password must be percent-encoded (/ as %2F, # as %23, ? as %3F, @ as %40, : as %3A, % as %25)';
@@ -104,5 +105,27 @@ describe('SMTP_URL with reserved characters in the password', () => {
   it('takes a user name that is an email address, its @ as it is', () => {
     const url = 'smtps://alerts@example.com:pa55word@mail.example.com:465';
     expect(errorsFor({ SMTP_URL: url })).toEqual([]);
+  });
+});
+
+describe('PIPEWATCH_DATABASE_URL as logs and errors show it', () => {
+  it('keeps the database name, and hides the password wherever it is', () => {
+    expect(shownPostgresUrl('postgres://pipewatch:s3cret@db.example.com:5432/alerts')).toBe(
+      'postgres://pipewatch:[redacted]@db.example.com:5432/alerts',
+    );
+    expect(
+      shownPostgresUrl(
+        'postgresql://pipewatch@db.example.com/alerts?password=s3cret&sslmode=require',
+      ),
+    ).toBe('postgresql://pipewatch@db.example.com/alerts?…');
+    expect(shownPostgresUrl('postgres://pipewatch:se/cr#et@db')).not.toContain('cr#et');
+  });
+
+  it('is scrubbed, with its password, from what delivery records', () => {
+    const config = loadConfig(
+      { PIPEWATCH_DATABASE_URL: 'postgres://pipewatch:p%40ss%2Fword@db.example.com/alerts' },
+      '/',
+    );
+    expect(secretValues(config)).toContain('p@ss/word');
   });
 });

@@ -24,7 +24,7 @@
  *   than coming back rounded.
  */
 import pg from 'pg';
-import { postgresUrlProblem, shownSmtpUrl } from '../../config/smtp-url.js';
+import { postgresUrlProblem, shownPostgresUrl } from '../../config/smtp-url.js';
 import { errorCode, errorMessage } from '../../lib/error-text.js';
 import { redactor } from '../../lib/redact.js';
 import { DatabaseError } from '../database.js';
@@ -59,12 +59,8 @@ const types: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(id, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-export { postgresUrlProblem };
-
-/** A PostgreSQL URL as it can be shown: its password `[redacted]`. */
-export function shownPostgresUrl(url: string): string {
-  return shownSmtpUrl(url);
-}
+/** The URL's checks and how it is shown are the configuration's (`config/smtp-url.ts`). */
+export { postgresUrlProblem, shownPostgresUrl };
 
 /** What opening a pool may be told. */
 export interface PoolOptions {

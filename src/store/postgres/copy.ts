@@ -22,7 +22,7 @@ import type pg from 'pg';
 import { DatabaseError } from '../database.js';
 import { MIGRATIONS } from '../migrations.js';
 import { migratePostgres } from './migrate.js';
-import { POSTGRES_MIGRATIONS, POSTGRES_ONLY_TABLES } from './migrations.js';
+import { POSTGRES_MIGRATIONS, POSTGRES_ONLY_TABLES, POSTGRES_TABLES } from './migrations.js';
 import { type Queryable, withoutNul } from './queryable.js';
 
 /** How many rows one INSERT carries (PostgreSQL takes at most 65,535 parameters). */
@@ -125,6 +125,30 @@ async function identityOf(client: Queryable, table: string): Promise<string | un
 }
 
 /**
+ * Refuses a database that holds tables pipewatch never made: a `--to` naming another
+ * application's database would otherwise get pipewatch's tables created beside its own.
+ */
+async function refuseOtherTables(pool: pg.Pool, where: string): Promise<void> {
+  const client = await pool.connect();
+  let rows: Array<{ name: string }>;
+  try {
+    ({ rows } = await client.query<{ name: string }>(
+      `SELECT tablename AS name FROM pg_tables
+       WHERE schemaname = current_schema() AND NOT (tablename = ANY ($1::text[]))
+       ORDER BY tablename LIMIT 4`,
+      [POSTGRES_TABLES],
+    ));
+  } finally {
+    client.release();
+  }
+  if (rows.length === 0) return;
+  const names = rows.slice(0, 3).map((r) => r.name);
+  throw new DatabaseError(
+    `the PostgreSQL database ${where} holds tables pipewatch did not make (${names.join(', ')}${rows.length > 3 ? ', …' : ''}): pipewatch copies into an empty database only; give it a new one`,
+  );
+}
+
+/**
  * Copies the SQLite database `source` (opened read-only, its schema current) into the
  * empty PostgreSQL database of `pool`; `where` names the target in errors (its URL shown
  * without the password). Returns the rows copied, by table.
@@ -164,6 +188,7 @@ async function copySnapshot(
     throw new DatabaseError(
       `the PostgreSQL schema of this pipewatch is level with SQLite's version ${String(POSTGRES_MIGRATIONS.at(-1)?.sqlite)}, not ${latest}`,
     );
+  await refuseOtherTables(pool, where);
   await migratePostgres(pool, where);
   const tables = tablesInOrder(source).filter((t) => !POSTGRES_ONLY_TABLES.includes(t));
   const connection = await pool.connect();

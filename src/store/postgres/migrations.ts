@@ -443,3 +443,13 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     `,
   },
 ];
+
+/** Every table the migrations make: what a database pipewatch uses may hold. */
+export const POSTGRES_TABLES: readonly string[] = [
+  ...new Set([
+    ...POSTGRES_ONLY_TABLES,
+    ...POSTGRES_MIGRATIONS.flatMap((m) =>
+      [...m.sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(\w+)/gi)].map((t) => t[1] ?? ''),
+    ),
+  ]),
+];

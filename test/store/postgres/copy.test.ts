@@ -134,6 +134,24 @@ describe('copyToPostgres', () => {
     }
   });
 
+  it("refuses another application's database, and creates nothing in it", async () => {
+    const db = source();
+    const pool = await connectPostgres(pg.url);
+    try {
+      await pool.query('CREATE TABLE invoices (id int); CREATE TABLE customers (id int)');
+      await expect(copyToPostgres(db, pool, 'the test database')).rejects.toThrow(
+        /^the PostgreSQL database the test database holds tables pipewatch did not make \(customers, invoices\): pipewatch copies into an empty database only; give it a new one$/,
+      );
+      const { rows } = await pool.query(
+        'SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1',
+      );
+      expect(rows.map((r) => r.tablename)).toEqual(['customers', 'invoices']);
+    } finally {
+      db.close();
+      await pool.end();
+    }
+  });
+
   it('reads the source as of one moment: a write during the copy is wholly left out', async () => {
     // A source of its own, as the shared one is for the other tests.
     const dir = mkdtempSync(join(tmpdir(), 'pipewatch-copy-snapshot-'));
