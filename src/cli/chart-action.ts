@@ -27,19 +27,20 @@ export async function writeChart(
       'not writing PNG bytes to a terminal: give -o file.png, or send stdout to a pipe or a file',
     ]);
   }
-  const store = openExistingStore(ctx);
-  if (!store) return;
+  const opened = await openExistingStore(ctx);
+  if (!opened) return;
+  const { store } = opened;
   try {
-    const slugs = store.pipelines.all().map((p) => p.slug);
+    const slugs = (await store.pipelines.all()).map((p) => p.slug);
     const slug = pipelineArg.trim().toLowerCase();
-    const latest = store.capacity.latest(slug);
+    const latest = await store.capacity.latest(slug);
     if (!latest) {
       const known = slugs.includes(slug) ? ': no capacity of it is stored yet' : ' is not tracked';
       throw new BadInputError([
         `pipeline ${pipelineArg}${known}${slugs.includes(slug) ? '' : didYouMean(slug, slugs)}`,
       ]);
     }
-    const seen = store.capacity.locationsSeenSince(slug, '0000');
+    const seen = await store.capacity.locationsSeenSince(slug, '0000');
     const wanted = locationArg.trim().toLowerCase();
     const found = seen.find(
       (l) => l.identifier.toLowerCase() === wanted || l.location.toLowerCase() === wanted,
@@ -54,7 +55,13 @@ export async function writeChart(
     const { threshold, clear, unit, said } = chartLevels(ctx, slug, found, opts);
     if (said) ctx.err(said);
     const to = latest.gas_day;
-    const rows = store.capacity.oacHistory(slug, key, addDays(to, 1 - opts.days), to, MAX_ROWS);
+    const rows = await store.capacity.oacHistory(
+      slug,
+      key,
+      addDays(to, 1 - opts.days),
+      to,
+      MAX_ROWS,
+    );
     const label =
       found.identifier && found.identifier !== found.location
         ? `${found.location} (${found.identifier})`
@@ -81,6 +88,6 @@ export async function writeChart(
     writeFileSync(file, png);
     ctx.err(`pipewatch chart: wrote ${file} (${rows.length} cycles, ${png.length} bytes)`);
   } finally {
-    store.close();
+    await opened.close();
   }
 }

@@ -4,7 +4,7 @@
  * identifier that names several notices (two pipelines number alike, or a pipeline used
  * it again) is not guessed at: the candidates are listed, each with how to name it alone.
  */
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { NoticeSummary, StoredNotice } from '../store/notices.js';
 import type { CliContext } from './context.js';
 import { ExitCode } from './exit-status.js';
@@ -21,19 +21,19 @@ export type NoticeMatch =
   | undefined;
 
 /** The stored notices `ref` names. */
-export function matchNotice(store: Store, ref: NoticeRef): NoticeMatch {
-  const byId = ref.id === undefined ? undefined : store.notices.get(ref.id);
+export async function matchNotice(store: AsyncStore, ref: NoticeRef): Promise<NoticeMatch> {
+  const byId = ref.id === undefined ? undefined : await store.notices.get(ref.id);
   let named: NoticeSummary[] = [];
   if (ref.identifier !== undefined) {
-    named = store.notices.withIdentifier(ref.identifier, ref.pipeline, MAX_CANDIDATES + 1);
+    named = await store.notices.withIdentifier(ref.identifier, ref.pipeline, MAX_CANDIDATES + 1);
     // `a:b` may be an identifier with a colon rather than a pipeline's.
     if (named.length === 0 && ref.pipeline !== undefined)
-      named = store.notices.withIdentifier(ref.text, undefined, MAX_CANDIDATES + 1);
+      named = await store.notices.withIdentifier(ref.text, undefined, MAX_CANDIDATES + 1);
   }
   const candidates = [...(byId ? [byId] : []), ...named.filter((n) => n.id !== byId?.id)];
   if (candidates.length === 0) return undefined;
   if (candidates.length === 1) {
-    const only = byId ?? store.notices.get(candidates[0].id);
+    const only = byId ?? (await store.notices.get(candidates[0].id));
     return only ? { notice: only } : undefined;
   }
   return {
@@ -47,15 +47,15 @@ export function matchNotice(store: Store, ref: NoticeRef): NoticeMatch {
  * (1 not stored, 2 ambiguous: the name is the user's to make precise) and returns
  * undefined.
  */
-export function namedNotice(
+export async function namedNotice(
   ctx: CliContext,
-  store: Store,
+  store: AsyncStore,
   ref: NoticeRef,
-): StoredNotice | undefined {
-  const match = matchNotice(store, ref);
+): Promise<StoredNotice | undefined> {
+  const match = await matchNotice(store, ref);
   if (match && 'notice' in match) return match.notice;
   if (!match) {
-    const pruned = ref.id !== undefined && store.notices.wasPruned(ref.id);
+    const pruned = ref.id !== undefined && (await store.notices.wasPruned(ref.id));
     ctx.err(
       pruned
         ? `pipewatch: notice ${ref.text} is no longer stored: PIPEWATCH_RETENTION removed it, unseen for that long (its id, content hash and version are kept, so it does not alert again)`

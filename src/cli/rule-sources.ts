@@ -8,7 +8,7 @@
 import { type LoadedRules, loadRules } from '../rules/loader.js';
 import { subscriptionLabel, subscriptionName, subscriptionRule } from '../rules/subscription.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { SubscriptionRow } from '../store/subscriptions.js';
 import type { CliContext } from './context.js';
 
@@ -35,13 +35,19 @@ export interface RuleSources {
  * Reads the rule files of `PIPEWATCH_RULES_DIR` and, with a store, its subscriptions, as
  * the daemon compiles them (`subscriptionRules`): paused ones and invalid ones left out.
  */
-export function loadRuleSources(ctx: CliContext, store: Store | undefined): RuleSources {
+export async function loadRuleSources(
+  ctx: CliContext,
+  store: AsyncStore | undefined,
+): Promise<RuleSources> {
   return withSubscriptions(loadRules(ctx.config.rulesDir, { cwd: ctx.io.cwd }), store);
 }
 
 /** The rule files' rules as loaded, and the subscriptions of `store` (none without one). */
-export function withSubscriptions(loaded: LoadedRules, store: Store | undefined): RuleSources {
-  const subscriptions = store?.subscriptions.all() ?? [];
+export async function withSubscriptions(
+  loaded: LoadedRules,
+  store: AsyncStore | undefined,
+): Promise<RuleSources> {
+  const subscriptions = store ? await store.subscriptions.all() : [];
   const rules: Rule[] = [...loaded.rules];
   const invalid: InvalidSubscription[] = [];
   for (const row of subscriptions) {

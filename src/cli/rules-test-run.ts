@@ -3,8 +3,7 @@
  * judges them and reports. Apart from the command's definition, so `--help` loads none
  * of it.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { noticeHistories } from '../alerts/explain.js';
 import { type CapacityJudgement, explainCapacity } from '../alerts/explain-capacity.js';
 import { neverMatching } from '../alerts/never-match.js';
@@ -13,8 +12,7 @@ import { toUtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import { loadRules } from '../rules/loader.js';
 import { formatProblem } from '../rules/types.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
-import { DATABASE_FILE, Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { StoredNotice } from '../store/notices.js';
 import { DEFAULT_PIPELINE_ZONE } from '../store/pipelines.js';
 import type { Notice } from '../upstream/schemas.js';
@@ -22,6 +20,7 @@ import type { CliContext } from './context.js';
 import type { NoticeRef } from './ids.js';
 import { readNoticeFile } from './notice-file.js';
 import { namedNotice } from './notice-ref.js';
+import { openStoreToRead } from './open-store.js';
 import { invalidLine, RuleNames, sourceOf, withSubscriptions } from './rule-sources.js';
 import type { ReportWriter } from './rules-test-output.js';
 import { NoticeJudge } from './subscription-verdicts.js';
@@ -56,46 +55,47 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     return;
   }
   const now = ctx.clock.now();
-  const dbFile = join(config.dataDir, DATABASE_FILE);
   const file = opts.file === undefined ? undefined : resolve(ctx.io.cwd, opts.file);
   // Named in messages as given, else by its path.
   const notices = file ? readNoticeFile(file, opts.file ?? file) : undefined;
-  if (!file && !existsSync(dbFile)) {
-    ctx.err(
-      `pipewatch: no database at ${dbFile}; run 'pipewatch run' first (or set PIPEWATCH_DATA_DIR)`,
-    );
-    ctx.exitCode = 1;
-    return;
-  }
-  // With --file the store lends the pipelines' zones, the subscriptions and the silences, when there is one.
-  const store = existsSync(dbFile) ? Store.openReadonly(config.dataDir) : undefined;
+  // With --file the store lends the pipelines' zones, the subscriptions and the silences,
+  // when there is one; without, there must be one.
+  const opened = await openStoreToRead(
+    { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
+    (message) => {
+      if (file) return;
+      ctx.err(`pipewatch: ${message}`);
+      ctx.exitCode = 1;
+    },
+  );
+  if (!file && !opened) return;
+  const store = opened?.store;
   try {
-    const sources = withSubscriptions(loaded, store);
+    const sources = await withSubscriptions(loaded, store);
     for (const s of sources.invalid) ctx.err(`pipewatch: ${invalidLine(s)}`);
     const compiled = compileRules(sources.rules);
-    const silences = store?.silences.active(toUtcIso(now)) ?? [];
-    let list: Iterable<Notice | StoredNotice> | undefined = notices;
+    const silences = store ? await store.silences.active(toUtcIso(now)) : [];
+    let list: AsyncIterable<Notice | StoredNotice> | Iterable<Notice | StoredNotice> | undefined =
+      notices;
     let ids: readonly number[] = [];
     // Without a file, the store is there: its absence was refused above.
     if (!list && store) {
-      const s = store;
       if (opts.notice !== undefined) {
-        const one = namedNotice(ctx, s, opts.notice);
+        const one = await namedNotice(ctx, store, opts.notice);
         if (!one) return;
         list = [one];
         ids = [one.id];
       } else {
-        // Every notice of the window, however many: streamed, judged and written one by one.
+        // Every notice of the window, however many: read, judged and written one by one.
         const since = toUtcIso(new Date(now.getTime() - opts.since));
-        ids = s.notices.idsPostedSince(since);
-        list = s.notices.postedSince(since);
+        ids = await store.notices.idsPostedSince(since);
+        list = noticesOf(store, ids);
       }
     }
-    const async = store ? asyncStoreOf(store) : undefined;
-    const history = file || !async ? undefined : await noticeHistories(async, ids);
+    const history = file || !store ? undefined : await noticeHistories(store, ids);
     const capacity: CapacityJudgement[] =
-      async && !file && opts.notice === undefined
-        ? await explainCapacity(compiled, async, now)
+      store && !file && opts.notice === undefined
+        ? await explainCapacity(compiled, store, now)
         : [];
     const renderer = opts.render
       ? new Renderer(compiled.all, {
@@ -116,21 +116,30 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     const names = {
       names: new RuleNames(sources.subscriptions),
       sources: new Map(compiled.all.map((r) => [r.name, sourceOf(r)])),
-      never: async ? await neverMatching(compiled.all, async, now) : new Map(),
+      never: store ? await neverMatching(compiled.all, store, now) : new Map(),
     };
     const writer: ReportWriter = opts.json
       ? new JsonReport(ctx, scope, renderer, names)
       : new TextReport(ctx, scope, renderer, names);
     const judge = new NoticeJudge(compiled);
     const tally = new Tally(judge);
-    for (const notice of list ?? []) {
+    const zones = new Map<string, string>();
+    const zoneOf = async (slug: string): Promise<string> => {
+      let zone = zones.get(slug);
+      if (zone === undefined) {
+        zone = store ? await store.pipelines.zoneOf(slug) : DEFAULT_PIPELINE_ZONE;
+        zones.set(slug, zone);
+      }
+      return zone;
+    };
+    for await (const notice of list ?? []) {
       const report = {
         notice,
         stored: !file,
         ...judge.judge(notice, {
           now,
           maxAlertAgeMs: config.maxAlertAgeMs,
-          zone: store?.pipelines.zoneOf(notice.pipeline_slug) ?? DEFAULT_PIPELINE_ZONE,
+          zone: await zoneOf(notice.pipeline_slug),
           ...(history ? { history: await history(notice.id) } : {}),
           silences,
         }),
@@ -140,6 +149,17 @@ export async function runRulesTest(ctx: CliContext, opts: TestOptions): Promise<
     }
     writer.end(capacity, tally);
   } finally {
-    store?.close();
+    await opened?.close();
+  }
+}
+
+/**
+ * The stored notices of `ids`, in their order, read one at a time as they are judged
+ * (never all of them in memory); one removed meanwhile (by retention) is passed over.
+ */
+async function* noticesOf(store: AsyncStore, ids: readonly number[]): AsyncGenerator<StoredNotice> {
+  for (const id of ids) {
+    const notice = await store.notices.get(id);
+    if (notice) yield notice;
   }
 }

@@ -3,8 +3,7 @@
  * checks their pipeline slugs and location entries against what the API has (stored, or
  * asked for). Apart from the command's definition, so `--help` loads none of it.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { mergeBooks, pipelinesWithCapacity, storedLocations } from '../alerts/known-locations.js';
 import { ConfigError } from '../config/index.js';
 import { errorMessage } from '../lib/error-text.js';
@@ -18,12 +17,13 @@ import {
 } from '../rules/location-check.js';
 import { unknownPipelines } from '../rules/pipeline-check.js';
 import { formatProblem, type Rule, type RuleProblem } from '../rules/types.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
-import { DATABASE_FILE, Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
+import type { StoreLocation } from '../store/open.js';
 import { type ApiTarget, openApi } from './api-target.js';
 import type { CliContext } from './context.js';
 import { toJson } from './format.js';
 import { latestLocations } from './latest-locations.js';
+import { openStoreToRead } from './open-store.js';
 
 /** What the rules name that the API does not have, and why what was not checked was not. */
 interface NameCheck {
@@ -40,22 +40,24 @@ interface NameCheck {
  * Never the built-in simulator: its pipelines and locations are invented.
  */
 async function checkNames(ctx: CliContext, rules: readonly Rule[]): Promise<NameCheck> {
-  let dataDir: string;
+  let at: StoreLocation;
   let apiUrl: string | null;
   try {
-    dataDir = ctx.config.dataDir;
+    at = { dataDir: ctx.config.dataDir, databaseUrl: ctx.config.databaseUrl };
     apiUrl = ctx.config.api.url;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const why = `the configuration is invalid (${error.lines[0]})`;
     return { problems: [], pipelinesNote: why, locationsNote: why };
   }
-  const store = existsSync(join(dataDir, DATABASE_FILE)) ? Store.openReadonly(dataDir) : undefined;
+  const opened = await openStoreToRead(at);
+  const store = opened?.store;
   const api = apiUrl === null ? undefined : await openApi(ctx);
   try {
-    const pipelines = await pipelineList(ctx, store, api, dataDir);
+    const none = await noStore(at);
+    const pipelines = await pipelineList(ctx, store, api, none);
     const problems: RuleProblem[] = unknownPipelines(rules, pipelines.tracked);
-    const locations = await checkRuleLocations(ctx, rules, pipelines, store, api, dataDir);
+    const locations = await checkRuleLocations(ctx, rules, pipelines, store, api, none);
     problems.push(...locations.unknown);
     return {
       problems,
@@ -63,22 +65,31 @@ async function checkNames(ctx: CliContext, rules: readonly Rule[]): Promise<Name
       ...(locations.note ? { locationsNote: locations.note } : {}),
     };
   } finally {
-    store?.close();
+    await opened?.close();
     await api?.close();
   }
+}
+
+/**
+ * `no database at <data dir>`, or `no pipewatch database at <URL>` (its password left
+ * out) on PostgreSQL: why the names were not checked against what `run` stored.
+ */
+async function noStore(at: StoreLocation): Promise<string> {
+  if (at.databaseUrl === undefined) return `no database at ${at.dataDir}`;
+  const { shownPostgresUrl } = await import('../store/postgres/connect.js');
+  return `no pipewatch database at ${shownPostgresUrl(at.databaseUrl)}`;
 }
 
 /** The API's pipeline slugs, stored or asked for; `note` says why there are none. */
 async function pipelineList(
   ctx: CliContext,
-  store: Store | undefined,
+  store: AsyncStore | undefined,
   api: ApiTarget | undefined,
-  dataDir: string,
+  none: string,
 ): Promise<PipelineScope & { note?: string }> {
   if (store) {
-    const tracked = store.pipelines.all().map((p) => p.slug);
-    if (tracked.length > 0)
-      return { tracked, withCapacity: await pipelinesWithCapacity(asyncStoreOf(store)) };
+    const tracked = (await store.pipelines.all()).map((p) => p.slug);
+    if (tracked.length > 0) return { tracked, withCapacity: await pipelinesWithCapacity(store) };
   }
   let failure: string | undefined;
   if (api) {
@@ -94,7 +105,7 @@ async function pipelineList(
     ? `the API did not give its pipeline list (${failure})`
     : store
       ? `no pipeline list stored yet; ${hint}`
-      : `no database at ${dataDir}; ${hint}`;
+      : `${none}; ${hint}`;
   return { tracked: [], note };
 }
 
@@ -106,9 +117,9 @@ async function checkRuleLocations(
   ctx: CliContext,
   rules: readonly Rule[],
   scope: PipelineScope,
-  store: Store | undefined,
+  store: AsyncStore | undefined,
   api: ApiTarget | undefined,
-  dataDir: string,
+  none: string,
 ): Promise<{ unknown: RuleProblem[]; note?: string }> {
   const wanted = (names: ReadonlySet<string> | undefined) => {
     const slugs = new Set<string>();
@@ -118,7 +129,7 @@ async function checkRuleLocations(
     return slugs;
   };
   let book: LocationBook = store
-    ? await storedLocations(asyncStoreOf(store), wanted(undefined), ctx.clock.now())
+    ? await storedLocations(store, wanted(undefined), ctx.clock.now())
     : new Map();
   let result = checkLocations(rules, book, scope);
   let failed = new Map<string, string>();
@@ -137,9 +148,7 @@ async function checkRuleLocations(
   if (unchecked.length > NOTE_ENTRIES) entries.push(`and ${unchecked.length - NOTE_ENTRIES} more`);
   const slugs = [...new Set(unchecked.flatMap((u) => u.pipelines))];
   const of = slugs.length > 0 ? slugs.join(', ') : 'any pipeline';
-  const stored = store
-    ? `no capacity of ${of} stored in the last 7 days`
-    : `no database at ${dataDir}`;
+  const stored = store ? `no capacity of ${of} stored in the last 7 days` : none;
   const firstFailure = slugs.map((s) => failed.get(s)).find((f) => f !== undefined);
   const why = !api
     ? `${stored}, and PIPEWATCH_API_URL is unset; run 'pipewatch run' once, or set PIPEWATCH_API_URL`

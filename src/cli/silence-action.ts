@@ -9,8 +9,7 @@ import { formatDuration } from '../lib/duration.js';
 import { toUtcIso, type UtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import { subscriptionName } from '../rules/subscription.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import { type SilenceRow, silenceEnd } from '../store/silences.js';
 import type { CliContext } from './context.js';
 import { BadInputError } from './errors.js';
@@ -55,9 +54,9 @@ export async function addSilence(
   if (opts.everything && words.length > 0)
     throw new BadInputError(['--everything silences every alert: give it no matchers']);
   await withStore(ctx, async (store) => {
-    const sources = loadRuleSources(ctx, store);
+    const sources = await loadRuleSources(ctx, store);
     const parsed = parseMatchers(words, {
-      pipelines: store.pipelines.all().map((p) => p.slug),
+      pipelines: (await store.pipelines.all()).map((p) => p.slug),
       rules: [
         ...sources.rules.filter((r) => !r.origin).map((r) => r.name),
         ...sources.subscriptions.map((s) => subscriptionName(s.id)),
@@ -83,7 +82,7 @@ export async function addSilence(
     if ('problem' in window) throw new BadInputError([window.problem]);
     const { startsAt, endsAt, ms } = window;
     const createdAt = toUtcIso(now);
-    const id = store.silences.add({
+    const id = await store.silences.add({
       matchers: parsed.matchers,
       starts_at: startsAt,
       ends_at: endsAt,
@@ -91,7 +90,7 @@ export async function addSilence(
       comment: opts.comment?.trim() || null,
       created_at: createdAt,
     });
-    const reach = await silenceReachWarning(asyncStoreOf(store), parsed.matchers, createdAt);
+    const reach = await silenceReachWarning(store, parsed.matchers, createdAt);
     if (reach) ctx.err(`pipewatch: warning: ${reach}`);
     const from = startsAt > createdAt ? ` from ${startsAt}` : '';
     const pending = from ? '; pending: it holds nothing back before its start' : '';
@@ -127,13 +126,13 @@ export async function listSilences(
   ctx: CliContext,
   opts: { json?: boolean; all?: boolean },
 ): Promise<void> {
-  await withStore(ctx, (store) => {
+  await withStore(ctx, async (store) => {
     const now = ctx.clock.now();
     const nowIso = toUtcIso(now);
-    const rows = store.silences.list(
+    const rows = await store.silences.list(
       opts.all ? undefined : toUtcIso(new Date(now.getTime() - RECENTLY_ENDED_MS)),
     );
-    const held = store.silences.heldCounts();
+    const held = await store.silences.heldCounts();
     if (opts.json) {
       ctx.out(toJson(rows.map((s) => silenceJson(s, held.get(s.id) ?? 0, nowIso))));
       return;
@@ -166,8 +165,12 @@ export async function listSilences(
 }
 
 /** Silence `id` as stored, or `undefined` after saying there is none (exit status 1). */
-function storedSilence(ctx: CliContext, store: Store, id: number): SilenceRow | undefined {
-  const s = store.silences.get(id);
+async function storedSilence(
+  ctx: CliContext,
+  store: AsyncStore,
+  id: number,
+): Promise<SilenceRow | undefined> {
+  const s = await store.silences.get(id);
   if (s) return s;
   ctx.err(`pipewatch: no silence ${id} (see 'pipewatch silence list --all')`);
   ctx.exitCode = 1;
@@ -176,11 +179,11 @@ function storedSilence(ctx: CliContext, store: Store, id: number): SilenceRow | 
 
 /** `silence expire`: lifts a silence now, or says why it cannot. */
 export async function expireSilence(ctx: CliContext, id: number): Promise<void> {
-  await withStore(ctx, (store) => {
-    const s = storedSilence(ctx, store, id);
+  await withStore(ctx, async (store) => {
+    const s = await storedSilence(ctx, store, id);
     if (!s) return;
     const now = toUtcIso(ctx.clock.now());
-    if (!store.silences.lift(id, cliUser(), now)) {
+    if (!(await store.silences.lift(id, cliUser(), now))) {
       const state = silenceState(s, now);
       ctx.err(
         state === 'ended'
@@ -190,7 +193,7 @@ export async function expireSilence(ctx: CliContext, id: number): Promise<void> 
       ctx.exitCode = 1;
       return;
     }
-    const held = store.silences.heldCounts().get(id) ?? 0;
+    const held = (await store.silences.heldCounts()).get(id) ?? 0;
     const what =
       held === 0
         ? 'it held nothing back'
@@ -213,8 +216,8 @@ export async function extendSilence(
     throw new BadInputError([
       'silence extend needs --for DURATION (from its start) or --end INSTANT',
     ]);
-  await withStore(ctx, (store) => {
-    const s = storedSilence(ctx, store, id);
+  await withStore(ctx, async (store) => {
+    const s = await storedSilence(ctx, store, id);
     if (!s) return;
     const now = toUtcIso(ctx.clock.now());
     const state = silenceState(s, now);
@@ -239,7 +242,7 @@ export async function extendSilence(
       throw new BadInputError([
         `silence ${id} would end at ${window.endsAt}, before now (it started at ${s.starts_at}; --for counts from its start); to end it now, 'pipewatch silence expire ${id}'`,
       ]);
-    if (!store.silences.setEnd(id, window.endsAt, now)) {
+    if (!(await store.silences.setEnd(id, window.endsAt, now))) {
       ctx.err(`pipewatch: silence ${id} ended meanwhile; add a new one`);
       ctx.exitCode = 1;
       return;

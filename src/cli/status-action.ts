@@ -14,8 +14,7 @@ import {
 import { describeNoticeSchedule } from '../ingest/notice-schedule.js';
 import { formatDuration } from '../lib/duration.js';
 import { counted } from '../lib/words.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { CliContext } from './context.js';
 import { table, toJson } from './format.js';
 import { openExistingStore } from './open-store.js';
@@ -42,13 +41,13 @@ function printStuck(ctx: CliContext, backlog: DeliveryBacklog): void {
  * The plan the daemon would follow with the rule files as they are and the subscriptions
  * in force; null when the rule files are invalid.
  */
-async function currentPlan(ctx: CliContext, store: Store): Promise<CapacityPlanReport | null> {
+async function currentPlan(ctx: CliContext, store: AsyncStore): Promise<CapacityPlanReport | null> {
   const { config } = ctx;
-  const sources = loadRuleSources(ctx, store);
+  const sources = await loadRuleSources(ctx, store);
   if (sources.fileProblems.length > 0) return null;
-  const tracked = store.pipelines.all().map((p) => p.slug);
+  const tracked = (await store.pipelines.all()).map((p) => p.slug);
   const plan = capacityPlan(sources.rules, config.capacityPipelines, tracked);
-  return planReport(asyncStoreOf(store), plan, config.capacityIntervalMs);
+  return planReport(store, plan, config.capacityIntervalMs);
 }
 
 /** `subscriptions: 4 (1 paused), silences in force: 2`, and each paused channel with its reason. */
@@ -93,21 +92,21 @@ function printPlan(ctx: CliContext, plan: CapacityPlanReport | null, names: Rule
 /** Prints the status report, or its JSON, and sets the exit status from its health. */
 export async function showStatus(ctx: CliContext, opts: { json?: boolean }): Promise<void> {
   const { config } = ctx;
-  const store = openExistingStore(ctx);
-  if (!store) return;
+  const opened = await openExistingStore(ctx);
+  if (!opened) return;
+  const { store } = opened;
   try {
     const now = ctx.clock.now();
-    const async = asyncStoreOf(store);
-    const feeds = await statusReport(async, now, {
+    const feeds = await statusReport(store, now, {
       feeds: feedSchedule(config),
       capacityPlan: await currentPlan(ctx, store),
     });
-    const backlog = await deliveryBacklog(async, now, config.delivery.stuckAfterMs);
+    const backlog = await deliveryBacklog(store, now, config.delivery.stuckAfterMs);
     const stuck = stuckTargets(backlog);
     const report = {
       ...feeds,
       healthy: feeds.healthy && stuck.length === 0,
-      outbox: store.outbox.summary(),
+      outbox: await store.outbox.summary(),
       delivery: { stuck_after_seconds: backlog.stuck_after_seconds, stuck },
     };
     if (opts.json) {
@@ -132,7 +131,7 @@ export async function showStatus(ctx: CliContext, opts: { json?: boolean }): Pro
     if (report.notice_schedule) {
       ctx.out(`notices: ${describeNoticeSchedule(report.notice_schedule)}`);
     }
-    printPlan(ctx, report.capacity_plan, new RuleNames(store.subscriptions.all()));
+    printPlan(ctx, report.capacity_plan, new RuleNames(await store.subscriptions.all()));
     printSubscriptions(ctx, report);
     const o = report.outbox;
     const oldest = o.oldest_pending_at
@@ -151,6 +150,6 @@ export async function showStatus(ctx: CliContext, opts: { json?: boolean }): Pro
     for (const f of report.feeds) if (f.reason) ctx.out(`${f.feed}: ${f.reason}`);
     ctx.exitCode = report.healthy ? 0 : 1;
   } finally {
-    store.close();
+    await opened.close();
   }
 }

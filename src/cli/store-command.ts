@@ -1,28 +1,29 @@
 /**
- * What the commands that change subscriptions and silences share: the database the
- * daemon uses, opened for the length of one command (WAL lets the daemon go on reading
- * and writing meanwhile), and who is typing, recorded as the author of what they make.
+ * What the commands that change subscriptions and silences share: the store the daemon
+ * uses, SQLite or PostgreSQL, opened for the length of one command (SQLite's WAL lets the
+ * daemon go on reading and writing meanwhile), and who is typing, recorded as the author
+ * of what they make.
  */
 import { userInfo } from 'node:os';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import type { CliContext } from './context.js';
 import { openExistingStore } from './open-store.js';
 
 /**
- * Runs `work` on the configured database and closes it; when there is none, says so and
+ * Runs `work` on the configured store and closes it; when there is none, says so and
  * sets exit status 1 (nothing is created: subscriptions and silences belong to a daemon's
- * database, and a mistyped `PIPEWATCH_DATA_DIR` would otherwise start an empty one).
+ * store, and a mistyped `PIPEWATCH_DATA_DIR` would otherwise start an empty one).
  */
 export async function withStore(
   ctx: CliContext,
-  work: (store: Store) => void | Promise<void>,
+  work: (store: AsyncStore) => Promise<void>,
 ): Promise<void> {
-  const store = openExistingStore(ctx);
-  if (!store) return;
+  const opened = await openExistingStore(ctx);
+  if (!opened) return;
   try {
-    await work(store);
+    await work(opened.store);
   } finally {
-    store.close();
+    await opened.close();
   }
 }
 

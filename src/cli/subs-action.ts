@@ -64,8 +64,8 @@ function stateOf(v: SubscriptionView): string {
 
 /** `subs list`: every subscription, or their JSON. */
 export async function listSubscriptions(ctx: CliContext, opts: { json?: boolean }): Promise<void> {
-  await withStore(ctx, (store) => {
-    const views = store.subscriptions.all().map(view);
+  await withStore(ctx, async (store) => {
+    const views = (await store.subscriptions.all()).map(view);
     if (opts.json) {
       ctx.out(toJson(views));
       return;
@@ -86,9 +86,9 @@ export async function listSubscriptions(ctx: CliContext, opts: { json?: boolean 
 
 /** `subs rm`: removes one, saying what it matched and where it sent. */
 export async function removeSubscription(ctx: CliContext, id: number): Promise<void> {
-  await withStore(ctx, (store) => {
-    const row = store.subscriptions.get(id);
-    if (!row || !store.subscriptions.remove(id)) {
+  await withStore(ctx, async (store) => {
+    const row = await store.subscriptions.get(id);
+    if (!row || !(await store.subscriptions.remove(id))) {
       ctx.err(`pipewatch: no subscription ${id} (see 'pipewatch subs list')`);
       ctx.exitCode = 1;
       return;
@@ -100,7 +100,7 @@ export async function removeSubscription(ctx: CliContext, id: number): Promise<v
 
 /** `subs export`: every subscription as one rule file. */
 export async function exportSubscriptions(ctx: CliContext): Promise<void> {
-  await withStore(ctx, (store) => {
-    ctx.out(exportRuleFile(store.subscriptions.all(), toUtcIso(ctx.clock.now())).trimEnd());
+  await withStore(ctx, async (store) => {
+    ctx.out(exportRuleFile(await store.subscriptions.all(), toUtcIso(ctx.clock.now())).trimEnd());
   });
 }

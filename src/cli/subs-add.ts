@@ -15,8 +15,7 @@ import { errorMessage } from '../lib/error-text.js';
 import { toUtcIso } from '../lib/time.js';
 import type { KnownLocation } from '../rules/location-check.js';
 import { ruleSummary } from '../rules/summary.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
 import { openApi } from './api-target.js';
 import type { CliContext } from './context.js';
 import { ExitCode } from './exit-status.js';
@@ -91,13 +90,13 @@ export async function addSubscription(
   target: Target,
   words: readonly string[],
 ): Promise<void> {
-  const store = openExistingStore(ctx);
-  if (!store) return;
+  const opened = await openExistingStore(ctx);
+  if (!opened) return;
   let stored = false;
   try {
-    stored = await add(ctx, store, target, words);
+    stored = await add(ctx, opened.store, target, words);
   } finally {
-    store.close();
+    await opened.close();
   }
   if (!stored) return;
   const missing = await missingSetting(ctx, target);
@@ -114,7 +113,7 @@ export async function addSubscription(
  */
 async function add(
   ctx: CliContext,
-  store: Store,
+  store: AsyncStore,
   target: Target,
   words: readonly string[],
 ): Promise<boolean> {
@@ -122,23 +121,40 @@ async function add(
   const now = ctx.clock.now();
   const fetched = new Map<string, readonly KnownLocation[]>();
   const since = toUtcIso(new Date(now.getTime() - LOCATIONS_SEEN_WITHIN_MS));
+  // The grammar asks for a pipeline's locations as it reads, and cannot wait: those it
+  // asks for are read from the store, and the words read again, until it asks for no more.
+  const stored = new Map<string, readonly KnownLocation[]>();
+  const asked = new Set<string>();
   const locations = (slug: string) => {
-    const known = [...store.capacity.locationsSeenSince(slug, since), ...(fetched.get(slug) ?? [])];
+    const own = stored.get(slug);
+    if (own === undefined) asked.add(slug);
+    const known = [...(own ?? []), ...(fetched.get(slug) ?? [])];
     return known.length > 0 || fetched.has(slug) ? known : undefined;
   };
   const vocabulary = {
-    pipelines: store.pipelines.all().map((p) => p.slug),
-    ...store.notices.vocabulary(),
+    pipelines: (await store.pipelines.all()).map((p) => p.slug),
+    ...(await store.notices.vocabulary()),
     locations,
   };
-  let parsed = parseChatCommand(text, vocabulary);
+  const parse = async () => {
+    for (;;) {
+      asked.clear();
+      const result = parseChatCommand(text, vocabulary);
+      if (asked.size === 0) return result;
+      for (const slug of asked)
+        stored.set(slug, await store.capacity.locationsSeenSince(slug, since));
+    }
+  };
+  let parsed = await parse();
   let unchecked: string | undefined;
   if (parsed.ok && parsed.command.verb === 'oac') {
     const slug = parsed.command.capacity.pipelines?.[0];
     const location = parsed.command.capacity.locations?.[0];
+    if (slug && !stored.has(slug))
+      stored.set(slug, await store.capacity.locationsSeenSince(slug, since));
     if (slug && location && !locations(slug)) {
       const why = await askApi(ctx, slug, fetched);
-      if (why === undefined) parsed = parseChatCommand(text, vocabulary);
+      if (why === undefined) parsed = await parse();
       else
         unchecked = `location '${location}' was not checked: no capacity of ${slug} is stored from the last 7 days, and ${why}; the daemon checks it when that capacity arrives, and reports it if nothing matches`;
     }
@@ -158,7 +174,7 @@ async function add(
   }
   const chat = target.kind === 'slack' || target.kind === 'discord';
   const made = await storeSubscription(
-    asyncStoreOf(store),
+    store,
     { target, channel: chat ? targetKey(target) : null, source: 'cli', by: cliUser() },
     parsed.command as ChatRuleCommand,
     toUtcIso(now),

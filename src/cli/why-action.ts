@@ -8,8 +8,8 @@ import { toUtcIso } from '../lib/time.js';
 import { counted } from '../lib/words.js';
 import { subscriptionRule } from '../rules/subscription.js';
 import { formatProblem, type RuleProblem } from '../rules/types.js';
-import { asyncStoreOf } from '../store/async-sqlite.js';
-import type { Store } from '../store/index.js';
+import type { AsyncStore } from '../store/async-store.js';
+import type { AuditEntry } from '../store/audit.js';
 import type { StoredNotice } from '../store/notices.js';
 import type { CliContext } from './context.js';
 import { clip, table, toJson } from './format.js';
@@ -28,7 +28,7 @@ import { judgeNotice } from './subscription-verdicts.js';
 
 interface WhyReport {
   notice: StoredNotice;
-  decisions: ReturnType<Store['audit']['forNotice']>;
+  decisions: AuditEntry[];
   /**
    * Null when the rule files are invalid: `rule_problems` says why. Each with where its
    * rule came from: a file position, or a subscription's label.
@@ -54,12 +54,12 @@ function pausedVerdicts(sources: RuleSources): Array<Verdict & { source: string 
 
 async function explain(
   ctx: CliContext,
-  store: Store,
+  store: AsyncStore,
   notice: StoredNotice,
   sources: RuleSources,
 ): Promise<WhyReport> {
   const { config } = ctx;
-  const history = await noticeHistory(asyncStoreOf(store), notice.id);
+  const history = await noticeHistory(store, notice.id);
   const now = ctx.clock.now();
   const compiled = compileRules(sources.rules);
   const origin = new Map(compiled.all.map((r) => [r.name, sourceOf(r)]));
@@ -70,9 +70,9 @@ async function explain(
           ...judgeNotice(compiled, notice, {
             now,
             maxAlertAgeMs: config.maxAlertAgeMs,
-            zone: store.pipelines.zoneOf(notice.pipeline_slug),
+            zone: await store.pipelines.zoneOf(notice.pipeline_slug),
             history,
-            silences: store.silences.active(toUtcIso(now)),
+            silences: await store.silences.active(toUtcIso(now)),
           }).map(({ alert: _alert, ...v }) => ({ ...v, source: origin.get(v.rule) ?? null })),
           ...pausedVerdicts(sources),
         ];
@@ -154,16 +154,17 @@ export async function showWhy(
   ref: NoticeRef,
   opts: { json?: boolean },
 ): Promise<void> {
-  const store = openExistingStore(ctx);
-  if (!store) return;
+  const opened = await openExistingStore(ctx);
+  if (!opened) return;
+  const { store } = opened;
   try {
-    const notice = namedNotice(ctx, store, ref);
+    const notice = await namedNotice(ctx, store, ref);
     if (!notice) return;
-    const sources = loadRuleSources(ctx, store);
+    const sources = await loadRuleSources(ctx, store);
     const report = await explain(ctx, store, notice, sources);
     if (opts.json) ctx.out(toJson(report));
     else print(ctx, report, new RuleNames(sources.subscriptions));
   } finally {
-    store.close();
+    await opened.close();
   }
 }

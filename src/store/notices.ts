@@ -671,11 +671,14 @@ export class NoticeStore {
       .map(noticeOfRow);
   }
 
-  /** The ids of the notices `postedSince(since)` gives, without their text. */
+  /**
+   * The ids of the notices `postedSince(since)` gives, in its order (latest first),
+   * without their text: a caller that awaits between two reads them one by one.
+   */
   idsPostedSince(since: UtcIso): number[] {
     return statement<[string], { id: number }>(
       this.db,
-      'SELECT id FROM notices WHERE posted_at >= ?',
+      'SELECT id FROM notices WHERE posted_at >= ? ORDER BY posted_at DESC, id DESC',
     )
       .all(since)
       .map((r) => r.id);

@@ -27,11 +27,18 @@ export interface MigrateOutcome {
   applied: number[];
 }
 
-/** The schema version of a database: its last migration applied, 0 for none. */
+/**
+ * The schema version of a database: its last migration applied, 0 for none (a database
+ * never migrated has no `schema_migrations`). Two statements, since PostgreSQL resolves
+ * every table a statement names before running it, even in a branch it does not take.
+ */
 export async function postgresSchemaVersion(client: pg.ClientBase | pg.Pool): Promise<number> {
+  const { rows: found } = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
+  if (!found[0]?.present) return 0;
   const { rows } = await client.query<{ version: number | null }>(
-    `SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0
-       ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END AS version`,
+    'SELECT coalesce(max(version), 0) AS version FROM schema_migrations',
   );
   return rows[0]?.version ?? 0;
 }

@@ -42,6 +42,15 @@ describe('PostgreSQL migrations', () => {
     expect(await recorded(replicas[0]!)).toEqual(all);
   });
 
+  it('read schema version 0 on a database never migrated, creating nothing', async () => {
+    const pool = await open();
+    expect(await postgresSchemaVersion(pool)).toBe(0);
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'",
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
   it('do nothing on a database already up to date', async () => {
     const pool = await open();
     await migratePostgres(pool, 'test');
