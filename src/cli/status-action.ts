@@ -15,6 +15,7 @@ import { describeNoticeSchedule } from '../ingest/notice-schedule.js';
 import { formatDuration } from '../lib/duration.js';
 import { counted } from '../lib/words.js';
 import type { AsyncStore } from '../store/async-store.js';
+import { listReplicas, REPLICAS_SEEN_MS, type Replica } from '../store/postgres/replicas.js';
 import type { CliContext } from './context.js';
 import { table, toJson } from './format.js';
 import { openExistingStore } from './open-store.js';
@@ -89,6 +90,56 @@ function printPlan(ctx: CliContext, plan: CapacityPlanReport | null, names: Rule
     );
 }
 
+/**
+ * The replica leading now: one whose last heartbeat as leader is within the lease (a
+ * leader beats at every renewal, a third of it); null when none is.
+ */
+function liveLeader(replicas: readonly Replica[], leaseMs: number): Replica | null {
+  return replicas.find((r) => r.role === 'leader' && r.silentMs <= leaseMs) ?? null;
+}
+
+function replicaJson(r: Replica) {
+  return {
+    id: r.id,
+    host: r.host,
+    pid: r.pid,
+    role: r.role,
+    started_at: r.startedAt.toISOString(),
+    last_seen_at: r.lastSeenAt.toISOString(),
+    silent_seconds: Math.round(r.silentMs / 1000),
+  };
+}
+
+/** The replicas seen in the last 5 minutes, and a line when none leads. */
+function printReplicas(
+  ctx: CliContext,
+  replicas: readonly Replica[],
+  leader: Replica | null,
+  leaseMs: number,
+): void {
+  const ago = (ms: number) => `${formatDuration(Math.round(ms / 1000) * 1000)} ago`;
+  ctx.out(`\nreplicas seen in the last ${formatDuration(REPLICAS_SEEN_MS)}:`);
+  if (replicas.length > 0)
+    ctx.out(
+      table(
+        ['replica', 'host', 'pid', 'role', 'last heartbeat', 'started'],
+        replicas.map((r) => [
+          r.id,
+          r.host,
+          String(r.pid),
+          r.role,
+          ago(r.silentMs),
+          r.startedAt.toISOString().slice(0, 19).concat('Z'),
+        ]),
+      ),
+    );
+  else ctx.out('  none: no pipewatch run is using this database');
+  if (!leader)
+    ctx.out(
+      `no replica has led in the last ${formatDuration(leaseMs)}: nothing polls, decides or sends`,
+    );
+}
+
 /** Prints the status report, or its JSON, and sets the exit status from its health. */
 export async function showStatus(ctx: CliContext, opts: { json?: boolean }): Promise<void> {
   const { config } = ctx;
@@ -103,11 +154,14 @@ export async function showStatus(ctx: CliContext, opts: { json?: boolean }): Pro
     });
     const backlog = await deliveryBacklog(store, now, config.delivery.stuckAfterMs);
     const stuck = stuckTargets(backlog);
+    const replicas = opened.pool ? await listReplicas(opened.pool) : undefined;
+    const leading = replicas && liveLeader(replicas, config.leaderLeaseMs);
     const report = {
       ...feeds,
-      healthy: feeds.healthy && stuck.length === 0,
+      healthy: feeds.healthy && stuck.length === 0 && leading !== null,
       outbox: await store.outbox.summary(),
       delivery: { stuck_after_seconds: backlog.stuck_after_seconds, stuck },
+      ...(replicas ? { replicas: replicas.map(replicaJson) } : {}),
     };
     if (opts.json) {
       ctx.out(toJson(report));
@@ -124,6 +178,7 @@ export async function showStatus(ctx: CliContext, opts: { json?: boolean }): Pro
     ctx.out(
       table(['feed', 'health', 'last attempt', 'last success', 'failures', 'last error'], rows),
     );
+    if (replicas) printReplicas(ctx, replicas, leading ?? null, config.leaderLeaseMs);
     const c = report.counts;
     ctx.out(
       `\nstored: ${counted(c.pipelines, 'pipeline')}, ${counted(c.notices, 'notice')}, ${counted(c.capacity_cycles, 'capacity cycle')}`,

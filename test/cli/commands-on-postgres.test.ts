@@ -13,6 +13,7 @@ import { DATABASE_FILE } from '../../src/store/index.js';
 import { type OpenedStore, openStore } from '../../src/store/open.js';
 import { connectPostgres } from '../../src/store/postgres/connect.js';
 import { postgresSchemaVersion } from '../../src/store/postgres/migrate.js';
+import { heartbeat } from '../../src/store/postgres/replicas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { InstantClock } from '../support/clock.js';
 import { createTestDatabase, dropTestDatabase } from '../support/postgres.js';
@@ -167,6 +168,31 @@ describe('on PostgreSQL', () => {
     expect(run.stderr).not.toMatch(/no database/);
     expect(run.stdout).toContain('stored: 2 pipelines, 1 notice, 1 capacity cycle');
     expect(run.stdout).toMatch(/^subscriptions: \d+, silences in force: \d+$/m);
+  });
+
+  it('status lists the replicas seen, and is unhealthy while none leads', async () => {
+    const pool = opened.pool!;
+    await pool.query('TRUNCATE replicas');
+    await heartbeat(pool, { id: 'db1/4242/9f3c2a1b', host: 'db1', pid: 4242 }, 'standby');
+    const none = await cli(['status'], env, at);
+    expect(none.stdout).toMatch(/^replicas seen in the last 5m:$/m);
+    expect(none.stdout).toMatch(/^ *db1\/4242\/9f3c2a1b +db1 +4242 +standby +0s ago /m);
+    expect(none.stdout).toContain(
+      'no replica has led in the last 15s: nothing polls, decides or sends',
+    );
+    expect(none.code).toBe(1);
+
+    await heartbeat(pool, { id: 'db2/77/0c0ffee0', host: 'db2', pid: 77 }, 'leader');
+    const led = await cli(['status', '--json'], env, at);
+    const report = JSON.parse(led.stdout);
+    expect(report.replicas.map((r: { id: string; role: string }) => [r.id, r.role]).sort()).toEqual(
+      [
+        ['db1/4242/9f3c2a1b', 'standby'],
+        ['db2/77/0c0ffee0', 'leader'],
+      ],
+    );
+    expect((await cli(['status'], env, at)).stdout).not.toContain('no replica has led');
+    await pool.query('TRUNCATE replicas');
   });
 
   it('why explains a notice stored there, with its decisions', async () => {

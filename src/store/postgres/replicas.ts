@@ -22,6 +22,8 @@ export interface Replica extends ReplicaIdentity {
   role: Role;
   startedAt: Date;
   lastSeenAt: Date;
+  /** How long ago it was last heard of, on the database's clock (the replicas' may differ). */
+  silentMs: number;
 }
 
 /** How long a replica not heard of is listed; PRODUCT.md: the last 5 minutes. */
@@ -59,8 +61,11 @@ export async function listReplicas(
     role: Role;
     started_at: Date;
     last_seen_at: Date;
+    silent_ms: number;
   }>(
-    `SELECT id, host, pid, role, started_at, last_seen_at FROM replicas
+    `SELECT id, host, pid, role, started_at, last_seen_at,
+       greatest(0, round(extract(epoch FROM now() - last_seen_at) * 1000))::bigint AS silent_ms
+     FROM replicas
      WHERE last_seen_at >= now() - $1 * interval '1 millisecond'
      ORDER BY last_seen_at DESC, id`,
     [withinMs],
@@ -72,5 +77,6 @@ export async function listReplicas(
     role: r.role,
     startedAt: r.started_at,
     lastSeenAt: r.last_seen_at,
+    silentMs: r.silent_ms,
   }));
 }
