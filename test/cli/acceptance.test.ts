@@ -13,7 +13,9 @@
  * and then starts pipewatch to see it: a `run --once` stores the baseline, as an
  * operator's first run does, a daemon sees the stories, and a second daemon on the same
  * data the recovery. Every wait ends when the platforms have what it waits for and the
- * daemon has logged it sent, within a bound; nothing sleeps.
+ * daemon has logged it sent, within a bound; nothing sleeps. The stories run on each
+ * store: SQLite, and a PostgreSQL database (`PIPEWATCH_DATABASE_URL`), where the daemon
+ * leads alone.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { subjectAfter } from '../../src/channels/text.js';
@@ -26,7 +28,7 @@ import {
 } from '../../src/domain/gas-day.js';
 import { formatDateTime } from '../../src/simulator/sim-time.js';
 import { STORY_LOCATION } from '../../src/simulator/storyline.js';
-import { Store } from '../../src/store/index.js';
+import { openStore, type StoreKind } from '../../src/store/open.js';
 import {
   type DaemonProcess,
   type LogLine,
@@ -44,6 +46,7 @@ import {
   totalOf,
 } from '../fakes/platforms.js';
 import { type SimulatedApi, startSimulatedApi } from '../fakes/simulated-api.js';
+import { createTestDatabase, dropTestDatabase } from '../support/postgres.js';
 import { cli } from './run-cli.js';
 
 const MINUTE = 60_000;
@@ -59,6 +62,8 @@ const RECOVERED_OAC = 142_500;
 let api: SimulatedApi;
 let platforms: Platforms;
 let env: Record<string, string>;
+/** The PostgreSQL store's URL, when the stories run on one. */
+let databaseUrl: string | undefined;
 const running: DaemonProcess[] = [];
 
 function rules(hooks: string): string {
@@ -90,19 +95,36 @@ rules:
 `;
 }
 
-beforeAll(async () => {
-  platforms = await startPlatforms();
-  // The daemon runs on the real clock: the simulator starts at the same time.
-  const start = new Date(Math.floor(Date.now() / 1000) * 1000);
-  api = await startSimulatedApi({ seed: 41, start, rules: rules(platforms.hooks.url) });
-  env = { ...api.env, ...platforms.env };
-}, STEP_HANG_MS);
-afterEach(() => {
-  for (const daemon of running.splice(0)) daemon.kill();
-});
-afterAll(async () => {
-  await Promise.all([api.sim.close(), platforms.close()]);
-});
+/**
+ * The simulator, the platforms and the environment of one run of the stories, on `kind`
+ * of store: SQLite in the simulated API's data directory, or a PostgreSQL database of
+ * its own on the test server.
+ */
+function useStoryWorld(kind: StoreKind): void {
+  let database: string | undefined;
+  beforeAll(async () => {
+    platforms = await startPlatforms();
+    // The daemon runs on the real clock: the simulator starts at the same time.
+    const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+    api = await startSimulatedApi({ seed: 41, start, rules: rules(platforms.hooks.url) });
+    env = { ...api.env, ...platforms.env };
+    databaseUrl = undefined;
+    lastStoryCycle = undefined;
+    if (kind === 'postgres') {
+      const made = await createTestDatabase();
+      database = made.name;
+      databaseUrl = made.url;
+      env.PIPEWATCH_DATABASE_URL = made.url;
+    }
+  }, STEP_HANG_MS);
+  afterEach(() => {
+    for (const daemon of running.splice(0)) daemon.kill();
+  });
+  afterAll(async () => {
+    await Promise.all([api.sim.close(), platforms.close()]);
+    if (database) await dropTestDatabase(database);
+  });
+}
 
 /** Sets OAC at Station 85 on the cycle the API serves as `latest`. */
 function stationOac(oac: number): void {
@@ -205,12 +227,12 @@ async function scrape(d: DaemonProcess) {
 }
 
 /** The outbox by status, read from the database the daemons left. */
-function outbox(): { pending: number; sent: number; dead: number } {
-  const store = Store.open(api.dataDir);
+async function outbox(): Promise<{ pending: number; sent: number; dead: number }> {
+  const opened = await openStore({ dataDir: api.dataDir, databaseUrl });
   try {
-    return store.outbox.counts();
+    return await opened.store.outbox.counts();
   } finally {
-    store.close();
+    await opened.close();
   }
 }
 
@@ -221,138 +243,149 @@ async function stopCleanly(d: DaemonProcess): Promise<void> {
   expect(d.logs().map((l) => l.msg)).toContain('stopping: feeds finished, closing the database');
 }
 
-describe('pipewatch run as a process, against the simulator and every platform', {
-  timeout: STORY_HANG_MS,
-}, () => {
-  it('delivers the three stories to their platforms, stops on SIGTERM with nothing lost, and sends nothing twice after a restart', async () => {
-    const { slack, discord, smtp, hooks } = platforms;
-    // An operator's first run stores what the API already has without alerting on it.
-    stationOac(400_000);
-    const baseline = await cli(['run', '--once'], env);
-    expect(baseline.code, baseline.stderr).toBe(0);
-    const nothing = { channel: 0, dm: 0, discord: 0, email: 0, webhook: 0 };
-    expect(platforms.received()).toEqual(nothing);
+for (const kind of ['sqlite', 'postgres'] as const)
+  describe(`pipewatch run as a process on ${kind}, against the simulator and every platform`, {
+    timeout: STORY_HANG_MS,
+  }, () => {
+    useStoryWorld(kind);
+    it('delivers the three stories to their platforms, stops on SIGTERM with nothing lost, and sends nothing twice after a restart', async () => {
+      const { slack, discord, smtp, hooks } = platforms;
+      // An operator's first run stores what the API already has without alerting on it.
+      stationOac(400_000);
+      const baseline = await cli(['run', '--once'], env);
+      expect(baseline.code, baseline.stderr).toBe(0);
+      const nothing = { channel: 0, dm: 0, discord: 0, email: 0, webhook: 0 };
+      expect(platforms.received()).toEqual(nothing);
 
-    // What the rules are about arrives: a Transco constraint, a Texas Eastern flow order
-    // needing a response in 90 minutes (its 2 h reminder has passed: it reminds at once),
-    // and OAC at Station 85 falling below 50,000.
-    const constraint = api.sim.control.addNotice({
-      pipeline_slug: 'transco',
-      type: 'Capacity Constraint',
-      category: 'Critical',
-      status: 'Initiate',
-      subject: 'Capacity Constraint - Station 165 - Zone 5 deliveries',
-      response_at: '',
+      // What the rules are about arrives: a Transco constraint, a Texas Eastern flow order
+      // needing a response in 90 minutes (its 2 h reminder has passed: it reminds at once),
+      // and OAC at Station 85 falling below 50,000.
+      const constraint = api.sim.control.addNotice({
+        pipeline_slug: 'transco',
+        type: 'Capacity Constraint',
+        category: 'Critical',
+        status: 'Initiate',
+        subject: 'Capacity Constraint - Station 165 - Zone 5 deliveries',
+        response_at: '',
+      });
+      const order = api.sim.control.addNotice({
+        pipeline_slug: 'texas-eastern',
+        type: 'OPERATIONAL FLOW ORDER',
+        category: 'CRITICAL',
+        status: 'INITIATE',
+        subject: 'OPERATIONAL FLOW ORDER - IMBALANCE',
+        response_at: formatDateTime(Date.now() + 90 * MINUTE),
+      });
+      stationOac(LOW_OAC);
+
+      const first = daemon();
+      const stories = { channel: 1, dm: 0, discord: 1, email: 1, webhook: 2 };
+      await deliveries(first, 'the constraint and the low OAC', nothing, stories);
+      expect(platforms.received()).toEqual(stories);
+
+      expect(slack.posts[0]).toMatchObject({ channel: 'C0GAS' });
+      // Headlines say the type once: the subject after it.
+      const shown = subjectAfter(constraint.type, constraint.subject);
+      expect(slack.posts[0]!.text).toContain(shown);
+      expect(discord.messages[0]).toMatchObject({ channel_id: FAKE_CHANNEL });
+      expect(discord.messages[0]!.embeds[0]!.title).toContain(shown);
+      expect(discord.calls.every((c) => c.authorization === `Bot ${DISCORD_TOKEN}`)).toBe(true);
+
+      const low = smtp.messages[0]!;
+      expect(low.envelope).toEqual({ from: 'alerts@example.com', to: ['scheduling@example.com'] });
+      expect(low.parsed!.from?.value).toEqual([
+        { name: 'pipewatch', address: 'alerts@example.com' },
+      ]);
+      expect(low.parsed!.subject).toMatch(
+        /^\[Transco\] Low OAC at STATION 85 — \w+ cycle, gas day \d{4}-\d\d-\d\d$/,
+      );
+      expect(low.parsed!.headers.get('x-pipewatch-kind')).toBe('capacity/firing');
+      expect(low.parsed!.messageId).toMatch(/^<\w+@pipewatch\.example\.com>$/);
+      expect(low.parsed!.inReplyTo).toMatch(/@pipewatch\.example\.com>$/);
+      expect(low.parsed!.text).toContain('31,250');
+      // Every login went over TLS, after STARTTLS.
+      expect(smtp.logins.length).toBeGreaterThan(0);
+      expect(smtp.logins.every((l) => l.user === smtp.user && l.secure)).toBe(true);
+
+      for (const hook of hooks.received) {
+        expect(hook.signatureValid).toBe(true);
+        expect(hook.headers['content-type']).toMatch(/^application\/json/);
+      }
+      const hookBodies = Object.fromEntries(
+        hooks.received.map((h) => [h.path, JSON.parse(h.body)]),
+      );
+      expect(hookBodies['/constraints']).toMatchObject({
+        kind: 'notice',
+        state: 'new',
+        rule: 'transco-constraints',
+        notice: { id: constraint.id },
+      });
+      expect(hookBodies['/capacity']).toMatchObject({
+        kind: 'capacity',
+        state: 'firing',
+        capacity: { locations: [{ location: 'STATION 85', oac: LOW_OAC, threshold: 50_000 }] },
+      });
+
+      // The port says the same: healthy, nothing stuck, and a delivery counted for each
+      // message a platform received.
+      const firstScrape = await scrape(first);
+      expect(firstScrape.health).toEqual({
+        status: 200,
+        body: expect.objectContaining({
+          status: 'ok',
+          // One process leads: alone on SQLite, by the lease on PostgreSQL.
+          role: 'leader',
+          reasons: [],
+          delivery: expect.objectContaining({ healthy: true, stuck: [] }),
+        }),
+      });
+      expect(firstScrape.sent).toEqual(stories);
+      const pending = { status: 'pending' };
+      expect(metricSample(firstScrape.metrics, 'pipewatch_outbox_alerts', pending)).toBe(0);
+      expect(metricSample(firstScrape.metrics, 'pipewatch_notices_total', { change: 'new' })).toBe(
+        2,
+      );
+      expect(metricSample(firstScrape.metrics, 'pipewatch_leader', {})).toBe(1);
+      // On PostgreSQL it took the lease once; on SQLite it leads without one.
+      expect(metricSample(firstScrape.metrics, 'pipewatch_leader_changes_total', {})).toBe(
+        kind === 'postgres' ? 1 : 0,
+      );
+
+      // SIGTERM: the daemon exits 0; every alert it decided is in the outbox as sent.
+      await stopCleanly(first);
+      expect(await outbox()).toEqual({ pending: 0, sent: totalOf(stories), dead: 0 });
+
+      // A restart on the same data, Station 85 having recovered meanwhile. The reminder, due
+      // since the flow order arrived, goes out at the reminders' first run, the recovery by
+      // email and webhook; nothing the first daemon sent goes out again.
+      stationOac(RECOVERED_OAC);
+      const second = daemon();
+      const later = { ...stories, dm: 1, email: 2, webhook: 3 };
+      await deliveries(second, 'the reminder and the recovery', stories, later);
+      expect(platforms.received()).toEqual(later);
+
+      const dm = slack.posts[1]!;
+      expect(dm.channel).toBe('DU0ALICE');
+      expect(dm.text).toMatch(/Response due in 1 h (29|30) min/);
+      expect(dm.text).toContain(order.subject);
+
+      const recovered = smtp.messages[1]!;
+      expect(recovered.parsed!.subject).toMatch(/^\[Transco\] OAC recovered at STATION 85 — /);
+      expect(recovered.parsed!.headers.get('x-pipewatch-kind')).toBe('capacity/resolved');
+      // A message of its own, in the thread of the low-capacity one.
+      expect(recovered.parsed!.messageId).not.toBe(low.parsed!.messageId);
+      expect(recovered.parsed!.inReplyTo).toBe(low.parsed!.inReplyTo);
+      expect(hooks.received[2]).toMatchObject({ path: '/capacity', signatureValid: true });
+      expect(JSON.parse(hooks.received[2]!.body)).toMatchObject({ state: 'resolved' });
+      const deliveryIds = hooks.received.map((h) => h.headers['x-pipewatch-delivery']);
+      expect(new Set(deliveryIds).size).toBe(3);
+
+      const secondScrape = await scrape(second);
+      expect(secondScrape.health).toMatchObject({ status: 200, body: { status: 'ok' } });
+      expect(secondScrape.sent).toEqual({ channel: 0, dm: 1, discord: 0, email: 1, webhook: 1 });
+
+      await stopCleanly(second);
+      expect(platforms.received()).toEqual(later);
+      expect(await outbox()).toEqual({ pending: 0, sent: totalOf(later), dead: 0 });
     });
-    const order = api.sim.control.addNotice({
-      pipeline_slug: 'texas-eastern',
-      type: 'OPERATIONAL FLOW ORDER',
-      category: 'CRITICAL',
-      status: 'INITIATE',
-      subject: 'OPERATIONAL FLOW ORDER - IMBALANCE',
-      response_at: formatDateTime(Date.now() + 90 * MINUTE),
-    });
-    stationOac(LOW_OAC);
-
-    const first = daemon();
-    const stories = { channel: 1, dm: 0, discord: 1, email: 1, webhook: 2 };
-    await deliveries(first, 'the constraint and the low OAC', nothing, stories);
-    expect(platforms.received()).toEqual(stories);
-
-    expect(slack.posts[0]).toMatchObject({ channel: 'C0GAS' });
-    // Headlines say the type once: the subject after it.
-    const shown = subjectAfter(constraint.type, constraint.subject);
-    expect(slack.posts[0]!.text).toContain(shown);
-    expect(discord.messages[0]).toMatchObject({ channel_id: FAKE_CHANNEL });
-    expect(discord.messages[0]!.embeds[0]!.title).toContain(shown);
-    expect(discord.calls.every((c) => c.authorization === `Bot ${DISCORD_TOKEN}`)).toBe(true);
-
-    const low = smtp.messages[0]!;
-    expect(low.envelope).toEqual({ from: 'alerts@example.com', to: ['scheduling@example.com'] });
-    expect(low.parsed!.from?.value).toEqual([{ name: 'pipewatch', address: 'alerts@example.com' }]);
-    expect(low.parsed!.subject).toMatch(
-      /^\[Transco\] Low OAC at STATION 85 — \w+ cycle, gas day \d{4}-\d\d-\d\d$/,
-    );
-    expect(low.parsed!.headers.get('x-pipewatch-kind')).toBe('capacity/firing');
-    expect(low.parsed!.messageId).toMatch(/^<\w+@pipewatch\.example\.com>$/);
-    expect(low.parsed!.inReplyTo).toMatch(/@pipewatch\.example\.com>$/);
-    expect(low.parsed!.text).toContain('31,250');
-    // Every login went over TLS, after STARTTLS.
-    expect(smtp.logins.length).toBeGreaterThan(0);
-    expect(smtp.logins.every((l) => l.user === smtp.user && l.secure)).toBe(true);
-
-    for (const hook of hooks.received) {
-      expect(hook.signatureValid).toBe(true);
-      expect(hook.headers['content-type']).toMatch(/^application\/json/);
-    }
-    const hookBodies = Object.fromEntries(hooks.received.map((h) => [h.path, JSON.parse(h.body)]));
-    expect(hookBodies['/constraints']).toMatchObject({
-      kind: 'notice',
-      state: 'new',
-      rule: 'transco-constraints',
-      notice: { id: constraint.id },
-    });
-    expect(hookBodies['/capacity']).toMatchObject({
-      kind: 'capacity',
-      state: 'firing',
-      capacity: { locations: [{ location: 'STATION 85', oac: LOW_OAC, threshold: 50_000 }] },
-    });
-
-    // The port says the same: healthy, nothing stuck, and a delivery counted for each
-    // message a platform received.
-    const firstScrape = await scrape(first);
-    expect(firstScrape.health).toEqual({
-      status: 200,
-      body: expect.objectContaining({
-        status: 'ok',
-        // One process on a SQLite file leads alone.
-        role: 'leader',
-        reasons: [],
-        delivery: expect.objectContaining({ healthy: true, stuck: [] }),
-      }),
-    });
-    expect(firstScrape.sent).toEqual(stories);
-    const pending = { status: 'pending' };
-    expect(metricSample(firstScrape.metrics, 'pipewatch_outbox_alerts', pending)).toBe(0);
-    expect(metricSample(firstScrape.metrics, 'pipewatch_notices_total', { change: 'new' })).toBe(2);
-    expect(metricSample(firstScrape.metrics, 'pipewatch_leader', {})).toBe(1);
-    expect(metricSample(firstScrape.metrics, 'pipewatch_leader_changes_total', {})).toBe(0);
-
-    // SIGTERM: the daemon exits 0; every alert it decided is in the outbox as sent.
-    await stopCleanly(first);
-    expect(outbox()).toEqual({ pending: 0, sent: totalOf(stories), dead: 0 });
-
-    // A restart on the same data, Station 85 having recovered meanwhile. The reminder, due
-    // since the flow order arrived, goes out at the reminders' first run, the recovery by
-    // email and webhook; nothing the first daemon sent goes out again.
-    stationOac(RECOVERED_OAC);
-    const second = daemon();
-    const later = { ...stories, dm: 1, email: 2, webhook: 3 };
-    await deliveries(second, 'the reminder and the recovery', stories, later);
-    expect(platforms.received()).toEqual(later);
-
-    const dm = slack.posts[1]!;
-    expect(dm.channel).toBe('DU0ALICE');
-    expect(dm.text).toMatch(/Response due in 1 h (29|30) min/);
-    expect(dm.text).toContain(order.subject);
-
-    const recovered = smtp.messages[1]!;
-    expect(recovered.parsed!.subject).toMatch(/^\[Transco\] OAC recovered at STATION 85 — /);
-    expect(recovered.parsed!.headers.get('x-pipewatch-kind')).toBe('capacity/resolved');
-    // A message of its own, in the thread of the low-capacity one.
-    expect(recovered.parsed!.messageId).not.toBe(low.parsed!.messageId);
-    expect(recovered.parsed!.inReplyTo).toBe(low.parsed!.inReplyTo);
-    expect(hooks.received[2]).toMatchObject({ path: '/capacity', signatureValid: true });
-    expect(JSON.parse(hooks.received[2]!.body)).toMatchObject({ state: 'resolved' });
-    const deliveryIds = hooks.received.map((h) => h.headers['x-pipewatch-delivery']);
-    expect(new Set(deliveryIds).size).toBe(3);
-
-    const secondScrape = await scrape(second);
-    expect(secondScrape.health).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(secondScrape.sent).toEqual({ channel: 0, dm: 1, discord: 0, email: 1, webhook: 1 });
-
-    await stopCleanly(second);
-    expect(platforms.received()).toEqual(later);
-    expect(outbox()).toEqual({ pending: 0, sent: totalOf(later), dead: 0 });
   });
-});
