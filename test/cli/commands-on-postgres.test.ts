@@ -15,6 +15,7 @@ import { connectPostgres } from '../../src/store/postgres/connect.js';
 import { postgresSchemaVersion } from '../../src/store/postgres/migrate.js';
 import { heartbeat } from '../../src/store/postgres/replicas.js';
 import { makeNotice } from '../fakes/notice.js';
+import { latestCycle } from '../fakes/pipelines.js';
 import { InstantClock } from '../support/clock.js';
 import { createTestDatabase, dropTestDatabase } from '../support/postgres.js';
 import { cli } from './run-cli.js';
@@ -55,40 +56,7 @@ beforeAll(async () => {
   store = opened.store;
   await store.pipelines.upsert(pipeline(1, 'transco'), SEEN);
   await store.pipelines.upsert(pipeline(2, 'texas-eastern'), SEEN);
-  await store.capacity.upsertCycle(
-    {
-      id: 5001,
-      pipeline_id: 1,
-      pipeline_name: 'transco',
-      pipeline_slug: 'transco',
-      pipeline_url: '',
-      identifier: 'latest',
-      cycle: 'timely',
-      gas_day: SEEN.slice(0, 10),
-      service_created_at: SEEN,
-      service_updated_at: SEEN,
-    },
-    [
-      {
-        id: 500_101,
-        location: 'STATION 85',
-        identifier: '85',
-        flow: 'D',
-        qti: 'DPQ',
-        zone: 'Z1',
-        dc: 100_000,
-        opc: 100_000,
-        tsq: 40_000,
-        oac: 60_000,
-        it: 'Y',
-        all: 'N',
-        reason: '',
-        service_created_at: SEEN,
-        service_updated_at: SEEN,
-      },
-    ],
-    SEEN,
-  );
+  await store.capacity.upsertCycle(...latestCycle('transco', [['STATION 85', '85']], SEEN), SEEN);
   await store.notices.upsert(
     makeNotice({ id: 8812, identifier: '26-0412', posted_at: SEEN }),
     SEEN,

@@ -6,7 +6,6 @@
  * one line, with the URL's password never shown, and leaves the target as it was.
  */
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,6 +13,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/index.js';
 import { holdRunLock } from '../../src/store/run-lock.js';
+import { freePort } from '../support/free-port.js';
 import { usePostgresDatabase } from '../support/postgres.js';
 import { cli } from './run-cli.js';
 import { dataDirWith, SUBSCRIPTIONS, withNotify } from './subscription-fixture.js';
@@ -58,20 +58,6 @@ async function rowsIn(url: string, table: string): Promise<number | undefined> {
   } finally {
     await client.end();
   }
-}
-
-/** A loopback port nothing listens on. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(address),
-      );
-    });
-  });
 }
 
 /** The lines a command wrote to one stream. */
@@ -168,7 +154,7 @@ describe('pipewatch store copy', () => {
 
   it('fails in one line naming the URL without its password when no server answers', async () => {
     const dir = sqliteStore();
-    const port = await closedPort();
+    const port = await freePort();
     const url = `postgres://pipewatch:s3cret-pw@127.0.0.1:${port}/pipewatch`;
     const run = await cli(['store', 'copy', '--to', url], { PIPEWATCH_DATA_DIR: dir });
     expect(run.code).toBe(1);

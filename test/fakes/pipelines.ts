@@ -23,17 +23,16 @@ export function storePipelines(store: Store, slugs: readonly string[], at: UtcIs
 let cycleIds = 0;
 
 /**
- * Stores one `latest` cycle of `slug` holding a location per `[name, identifier]`, seen at
- * `at`, as the capacity feed stores one: the locations pipewatch then knows it to have.
+ * One `latest` cycle of `slug` holding a location per `[name, identifier]`, seen at
+ * `at`, as `upsertCycle` takes it (the cycle, its locations): on either store.
  */
-export function storeLocations(
-  store: Store,
+export function latestCycle(
   slug: string,
   locations: ReadonlyArray<readonly [string, string]>,
   at: UtcIso,
-): void {
-  const id = 900_000 + ++cycleIds;
-  store.capacity.upsertCycle(
+  id = 900_000 + ++cycleIds,
+) {
+  return [
     {
       id,
       pipeline_id: 1,
@@ -41,7 +40,7 @@ export function storeLocations(
       pipeline_slug: slug,
       pipeline_url: '',
       identifier: 'latest',
-      cycle: 'timely',
+      cycle: 'timely' as const,
       gas_day: at.slice(0, 10),
       service_created_at: at,
       service_updated_at: at,
@@ -63,6 +62,18 @@ export function storeLocations(
       service_created_at: at,
       service_updated_at: at,
     })),
-    at,
-  );
+  ] as const;
+}
+
+/**
+ * Stores one `latest` cycle of `slug` holding a location per `[name, identifier]`, seen at
+ * `at`, as the capacity feed stores one: the locations pipewatch then knows it to have.
+ */
+export function storeLocations(
+  store: Store,
+  slug: string,
+  locations: ReadonlyArray<readonly [string, string]>,
+  at: UtcIso,
+): void {
+  store.capacity.upsertCycle(...latestCycle(slug, locations, at), at);
 }

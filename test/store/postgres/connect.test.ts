@@ -8,6 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseError } from '../../../src/store/database.js';
 import { connectPostgres, createPool } from '../../../src/store/postgres/connect.js';
+import { freePort } from '../../support/free-port.js';
 import { usePostgresDatabase } from '../../support/postgres.js';
 
 const SECRET = 's3cr3t-Pa55';
@@ -27,15 +28,6 @@ async function failure(url: string, options = {}): Promise<DatabaseError> {
   expect(dbError.message).not.toContain(SECRET);
   expect(dbError.message).not.toContain(encodeURIComponent(SECRET));
   return dbError;
-}
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('a PostgreSQL URL pipewatch cannot use', () => {
@@ -70,7 +62,7 @@ describe('a PostgreSQL server pipewatch cannot use', () => {
   };
 
   it('says nothing listens when the port refuses', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const error = await failure(`postgres://pipewatch:${SECRET}@127.0.0.1:${port}/pipewatch`);
     expect(error.message).toContain(
       `nothing accepts connections at 127.0.0.1:${port}: is PostgreSQL running`,
