@@ -204,7 +204,14 @@ export class Daemon {
       wake,
     });
     const scheduler = new Scheduler(
-      { store, clock, logger: ctx.logger, metrics, onOutcome: watch.afterRun },
+      {
+        store,
+        clock,
+        logger: ctx.logger,
+        metrics,
+        onOutcome: watch.afterRun,
+        onNotLeader: () => endTerm(),
+      },
       feeds,
     );
     const daemon = new Daemon(

@@ -14,6 +14,7 @@ import { errorCode } from '../lib/error-text.js';
 import type { Logger } from '../lib/logger.js';
 import { toUtcIso } from '../lib/time.js';
 import type { AsyncStore } from '../store/async-store.js';
+import type { DatabaseErrorCode } from '../store/database.js';
 import type { FeedState } from '../store/sync-state.js';
 import { AuthenticationError, UpstreamError } from '../upstream/errors.js';
 import type { IngestMetrics } from './events.js';
@@ -53,6 +54,11 @@ export interface SchedulerDeps {
    * not throw, and what it throws is logged.
    */
   onOutcome?: ((outcome: FeedOutcome) => void) | undefined;
+  /**
+   * A run's transaction was refused because another replica took the lease (PostgreSQL):
+   * the daemon ends this replica's term at once.
+   */
+  onNotLeader?: (() => void) | undefined;
 }
 
 /** Backoff policy after failures, declared once. */
@@ -68,6 +74,9 @@ export const schedulerDefaults = {
    */
   maxRetryAfterMs: 3_600_000,
 } as const;
+
+/** A write refused because another replica leads (`store/database.ts`'s `NOT_LEADER`). */
+const NOT_LEADER = 'not_leader' satisfies DatabaseErrorCode;
 
 export class Scheduler {
   private readonly random: () => number;
@@ -107,6 +116,16 @@ export class Scheduler {
         error = asError(caught);
       }
       const at = clock.now();
+      // Another replica took the lease: what this run decided was rolled back, and is the
+      // new leader's to decide. Nothing failed that the shared feed state should show.
+      if (error !== undefined && errorCode(error) === NOT_LEADER) {
+        this.deps.logger.warn(
+          { feed: feed.name, code: codeOf(error) },
+          `${feed.name}: another replica leads now; this run's decisions were rolled back, and the new leader makes them`,
+        );
+        this.deps.onNotLeader?.();
+        return { feed: feed.name, ok: false, error, nextDelayMs: feed.intervalMs };
+      }
       if (error === undefined) {
         await record(() => store.syncState.succeeded(feed.name, toUtcIso(at)));
       } else {
