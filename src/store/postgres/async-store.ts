@@ -17,7 +17,10 @@
  * between the check and the commit). A leader paused mid-page and resumed after another
  * took over thus rolls its page back with `not_leader`, instead of queueing alerts the new
  * leader queues too. Checking at the end rather than locking the lease row at BEGIN keeps
- * a hung leader's open transaction from holding off the takeover.
+ * a hung leader's open transaction from holding off the takeover; and such a transaction
+ * may sit idle only for its fence's `idleMs` (the lease's margin), after which the server
+ * ends it, so a leader paused between two statements (a claim and its commit, the check
+ * and COMMIT) leaves no lock behind by the time its lease runs out.
  */
 import type pg from 'pg';
 import type { AsyncStore } from '../async-store.js';
@@ -96,7 +99,12 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
     client.release(broken === undefined ? undefined : asError(broken));
   };
   try {
-    await client.query('BEGIN');
+    // In the same round trip: a transaction begun while leading may sit idle only briefly.
+    await client.query(
+      term?.idleMs === undefined
+        ? 'BEGIN'
+        : `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.ceil(term.idleMs))}`,
+    );
   } catch (error) {
     release(error);
     throw error;

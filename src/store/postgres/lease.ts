@@ -154,9 +154,20 @@ export class LeaderLease extends EventEmitter<LeaseEvents> {
     return this.held ? 'leader' : 'standby';
   }
 
-  /** The fence of this replica's term while it leads; none while it is a standby. */
+  /**
+   * The fence of this replica's term while it leads; none while it is a standby. Its
+   * transactions may sit idle for the margin at most: paused that long, this replica
+   * steps down, and its successor finds nothing of it still locked.
+   */
   fence(): Fence | undefined {
-    return this.held && { name: this.name, holder: this.identity.id, term: this.held.term };
+    return (
+      this.held && {
+        name: this.name,
+        holder: this.identity.id,
+        term: this.held.term,
+        idleMs: this.marginMs,
+      }
+    );
   }
 
   /** Starts taking part: the first attempt at the lease is made at once. */

@@ -122,7 +122,12 @@ describe('the leader lease', () => {
     expect(leaders).toHaveLength(1);
     const leader = leaders[0]!;
     expect(leader.roles).toEqual([{ role: 'leader', term: 1 }]);
-    expect(leader.lease.fence()).toEqual({ name: 'leader', holder: leader.id, term: 1 });
+    expect(leader.lease.fence()).toEqual({
+      name: 'leader',
+      holder: leader.id,
+      term: 1,
+      idleMs: LEASE_MS / 5,
+    });
     for (const [i, r] of replicas.entries()) {
       if (r === leader) continue;
       expect(firsts[i]).toEqual({ event: 'held', value: { holder: leader.id, term: 1 } });

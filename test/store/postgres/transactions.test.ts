@@ -220,6 +220,38 @@ describe('transactions of the asynchronous store on PostgreSQL', () => {
     ]);
   });
 
+  it('ends a transaction of a paused leader within its idle bound, so a takeover waits for no more', async () => {
+    const { o } = await postgres();
+    // The bound is the lease's margin; this one is short, as a test's lease would be.
+    const fence: Fence = { ...FENCE, idleMs: 200 };
+    await lead(o, fence);
+    const store = asyncStore(o, () => fence);
+    await store.outbox.enqueue('notice:1:v1', 'rule', { kind: 'console' }, '{}', AT);
+    const [row] = await store.outbox.due(AT);
+    // The leader claims under its fence (the lease row locked until the transaction
+    // ends), then stops before committing: a process paused (SIGSTOP, a frozen VM).
+    const paused = gate();
+    const claimed = gate();
+    const tx = store
+      .transaction(async () => {
+        await store.outbox.claim([row!.id], AT);
+        claimed.open();
+        await paused.opened;
+      })
+      .catch((error: unknown) => error);
+    await claimed.opened;
+    // Another replica takes the lease over: it waits for the paused transaction to end,
+    // which the server ends once it has sat idle past the bound, not after the minute
+    // every other transaction is allowed (the test would time out first).
+    await o.pool.query("UPDATE leader_lease SET holder = 'replica-b', term = 2 WHERE name = $1", [
+      fence.name,
+    ]);
+    paused.open();
+    expect(String(await tx)).toMatch(/terminat|connection/i);
+    // The claim went with it: the new leader finds the delivery unclaimed.
+    expect((await store.outbox.due(AT)).map((r) => r.id)).toEqual([row!.id]);
+  });
+
   it("makes the outbox's writes under the fence it was given, and refuses them without", async () => {
     const { o } = await postgres();
     const fence = FENCE;
