@@ -98,6 +98,9 @@ export async function openStoreAndApi(
           warn,
           info: (message) => ctx.logger.info(message),
           fence: () => lease.fence(),
+          // A statement never answered (the connection silently lost) fails within a
+          // lease, so the work of a term cut off ends before this replica may lead again.
+          queryTimeoutMs: lease.leaseMs,
           onPoolError: (error) =>
             ctx.logger.warn(
               `database: a connection failed while idle and is replaced: ${error.message}`,

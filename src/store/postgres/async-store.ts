@@ -34,19 +34,34 @@ import { PgCatalogStore, PgPipelineStore, PgSyncStateStore } from './feed-state.
 import { type Fence, fencedBy, fenceValues } from './fence.js';
 import { PgNoticeStore } from './notices.js';
 import { PgOutboxStore } from './outbox.js';
-import { type Connection, type Queryable, withoutNul } from './queryable.js';
+import { bounded, type Connection, type Queryable, withoutNul } from './queryable.js';
 import { PgReminderStore } from './reminders.js';
 import { PgRetentionStore } from './retention.js';
 import { PgSilenceStore } from './silences.js';
 import { PgSubscriptionStore } from './subscriptions.js';
 
+/** What the store on PostgreSQL may be told. */
+export interface PgStoreOptions {
+  /**
+   * How long each statement waits for its answer at most (`bounded`); none: as long as
+   * it takes. The daemon gives the lease's length: a leader's work that waits on a lost
+   * connection ends with it, before the replica may lead again.
+   */
+  queryTimeoutMs?: number;
+}
+
 /**
  * The asynchronous store on `pool`. `fence` is the leader's current term (none while a
  * standby): the outbox's claims and outcomes are made under it and refused without it.
  */
-export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): AsyncStore {
+export function pgAsyncStore(
+  pool: pg.Pool,
+  fence: () => Fence | undefined,
+  options: PgStoreOptions = {},
+): AsyncStore {
   const scope = new TransactionScope<Queryable>();
-  const outside = withoutNul(pool);
+  const timeoutMs = options.queryTimeoutMs;
+  const outside = withoutNul(bounded(pool, timeoutMs));
   const db: Connection = () => scope.current() ?? outside;
   const notices = new PgNoticeStore(db);
   const store = {
@@ -70,7 +85,7 @@ export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): Asy
     outages: new PgOutageStore(db),
     transaction: <T>(fn: () => Promise<T>) =>
       scope.run(
-        () => begin(pool, fence()),
+        () => begin(pool, fence(), timeoutMs),
         fn,
         () => {},
       ),
@@ -79,8 +94,13 @@ export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): Asy
 }
 
 /** BEGIN on a client of the pool, held until COMMIT or ROLLBACK. */
-async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransaction<Queryable>> {
+async function begin(
+  pool: pg.Pool,
+  term: Fence | undefined,
+  timeoutMs: number | undefined,
+): Promise<OpenTransaction<Queryable>> {
   const client = await pool.connect();
+  const q = bounded(client, timeoutMs);
   // A checked-out client's connection that fails (the server restarted, the network cut
   // it) emits 'error' on the client, which the pool hears only while it is idle: without a
   // listener, it would end the process. The statement under way fails with it, and so
@@ -100,7 +120,7 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
   };
   try {
     // In the same round trip: a transaction begun while leading may sit idle only briefly.
-    await client.query(
+    await q.query(
       term?.idleMs === undefined
         ? 'BEGIN'
         : `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.ceil(term.idleMs))}`,
@@ -110,11 +130,11 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
     throw error;
   }
   return {
-    connection: withoutNul(client),
+    connection: withoutNul(q),
     commit: async () => {
-      if (term) await stillLeading(client, term);
+      if (term) await stillLeading(q, term);
       try {
-        await client.query('COMMIT');
+        await q.query('COMMIT');
       } catch (error) {
         // The transaction is over either way; the connection may not be: drop it.
         release(error);
@@ -125,7 +145,7 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
     rollback: async () => {
       if (released) return;
       try {
-        await client.query('ROLLBACK');
+        await q.query('ROLLBACK');
         release();
       } catch (error) {
         // A connection that cannot roll back is broken: the pool drops it.
@@ -136,8 +156,8 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
 }
 
 /** Throws `not_leader` (the transaction then rolls back) once `term` no longer leads. */
-async function stillLeading(client: pg.PoolClient, term: Fence): Promise<void> {
-  const { rows } = await client.query<{ held: boolean }>(
+async function stillLeading(q: Queryable, term: Fence): Promise<void> {
+  const { rows } = await q.query<{ held: boolean }>(
     `SELECT ${fencedBy(1)} AS held`,
     fenceValues(term),
   );

@@ -6,12 +6,18 @@
  * their own, a connection lost mid-transaction loses only that transaction, and the
  * outbox's writes are made under the fence the store was given.
  */
-import { describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isNotLeader } from '../../../src/store/database.js';
+import { pgAsyncStore } from '../../../src/store/postgres/async-store.js';
+import { connectPostgres } from '../../../src/store/postgres/connect.js';
 import type { Fence } from '../../../src/store/postgres/fence.js';
+import { migratePostgres } from '../../../src/store/postgres/migrate.js';
 import { NUL_STAND_IN } from '../../../src/store/postgres/queryable.js';
 import type { NewSubscription } from '../../../src/store/subscriptions.js';
 import { asyncStore, type Opened, STORES } from '../../support/both-stores.js';
+import { usePostgresDatabase } from '../../support/postgres.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 
 const AT = '2026-11-20T15:00:00Z';
 
@@ -262,5 +268,55 @@ describe('transactions of the asynchronous store on PostgreSQL', () => {
     held = undefined;
     const refused = await store.outbox.claim([1], AT).catch((error: unknown) => error);
     expect(isNotLeader(refused)).toBe(true);
+  });
+});
+
+describe('statements of the store on PostgreSQL cut off from the server', () => {
+  const db = usePostgresDatabase();
+  const proxies: TcpProxy[] = [];
+  const pools: pg.Pool[] = [];
+  beforeAll(async () => {
+    await migratePostgres(db.pool(), 'test');
+  });
+  afterEach(async () => {
+    for (const proxy of proxies.splice(0)) await proxy.close();
+    await Promise.all(pools.splice(0).map((p) => p.end()));
+  });
+
+  /** The store through a proxy the test cuts, each statement waiting `boundMs` at most. */
+  async function cutOff(boundMs: number) {
+    const server = new URL(db.url);
+    const proxy = await startTcpProxy(server.hostname, Number(server.port));
+    proxies.push(proxy);
+    const pool = await connectPostgres(proxy.via(db.url));
+    pools.push(pool);
+    return { proxy, store: pgAsyncStore(pool, () => undefined, { queryTimeoutMs: boundMs }) };
+  }
+
+  it('abandons a statement whose answer never comes, and the next finds a new connection', async () => {
+    const { proxy, store } = await cutOff(300);
+    await store.subscriptions.add(sub('slack:#before'));
+    // The network drops every byte, and the connection stays open: no error ever comes.
+    proxy.hang();
+    const lost = store.subscriptions.all().catch((error: unknown) => error);
+    await proxy.swallowed();
+    expect(String(await lost)).toMatch(/did not answer within 300 ms/);
+    proxy.heal();
+    expect((await store.subscriptions.all()).map((s) => s.target)).toEqual(['slack:#before']);
+  });
+
+  it('ends a transaction whose statement never gets its answer, rolled back', async () => {
+    const { proxy, store } = await cutOff(300);
+    const tx = store
+      .transaction(async () => {
+        await store.subscriptions.add(sub('slack:#inside'));
+        proxy.hang();
+        await store.subscriptions.add(sub('slack:#cut-off'));
+      })
+      .catch((error: unknown) => error);
+    expect(String(await tx)).toMatch(/did not answer within 300 ms/);
+    proxy.heal();
+    const targets = (await store.subscriptions.all()).map((s) => s.target);
+    expect(targets).not.toContain('slack:#inside');
   });
 });
