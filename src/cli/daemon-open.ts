@@ -152,7 +152,10 @@ async function leaseOn(ctx: CliContext, url: string, leaseMs: number | undefined
   };
   lease.on('renewed', recovered);
   lease.on('held', recovered);
-  lease.on('role', recovered);
+  // Taking the lease, or finding it taken, is an answer; stepping down in time is not.
+  lease.on('role', (change) => {
+    if (change.role === 'leader' || change.reason === 'lost') recovered();
+  });
   const stop = lease.stop.bind(lease);
   return Object.assign(lease, {
     stop: async () => {
