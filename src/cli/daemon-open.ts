@@ -98,6 +98,9 @@ export async function openStoreAndApi(
           warn,
           info: (message) => ctx.logger.info(message),
           fence: () => lease.fence(),
+          // A statement never answered (the connection silently lost) fails within a
+          // lease, so the work of a term cut off ends before this replica may lead again.
+          queryTimeoutMs: lease.leaseMs,
           onPoolError: (error) =>
             ctx.logger.warn(
               `database: a connection failed while idle and is replaced: ${error.message}`,
@@ -149,7 +152,10 @@ async function leaseOn(ctx: CliContext, url: string, leaseMs: number | undefined
   };
   lease.on('renewed', recovered);
   lease.on('held', recovered);
-  lease.on('role', recovered);
+  // Taking the lease, or finding it taken, is an answer; stepping down in time is not.
+  lease.on('role', (change) => {
+    if (change.role === 'leader' || change.reason === 'lost') recovered();
+  });
   const stop = lease.stop.bind(lease);
   return Object.assign(lease, {
     stop: async () => {

@@ -55,6 +55,11 @@ export interface OpenStoreOptions {
   poolSize?: number;
   /** PostgreSQL: hears of a connection that failed while idle (a server restart). */
   onPoolError?: (error: DatabaseError) => void;
+  /**
+   * PostgreSQL: how long each statement of the store waits for its answer at most
+   * (`PgStoreOptions`); none: as long as it takes. The daemon gives the lease's length.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** The configured store, created (and its schema brought up to date) when new. */
@@ -151,7 +156,11 @@ async function openPostgres(
   }
   return {
     kind: 'postgres',
-    store: pgAsyncStore(pool, options.fence ?? (() => undefined)),
+    store: pgAsyncStore(
+      pool,
+      options.fence ?? (() => undefined),
+      options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs },
+    ),
     where,
     pool,
     close: () => pool.end(),

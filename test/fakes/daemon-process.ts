@@ -50,11 +50,16 @@ export interface DaemonProcess {
   stderr(): string;
   /**
    * Resolves once `done()` holds, checked now and after each line the daemon writes;
-   * rejects after `withinMs` (or when the process ends first) naming `what`.
+   * rejects after `withinMs` (or when the process ends first) naming `what`, or with the
+   * reason of `signal` once it aborts (a wait on several processes, one of them done).
    */
-  until(what: string, done: () => boolean, withinMs: number): Promise<void>;
+  until(what: string, done: () => boolean, withinMs: number, signal?: AbortSignal): Promise<void>;
   /** Sends `signal` (SIGTERM unless told) and resolves with how the process ended. */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
+  /** Sends `signal` if it still runs, waiting for nothing (SIGSTOP, SIGCONT). */
+  signal(signal: NodeJS.Signals): void;
+  /** How it ended, once it has; undefined while it runs. */
+  exit(): Exit | undefined;
   /** Ends it at once if it still runs; for clean-up after a failed test. */
   kill(): void;
 }
@@ -160,11 +165,13 @@ export function startDaemon(
   });
   child.stdout!.on('data', notify);
 
-  const until = (what: string, done: () => boolean, withinMs: number) =>
+  const until = (what: string, done: () => boolean, withinMs: number, signal?: AbortSignal) =>
     new Promise<void>((resolve, reject) => {
+      const aborted = () => finish(signal?.reason as Error);
       const finish = (error?: Error) => {
         clearTimeout(timer);
         watchers.delete(check);
+        signal?.removeEventListener('abort', aborted);
         if (error) reject(error);
         else resolve();
       };
@@ -179,6 +186,8 @@ export function startDaemon(
         }
       };
       const timer = setTimeout(() => finish(failure(`gave up after ${withinMs} ms`)), withinMs);
+      if (signal?.aborted) return aborted();
+      signal?.addEventListener('abort', aborted, { once: true });
       watchers.add(check);
       check();
     });
@@ -208,6 +217,10 @@ export function startDaemon(
       if (!exit) child.kill(signal);
       return exited;
     },
+    signal: (signal) => {
+      if (!exit) child.kill(signal);
+    },
+    exit: () => exit,
     kill: () => {
       if (!exit) child.kill('SIGKILL');
     },

@@ -17,7 +17,10 @@
  * between the check and the commit). A leader paused mid-page and resumed after another
  * took over thus rolls its page back with `not_leader`, instead of queueing alerts the new
  * leader queues too. Checking at the end rather than locking the lease row at BEGIN keeps
- * a hung leader's open transaction from holding off the takeover.
+ * a hung leader's open transaction from holding off the takeover; and such a transaction
+ * may sit idle only for its fence's `idleMs` (the lease's margin), after which the server
+ * ends it, so a leader paused between two statements (a claim and its commit, the check
+ * and COMMIT) leaves no lock behind by the time its lease runs out.
  */
 import type pg from 'pg';
 import type { AsyncStore } from '../async-store.js';
@@ -31,19 +34,34 @@ import { PgCatalogStore, PgPipelineStore, PgSyncStateStore } from './feed-state.
 import { type Fence, fencedBy, fenceValues } from './fence.js';
 import { PgNoticeStore } from './notices.js';
 import { PgOutboxStore } from './outbox.js';
-import { type Connection, type Queryable, withoutNul } from './queryable.js';
+import { bounded, type Connection, type Queryable, withoutNul } from './queryable.js';
 import { PgReminderStore } from './reminders.js';
 import { PgRetentionStore } from './retention.js';
 import { PgSilenceStore } from './silences.js';
 import { PgSubscriptionStore } from './subscriptions.js';
 
+/** What the store on PostgreSQL may be told. */
+export interface PgStoreOptions {
+  /**
+   * How long each statement waits for its answer at most (`bounded`); none: as long as
+   * it takes. The daemon gives the lease's length: a leader's work that waits on a lost
+   * connection ends with it, before the replica may lead again.
+   */
+  queryTimeoutMs?: number;
+}
+
 /**
  * The asynchronous store on `pool`. `fence` is the leader's current term (none while a
  * standby): the outbox's claims and outcomes are made under it and refused without it.
  */
-export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): AsyncStore {
+export function pgAsyncStore(
+  pool: pg.Pool,
+  fence: () => Fence | undefined,
+  options: PgStoreOptions = {},
+): AsyncStore {
   const scope = new TransactionScope<Queryable>();
-  const outside = withoutNul(pool);
+  const timeoutMs = options.queryTimeoutMs;
+  const outside = withoutNul(bounded(pool, timeoutMs));
   const db: Connection = () => scope.current() ?? outside;
   const notices = new PgNoticeStore(db);
   const store = {
@@ -67,7 +85,7 @@ export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): Asy
     outages: new PgOutageStore(db),
     transaction: <T>(fn: () => Promise<T>) =>
       scope.run(
-        () => begin(pool, fence()),
+        () => begin(pool, fence(), timeoutMs),
         fn,
         () => {},
       ),
@@ -76,8 +94,13 @@ export function pgAsyncStore(pool: pg.Pool, fence: () => Fence | undefined): Asy
 }
 
 /** BEGIN on a client of the pool, held until COMMIT or ROLLBACK. */
-async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransaction<Queryable>> {
+async function begin(
+  pool: pg.Pool,
+  term: Fence | undefined,
+  timeoutMs: number | undefined,
+): Promise<OpenTransaction<Queryable>> {
   const client = await pool.connect();
+  const q = bounded(client, timeoutMs);
   // A checked-out client's connection that fails (the server restarted, the network cut
   // it) emits 'error' on the client, which the pool hears only while it is idle: without a
   // listener, it would end the process. The statement under way fails with it, and so
@@ -96,17 +119,22 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
     client.release(broken === undefined ? undefined : asError(broken));
   };
   try {
-    await client.query('BEGIN');
+    // In the same round trip: a transaction begun while leading may sit idle only briefly.
+    await q.query(
+      term?.idleMs === undefined
+        ? 'BEGIN'
+        : `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.ceil(term.idleMs))}`,
+    );
   } catch (error) {
     release(error);
     throw error;
   }
   return {
-    connection: withoutNul(client),
+    connection: withoutNul(q),
     commit: async () => {
-      if (term) await stillLeading(client, term);
+      if (term) await stillLeading(q, term);
       try {
-        await client.query('COMMIT');
+        await q.query('COMMIT');
       } catch (error) {
         // The transaction is over either way; the connection may not be: drop it.
         release(error);
@@ -117,7 +145,7 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
     rollback: async () => {
       if (released) return;
       try {
-        await client.query('ROLLBACK');
+        await q.query('ROLLBACK');
         release();
       } catch (error) {
         // A connection that cannot roll back is broken: the pool drops it.
@@ -128,8 +156,8 @@ async function begin(pool: pg.Pool, term: Fence | undefined): Promise<OpenTransa
 }
 
 /** Throws `not_leader` (the transaction then rolls back) once `term` no longer leads. */
-async function stillLeading(client: pg.PoolClient, term: Fence): Promise<void> {
-  const { rows } = await client.query<{ held: boolean }>(
+async function stillLeading(q: Queryable, term: Fence): Promise<void> {
+  const { rows } = await q.query<{ held: boolean }>(
     `SELECT ${fencedBy(1)} AS held`,
     fenceValues(term),
   );

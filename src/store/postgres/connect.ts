@@ -17,7 +17,8 @@
  *   that forgot it) is found dead and replaced instead of hanging a query.
  * - `idle_in_transaction_session_timeout` 60 s, on the server: a replica cut off in the
  *   middle of a transaction does not hold its row locks for the others until TCP gives
- *   up.
+ *   up. A leader's transactions are allowed far less, the lease's margin (`Fence.idleMs`):
+ *   a successor waits for no lock of a paused leader once its lease has run out.
  * - `application_name` `pipewatch`, so `pg_stat_activity` says who is connected.
  * - 64-bit integers (`BIGINT`, the type of every integer column, as SQLite's are) are
  *   read as numbers, as better-sqlite3 reads them; one beyond 2^53 fails its query rather

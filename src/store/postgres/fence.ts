@@ -13,6 +13,14 @@ export interface Fence {
   name: string;
   holder: string;
   term: number;
+  /**
+   * How long a transaction begun under this term may sit idle before the server ends it
+   * (the lease's margin): a leader paused mid-transaction (SIGSTOP, a frozen host) would
+   * otherwise keep its locks, the lease row's among them, for the minute every
+   * transaction is allowed, and its successor could neither take the lease nor write the
+   * rows it holds until then. Unset: that minute.
+   */
+  idleMs?: number;
 }
 
 /**

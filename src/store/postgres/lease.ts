@@ -20,7 +20,8 @@
  *   the term they were decided under no longer holds the lease.
  * - Queries go through a pool of their own (give it `max: 1`): a renewal never waits
  *   behind the store's work. A connection dropped (a server restart, `pg_terminate_
- *   backend`) is replaced at the next query; each query is bounded by `renewMs`.
+ *   backend`) is replaced at the next query; each query, the heartbeat
+ *   too, is bounded by `renewMs`.
  */
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
@@ -154,9 +155,20 @@ export class LeaderLease extends EventEmitter<LeaseEvents> {
     return this.held ? 'leader' : 'standby';
   }
 
-  /** The fence of this replica's term while it leads; none while it is a standby. */
+  /**
+   * The fence of this replica's term while it leads; none while it is a standby. Its
+   * transactions may sit idle for the margin at most: paused that long, this replica
+   * steps down, and its successor finds nothing of it still locked.
+   */
   fence(): Fence | undefined {
-    return this.held && { name: this.name, holder: this.identity.id, term: this.held.term };
+    return (
+      this.held && {
+        name: this.name,
+        holder: this.identity.id,
+        term: this.held.term,
+        idleMs: this.marginMs,
+      }
+    );
   }
 
   /** Starts taking part: the first attempt at the lease is made at once. */
@@ -175,9 +187,9 @@ export class LeaderLease extends EventEmitter<LeaseEvents> {
     if (fence) {
       this.stepDown('stopped');
       this.flush();
-      await this.pool.query(RELEASE, fenceValues(fence)).catch(() => {});
+      await this.query(RELEASE, fenceValues(fence)).catch(() => {});
     }
-    await removeReplica(this.pool, this.identity.id).catch(() => {});
+    await removeReplica(this.pool, this.identity.id, this.renewMs).catch(() => {});
   }
 
   private now(): number {
@@ -305,7 +317,7 @@ export class LeaderLease extends EventEmitter<LeaseEvents> {
   }
 
   private async beat(): Promise<void> {
-    await heartbeat(this.pool, this.identity, this.role);
+    await heartbeat(this.pool, this.identity, this.role, this.renewMs);
   }
 
   private query<R extends pg.QueryResultRow>(

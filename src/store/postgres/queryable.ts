@@ -6,6 +6,7 @@
  * hold a client themselves.
  */
 import type pg from 'pg';
+import { DatabaseError } from '../database.js';
 
 /** What runs a statement: a pool, or one client. */
 export interface Queryable {
@@ -49,6 +50,31 @@ function storable(value: unknown): unknown {
 export function withoutNul(q: Queryable): Queryable {
   return {
     query: (text, values) => q.query(text, values?.map(storable)),
+  };
+}
+
+/**
+ * `q` (a pool, or a transaction's client), each statement waiting `timeoutMs` at most
+ * for its answer (none: as long as it takes). A statement the server never answers (a
+ * network that silently lost the connection, a server gone without a word) would
+ * otherwise wait until TCP gives up, a quarter of an hour, holding up whatever awaits
+ * it; it fails instead, and its connection, whose answer may still come, is not used
+ * again (the pool drops a client released with an error).
+ */
+export function bounded(q: pg.Pool | pg.ClientBase, timeoutMs: number | undefined): Queryable {
+  if (timeoutMs === undefined) return q;
+  return {
+    query: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => {
+      try {
+        return await q.query<R>({ text, values, query_timeout: timeoutMs } as pg.QueryConfig);
+      } catch (error) {
+        if (!(error instanceof Error) || error.message !== 'Query read timeout') throw error;
+        throw new DatabaseError(
+          `the database did not answer within ${timeoutMs} ms: the statement was abandoned, and its connection will not be used again`,
+          { cause: error },
+        );
+      }
+    },
   };
 }
 

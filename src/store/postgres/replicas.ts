@@ -29,24 +29,33 @@ export interface Replica extends ReplicaIdentity {
 /** How long a replica not heard of is listed; PRODUCT.md: the last 5 minutes. */
 export const REPLICAS_SEEN_MS = 5 * 60_000;
 
-/** Records that `replica` is alive in `role`, now. */
+/**
+ * Records that `replica` is alive in `role`, now; waiting `timeoutMs` at most for the
+ * answer (the lease's bound: a heartbeat never answered must not hold up the lease).
+ */
 export async function heartbeat(
   pool: pg.Pool,
   replica: ReplicaIdentity,
   role: Role,
+  timeoutMs?: number,
 ): Promise<void> {
-  await pool.query(
-    `WITH forgotten AS (DELETE FROM replicas WHERE last_seen_at < now() - interval '1 day')
+  await pool.query({
+    text: `WITH forgotten AS (DELETE FROM replicas WHERE last_seen_at < now() - interval '1 day')
      INSERT INTO replicas (id, host, pid, role, started_at, last_seen_at)
      VALUES ($1, $2, $3, $4, now(), now())
      ON CONFLICT (id) DO UPDATE SET role = excluded.role, last_seen_at = now()`,
-    [replica.id, replica.host, replica.pid, role],
-  );
+    values: [replica.id, replica.host, replica.pid, role],
+    ...(timeoutMs === undefined ? {} : { query_timeout: timeoutMs }),
+  } as pg.QueryConfig);
 }
 
-/** Takes a replica that stops off the list. */
-export async function removeReplica(pool: pg.Pool, id: string): Promise<void> {
-  await pool.query('DELETE FROM replicas WHERE id = $1', [id]);
+/** Takes a replica that stops off the list, waiting `timeoutMs` at most. */
+export async function removeReplica(pool: pg.Pool, id: string, timeoutMs?: number): Promise<void> {
+  await pool.query({
+    text: 'DELETE FROM replicas WHERE id = $1',
+    values: [id],
+    ...(timeoutMs === undefined ? {} : { query_timeout: timeoutMs }),
+  } as pg.QueryConfig);
 }
 
 /** The replicas heard of within `withinMs`, the most recently heard first. */

@@ -122,7 +122,12 @@ describe('the leader lease', () => {
     expect(leaders).toHaveLength(1);
     const leader = leaders[0]!;
     expect(leader.roles).toEqual([{ role: 'leader', term: 1 }]);
-    expect(leader.lease.fence()).toEqual({ name: 'leader', holder: leader.id, term: 1 });
+    expect(leader.lease.fence()).toEqual({
+      name: 'leader',
+      holder: leader.id,
+      term: 1,
+      idleMs: LEASE_MS / 5,
+    });
     for (const [i, r] of replicas.entries()) {
       if (r === leader) continue;
       expect(firsts[i]).toEqual({ event: 'held', value: { holder: leader.id, term: 1 } });
@@ -286,6 +291,36 @@ describe('the leader lease', () => {
     expect((await turn(a, a.lease.retryMs, 'renewed')).value.term).toBe(1);
     expect(a.roles).toEqual([{ role: 'leader', term: 1 }]);
     expect(await leaseRow()).toMatchObject({ holder: 'a', term: 1, valid: true });
+  });
+
+  it('goes on when its heartbeat gets no answer: the heartbeat fails at its bound, the lease is renewed', async () => {
+    // A short lease: its statements wait a third of it for an answer, in real time.
+    const pool = createPool(db.url, { max: 1 });
+    pools.push(pool);
+    const clock = new ManualClock();
+    const lease = new LeaderLease({ pool, clock, id: 'a', host: 'h', pid: 1, leaseMs: 600 });
+    leases.push(lease);
+    const a: Replica = { id: 'a', lease, clock, roles: [], renewals: 0, failures: 0 };
+    lease.on('role', (change) => a.roles.push(change));
+    lease.on('renewed', () => a.renewals++);
+    await started(a);
+    // The list of replicas is locked: the heartbeat's write waits, as one whose answer the
+    // network lost would; the lease's own row is free.
+    const locker = await db.pool().connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE replicas IN ACCESS EXCLUSIVE MODE');
+      const failed = await turn(a, lease.renewMs, 'failed');
+      expect(failed.value.message).toMatch(/timeout/i);
+      // The renewal itself got through, before the heartbeat.
+      expect(a.renewals).toBe(1);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+    }
+    // Not stuck behind it: the next turns renew, and it leads on.
+    await turn(a, lease.retryMs, 'renewed');
+    expect(a.roles).toEqual([{ role: 'leader', term: 1 }]);
   });
 
   it('is released by a leader that stops, for a standby to take at its next turn; the list follows', async () => {

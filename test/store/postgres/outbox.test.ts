@@ -497,7 +497,7 @@ describe('postgres (fenced by the leader lease)', () => {
       // a is paused; its lease ends on the database's clock, and b takes it over.
       await o.pool.query("UPDATE leader_lease SET expires_at = now() - interval '1 millisecond'");
       const b = await lead('b');
-      expect(b.fence()).toEqual({ name: 'leader', holder: 'b', term: 2 });
+      expect(b.fence()).toEqual({ name: 'leader', holder: 'b', term: 2, idleMs: 3_000 });
       const before = await sql(o, 'SELECT * FROM outbox ORDER BY id');
       const tookOver =
         /this replica \(a\) no longer holds the lease "leader" at term 1; another replica took it over/;

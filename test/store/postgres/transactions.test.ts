@@ -6,12 +6,18 @@
  * their own, a connection lost mid-transaction loses only that transaction, and the
  * outbox's writes are made under the fence the store was given.
  */
-import { describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isNotLeader } from '../../../src/store/database.js';
+import { pgAsyncStore } from '../../../src/store/postgres/async-store.js';
+import { connectPostgres } from '../../../src/store/postgres/connect.js';
 import type { Fence } from '../../../src/store/postgres/fence.js';
+import { migratePostgres } from '../../../src/store/postgres/migrate.js';
 import { NUL_STAND_IN } from '../../../src/store/postgres/queryable.js';
 import type { NewSubscription } from '../../../src/store/subscriptions.js';
 import { asyncStore, type Opened, STORES } from '../../support/both-stores.js';
+import { usePostgresDatabase } from '../../support/postgres.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 
 const AT = '2026-11-20T15:00:00Z';
 
@@ -220,6 +226,38 @@ describe('transactions of the asynchronous store on PostgreSQL', () => {
     ]);
   });
 
+  it('ends a transaction of a paused leader within its idle bound, so a takeover waits for no more', async () => {
+    const { o } = await postgres();
+    // The bound is the lease's margin; this one is short, as a test's lease would be.
+    const fence: Fence = { ...FENCE, idleMs: 200 };
+    await lead(o, fence);
+    const store = asyncStore(o, () => fence);
+    await store.outbox.enqueue('notice:1:v1', 'rule', { kind: 'console' }, '{}', AT);
+    const [row] = await store.outbox.due(AT);
+    // The leader claims under its fence (the lease row locked until the transaction
+    // ends), then stops before committing: a process paused (SIGSTOP, a frozen VM).
+    const paused = gate();
+    const claimed = gate();
+    const tx = store
+      .transaction(async () => {
+        await store.outbox.claim([row!.id], AT);
+        claimed.open();
+        await paused.opened;
+      })
+      .catch((error: unknown) => error);
+    await claimed.opened;
+    // Another replica takes the lease over: it waits for the paused transaction to end,
+    // which the server ends once it has sat idle past the bound, not after the minute
+    // every other transaction is allowed (the test would time out first).
+    await o.pool.query("UPDATE leader_lease SET holder = 'replica-b', term = 2 WHERE name = $1", [
+      fence.name,
+    ]);
+    paused.open();
+    expect(String(await tx)).toMatch(/terminat|connection/i);
+    // The claim went with it: the new leader finds the delivery unclaimed.
+    expect((await store.outbox.due(AT)).map((r) => r.id)).toEqual([row!.id]);
+  });
+
   it("makes the outbox's writes under the fence it was given, and refuses them without", async () => {
     const { o } = await postgres();
     const fence = FENCE;
@@ -230,5 +268,55 @@ describe('transactions of the asynchronous store on PostgreSQL', () => {
     held = undefined;
     const refused = await store.outbox.claim([1], AT).catch((error: unknown) => error);
     expect(isNotLeader(refused)).toBe(true);
+  });
+});
+
+describe('statements of the store on PostgreSQL cut off from the server', () => {
+  const db = usePostgresDatabase();
+  const proxies: TcpProxy[] = [];
+  const pools: pg.Pool[] = [];
+  beforeAll(async () => {
+    await migratePostgres(db.pool(), 'test');
+  });
+  afterEach(async () => {
+    for (const proxy of proxies.splice(0)) await proxy.close();
+    await Promise.all(pools.splice(0).map((p) => p.end()));
+  });
+
+  /** The store through a proxy the test cuts, each statement waiting `boundMs` at most. */
+  async function cutOff(boundMs: number) {
+    const server = new URL(db.url);
+    const proxy = await startTcpProxy(server.hostname, Number(server.port));
+    proxies.push(proxy);
+    const pool = await connectPostgres(proxy.via(db.url));
+    pools.push(pool);
+    return { proxy, store: pgAsyncStore(pool, () => undefined, { queryTimeoutMs: boundMs }) };
+  }
+
+  it('abandons a statement whose answer never comes, and the next finds a new connection', async () => {
+    const { proxy, store } = await cutOff(300);
+    await store.subscriptions.add(sub('slack:#before'));
+    // The network drops every byte, and the connection stays open: no error ever comes.
+    proxy.hang();
+    const lost = store.subscriptions.all().catch((error: unknown) => error);
+    await proxy.swallowed();
+    expect(String(await lost)).toMatch(/did not answer within 300 ms/);
+    proxy.heal();
+    expect((await store.subscriptions.all()).map((s) => s.target)).toEqual(['slack:#before']);
+  });
+
+  it('ends a transaction whose statement never gets its answer, rolled back', async () => {
+    const { proxy, store } = await cutOff(300);
+    const tx = store
+      .transaction(async () => {
+        await store.subscriptions.add(sub('slack:#inside'));
+        proxy.hang();
+        await store.subscriptions.add(sub('slack:#cut-off'));
+      })
+      .catch((error: unknown) => error);
+    expect(String(await tx)).toMatch(/did not answer within 300 ms/);
+    proxy.heal();
+    const targets = (await store.subscriptions.all()).map((s) => s.target);
+    expect(targets).not.toContain('slack:#inside');
   });
 });
