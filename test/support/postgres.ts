@@ -11,10 +11,9 @@
  * Pools made by `pool()` are ended before their database is dropped; a connection left
  * open elsewhere does not keep it (DROP DATABASE … WITH (FORCE)).
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
-import { TEST_DATABASE_URL } from './postgres-server.js';
+import { createDatabaseOn, dropDatabaseOn, TEST_DATABASE_URL } from './postgres-server.js';
 
 export interface PostgresDatabase {
   /** The URL of the database of the running file (or test); read before it, it throws. */
@@ -36,29 +35,14 @@ function serverUrl(): string {
   return url;
 }
 
-/** Runs `sql` on the server's own database, with a connection of its own. */
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl(), connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A new empty database on the test server; its URL and name. */
-export async function createTestDatabase(): Promise<{ url: string; name: string }> {
-  const name = `pipewatch_test_${randomBytes(8).toString('hex')}`;
-  await onServer(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl());
-  url.pathname = `/${name}`;
-  return { url: url.toString(), name };
+export function createTestDatabase(): Promise<{ url: string; name: string }> {
+  return createDatabaseOn(serverUrl());
 }
 
 /** Drops a database made by `createTestDatabase`, whoever is still connected to it. */
-export async function dropTestDatabase(name: string): Promise<void> {
-  await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+export function dropTestDatabase(name: string): Promise<void> {
+  return dropDatabaseOn(serverUrl(), name);
 }
 
 /** Fresh databases for the tests of a file: see the file's comment. */
