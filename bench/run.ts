@@ -30,6 +30,7 @@ import { idleCpuBench } from './idle-cpu.js';
 import { idleRssBench } from './idle-rss.js';
 import { ingestBench } from './ingest.js';
 import { latencyBench } from './latency.js';
+import { outboxBench } from './outbox.js';
 import { pacingBench } from './pacing.js';
 import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
@@ -72,6 +73,7 @@ const BENCHES: Record<string, Bench> = {
   delivery: { run: deliveryBench, limitMin: 10 },
   rules_test: { run: () => rulesTestBench(), limitMin: 40 },
   async_store: { run: asyncStoreBench, limitMin: 5 },
+  outbox: { run: outboxBench, limitMin: 20 },
 };
 
 const self = fileURLToPath(import.meta.url);
