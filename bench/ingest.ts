@@ -319,7 +319,8 @@ function preparedInsert(store: Store, sample: Notice): Statement {
  *   insert that keeps each page as it comes;
  * - `cpu_rows_per_s`, `limit_cpu_rows_per_s`, `limit_page_commits_cpu_rows_per_s`: the
  *   same three rates by this process's CPU time instead of wall time, which other work on
- *   the machine's cores moves less;
+ *   the machine's cores moves less; `ratio_cpu`, `ratio_page_commits_cpu`: the two ratios
+ *   by CPU time;
  * - `peak_rss_mb`: the process's peak after the first run of the sync side, which streams
  *   page by page;
  * - `postgres_…`: the sync's ingest step on PostgreSQL (see `inRounds`).
@@ -394,6 +395,8 @@ export async function inRounds(
     cpu_rows_per_s: Math.round(of((r) => r.side.cpu)),
     limit_cpu_rows_per_s: Math.round(of((r) => r.one.cpu)),
     limit_page_commits_cpu_rows_per_s: Math.round(of((r) => r.page.cpu)),
+    ratio_cpu: ratio((r) => r.side.cpu / r.one.cpu),
+    ratio_page_commits_cpu: ratio((r) => r.side.cpu / r.page.cpu),
   };
   if (!postgres) return figures;
   const pg = rounds.map((r) => r.postgres!);

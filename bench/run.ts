@@ -54,7 +54,7 @@ const BENCHES: Record<string, Bench> = {
   ingest: { run: ingestBench, limitMin: 30 },
   steady_state: { run: steadyStateBench, limitMin: 10 },
   rules: { run: rulesBench, limitMin: 20 },
-  ingest_with_rules: { run: ingestWithRulesBench, limitMin: 30 },
+  ingest_with_rules: { run: ingestWithRulesBench, limitMin: 45 },
   regex: { run: regexBench, limitMin: 10 },
   email: { run: emailBench, limitMin: 10 },
   latency: { run: latencyBench, limitMin: 10 },
