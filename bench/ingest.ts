@@ -200,8 +200,10 @@ export function postgresDatabases(server: BenchServer): BenchDatabases {
 }
 
 /**
- * Runs `body` over a fresh database of `open`: its rates, the server's CPU time
- * included where it is apart, and whatever `body` found; the database removed after.
+ * Runs `body` over a fresh database of `open`: its rates, and whatever `body` found; the
+ * database removed after. Where the server is apart, its CPU time over all of `body` is
+ * counted (its checks after storing too, a few queries: the server idles while pages are
+ * made).
  */
 export async function timedOn<T>(
   open: BenchDatabases,

@@ -1,6 +1,6 @@
 /**
  * `outbox`: what the outbox itself costs, on SQLite and on PostgreSQL, apart from any
- * channel. `ALERTS` notices each alert `TARGETS` targets: their deliveries are queued
+ * channel. Notices (`ALERTS`) each alert `TARGETS` targets: their deliveries are queued
  * (`outbox.enqueue`, one transaction a notice, as the engine decides a notice's alerts
  * in one transaction, each naming the stored notice version as the engine's do), then
  * sent without sending: read, claimed and confirmed through the calls the dispatcher
@@ -14,8 +14,8 @@
  *   (`_total_cpu_`, which compares with SQLite's `_cpu_`: SQLite works in the process).
  * Each is the median of `ROUNDS` rounds, SQLite and PostgreSQL taking turns, each on a
  * fresh database, after one uncounted round of each, with its spread (highest less
- * lowest). The notices are stored before
- * the time starts. The PostgreSQL server and its settings: `postgres.ts`.
+ * lowest). The notices are stored before the time starts. The PostgreSQL server and its
+ * settings: `postgres.ts`.
  */
 import { checkDeliveries } from '../src/alerts/outbox.js';
 import type { AlertPayload } from '../src/alerts/payload.js';
@@ -36,10 +36,13 @@ import {
 } from './ingest.js';
 import { benchPostgres } from './postgres.js';
 
-/** Notices that alert, each to every target. */
-const ALERTS = 200;
+/**
+ * Notices that alert, each to every target, on each database: SQLite queues 100,000
+ * deliveries in about a second, so fewer would be timed too short to be steady, and
+ * PostgreSQL a few thousand a second, so more would take minutes; the figures are rates.
+ */
+const ALERTS = { sqlite: 1_000, postgres: 200 } as const;
 const TARGETS = 100;
-const DELIVERIES = ALERTS * TARGETS;
 const ROUNDS = 5;
 const DECIDED_AT = '2026-11-20T15:00:00Z' as UtcIso;
 const SENT_AT = '2026-11-20T15:00:05Z' as UtcIso;
@@ -58,7 +61,11 @@ const cpuNow = () => {
  * Times `body` on `db`: deliveries a second by wall time, by this process's CPU time,
  * and by this process's and the database server's together where it is apart.
  */
-async function timed(db: BenchDatabase, body: () => Promise<void>): Promise<Rates> {
+async function timed(
+  db: BenchDatabase,
+  deliveries: number,
+  body: () => Promise<void>,
+): Promise<Rates> {
   const server = db.serverCpuSeconds();
   const started = performance.now();
   const startedCpu = cpuNow();
@@ -67,16 +74,16 @@ async function timed(db: BenchDatabase, body: () => Promise<void>): Promise<Rate
   const seconds = (performance.now() - started) / 1000;
   const serverAfter = db.serverCpuSeconds();
   return rates(
-    DELIVERIES,
+    deliveries,
     { seconds, cpuSeconds },
     server === undefined || serverAfter === undefined ? undefined : serverAfter - server,
   );
 }
 
 /** Stores the notices the alerts are about, as a baseline (no events). */
-async function storeNotices(store: AsyncStore): Promise<void> {
+async function storeNotices(store: AsyncStore, alerts: number): Promise<void> {
   const context = { method: 'GET', endpoint: '/bench', host: 'bench' };
-  const wire = Array.from({ length: ALERTS }, (_, i) => wireNotice(i));
+  const wire = Array.from({ length: alerts }, (_, i) => wireNotice(i));
   const { records } = parseRecords(NoticeSchema, wire, context, 'data');
   await ingestNoticePage(store, records, {
     seenAt: DECIDED_AT,
@@ -87,8 +94,8 @@ async function storeNotices(store: AsyncStore): Promise<void> {
 }
 
 /** Queues every delivery: one transaction a notice, to every target. */
-async function enqueueAll(store: AsyncStore): Promise<void> {
-  for (let i = 0; i < ALERTS; i++) {
+async function enqueueAll(store: AsyncStore, alerts: number): Promise<void> {
+  for (let i = 0; i < alerts; i++) {
     const notice = wireNotice(i);
     // Stored as the engine stores it: the notice left out, its stored version named.
     const payload: Omit<AlertPayload, 'notice'> & { notice: null } = {
@@ -146,19 +153,23 @@ async function drainAll(store: AsyncStore): Promise<number> {
   }
 }
 
-/** One round on a fresh database of `open`: queueing's rates, and draining's. */
-async function round(open: BenchDatabases): Promise<{ enqueue: Rates; drain: Rates }> {
+/** One round on a fresh database of `open`, `alerts` notices alerting: queueing's rates, and draining's. */
+async function round(
+  open: BenchDatabases,
+  alerts: number,
+): Promise<{ enqueue: Rates; drain: Rates }> {
+  const deliveries = alerts * TARGETS;
   const db = await open();
   try {
-    await storeNotices(db.store);
-    const enqueue = await timed(db, () => enqueueAll(db.store));
+    await storeNotices(db.store, alerts);
+    const enqueue = await timed(db, deliveries, () => enqueueAll(db.store, alerts));
     let drained = 0;
-    const drain = await timed(db, async () => {
+    const drain = await timed(db, deliveries, async () => {
       drained = await drainAll(db.store);
     });
     const counts = await db.store.outbox.counts();
-    if (drained !== DELIVERIES || counts.sent !== DELIVERIES)
-      throw new Error(`outbox bench: ${drained} drained, ${counts.sent} sent of ${DELIVERIES}`);
+    if (drained !== deliveries || counts.sent !== deliveries)
+      throw new Error(`outbox bench: ${drained} drained, ${counts.sent} sent of ${deliveries}`);
     return { enqueue, drain };
   } finally {
     await db.dispose();
@@ -177,9 +188,11 @@ export async function outboxBench(): Promise<Record<string, number | string>> {
       postgres: [],
     };
     // A round of each first, not counted: the code runs warm in every counted one.
-    for (const open of Object.values(kinds)) await round(open);
+    for (const [kind, open] of Object.entries(kinds))
+      await round(open, ALERTS[kind as keyof typeof ALERTS]);
     for (let r = 0; r < ROUNDS; r++)
-      for (const [kind, open] of Object.entries(kinds)) rounds[kind]!.push(await round(open));
+      for (const [kind, open] of Object.entries(kinds))
+        rounds[kind]!.push(await round(open, ALERTS[kind as keyof typeof ALERTS]));
     const figures: Record<string, number | string> = {};
     for (const [kind, rs] of Object.entries(rounds))
       for (const step of ['enqueue', 'drain'] as const)
@@ -197,7 +210,8 @@ export async function outboxBench(): Promise<Record<string, number | string>> {
         }
     return {
       ...figures,
-      deliveries: DELIVERIES,
+      sqlite_deliveries: ALERTS.sqlite * TARGETS,
+      postgres_deliveries: ALERTS.postgres * TARGETS,
       targets: TARGETS,
       rounds: ROUNDS,
       postgres_server: server.described,
