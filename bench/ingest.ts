@@ -3,20 +3,28 @@
  * - `ingest`: 100,000 parsed notices stored page by page through the sync's ingest step
  *   (upserted, classified, events built) into a fresh database, on the asynchronous store
  *   as the daemon stores them, against the same parsed rows inserted by one prepared
- *   statement in one transaction (the limit).
+ *   statement in one transaction (the limit). The same step on PostgreSQL beside it
+ *   (`postgres.ts`), over the first `POSTGRES_TOTAL` of the same notices.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestNoticePage } from '../src/ingest/notice-sync.js';
 import { asyncStoreOf } from '../src/store/async-sqlite.js';
+import type { AsyncStore } from '../src/store/async-store.js';
 import { Store } from '../src/store/index.js';
 import { encodeBody, TEXT_FIELDS } from '../src/store/notice-body.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { EnvelopeSchema, type Notice, NoticeSchema } from '../src/upstream/schemas.js';
 import { wireNotice } from './fixtures.js';
+import { type BenchServer, benchPostgres } from './postgres.js';
 
 const TOTAL = 100_000;
+/**
+ * Notices a PostgreSQL round stores: each page's commit waits for the server's WAL on
+ * disk, so a round of all 100,000 would take minutes; its figures are rates a second.
+ */
+export const POSTGRES_TOTAL = 10_000;
 const PER_PAGE = 20;
 
 type Statement = ReturnType<Store['db']['prepare']>;
@@ -88,9 +96,10 @@ export function secondsStoring(
 export async function secondsStoringAsync(
   store: (page: Notice[]) => Promise<void>,
   wire: WireNotice = wireNotice,
+  rows = TOTAL,
 ): Promise<Spent> {
   const timing = new Timing(wire);
-  for (let p = 0; p < PAGES; p++) await store(timing.page(p));
+  for (let p = 0; p < rows / PER_PAGE; p++) await store(timing.page(p));
   return timing.spent();
 }
 
@@ -126,43 +135,133 @@ class Timing {
   }
 }
 
-/** Rows a second of wall time and of CPU time, of `rows` stored in `spent`. */
-export function rates(rows: number, spent: Spent): Rates {
-  return { rate: rows / spent.seconds, cpu: rows / spent.cpuSeconds };
-}
-
-/** Rows a second: of wall time (`rate`) and of this process's CPU time (`cpu`). */
-export interface Rates {
-  rate: number;
-  cpu: number;
+/**
+ * Rows a second of wall time and of CPU time, of `rows` stored in `spent`; with
+ * `serverCpuSeconds`, what a database server's processes spent meanwhile, also of the
+ * two together.
+ */
+export function rates(rows: number, spent: Spent, serverCpuSeconds?: number): Rates {
+  return {
+    rate: rows / spent.seconds,
+    cpu: rows / spent.cpuSeconds,
+    ...(serverCpuSeconds === undefined
+      ? {}
+      : { totalCpu: rows / (spent.cpuSeconds + serverCpuSeconds) }),
+  };
 }
 
 /**
- * The sync's ingest step on the asynchronous store, one transaction a page as a sync
- * stores them; rows per second.
+ * Rows a second: of wall time (`rate`), of this process's CPU time (`cpu`), and of this
+ * process's and the database server's together (`totalCpu`), when the server is apart.
  */
-async function syncPath(): Promise<Rates> {
+export interface Rates {
+  rate: number;
+  cpu: number;
+  totalCpu?: number;
+}
+
+/**
+ * A fresh, empty database of one kind as the asynchronous store, for one round: its store,
+ * how many rows it stores per round, the CPU seconds its server has spent so far (none on
+ * SQLite, which works in this process), and how to remove it.
+ */
+export interface BenchDatabase {
+  store: AsyncStore;
+  rows: number;
+  serverCpuSeconds(): number | undefined;
+  dispose(): Promise<void>;
+}
+
+/** Makes a fresh database for each round. */
+export type BenchDatabases = () => Promise<BenchDatabase>;
+
+/** Fresh SQLite databases in files (`freshStore`), each round storing all the notices. */
+export const sqliteDatabases: BenchDatabases = async () => {
   const store = freshStore();
-  const async = asyncStoreOf(store);
+  return {
+    store: asyncStoreOf(store),
+    rows: TOTAL,
+    serverCpuSeconds: () => undefined,
+    dispose: async () => store.dispose(),
+  };
+};
+
+/** Fresh databases on `server`, each round storing the first `POSTGRES_TOTAL` notices. */
+export function postgresDatabases(server: BenchServer): BenchDatabases {
+  return async () => {
+    const { store, dispose } = await server.store();
+    return {
+      store,
+      rows: POSTGRES_TOTAL,
+      serverCpuSeconds: () => server.serverCpuSeconds(),
+      dispose,
+    };
+  };
+}
+
+/**
+ * Runs `body` over a fresh database of `open`: its rates, and whatever `body` found; the
+ * database removed after. Where the server is apart, its CPU time over all of `body` is
+ * counted (its checks after storing too, a few queries: the server idles while pages are
+ * made).
+ */
+export async function timedOn<T>(
+  open: BenchDatabases,
+  body: (db: BenchDatabase) => Promise<{ spent: Spent; rows: number; found: T }>,
+): Promise<{ rates: Rates; found: T }> {
+  const db = await open();
+  try {
+    const serverBefore = db.serverCpuSeconds();
+    const { spent, rows, found } = await body(db);
+    const serverAfter = db.serverCpuSeconds();
+    const server =
+      serverBefore === undefined || serverAfter === undefined
+        ? undefined
+        : serverAfter - serverBefore;
+    return { rates: rates(rows, spent, server), found };
+  } finally {
+    await db.dispose();
+  }
+}
+
+/**
+ * The sync's ingest step on the asynchronous store of `open`'s databases, one
+ * transaction a page as a sync stores them; rows per second.
+ */
+async function syncPath(open: BenchDatabases): Promise<Rates> {
+  const { rates } = await timedOn(open, async ({ store, rows }) => ({
+    spent: await storedBySync(store, rows),
+    rows,
+    found: undefined,
+  }));
+  return rates;
+}
+
+/** Stores the first `rows` notices through the sync's ingest step, page by page; the time spent. */
+async function storedBySync(async: AsyncStore, rows: number): Promise<Spent> {
   const seenAt = '2026-11-20T15:00:00Z';
   let events = 0;
-  const spent = await secondsStoringAsync(async (records) => {
-    const outcome = await ingestNoticePage(async, records, {
-      seenAt,
-      baseline: false,
-      alertableAfter: '2026-11-19T15:00:00Z',
-      pipelines: new Set(),
-      hooks: {
-        notices: async (e) => {
-          events += e.length;
+  const spent = await secondsStoringAsync(
+    async (records) => {
+      const outcome = await ingestNoticePage(async, records, {
+        seenAt,
+        baseline: false,
+        alertableAfter: '2026-11-19T15:00:00Z',
+        pipelines: new Set(),
+        hooks: {
+          notices: async (e) => {
+            events += e.length;
+          },
         },
-      },
-    });
-    if (outcome.counts.new !== PER_PAGE) throw new Error('sync path lost rows');
-  });
-  if (store.notices.count() !== TOTAL || events !== TOTAL) throw new Error('sync path lost rows');
-  store.dispose();
-  return rates(TOTAL, spent);
+      });
+      if (outcome.counts.new !== PER_PAGE) throw new Error('sync path lost rows');
+    },
+    wireNotice,
+    rows,
+  );
+  if ((await async.notices.count()) !== rows || events !== rows)
+    throw new Error('sync path lost rows');
+  return spent;
 }
 
 /**
@@ -222,23 +321,40 @@ function preparedInsert(store: Store, sample: Notice): Statement {
  *   insert that keeps each page as it comes;
  * - `cpu_rows_per_s`, `limit_cpu_rows_per_s`, `limit_page_commits_cpu_rows_per_s`: the
  *   same three rates by this process's CPU time instead of wall time, which other work on
- *   the machine's cores moves less;
+ *   the machine's cores moves less; `ratio_cpu`, `ratio_page_commits_cpu`: the two ratios
+ *   by CPU time;
  * - `peak_rss_mb`: the process's peak after the first run of the sync side, which streams
- *   page by page.
+ *   page by page;
+ * - `postgres_…`: the sync's ingest step on PostgreSQL (see `inRounds`).
  * Each figure is the median of `ROUNDS` rounds (`inRounds`).
  */
-export async function ingestBench(): Promise<Record<string, number>> {
+export async function ingestBench(): Promise<Record<string, number | string>> {
   let peakRssMb = 0;
-  const figures = await inRounds(async () => {
-    const rates = await syncPath();
-    peakRssMb ||= Math.round(process.resourceUsage().maxRSS / 1024);
-    return rates;
-  });
-  return { ...figures, peak_rss_mb: peakRssMb };
+  const server = await benchPostgres();
+  try {
+    const figures = await inRounds(
+      async () => {
+        const rates = await syncPath(sqliteDatabases);
+        peakRssMb ||= Math.round(process.resourceUsage().maxRSS / 1024);
+        return rates;
+      },
+      wireNotice,
+      { run: () => syncPath(postgresDatabases(server)), server: server.described },
+    );
+    return { ...figures, peak_rss_mb: peakRssMb };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** How many times `inRounds` runs each side. */
 const ROUNDS = 5;
+
+/** The same side on PostgreSQL, and what its server is, for the figures. */
+export interface PostgresSide {
+  run: () => Promise<Rates>;
+  server: string;
+}
 
 /**
  * Runs `side` (rows a second) and both plain-insert limits of the notices `wire` gives,
@@ -246,22 +362,33 @@ const ROUNDS = 5;
  * the three alike: runs of the same limit differ by up to a fifth on this kind of shared
  * machine. Gives the median of each rate, and the median of each round's ratios, each
  * taken between runs a few seconds apart; and the median of each rate by CPU time.
+ *
+ * With `postgres`, that side runs in each round too, on PostgreSQL, and gives
+ * `postgres_rows_per_s`, `postgres_cpu_rows_per_s` (this process's CPU) and, when the
+ * server is this machine's, `postgres_total_cpu_rows_per_s` (this process's and the
+ * server's together, which compares with SQLite's `cpu_rows_per_s`: SQLite works inside
+ * the process), each with its spread over the rounds (highest less lowest);
+ * `postgres_over_sqlite` and `postgres_over_sqlite_cpu`, the medians of each round's
+ * ratios of wall rates and of CPU rates (total over `cpu_rows_per_s`); `postgres_rows`,
+ * the notices a round stores there, and `postgres_server`, which server and settings.
  */
 export async function inRounds(
   side: () => Promise<Rates>,
   wire: WireNotice = wireNotice,
-): Promise<Record<string, number>> {
-  const rounds: Array<{ side: Rates; one: Rates; page: Rates }> = [];
+  postgres?: PostgresSide,
+): Promise<Record<string, number | string>> {
+  const rounds: Array<{ side: Rates; one: Rates; page: Rates; postgres?: Rates }> = [];
   for (let r = 0; r < ROUNDS; r++)
     rounds.push({
       side: await side(),
+      ...(postgres ? { postgres: await postgres.run() } : {}),
       one: plainInsert('one', wire),
       page: plainInsert('page', wire),
     });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const of = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
   const ratio = (f: (r: (typeof rounds)[number]) => number) => Math.round(of(f) * 100) / 100;
-  return {
+  const figures: Record<string, number | string> = {
     rows_per_s: Math.round(of((r) => r.side.rate)),
     limit_rows_per_s: Math.round(of((r) => r.one.rate)),
     ratio: ratio((r) => r.side.rate / r.one.rate),
@@ -270,5 +397,30 @@ export async function inRounds(
     cpu_rows_per_s: Math.round(of((r) => r.side.cpu)),
     limit_cpu_rows_per_s: Math.round(of((r) => r.one.cpu)),
     limit_page_commits_cpu_rows_per_s: Math.round(of((r) => r.page.cpu)),
+    ratio_cpu: ratio((r) => r.side.cpu / r.one.cpu),
+    ratio_page_commits_cpu: ratio((r) => r.side.cpu / r.page.cpu),
   };
+  if (!postgres) return figures;
+  const pg = rounds.map((r) => r.postgres!);
+  const withSpread = (name: string, xs: number[]) => {
+    figures[name] = Math.round(median(xs));
+    figures[`${name}_spread`] = Math.round(Math.max(...xs) - Math.min(...xs));
+  };
+  withSpread(
+    'postgres_rows_per_s',
+    pg.map((p) => p.rate),
+  );
+  withSpread(
+    'postgres_cpu_rows_per_s',
+    pg.map((p) => p.cpu),
+  );
+  const totals = pg.map((p) => p.totalCpu);
+  if (totals.every((t) => t !== undefined)) {
+    withSpread('postgres_total_cpu_rows_per_s', totals);
+    figures.postgres_over_sqlite_cpu = ratio((r) => r.postgres!.totalCpu! / r.side.cpu);
+  }
+  figures.postgres_over_sqlite = ratio((r) => r.postgres!.rate / r.side.rate);
+  figures.postgres_rows = POSTGRES_TOTAL;
+  figures.postgres_server = postgres.server;
+  return figures;
 }

