@@ -102,7 +102,11 @@ function arrivals(): Map<string, number> {
   return seen;
 }
 
-/** The outbox by status, read from the database, not through any replica. */
+/**
+ * The outbox by status, read from the database, not through any replica; once the
+ * replicas have logged what they sent (`loggedSent`), since the receiver has an alert
+ * before the outbox records it sent.
+ */
 async function outbox(): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
@@ -174,6 +178,7 @@ describe('failover on PostgreSQL, replicas as processes', { timeout: STORY_HANG_
     // flight, its fourth, which the third sent again, and nothing else twice.
     const fourth = String(stage.receiver.arrived[3]!.headers['x-pipewatch-delivery']);
     expect([...arrivals()].filter(([, n]) => n > 1)).toEqual([[fourth, 2]]);
+    await set.loggedSent(burst);
     expect(await outbox()).toEqual({ sent: burst.length });
   });
 
@@ -215,6 +220,7 @@ describe('failover on PostgreSQL, replicas as processes', { timeout: STORY_HANG_
     expect(count).toMatchObject({ lost: [], unexpected: [] });
     expect([...arrivals().values()].every((n) => n <= 2)).toBe(true);
     expect(count.duplicates).toBeLessThanOrEqual(1);
+    await set.loggedSent(burst);
     expect(await outbox()).toEqual({ sent: burst.length });
   });
 
@@ -246,6 +252,7 @@ describe('failover on PostgreSQL, replicas as processes', { timeout: STORY_HANG_
       arrived: during.length,
       unexpected: [],
     });
+    await set.loggedSent(during);
     expect(await outbox()).toEqual({ sent: during.length });
     // Each said it lost the database, and none said it was back before it was.
     set.replicas.forEach((r, i) => {

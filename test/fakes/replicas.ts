@@ -41,11 +41,6 @@ export function roleLines(replica: DaemonProcess): RoleLine[] {
     }));
 }
 
-/** Whether `replica` leads, as its last role line says (and it still runs). */
-export function leads(replica: DaemonProcess): boolean {
-  return replica.exit() === undefined && roleLines(replica).at(-1)?.role === 'leader';
-}
-
 /** Replicas of one daemon configuration; `killAll` after each test, whatever happened. */
 export class ReplicaSet {
   readonly replicas: DaemonProcess[] = [];
@@ -90,6 +85,25 @@ export class ReplicaSet {
     return taken()!;
   }
 
+  /**
+   * Resolves once each notice of `ids` has been logged sent by a replica, the killed ones
+   * included: a replica logs it once the outbox has recorded it sent.
+   */
+  async loggedSent(ids: readonly number[], withinMs = STEP_HANG_MS): Promise<void> {
+    const done = () => {
+      const sent = new Set(
+        this.replicas.flatMap((r) =>
+          r
+            .logs()
+            .filter((l) => l.msg.startsWith('sent '))
+            .map((l) => l.notice_id),
+        ),
+      );
+      return ids.every((id) => sent.has(id));
+    };
+    await untilAny(this.running(), `notices ${ids.join(', ')} logged sent`, done, withinMs);
+  }
+
   /** Ends every replica at once (SIGKILL), stopped or not. */
   killAll(): void {
     for (const replica of this.replicas.splice(0)) replica.kill();
@@ -100,7 +114,7 @@ export class ReplicaSet {
  * Resolves once `done()` holds, checked after each line any of `replicas` writes; fails
  * after `withinMs`, or once every one of them has exited, with what each said.
  */
-export async function untilAny(
+async function untilAny(
   replicas: DaemonProcess[],
   what: string,
   done: () => boolean,
