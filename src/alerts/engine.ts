@@ -178,28 +178,50 @@ export class AlertEngine {
     };
   }
 
-  /** The ingest hooks that decide; they run inside ingest's transactions. */
+  /**
+   * The ingest hooks that decide; they run inside ingest's transactions. Each call reads
+   * the subscriptions' revision and makes its own context; those of one transaction
+   * (`transaction()`) read them once for all its calls.
+   */
   hooks(extra: IngestHooks = {}): IngestHooks {
     return {
-      notices: async (events) => {
+      ...this.decidingHooks(async () => {
         await this.refresh();
-        await decideNotices(this.context(), this.compiled, events, this.deps.maxAlertAgeMs);
+        return this.context();
+      }, extra),
+      transaction: () => {
+        let opened: Promise<DecisionContext> | undefined;
+        return this.decidingHooks(() => {
+          opened ??= this.refresh().then(() => this.context());
+          return opened;
+        }, extra.transaction?.() ?? extra);
+      },
+    };
+  }
+
+  /** Hooks that decide in the context `contextOf` gives, after which `extra`'s run. */
+  private decidingHooks(
+    contextOf: () => Promise<DecisionContext>,
+    extra: IngestHooks,
+  ): IngestHooks {
+    return {
+      notices: async (events) => {
+        const ctx = await contextOf();
+        await decideNotices(ctx, this.compiled, events, this.deps.maxAlertAgeMs);
         await extra.notices?.(events);
       },
       baseline: async (notices) => {
-        await this.refresh();
-        await decideBaseline(this.context(), this.compiled, notices);
+        await decideBaseline(await contextOf(), this.compiled, notices);
         await extra.baseline?.(notices);
       },
       capacity: async (event) => {
-        await this.refresh();
-        const ctx = this.context();
+        const ctx = await contextOf();
         await decideCapacity(ctx, this.compiled, event);
         await this.locations.capacity(ctx, event);
         await extra.capacity?.(event);
       },
       schemaDrift: async (event) => {
-        if (this.deps.opsTarget) await decideDrift(this.context(), this.deps.opsTarget, event);
+        if (this.deps.opsTarget) await decideDrift(await contextOf(), this.deps.opsTarget, event);
         await extra.schemaDrift?.(event);
       },
       pipelines: async (event) => {

@@ -81,6 +81,14 @@ export interface IngestHooks {
   capacity?(event: CapacityEvent): Promise<void>;
   schemaDrift?(event: SchemaDriftEvent): Promise<void>;
   pipelines?(event: PipelinesEvent): Promise<void>;
+  /**
+   * The hooks for the calls of one transaction (a slice of a page of notices). What each
+   * call would otherwise read for itself (the rules in force, the silences, the
+   * pipelines' zones, the time) they may read once for the transaction, so another
+   * process's change to them is seen at the next transaction. Without it, each call is
+   * on its own.
+   */
+  transaction?(): IngestHooks;
 }
 
 /** The metrics the syncs keep (the daemon's `Metrics` has them, with the others). */

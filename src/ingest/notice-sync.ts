@@ -171,7 +171,7 @@ function storeSlice(
   return store.transaction(async () => {
     const started = performance.now();
     const { counts } = outcome;
-    const { hooks } = context;
+    const hooks = context.hooks?.transaction?.() ?? context.hooks;
     const horizon = context.baselineHorizon;
     const rest = from === 0 ? notices : notices.slice(from);
     const stored = await store.notices.metaOf(rest.map((n) => n.id));
