@@ -11,6 +11,7 @@ import type { Store } from '../../src/store/index.js';
 import type { CapacityLocation, Notice } from '../../src/upstream/schemas.js';
 import { transcoCycle } from '../fakes/capacity-event.js';
 import { noticeEvent as event, makeNotice } from '../fakes/notice.js';
+import { dmReminders } from '../fakes/rules.js';
 import { ManualClock } from '../support/clock.js';
 import { useTempStores } from '../support/temp-store.js';
 
@@ -146,15 +147,7 @@ describe('notice decisions', () => {
   });
 });
 
-const reminders: DeadlineRule = {
-  kind: 'deadlines',
-  name: 'reminders',
-  at,
-  field: 'response_at',
-  beforeMs: [86_400_000, 7_200_000],
-  filter: { pipelines: ['transco'] },
-  notify: [{ kind: 'slack_dm', user: 'scheduler@example.com' }],
-};
+const reminders = dmReminders;
 
 const rows = () =>
   store.db

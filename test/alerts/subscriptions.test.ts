@@ -13,8 +13,10 @@ import { parseRuleFile } from '../../src/rules/loader.js';
 import type { NoticeRule } from '../../src/rules/types.js';
 import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import { Store } from '../../src/store/index.js';
+import type { NewSilence } from '../../src/store/silences.js';
 import type { Notice } from '../../src/upstream/schemas.js';
 import { makeNotice, noticeEvent } from '../fakes/notice.js';
+import { transcoChannelSilence } from '../fakes/silence.js';
 import { ManualClock } from '../support/clock.js';
 import { listMatchers } from '../support/silence-matchers.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -147,16 +149,8 @@ describe('subscriptions', () => {
 });
 
 describe('silences', () => {
-  const silence = (over: Record<string, unknown> = {}) =>
-    temp.store.silences.add({
-      matchers: listMatchers({ pipelines: ['transco'], targets: ['slack:C0GAS'] }),
-      starts_at: '2026-11-20T14:00:00Z',
-      ends_at: '2026-11-20T16:00:00Z',
-      created_by: 'U0ALICE',
-      comment: null,
-      created_at: '2026-11-20T14:00:00Z',
-      ...over,
-    });
+  const silence = (over: Partial<NewSilence> = {}) =>
+    temp.store.silences.add(transcoChannelSilence(over));
 
   it('hold back what they match, once, and the audit says which silence until when', async () => {
     const { engine } = setup();

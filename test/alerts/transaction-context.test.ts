@@ -9,35 +9,25 @@ import { AlertEngine } from '../../src/alerts/engine.js';
 import type { IngestHooks } from '../../src/ingest/events.js';
 import { ingestNoticePage, ingestNoticePageInSlices } from '../../src/ingest/notice-sync.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import type { DeadlineRule, NoticeRule } from '../../src/rules/types.js';
+import type { NoticeRule } from '../../src/rules/types.js';
 import { asyncStoreOf } from '../../src/store/async-sqlite.js';
 import type { Store } from '../../src/store/index.js';
 import { makeNotice } from '../fakes/notice.js';
+import { dmReminders, ruleAt } from '../fakes/rules.js';
+import { transcoChannelSilence } from '../fakes/silence.js';
 import { ManualClock } from '../support/clock.js';
-import { listMatchers } from '../support/silence-matchers.js';
 import { useTempStores } from '../support/temp-store.js';
 
 const { open } = useTempStores('pipewatch-tx-context-');
 
-const at = { file: 'rules/gas.yaml', line: 1, col: 1 };
 const constraints: NoticeRule = {
   kind: 'notices',
   name: 'constraints',
-  at,
+  at: ruleAt,
   filter: { pipelines: ['transco', 'tennessee'] },
   on: ['new', 'updated'],
   notify: [{ kind: 'slack', channel: 'C0GAS' }, { kind: 'console' }],
 };
-const reminders: DeadlineRule = {
-  kind: 'deadlines',
-  name: 'reminders',
-  at,
-  field: 'response_at',
-  beforeMs: [86_400_000, 7_200_000],
-  filter: { pipelines: ['transco'] },
-  notify: [{ kind: 'slack_dm', user: 'scheduler@example.com' }],
-};
-
 /**
  * One page: a notice with a deadline, another pipeline's, the first again as amended, and
  * one that supersedes the first (its reminders are cancelled); Transco's Slack channel is
@@ -62,21 +52,14 @@ const page = [
 ];
 
 function silenceTranscoChannel(store: Store) {
-  store.silences.add({
-    matchers: listMatchers({ pipelines: ['transco'], targets: ['slack:C0GAS'] }),
-    starts_at: '2026-11-20T14:00:00Z',
-    ends_at: '2026-11-20T16:00:00Z',
-    created_by: 'U0ALICE',
-    comment: null,
-    created_at: '2026-11-20T14:00:00Z',
-  });
+  store.silences.add(transcoChannelSilence());
 }
 
 function engineOn(store: Store) {
   const clock = new ManualClock('2026-11-20T15:00:00Z');
   return new AlertEngine(
     { store: asyncStoreOf(store), clock, logger: silentLogger, maxAlertAgeMs: 86_400_000 },
-    [constraints, reminders],
+    [constraints, dmReminders],
   );
 }
 

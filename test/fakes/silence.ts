@@ -8,10 +8,25 @@ import type { AlertPayload, HeldAlert, SilenceSummary } from '../../src/alerts/p
 import type { Alert } from '../../src/channels/types.js';
 import { toUtcIso } from '../../src/lib/time.js';
 import { HOSTILE_BODIES } from '../../src/simulator/anchors.js';
+import type { NewSilence } from '../../src/store/silences.js';
+import { listMatchers } from '../support/silence-matchers.js';
 
 /** `minutes` before 15:00 UTC on the samples' day. */
 const minutesBefore = (minutes: number) =>
   toUtcIso(new Date(Date.parse('2026-11-20T15:00:00Z') - minutes * 60_000));
+
+/** A silence of Transco's alerts to Slack channel C0GAS, from 14:00 to 16:00 UTC on the samples' day. */
+export function transcoChannelSilence(over: Partial<NewSilence> = {}): NewSilence {
+  return {
+    matchers: listMatchers({ pipelines: ['transco'], targets: ['slack:C0GAS'] }),
+    starts_at: '2026-11-20T14:00:00Z',
+    ends_at: '2026-11-20T16:00:00Z',
+    created_by: 'U0ALICE',
+    comment: null,
+    created_at: '2026-11-20T14:00:00Z',
+    ...over,
+  };
+}
 
 /** A held alert: a new Transco notice with its link, held at 15:00 UTC. */
 export function heldAlert(over: Partial<HeldAlert> = {}): HeldAlert {
