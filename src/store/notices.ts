@@ -207,14 +207,19 @@ export function metaOfRow(
  * from a tombstone (`known`) at the version it had when unchanged, else at the next one,
  * what changed not known.
  */
-export function reinsertion(
-  known: NoticeMeta | null | undefined,
-  hash: string,
-): { change: NoticeChange; version: number } {
-  if (!known) return { change: 'new', version: 1 };
+export function reinsertion(known: NoticeMeta | null | undefined, hash: string): UpsertResult {
+  if (!known) return fieldsUnknown('new', 1);
   return known.content_hash === hash
-    ? { change: 'unchanged', version: known.version }
-    : { change: 'updated', version: known.version + 1 };
+    ? fieldsUnknown('unchanged', known.version)
+    : fieldsUnknown('updated', known.version + 1);
+}
+
+/**
+ * A result that names no changed field and no previous version: a notice new, unchanged,
+ * or back from a tombstone with what changed not known.
+ */
+export function fieldsUnknown(change: NoticeChange, version: number): UpsertResult {
+  return { change, version, changedFields: [], previous: undefined };
 }
 
 /**
@@ -410,30 +415,25 @@ export class NoticeStore {
     const hash = noticeHash(notice);
     const known = stored === undefined ? this.metaOfOne(notice.id) : stored;
     if (!known || known.tombstone) {
-      const { change, version } = reinsertion(known, hash);
+      const result = reinsertion(known, hash);
       if (known) this.deleteTombstone.run(notice.id);
       this.insert.run(
         Object.assign(noticeColumns(notice), {
           body: encodeBody(notice),
           content_hash: hash,
-          version,
+          version: result.version,
           seen_at: seenAt,
           baseline: baseline ? 1 : 0,
         }),
       );
       this.inserted?.(notice);
       this.noteWords(notice);
-      return { change, version, changedFields: [], previous: undefined };
+      return result;
     }
     if (known.content_hash === hash) {
       if (known.pruned_at) this.restore.run(encodeBody(notice), seenAt, notice.id);
       else this.touch.run(seenAt, notice.id);
-      return {
-        change: 'unchanged',
-        version: known.version,
-        changedFields: [],
-        previous: undefined,
-      };
+      return fieldsUnknown('unchanged', known.version);
     }
     const previous = pickNotice(
       expectRow(this.get(notice.id), `notice ${notice.id}, read as known`),

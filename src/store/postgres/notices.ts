@@ -23,6 +23,7 @@ import { expectRow } from '../database.js';
 import { encodeBody } from '../notice-body.js';
 import {
   changeOf,
+  fieldsUnknown,
   metaOfRow,
   NOTICE_COLUMNS,
   type NoticeHistoryRow,
@@ -180,18 +181,18 @@ export class PgNoticeStore {
     const known = stored === undefined ? (await this.metaOf([notice.id])).get(notice.id) : stored;
     const columns = NOTICE_COLUMNS.map((f) => notice[f]);
     if (!known || known.tombstone) {
-      const { change, version } = reinsertion(known, hash);
+      const result = reinsertion(known, hash);
       await this.db().query(INSERT, [
         ...columns,
         encodeBody(notice),
         hash,
-        version,
+        result.version,
         seenAt,
         baseline ? 1 : 0,
         ...wordValues(notice),
       ]);
       await this.inserted?.(notice);
-      return { change, version, changedFields: [], previous: undefined };
+      return result;
     }
     if (known.content_hash === hash) {
       if (known.pruned_at)
@@ -204,12 +205,7 @@ export class PgNoticeStore {
           seenAt,
           notice.id,
         ]);
-      return {
-        change: 'unchanged',
-        version: known.version,
-        changedFields: [],
-        previous: undefined,
-      };
+      return fieldsUnknown('unchanged', known.version);
     }
     const previous = pickNotice(
       expectRow(await this.get(notice.id), `notice ${notice.id}, read as known`),
