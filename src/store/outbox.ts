@@ -64,6 +64,31 @@ export interface NoticeRef {
   version: number;
 }
 
+/**
+ * The values `enqueue` writes, in the order both databases' insert statements bind them:
+ * subject, rule, target key, target, payload, due at, decided at, notice id and version.
+ */
+export function enqueueValues(
+  subject: string,
+  rule: string,
+  target: Target,
+  payload: OutboxPayload | string,
+  at: UtcIso,
+  notice: NoticeRef | undefined,
+): [string, string, string, string, string, UtcIso, UtcIso, number | null, number | null] {
+  return [
+    subject,
+    rule,
+    targetKey(target),
+    JSON.stringify(target),
+    typeof payload === 'string' ? payload : JSON.stringify(payload),
+    at,
+    at,
+    notice?.id ?? null,
+    notice?.version ?? null,
+  ];
+}
+
 type At = { at: string | null };
 
 /** A target with deliveries waiting, as `heads` reads it (on either database). */
@@ -174,15 +199,7 @@ export class OutboxStore {
     notice?: NoticeRef,
   ): boolean {
     const result = this.sql.insert.run(
-      subject,
-      rule,
-      targetKey(target),
-      JSON.stringify(target),
-      typeof payload === 'string' ? payload : JSON.stringify(payload),
-      at,
-      at,
-      notice?.id ?? null,
-      notice?.version ?? null,
+      ...enqueueValues(subject, rule, target, payload, at, notice),
     );
     return result.changes === 1;
   }

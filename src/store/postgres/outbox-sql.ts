@@ -27,7 +27,7 @@ const UNCLAIMED = 'claimed_at = NULL, claimed_by = NULL, claimed_term = NULL';
 export const PG_OUTBOX_SQL = {
   insert: `INSERT INTO outbox (subject, rule, target, target_json, payload, next_attempt_at,
       created_at, notice_id, notice_version)
-    VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
     ON CONFLICT (subject, rule, target) DO NOTHING`,
   has: 'SELECT 1 FROM outbox WHERE subject = $1 AND rule = $2 AND target = $3 LIMIT 1',
   due: `SELECT ${COLUMNS} FROM outbox

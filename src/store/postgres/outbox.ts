@@ -19,6 +19,7 @@ import { type Target, targetKey } from '../../domain/targets.js';
 import type { UtcIso } from '../../lib/time.js';
 import { DatabaseError } from '../database.js';
 import {
+  enqueueValues,
   type Head,
   type NoticeRef,
   type OutboxBacklog,
@@ -147,16 +148,10 @@ export class PgOutboxStore {
     at: UtcIso,
     notice?: NoticeRef,
   ): Promise<boolean> {
-    const result = await this.db().query(SQL.insert, [
-      subject,
-      rule,
-      targetKey(target),
-      JSON.stringify(target),
-      typeof payload === 'string' ? payload : JSON.stringify(payload),
-      at,
-      notice?.id ?? null,
-      notice?.version ?? null,
-    ]);
+    const result = await this.db().query(
+      SQL.insert,
+      enqueueValues(subject, rule, target, payload, at, notice),
+    );
     return result.rowCount === 1;
   }
 
