@@ -1,7 +1,8 @@
 /**
  * The outbox's own statements, below the dispatcher: which deliveries are due, which can
- * be claimed, how they are found by subject, and what `status` and the backlog say about
- * them. Payloads are opaque JSON text to the store.
+ * be claimed, how they are found by subject, and what `status` says about them. Payloads
+ * are opaque JSON text to the store. The backlog, and what both stores do alike, are in the
+ * shared suite (`postgres/outbox.test.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { DeliveryErrorCode } from '../../src/channels/types.js';
@@ -114,29 +115,5 @@ describe('outbox store', () => {
     const reasons = temp.store.outbox.summary().dead_reasons;
     expect(reasons.map((r) => r.code).sort()).toEqual([...codes, null].sort());
     expect(reasons.reduce((n, r) => n + r.count, 0)).toBe(temp.store.outbox.summary().dead);
-  });
-
-  it('gives each waiting target the error of its first delivery that failed', () => {
-    const first = enqueue('notice:1:v1', OPS, '2026-11-20T15:00:00Z');
-    const second = enqueue('notice:2:v1', OPS, '2026-11-20T15:01:00Z');
-    enqueue('notice:3:v1', GAS, '2026-11-20T15:02:00Z');
-    temp.store.outbox.retryLater([second], 'slack: HTTP 503', '2026-11-20T15:10:00Z');
-    temp.store.outbox.retryLater([first], 'slack: ratelimited', '2026-11-20T15:10:00Z');
-    expect(temp.store.outbox.backlog()).toEqual([
-      {
-        target: OPS,
-        pending: 2,
-        in_flight: 0,
-        oldest_at: '2026-11-20T15:00:00Z',
-        last_error: 'slack: ratelimited',
-      },
-      {
-        target: GAS,
-        pending: 1,
-        in_flight: 0,
-        oldest_at: '2026-11-20T15:02:00Z',
-        last_error: null,
-      },
-    ]);
   });
 });
