@@ -40,14 +40,20 @@ export function parseApiDateTime(text: string): UtcIso | null | undefined {
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`;
 }
 
-/** A capacity quantity as a number, `null` for "" and absent; `undefined` when unreadable. */
+/**
+ * A capacity quantity as a number, `null` for "" and absent; `undefined` when unreadable,
+ * or too large for a finite number.
+ */
 export function parseQuantity(value: unknown): number | null | undefined {
   if (value == null) return null;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
   const compact = value.trim().replace(/[,\s_]/g, '');
   if (compact === '') return null;
-  return /^-?\d+(?:\.\d+)?$/.test(compact) ? Number(compact) : undefined;
+  if (!/^-?\d+(?:\.\d+)?$/.test(compact)) return undefined;
+  // Digits past a double's range read as Infinity, which no threshold compares sensibly with.
+  const n = Number(compact);
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /**

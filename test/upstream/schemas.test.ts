@@ -67,6 +67,14 @@ describe('quantities', () => {
       expect(result.error?.issues[0]?.message).toMatch(/^not a quantity: /);
     },
   );
+
+  it('rejects digits past the range of a number rather than reading them as infinite', () => {
+    for (const raw of ['9'.repeat(400), `-${'9'.repeat(400)}`]) {
+      expect(parseQuantity(raw)).toBeUndefined();
+      const result = CapacityLocationSchema.safeParse({ id: 1, oac: raw });
+      expect(result.error?.issues[0]?.message).toMatch(/^not a quantity: /);
+    }
+  });
 });
 
 describe('records', () => {
