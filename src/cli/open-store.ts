@@ -37,14 +37,15 @@ export async function openExistingStore(ctx: CliContext): Promise<OpenedStore | 
 
 /**
  * The configured store for a dry run, which changes nothing: SQLite's file opened
- * read-only; undefined, with `missing` told why, when there is none yet (no file, a
+ * read-only, a PostgreSQL database only at this release's schema version (neither is
+ * migrated: a `DatabaseError` says so); undefined, with `missing` told why, when there is none yet (no file, a
  * PostgreSQL database no pipewatch has migrated).
  */
 export async function openStoreToRead(
   at: StoreLocation,
   missing: (message: string) => void = () => {},
 ): Promise<OpenedStore | undefined> {
-  if (at.databaseUrl !== undefined) return openConfigured(at, missing);
+  if (at.databaseUrl !== undefined) return openConfigured(at, missing, { migrate: false });
   const file = join(at.dataDir, DATABASE_FILE);
   if (!existsSync(file)) {
     missing(`no database at ${file}; run 'pipewatch run' first (or set PIPEWATCH_DATA_DIR)`);

@@ -86,10 +86,21 @@ export async function openStore(
 export async function openExistingStore(
   at: StoreLocation,
   missing: (message: string) => void,
-  options: Pick<OpenStoreOptions, 'warn' | 'info'> = {},
+  options: Pick<OpenStoreOptions, 'warn' | 'info'> & {
+    /**
+     * For a dry run on PostgreSQL: a database of another schema version is refused (a
+     * `DatabaseError`), not migrated, as SQLite's file opened read-only is. Migrating is
+     * for a replica's start: a newer schema under replicas of the release before could stop them.
+     */
+    migrate?: false;
+  } = {},
 ): Promise<OpenedStore | undefined> {
   if (at.databaseUrl !== undefined) {
-    const opened = await openPostgres(at.databaseUrl, options, 'existing');
+    const opened = await openPostgres(
+      at.databaseUrl,
+      options,
+      options.migrate === false ? 'read' : 'existing',
+    );
     if (opened) return opened;
     missing(
       `no pipewatch database at ${await shownUrl(at.databaseUrl)}; start 'pipewatch run' on it first (or check PIPEWATCH_DATABASE_URL)`,
@@ -125,15 +136,17 @@ async function openPostgres(
 async function openPostgres(
   url: string,
   options: OpenStoreOptions,
-  mode: 'existing',
+  mode: 'existing' | 'read',
 ): Promise<OpenedStore | undefined>;
 async function openPostgres(
   url: string,
   options: OpenStoreOptions,
-  mode: 'create' | 'existing',
+  mode: 'create' | 'existing' | 'read',
 ): Promise<OpenedStore | undefined> {
   const { connectPostgres, shownPostgresUrl } = await import('./postgres/connect.js');
-  const { migratePostgres, postgresSchemaVersion } = await import('./postgres/migrate.js');
+  const { migratePostgres, postgresSchemaVersion, POSTGRES_SCHEMA_VERSION } = await import(
+    './postgres/migrate.js'
+  );
   const { pgAsyncStore } = await import('./postgres/async-store.js');
   const where = shownPostgresUrl(url);
   const pool = await connectPostgres(url, {
@@ -141,10 +154,15 @@ async function openPostgres(
     ...(options.onPoolError ? { onError: options.onPoolError } : {}),
   });
   try {
-    if (mode === 'existing' && (await postgresSchemaVersion(pool)) === 0) {
+    const current = mode === 'create' ? undefined : await postgresSchemaVersion(pool);
+    if (current === 0) {
       await pool.end();
       return undefined;
     }
+    if (mode === 'read' && current !== POSTGRES_SCHEMA_VERSION)
+      throw new DatabaseError(
+        `the PostgreSQL database ${where} has schema version ${current}, this pipewatch uses ${POSTGRES_SCHEMA_VERSION}; start 'pipewatch run' of this release on it to migrate it first`,
+      );
     const migrated = await migratePostgres(pool, where);
     if (migrated.applied.length > 0)
       options.info?.(

@@ -2,7 +2,8 @@
  * The commands that read or change what `run` stored, with PIPEWATCH_DATABASE_URL naming
  * a PostgreSQL database: they read and write it, not a SQLite file in the data directory
  * (which stays empty); a database no pipewatch has migrated is said to be missing, as a
- * missing file is, and a URL that cannot be one is a configuration error.
+ * missing file is, a dry run leaves a database of another schema version as it is, and a
+ * URL that cannot be one is a configuration error.
  */
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,12 @@ import type { AsyncStore } from '../../src/store/async-store.js';
 import { DATABASE_FILE } from '../../src/store/index.js';
 import { type OpenedStore, openStore } from '../../src/store/open.js';
 import { connectPostgres } from '../../src/store/postgres/connect.js';
-import { postgresSchemaVersion } from '../../src/store/postgres/migrate.js';
+import {
+  migratePostgres,
+  POSTGRES_SCHEMA_VERSION,
+  postgresSchemaVersion,
+} from '../../src/store/postgres/migrate.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { heartbeat } from '../../src/store/postgres/replicas.js';
 import { makeNotice } from '../fakes/notice.js';
 import { latestCycle } from '../fakes/pipelines.js';
@@ -196,6 +202,30 @@ describe('on PostgreSQL', () => {
     const pool = await connectPostgres(empty.url);
     try {
       expect(await postgresSchemaVersion(pool)).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('the dry runs refuse a database of an older schema rather than migrate it', async () => {
+    const older = await createTestDatabase();
+    databases.push(older.name);
+    const behind = POSTGRES_SCHEMA_VERSION - 1;
+    const pool = await connectPostgres(older.url);
+    try {
+      await migratePostgres(pool, 'older', POSTGRES_MIGRATIONS.slice(0, -1));
+      const olderEnv = { ...env, PIPEWATCH_DATABASE_URL: older.url };
+      for (const args of [
+        ['rules', 'test', '--since', '1d'],
+        ['rules', 'validate'],
+      ]) {
+        const run = await cli(args, olderEnv, at);
+        expect(run.code, args.join(' ')).not.toBe(0);
+        expect(run.stderr).toContain(
+          `has schema version ${behind}, this pipewatch uses ${POSTGRES_SCHEMA_VERSION}; start 'pipewatch run' of this release on it to migrate it first`,
+        );
+      }
+      expect(await postgresSchemaVersion(pool)).toBe(behind);
     } finally {
       await pool.end();
     }

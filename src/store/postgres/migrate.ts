@@ -27,6 +27,9 @@ export interface MigrateOutcome {
   applied: number[];
 }
 
+/** The schema version this release's migrations bring a database to. */
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
+
 /**
  * The schema version of a database: its last migration applied, 0 for none (a database
  * never migrated has no `schema_migrations`). Two statements, since PostgreSQL resolves
