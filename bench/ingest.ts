@@ -330,31 +330,20 @@ function preparedInsert(store: Store, sample: Notice): Statement {
  */
 export async function ingestBench(): Promise<Record<string, number | string>> {
   let peakRssMb = 0;
-  const server = await benchPostgres();
-  try {
-    const figures = await inRounds(
-      async () => {
-        const rates = await syncPath(sqliteDatabases);
-        peakRssMb ||= Math.round(process.resourceUsage().maxRSS / 1024);
-        return rates;
-      },
-      wireNotice,
-      { run: () => syncPath(postgresDatabases(server)), server: server.described },
-    );
-    return { ...figures, peak_rss_mb: peakRssMb };
-  } finally {
-    await server.stop();
-  }
+  const figures = await inRounds(
+    async () => {
+      const rates = await syncPath(sqliteDatabases);
+      peakRssMb ||= Math.round(process.resourceUsage().maxRSS / 1024);
+      return rates;
+    },
+    wireNotice,
+    (server) => syncPath(postgresDatabases(server)),
+  );
+  return { ...figures, peak_rss_mb: peakRssMb };
 }
 
 /** How many times `inRounds` runs each side. */
 const ROUNDS = 5;
-
-/** The same side on PostgreSQL, and what its server is, for the figures. */
-export interface PostgresSide {
-  run: () => Promise<Rates>;
-  server: string;
-}
 
 /**
  * Runs `side` (rows a second) and both plain-insert limits of the notices `wire` gives,
@@ -363,28 +352,41 @@ export interface PostgresSide {
  * machine. Gives the median of each rate, and the median of each round's ratios, each
  * taken between runs a few seconds apart; and the median of each rate by CPU time.
  *
- * With `postgres`, that side runs in each round too, on PostgreSQL, and gives
- * `postgres_rows_per_s`, `postgres_cpu_rows_per_s` (this process's CPU) and, when the
+ * With `postgres`, the same side on PostgreSQL runs `ROUNDS` times after them, on a
+ * server started only then (`benchPostgres`), so the SQLite figures are taken as they
+ * were before there was a PostgreSQL side: no server idles beside them, and no round of
+ * it runs between a side and its limits. It gives `postgres_rows_per_s`,
+ * `postgres_cpu_rows_per_s` (this process's CPU) and, when the
  * server is this machine's, `postgres_total_cpu_rows_per_s` (this process's and the
  * server's together, which compares with SQLite's `cpu_rows_per_s`: SQLite works inside
  * the process), each with its spread over the rounds (highest less lowest);
- * `postgres_over_sqlite` and `postgres_over_sqlite_cpu`, the medians of each round's
- * ratios of wall rates and of CPU rates (total over `cpu_rows_per_s`); `postgres_rows`,
- * the notices a round stores there, and `postgres_server`, which server and settings.
+ * `postgres_over_sqlite` and `postgres_over_sqlite_cpu`, the medians of the ratios of
+ * wall rates and of CPU rates (total over `cpu_rows_per_s`), round by round;
+ * `postgres_rows`, the notices a round stores there, and `postgres_server`, which server
+ * and settings.
  */
 export async function inRounds(
   side: () => Promise<Rates>,
   wire: WireNotice = wireNotice,
-  postgres?: PostgresSide,
+  postgres?: (server: BenchServer) => Promise<Rates>,
 ): Promise<Record<string, number | string>> {
   const rounds: Array<{ side: Rates; one: Rates; page: Rates; postgres?: Rates }> = [];
   for (let r = 0; r < ROUNDS; r++)
     rounds.push({
       side: await side(),
-      ...(postgres ? { postgres: await postgres.run() } : {}),
       one: plainInsert('one', wire),
       page: plainInsert('page', wire),
     });
+  let described: string | undefined;
+  if (postgres) {
+    const server = await benchPostgres();
+    try {
+      described = server.described;
+      for (const round of rounds) round.postgres = await postgres(server);
+    } finally {
+      await server.stop();
+    }
+  }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const of = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
   const ratio = (f: (r: (typeof rounds)[number]) => number) => Math.round(of(f) * 100) / 100;
@@ -421,6 +423,6 @@ export async function inRounds(
   }
   figures.postgres_over_sqlite = ratio((r) => r.postgres!.rate / r.side.rate);
   figures.postgres_rows = POSTGRES_TOTAL;
-  figures.postgres_server = postgres.server;
+  figures.postgres_server = described ?? '';
   return figures;
 }

@@ -49,7 +49,6 @@ import {
   timedOn,
   type WireNotice,
 } from './ingest.js';
-import { benchPostgres } from './postgres.js';
 import { judgeFigures } from './rules-judge.js';
 import { rulesLoadFigures } from './rules-load.js';
 import { coldLoad, storedSubscriptions } from './subscriptions.js';
@@ -224,24 +223,16 @@ export function fileRules(): Rule[] {
  */
 export async function ingestWithRulesBench(): Promise<Record<string, number | string>> {
   let alerts = 0;
-  const server = await benchPostgres();
-  try {
-    const figures = await inRounds(
-      async () => {
-        const { rates, found } = await withRules(sqliteDatabases);
-        alerts = found;
-        return rates;
-      },
-      variedNotice,
-      {
-        run: async () => (await withRules(postgresDatabases(server))).rates,
-        server: server.described,
-      },
-    );
-    return { ...figures, alerts };
-  } finally {
-    await server.stop();
-  }
+  const figures = await inRounds(
+    async () => {
+      const { rates, found } = await withRules(sqliteDatabases);
+      alerts = found;
+      return rates;
+    },
+    variedNotice,
+    async (server) => (await withRules(postgresDatabases(server))).rates,
+  );
+  return { ...figures, alerts };
 }
 
 /**
