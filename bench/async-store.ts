@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncStoreOf } from '../src/store/async-sqlite.js';
 import { Store } from '../src/store/index.js';
+import { median } from './median.js';
 
 const CALLS = 100_000;
 const ROUNDS = 5;
@@ -17,11 +18,6 @@ const ROUNDS = 5;
 function cpuNs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) * 1000;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function asyncStoreBench(): Promise<Record<string, number>> {

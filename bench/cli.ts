@@ -14,13 +14,9 @@ import { join } from 'node:path';
 import { Store } from '../src/store/index.js';
 import { programCommand } from '../test/fakes/daemon-process.js';
 import { buildDist, ROOT } from './built.js';
+import { median } from './median.js';
 
 const RUNS = 10;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Runs `dist/main.js args`; fails unless it exits with `status` and prints `expect`. */
 function run(args: string[], env: NodeJS.ProcessEnv, status: number, expect: string): number {

@@ -30,6 +30,7 @@ import {
   startPostgresServer,
 } from '../test/support/postgres-server.js';
 import { buildDist } from './built.js';
+import { median } from './median.js';
 
 const KILLS = 10;
 const HANGS = 3;
@@ -42,8 +43,6 @@ const ANSWERED = 2;
 const BURST = 4;
 /** Bound of any one wait: a hang, not a figure. */
 const WITHIN_MS = 120_000;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The `failover` figures. */
 export async function failoverBench(): Promise<Record<string, number>> {

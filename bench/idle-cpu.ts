@@ -30,6 +30,7 @@ import { Store } from '../src/store/index.js';
 import { startDaemon } from '../test/fakes/daemon-process.js';
 import { buildDist } from './built.js';
 import { cpuNanos, feedsDone, idleUpstream, poll, quiet, sleep, WITHIN_MS } from './idle-daemon.js';
+import { median } from './median.js';
 
 const WINDOW_MS = 60_000;
 const SETTLE_MS = 60_000;
@@ -60,7 +61,6 @@ const perHour = (from: Reading, to: Reading) =>
   ((to.ns - from.ns) / 1e9) * (3600 / (Number(to.at - from.at) / 1e9));
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[]) => round2(Math.max(...xs) - Math.min(...xs));
 
 /** The `idle` figures. */

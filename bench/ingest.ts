@@ -17,6 +17,7 @@ import { encodeBody, TEXT_FIELDS } from '../src/store/notice-body.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { EnvelopeSchema, type Notice, NoticeSchema } from '../src/upstream/schemas.js';
 import { wireNotice } from './fixtures.js';
+import { median } from './median.js';
 import { type BenchServer, benchPostgres } from './postgres.js';
 
 const TOTAL = 100_000;
@@ -387,7 +388,6 @@ export async function inRounds(
       await server.stop();
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const of = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
   const ratio = (f: (r: (typeof rounds)[number]) => number) => Math.round(of(f) * 100) / 100;
   const figures: Record<string, number | string> = {

@@ -34,6 +34,7 @@ import {
   rates,
   sqliteDatabases,
 } from './ingest.js';
+import { median } from './median.js';
 import { benchPostgres } from './postgres.js';
 
 /**
@@ -175,8 +176,6 @@ async function round(
     await db.dispose();
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Outbox figures: see the file's comment. */
 export async function outboxBench(): Promise<Record<string, number | string>> {

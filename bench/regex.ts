@@ -23,6 +23,7 @@ import { resolveOptions } from '../src/simulator/options.js';
 import { parseRecords } from '../src/upstream/records.js';
 import { type Notice, NoticeSchema } from '../src/upstream/schemas.js';
 import { ManualClock } from '../test/support/clock.js';
+import { median } from './median.js';
 
 /** How long a `RegExp` case may run before it is stopped. */
 const CAP_MS = 20_000;
@@ -192,11 +193,6 @@ function perNotice(notices: Notice[], judge: (n: Notice) => unknown, repeat = 20
     return (used.user + used.system) / repeat;
   });
   return round(median(times), 2);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
 }
 
 function round(value: number, digits: number): number {

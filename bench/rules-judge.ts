@@ -29,6 +29,7 @@ import { fieldsKey, prepareNotice } from '../src/rules/match.js';
 import type { Rule } from '../src/rules/types.js';
 import { Store } from '../src/store/index.js';
 import type { Notice } from '../src/upstream/schemas.js';
+import { median } from './median.js';
 import { writeRuleFiles } from './rule-files.js';
 import { simulatorNotices } from './simulator-notices.js';
 
@@ -37,7 +38,6 @@ const NOTICES = 10_000;
 /** Notices decided with writes: enough for a steady figure, few enough to keep the outbox small. */
 const WRITTEN = 2_000;
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** 10,000 rules as the loader reads them from rule files. */
 export function fileRules10000(): Rule[] {
